@@ -1,0 +1,61 @@
+import type { LanguageId } from './languages.js';
+
+/** HTTP API shapes of the backend (DESIGN section 9) and the task-host files API behind it. */
+export const EXECUTOR_KINDS = ['local_pc', 'local_docker', 'remote_docker', 'ssh', 'sprites'] as const;
+export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];
+export const SUPPORTED_EXECUTORS: readonly ExecutorKind[] = ['local_pc', 'local_docker'];
+
+export interface Repository { path: string }
+
+export interface Task {
+  id: string;
+  title: string;
+  executor: ExecutorKind;
+  repositories: Repository[];
+  env: Record<string, string>;
+  createdAt: string;
+}
+
+export type SessionStatus = 'starting' | 'running' | 'stopped' | 'failed';
+
+export interface Session {
+  id: string;
+  taskId: string;
+  status: SessionStatus;
+  createdAt: string;
+  /** Set while running: what the task host reports about its workspace. */
+  workspacePath?: string;
+  error?: string;
+}
+
+export type FileEntryType = 'file' | 'directory';
+export interface FileEntry { name: string; path: string; type: FileEntryType }
+export interface ListFilesResponse { entries: FileEntry[] }
+export interface ReadFileResponse { content: string; version: string }
+export interface WriteFileRequest { content: string; baseVersion?: string }
+export interface WriteFileResponse { version: string }
+export interface WriteConflictResponse { error: ApiError; currentVersion: string }
+export interface SearchHit { path: string; line: number; column: number; preview: string }
+export interface SearchResponse { hits: SearchHit[]; truncated?: boolean }
+
+export const API_ERROR_CODES = [
+  'bad_request', 'not_found', 'path_outside_workspace', 'conflict', 'too_large', 'unauthorized',
+  'forbidden', 'session_not_running', 'executor_unsupported', 'task_host_unavailable', 'internal',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+export interface ApiError { code: ApiErrorCode; message: string }
+
+/** Catalog card data for the Editors settings (DESIGN section 6). */
+export interface LanguageCatalogEntry {
+  id: LanguageId;
+  name: string;
+  extensions: string[];
+  binary: string;
+  args: string[];
+  installStrategy: 'npm' | 'go' | 'release' | 'none';
+  installCommand?: string;
+  prerequisites: string[];
+  managedDestination?: string;
+  autoInstallable: boolean;
+  experimental?: boolean;
+}

@@ -1,0 +1,117 @@
+import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
+
+export const STATUS_LOCATIONS = ['toolbar', 'status_bar'] as const;
+export type StatusLocation = (typeof STATUS_LOCATIONS)[number];
+export const LOCALES = ['en', 'pseudo', 'pt-pt', 'zh-cn'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Per-user editor settings (DESIGN section 9). Field names are the HTTP API's. */
+export interface UserSettings {
+  lsp_auto_start_languages: LanguageId[];
+  lsp_auto_install_languages: LanguageId[];
+  /** Per-language JSON handed to the server through workspace/configuration. */
+  lsp_server_configs: Partial<Record<LanguageId, Record<string, unknown>>>;
+  lsp_status_location: StatusLocation;
+  show_status_bar: boolean;
+  locale: Locale;
+  /** Order of the application status-bar items, persisted when the user reorders them. */
+  status_bar_order: string[];
+}
+
+export const DEFAULT_SETTINGS: UserSettings = {
+  lsp_auto_start_languages: ['typescript', 'python', 'go'],
+  lsp_auto_install_languages: [],
+  lsp_server_configs: {},
+  lsp_status_location: 'toolbar',
+  show_status_bar: true,
+  locale: 'en',
+  status_bar_order: [],
+};
+
+/** Languages whose servers can be installed automatically on some task host (never Kotlin). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust'];
+
+export type SettingsError = { field: string; message: string };
+
+function languageList(field: string, value: unknown, allowed: readonly LanguageId[]): LanguageId[] | SettingsError {
+  if (!Array.isArray(value)) return { field, message: 'must be an array of language ids' };
+  const out: LanguageId[] = [];
+  for (const item of value) {
+    if (!isLanguageId(item)) return { field, message: `unknown language: ${String(item)}` };
+    if (!allowed.includes(item)) return { field, message: `language cannot be used here: ${item}` };
+    if (!out.includes(item)) out.push(item);
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a partial settings update and merges it onto `current`. Unknown fields are refused so
+ * a typo never silently does nothing.
+ */
+export function mergeSettings(current: UserSettings, patch: unknown): { ok: true; settings: UserSettings } | { ok: false; error: SettingsError } {
+  if (!isPlainObject(patch)) return { ok: false, error: { field: '', message: 'settings must be a JSON object' } };
+  const next: UserSettings = { ...current };
+  for (const [field, value] of Object.entries(patch)) {
+    switch (field) {
+      case 'lsp_auto_start_languages':
+      case 'lsp_auto_install_languages': {
+        const allowed = field === 'lsp_auto_install_languages' ? AUTO_INSTALLABLE_LANGUAGES : LANGUAGE_IDS;
+        const parsed = languageList(field, value, allowed);
+        if (!Array.isArray(parsed)) return { ok: false, error: parsed };
+        next[field] = parsed;
+        break;
+      }
+      case 'lsp_server_configs': {
+        if (!isPlainObject(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
+        const configs: UserSettings['lsp_server_configs'] = { ...current.lsp_server_configs };
+        for (const [lang, config] of Object.entries(value)) {
+          if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
+          if (config === null) { delete configs[lang]; continue; }
+          if (!isPlainObject(config)) return { ok: false, error: { field, message: `${lang}: configuration must be a JSON object` } };
+          configs[lang] = config;
+        }
+        next.lsp_server_configs = configs;
+        break;
+      }
+      case 'lsp_status_location':
+        if (!(STATUS_LOCATIONS as readonly unknown[]).includes(value)) return { ok: false, error: { field, message: 'must be toolbar or status_bar' } };
+        next.lsp_status_location = value as StatusLocation;
+        break;
+      case 'show_status_bar':
+        if (typeof value !== 'boolean') return { ok: false, error: { field, message: 'must be true or false' } };
+        next.show_status_bar = value;
+        break;
+      case 'locale':
+        if (!(LOCALES as readonly unknown[]).includes(value)) return { ok: false, error: { field, message: `must be one of ${LOCALES.join(', ')}` } };
+        next.locale = value as Locale;
+        break;
+      case 'status_bar_order':
+        if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, error: { field, message: 'must be an array of strings' } };
+        next.status_bar_order = value as string[];
+        break;
+      default:
+        return { ok: false, error: { field, message: 'unknown setting' } };
+    }
+  }
+  return { ok: true, settings: next };
+}
+
+/**
+ * The value of one `workspace/configuration` item: the language's JSON, narrowed to a dotted
+ * `section` when the server asks for one. Missing sections are `null`, as the LSP spec allows.
+ */
+export function configurationSection(config: Record<string, unknown> | undefined, section: string | undefined): unknown {
+  if (!config) return null;
+  if (!section) return config;
+  if (section in config) return config[section];
+  let node: unknown = config;
+  for (const part of section.split('.')) {
+    if (!isPlainObject(node) || !(part in node)) return null;
+    node = node[part];
+  }
+  return node;
+}
