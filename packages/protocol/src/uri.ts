@@ -8,7 +8,8 @@ function encodeSegment(segment: string): string {
 
 /** Absolute POSIX path (or Windows `C:\\x` / `C:/x`) to a canonical file URI. */
 export function pathToFileUri(path: string): string {
-  let p = path.replace(/\\/g, '/');
+  // `/C:/x` is how a Windows path looks after fileUriToPath; treat it like `C:/x`.
+  let p = path.replace(/\\/g, '/').replace(/^\/([A-Za-z]:)/, '$1');
   const drive = /^([A-Za-z]):(\/|$)/.exec(p);
   if (drive) p = `/${(drive[1] as string).toLowerCase()}:${p.slice(2)}`;
   if (!p.startsWith('/')) throw new Error(`not an absolute path: ${path}`);

@@ -1,0 +1,33 @@
+// Builds the runnable artifacts: one-file bundles for agentctl (so it can be copied into a
+// container), the backend and the fake language server, and the web app with Vite.
+// Usage: node scripts/build.mjs [agentctl] [backend] [fake-lsp-server] [web]   (no argument: all)
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const node = { platform: 'node', target: 'node20', format: 'esm', bundle: true, sourcemap: 'linked', logLevel: 'warning',
+  // Bundled CommonJS dependencies (ws) call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __kandevCreateRequire } from 'node:module'; const require = __kandevCreateRequire(import.meta.url);" } };
+
+const targets = {
+  agentctl: () => build({ ...node, entryPoints: [join(root, 'apps/agentctl/src/main.ts')], outfile: join(root, 'apps/agentctl/dist/agentctl.mjs'),
+    // ws' optional native speedups are not needed and not present in a container.
+    external: ['bufferutil', 'utf-8-validate'] }),
+  backend: () => build({ ...node, entryPoints: [join(root, 'apps/backend/src/main.ts')], outfile: join(root, 'apps/backend/dist/backend.mjs'),
+    packages: 'external' }),
+  'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
+  web: async () => {
+    const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('web build failed');
+  },
+};
+
+const wanted = process.argv.slice(2);
+for (const name of wanted.length ? wanted : Object.keys(targets)) {
+  const task = targets[name];
+  if (!task) { console.error(`unknown build target: ${name}`); process.exit(2); }
+  await task();
+  console.log(`built ${name}`);
+}

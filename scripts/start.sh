@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `npm start`: installs what is missing, builds, and starts Kandev on its embedded defaults
+# (127.0.0.1:7420, SQLite under ~/.kandev) with the demo task. Extra arguments reach the backend:
+# `npm start -- --workspace DIR` also opens DIR as a task.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-node-deps.sh
+# gopls gives the demo's Go files real intelligence; without root or apt the rest still works.
+if ! command -v gopls >/dev/null; then
+  bash scripts/install-system-deps.sh golang-go gopls || echo "note: Go intelligence needs gopls on PATH" >&2
+fi
+node scripts/build.mjs agentctl backend
+if [ ! -f apps/web/dist/index.html ] || [ -n "$(find apps/web/src apps/web/index.html packages/protocol/src -newer apps/web/dist/index.html -print -quit)" ]; then
+  node scripts/build.mjs web
+fi
+exec node apps/backend/dist/backend.mjs --demo "$@"

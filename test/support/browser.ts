@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromiumPath } from './env.js';
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs and a fresh profile. */
+export async function launchChromium(): Promise<LaunchedBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'kandev-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Viewport = 'desktop' | 'tablet' | 'phone';
+
+/** Browser contexts for the three layouts: pointer precision follows the device. */
+export function newContext(browser: Browser, viewport: Viewport = 'desktop', locale = 'en-US'): Promise<BrowserContext> {
+  if (viewport === 'desktop') return browser.newContext({ viewport: { width: 1400, height: 900 }, locale });
+  if (viewport === 'tablet') return browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, locale });
+  return browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale });
+}

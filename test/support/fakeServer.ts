@@ -1,0 +1,42 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { ensureBuilt, repoRoot } from './build.js';
+
+export const fakeServerBundle = join(repoRoot, 'test/fixtures/dist/fake-lsp-server.mjs');
+
+/**
+ * Installs the fake server as `name` (kotlin-lsp, rust-analyzer, ...) in `binDir`: a shell shim, so
+ * the task host resolves and launches it exactly like a real binary on its PATH.
+ */
+export function installFakeServer(binDir: string, name: string): string {
+  ensureBuilt('fake-lsp-server');
+  mkdirSync(binDir, { recursive: true });
+  const shim = join(binDir, name);
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${fakeServerBundle}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shim;
+}
+
+export function writeScript(dir: string, script: FakeScript): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `script-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify(script));
+  return path;
+}
+
+export interface LoggedMessage {
+  at: number;
+  pid: number;
+  message: Record<string, unknown> & { method?: string; params?: any; id?: unknown };
+}
+
+/** What the fake server received, in order. */
+export function readLog(path: string): LoggedMessage[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedMessage);
+}
+
+export function methodsReceived(path: string): string[] {
+  return readLog(path).map((l) => l.message.method).filter((m): m is string => typeof m === 'string');
+}
