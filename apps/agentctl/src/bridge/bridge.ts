@@ -1,0 +1,146 @@
+import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, parseFrame } from '@kandev/protocol';
+import type { RawData } from 'ws';
+import type WebSocket from 'ws';
+import type { ExitInfo, LaunchedServer } from '../process/launch.js';
+import type { DeadlineSender } from './deadlineSender.js';
+import { StdinWriter } from './stdinWriter.js';
+
+export type BadInputCode = (typeof BadInputCloseCode)[keyof typeof BadInputCloseCode];
+
+/** Why a bridge ended; the stream maps each to a close code. Reported exactly once. */
+export type BridgeEnd =
+  | { kind: 'client_closed'; code: number }
+  | { kind: 'client_bad_frame'; closeCode: BadInputCode; detail: string }
+  | { kind: 'server_exited'; exit: ExitInfo }
+  | { kind: 'server_bad_output'; closeCode: BadInputCode; detail: string }
+  | { kind: 'stdin_stuck' };
+
+export interface BridgeOptions {
+  stdinCutoffMs: number;
+  /** Unwritten WebSocket bytes above which the server's stdout is paused. */
+  highWatermark: number;
+  /** How long to keep forwarding stdout after the server exited (its last words), at most. */
+  exitFlushMs: number;
+}
+
+export interface Bridge {
+  dispose(): void;
+}
+
+function rawToBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** Maps a ws library error (raised while reading a client frame) to the standard close code. */
+function wsErrorCode(err: Error): BadInputCode {
+  return (err as Error & { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? BadInputCloseCode.MessageTooBig : BadInputCloseCode.InvalidPayload;
+}
+
+/**
+ * One WebSocket <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 message
+ * and are forwarded unchanged as LSP frames; the server's LSP frames are decoded (bounded) and sent
+ * unchanged as text frames. Backpressure flows both ways instead of buffering without bound.
+ */
+export function startBridge(ws: WebSocket, server: LaunchedServer, sender: DeadlineSender, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
+  let ended = false;
+  let exitTimer: NodeJS.Timeout | undefined;
+  let lastWsError: Error | undefined;
+  const finish = (end: BridgeEnd) => {
+    if (ended) return;
+    ended = true;
+    dispose();
+    onEnd(end);
+  };
+
+  const stdin = new StdinWriter(server.child.stdin, options.stdinCutoffMs, () => finish({ kind: 'stdin_stuck' }), (blocked) => {
+    if (blocked) ws.pause();
+    else ws.resume();
+  });
+
+  const onMessage = (data: RawData, isBinary: boolean) => {
+    if (ended) return;
+    if (isBinary) {
+      finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: 'binary frame' });
+      return;
+    }
+    const text = rawToBuffer(data).toString('utf8');
+    const parsed = parseFrame(text);
+    if (parsed.kind !== 'jsonrpc') {
+      finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: parsed.kind === 'invalid' ? parsed.reason : `unexpected ${parsed.kind} frame` });
+      return;
+    }
+    let frame: Uint8Array;
+    try {
+      frame = encodeLspFrame(text);
+    } catch {
+      finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.MessageTooBig, detail: 'body over the bound' });
+      return;
+    }
+    stdin.write(frame);
+  };
+  const onWsError = (err: Error) => {
+    lastWsError = err;
+  };
+  const onWsClose = (code: number) => {
+    if (lastWsError) finish({ kind: 'client_bad_frame', closeCode: wsErrorCode(lastWsError), detail: lastWsError.message });
+    else finish({ kind: 'client_closed', code });
+  };
+
+  const decoder = new LspFrameDecoder();
+  const stdout = server.child.stdout;
+  const onStdout = (chunk: Buffer) => {
+    if (ended) return;
+    let bodies: string[];
+    try {
+      bodies = decoder.push(chunk);
+    } catch (err) {
+      const code = err instanceof FramingError ? err.code : 'bad_header';
+      const tooBig = code === 'body_too_large' || code === 'header_line_too_long' || code === 'headers_too_long';
+      finish({ kind: 'server_bad_output', closeCode: tooBig ? BadInputCloseCode.MessageTooBig : BadInputCloseCode.InvalidPayload, detail: code });
+      return;
+    }
+    for (const body of bodies) void sender.send(body);
+    if (sender.pending > options.highWatermark && !stdout.isPaused()) {
+      stdout.pause();
+      sender.onceLow(() => {
+        if (!ended) stdout.resume();
+      });
+    }
+  };
+
+  ws.on('message', onMessage);
+  ws.on('error', onWsError);
+  ws.on('close', onWsClose);
+  stdout.on('data', onStdout);
+
+  // The server's last messages may still sit in the pipe when `exit` fires: flush stdout (bounded,
+  // since a descendant may hold the pipe open forever), then report the exit.
+  void server.exited.then((exit) => {
+    if (ended) return;
+    const report = () => finish({ kind: 'server_exited', exit });
+    if (stdout.readableEnded || stdout.destroyed) {
+      report();
+      return;
+    }
+    stdout.once('end', report);
+    exitTimer = setTimeout(report, options.exitFlushMs);
+  });
+
+  function dispose(): void {
+    if (exitTimer !== undefined) clearTimeout(exitTimer);
+    stdin.dispose();
+    ws.off('message', onMessage);
+    // A socket paused for stdin backpressure must read again, or its close handshake stalls.
+    ws.resume();
+    ws.off('close', onWsClose);
+    stdout.off('data', onStdout);
+    // Keep draining stdout after the bridge ends, so a server blocked on a full pipe can exit.
+    stdout.resume();
+    // ws.off('error') is deliberately not done: an error after the end must stay handled.
+  }
+
+  if (ws.readyState !== ws.OPEN) onWsClose(1006);
+  return { dispose };
+}

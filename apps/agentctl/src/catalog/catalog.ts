@@ -1,0 +1,104 @@
+import type { LanguageCatalogEntry, LanguageId } from '@kandev/protocol';
+import { LANGUAGE_FILES } from '@kandev/protocol';
+
+/**
+ * The five languages agentctl can serve (DESIGN section 6). Data only: how a language's server is
+ * found lives in resolve/, how it is installed in install/.
+ *
+ * Managed layout under `$HOME/.kandev/lsp-servers` of the TASK environment (see resolve/managedRoot):
+ *   npm      <root>/<language>/node_modules/.bin/<binary>
+ *   release  <root>/<language>/<binary>
+ *   go       Go's own bin dirs (GOBIN, GOPATH/bin, HOME/go/bin, USERPROFILE\go\bin)
+ *   kotlin   manual install, on the task PATH only
+ */
+export interface CatalogLanguage extends LanguageCatalogEntry {
+  /** Hosts whose agentctl has an installer for this language (empty: manual install only). */
+  installerPlatforms: readonly NodeJS.Platform[];
+}
+
+const POSIX_AND_WINDOWS: readonly NodeJS.Platform[] = ['linux', 'darwin', 'win32'];
+
+function extensionsOf(id: LanguageId): string[] {
+  return [...(LANGUAGE_FILES.find((l) => l.id === id)?.extensions ?? [])];
+}
+
+export const CATALOG: readonly CatalogLanguage[] = [
+  {
+    id: 'typescript',
+    name: 'TypeScript / JavaScript',
+    extensions: extensionsOf('typescript'),
+    binary: 'typescript-language-server',
+    args: ['--stdio'],
+    installStrategy: 'npm',
+    installCommand: 'npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server typescript',
+    prerequisites: ['Node.js and npm on the task PATH'],
+    managedDestination: '~/.kandev/lsp-servers/typescript/node_modules/.bin',
+    autoInstallable: true,
+    installerPlatforms: POSIX_AND_WINDOWS,
+  },
+  {
+    id: 'python',
+    name: 'Python',
+    extensions: extensionsOf('python'),
+    binary: 'pyright-langserver',
+    args: ['--stdio'],
+    installStrategy: 'npm',
+    installCommand: 'npm install --prefix ~/.kandev/lsp-servers/python pyright',
+    prerequisites: ['Node.js and npm on the task PATH'],
+    managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
+    autoInstallable: true,
+    installerPlatforms: POSIX_AND_WINDOWS,
+  },
+  {
+    id: 'go',
+    name: 'Go',
+    extensions: extensionsOf('go'),
+    binary: 'gopls',
+    args: [],
+    installStrategy: 'go',
+    installCommand: 'go install golang.org/x/tools/gopls@latest',
+    prerequisites: ['Go toolchain on the task PATH'],
+    managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin',
+    autoInstallable: true,
+    installerPlatforms: POSIX_AND_WINDOWS,
+  },
+  {
+    id: 'rust',
+    name: 'Rust',
+    extensions: extensionsOf('rust'),
+    binary: 'rust-analyzer',
+    args: [],
+    installStrategy: 'release',
+    installCommand: 'rustup component add rust-analyzer',
+    prerequisites: ['Linux or macOS task host for automatic install; on Windows install rust-analyzer manually'],
+    managedDestination: '~/.kandev/lsp-servers/rust',
+    autoInstallable: true,
+    // Release archives are fetched for Linux and macOS only; a manual Windows install still runs.
+    installerPlatforms: ['linux', 'darwin'],
+  },
+  {
+    id: 'kotlin',
+    name: 'Kotlin',
+    extensions: extensionsOf('kotlin'),
+    binary: 'kotlin-lsp',
+    args: ['--stdio'],
+    installStrategy: 'none',
+    prerequisites: ['Install kotlin-lsp manually (JetBrains Kotlin LSP release) and put it on the task PATH', 'A JDK on the task PATH'],
+    autoInstallable: false,
+    experimental: true,
+    installerPlatforms: [],
+  },
+];
+
+export function catalogLanguage(id: LanguageId): CatalogLanguage {
+  const entry = CATALOG.find((l) => l.id === id);
+  // LanguageId and CATALOG are both closed sets; a missing entry is a build defect, not input.
+  if (!entry) throw new Error(`catalog has no entry for ${id}`);
+  return entry;
+}
+
+/** Whether agentctl on `platform` can install this language's server itself. Kotlin: never. */
+export function hasInstallerFor(id: LanguageId, platform: NodeJS.Platform): boolean {
+  const entry = catalogLanguage(id);
+  return entry.autoInstallable && entry.installStrategy !== 'none' && entry.installerPlatforms.includes(platform);
+}

@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../http/body.js';
+import { sendError, sendJson } from '../http/respond.js';
+import type { Logger } from '../log.js';
+import { listFiles } from './list.js';
+import { readWorkspaceFile } from './read.js';
+import type { FilesResult } from './result.js';
+import { searchWorkspace } from './search.js';
+import { writeWorkspaceFile } from './write.js';
+import type { Workspace } from './workspace.js';
+
+/** A JSON-escaped 5 MiB file can take up to 6 bytes a byte; anything beyond is refused unread. */
+const MAX_WRITE_BODY_BYTES = 32 * 1024 * 1024;
+
+function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, route: string): void {
+  if (result.ok) {
+    sendJson(res, 200, result.value);
+    return;
+  }
+  if (result.error.code === 'path_outside_workspace') logger.log('warn', 'path_refused', { route });
+  sendError(res, result.error.status, result.error.code, result.error.message);
+}
+
+function parseWriteRequest(text: string): { content: string; baseVersion: string | undefined } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { content, baseVersion } = value as Record<string, unknown>;
+  if (typeof content !== 'string') return undefined;
+  if (baseVersion !== undefined && typeof baseVersion !== 'string') return undefined;
+  return { content, baseVersion };
+}
+
+/** The files API of docs/internals.md. Returns false when the path is not one of its routes. */
+export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger): Promise<boolean> {
+  const path = url.searchParams.get('path');
+  switch (url.pathname) {
+    case '/api/v1/files':
+      if (req.method !== 'GET') break;
+      answer(res, await listFiles(workspace, path ?? ''), logger, 'files');
+      return true;
+    case '/api/v1/file':
+      if (path === null || path === '') {
+        sendError(res, 400, 'bad_request', 'path is required');
+        return true;
+      }
+      if (req.method === 'GET') {
+        answer(res, await readWorkspaceFile(workspace, path), logger, 'file');
+        return true;
+      }
+      if (req.method === 'PUT') {
+        const body = await readBody(req, MAX_WRITE_BODY_BYTES);
+        if (!body.ok) {
+          if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
+          else res.destroy();
+          return true;
+        }
+        const request = parseWriteRequest(body.text);
+        if (!request) {
+          sendError(res, 400, 'bad_request', 'body must be {"content": string, "baseVersion"?: string}');
+          return true;
+        }
+        const outcome = await writeWorkspaceFile(workspace, path, request.content, request.baseVersion);
+        if (!outcome.ok && 'currentVersion' in outcome) sendError(res, 409, 'conflict', outcome.error.message, { currentVersion: outcome.currentVersion });
+        else answer(res, outcome, logger, 'file');
+        return true;
+      }
+      break;
+    case '/api/v1/search':
+      if (req.method !== 'GET') break;
+      answer(res, await searchWorkspace(workspace, url.searchParams.get('q') ?? ''), logger, 'search');
+      return true;
+    default:
+      return false;
+  }
+  res.setHeader('allow', url.pathname === '/api/v1/file' ? 'GET, PUT' : 'GET');
+  sendError(res, 405 as number, 'bad_request', 'method not allowed');
+  return true;
+}

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import type { LanguageId } from '@kandev/protocol';
+import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
+import { InstallLock } from './lock.js';
+import type { InstallOutcome } from './outcome.js';
+import type { OutputTail } from './output.js';
+import type { SpawnFn } from './run.js';
+import type { TaskEnv } from './taskEnv.js';
+
+export type Libc = 'gnu' | 'musl';
+
+/** Everything an install touches outside its own logic, injectable for tests. */
+export interface InstallDeps {
+  spawn: SpawnFn;
+  fetch: typeof globalThis.fetch;
+  /** rust-analyzer release base URL; wins over the task env's KANDEV_RUST_ANALYZER_BASE_URL. */
+  rustAnalyzerBaseUrl: string | undefined;
+  /** Task-platform path -> host path (identity except in Windows-on-Linux tests). */
+  toHostPath: ToHostPath;
+  /** CPU architecture of the task host, as Node names it (x64, arm64). */
+  arch: string;
+  /** C library of a Linux task host, which picks the release build. */
+  libc: () => Libc;
+  lock: InstallLock;
+  now: () => number;
+  /** An installer running longer than this is ended and reported as failed. */
+  deadlineMs: number;
+}
+
+/** One lock per agentctl: installs are serialized across all of its streams. */
+const processLock = new InstallLock();
+
+function detectLibc(): Libc {
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report?.header?.glibcVersionRuntime ? 'gnu' : 'musl';
+}
+
+export function resolveDeps(deps: Partial<InstallDeps> = {}): InstallDeps {
+  return {
+    spawn: deps.spawn ?? spawn,
+    fetch: deps.fetch ?? globalThis.fetch,
+    rustAnalyzerBaseUrl: deps.rustAnalyzerBaseUrl,
+    toHostPath: deps.toHostPath ?? identityPath,
+    arch: deps.arch ?? process.arch,
+    libc: deps.libc ?? detectLibc,
+    lock: deps.lock ?? processLock,
+    now: deps.now ?? Date.now,
+    deadlineMs: deps.deadlineMs ?? 20 * 60 * 1000,
+  };
+}
+
+/** What one installer run works with; `signal` is the shared install's, not one stream's. */
+export interface InstallContext {
+  language: LanguageId;
+  env: TaskEnv;
+  platform: NodeJS.Platform;
+  signal: AbortSignal;
+  output: OutputTail;
+  files: HostFiles;
+  deps: InstallDeps;
+}
+
+export interface Installer {
+  /** The target installs are serialized on. */
+  lockKey(env: TaskEnv, platform: NodeJS.Platform): string;
+  install(ctx: InstallContext): Promise<InstallOutcome>;
+}

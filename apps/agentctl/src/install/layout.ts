@@ -1,0 +1,151 @@
+import type { LanguageId } from '@kandev/protocol';
+import type { LaunchableCheck } from '../resolve/pathLookup.js';
+import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
+import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
+
+/**
+ * Where language servers live once installed, and what is installed. Discovery (resolve/), the
+ * installers and the catalog's install commands all read this one layout, so "is it installed?",
+ * "where did we put it?" and "how do I install it by hand?" can never disagree.
+ *
+ *   <managed root>/typescript/node_modules/.bin/typescript-language-server[.cmd]
+ *   <managed root>/python/node_modules/.bin/pyright-langserver[.cmd]
+ *   <managed root>/rust/rust-analyzer
+ *   gopls: wherever `go install` puts it (GOBIN, GOPATH/bin, ~/go/bin), not in the managed root
+ *
+ * Each language directory is published whole by one rename, so it is either absent or complete.
+ */
+export const MANAGED_SEGMENTS = ['.kandev', 'lsp-servers'] as const;
+/** Where npm puts a package's launchers, inside its --prefix. */
+const NPM_BIN_SEGMENTS = ['node_modules', '.bin'] as const;
+
+export type NpmLanguage = 'typescript' | 'python';
+
+export interface NpmServer {
+  /** Pinned to majors that run on Node 20: typescript-language-server 5 and TypeScript 6 need >= 20. */
+  packages: readonly string[];
+  bin: string;
+}
+
+export const NPM_SERVERS: Readonly<Record<NpmLanguage, NpmServer>> = {
+  typescript: { packages: ['typescript-language-server@5', 'typescript@6'], bin: 'typescript-language-server' },
+  python: { packages: ['pyright@1'], bin: 'pyright-langserver' },
+};
+
+export const GOPLS_PACKAGE = 'golang.org/x/tools/gopls@latest';
+
+export function isNpmLanguage(language: LanguageId): language is NpmLanguage {
+  return language === 'typescript' || language === 'python';
+}
+
+/**
+ * The task's home: HOME, or USERPROFILE on Windows when HOME is not usable. Always the TASK env's
+ * value, never agentctl's os.homedir() (S09: an executor may override HOME). Undefined when neither
+ * is absolute: a relative home would resolve against agentctl's working directory, maybe the repository.
+ */
+export function taskHome(env: TaskEnv, platform: NodeJS.Platform): string | undefined {
+  const home = absolutePath(envValue(env, 'HOME', platform), platform);
+  if (home !== undefined || !isWindows(platform)) return home;
+  return absolutePath(envValue(env, 'USERPROFILE', platform), platform);
+}
+
+/** `$HOME/.kandev/lsp-servers` of the TASK environment. */
+export function managedRoot(env: TaskEnv, platform: NodeJS.Platform): string | undefined {
+  const home = taskHome(env, platform);
+  return home === undefined ? undefined : pathFor(platform).join(home, ...MANAGED_SEGMENTS);
+}
+
+export function languageDir(root: string, language: LanguageId, platform: NodeJS.Platform): string {
+  return pathFor(platform).join(root, language);
+}
+
+/** The concrete launcher of an npm-installed server: the `.cmd` shim on Windows (S10). */
+export function npmLauncher(dir: string, language: NpmLanguage, platform: NodeJS.Platform): string {
+  const bin = NPM_SERVERS[language].bin;
+  return pathFor(platform).join(dir, ...NPM_BIN_SEGMENTS, isWindows(platform) ? `${bin}.cmd` : bin);
+}
+
+export function rustAnalyzerBinary(dir: string, platform: NodeJS.Platform): string {
+  return pathFor(platform).join(dir, isWindows(platform) ? 'rust-analyzer.exe' : 'rust-analyzer');
+}
+
+export function goplsName(platform: NodeJS.Platform): string {
+  return isWindows(platform) ? 'gopls.exe' : 'gopls';
+}
+
+/**
+ * The directory of the managed root that holds this language's launcher: npm servers in
+ * <root>/<language>/node_modules/.bin, rust-analyzer in <root>/rust. Undefined for gopls (Go's own
+ * bin dirs, goBinDirs) and Kotlin (a manual install, found on the task PATH only).
+ */
+export function managedBinDir(root: string, language: LanguageId, platform: NodeJS.Platform): string | undefined {
+  if (isNpmLanguage(language)) return pathFor(platform).join(languageDir(root, language, platform), ...NPM_BIN_SEGMENTS);
+  if (language === 'rust') return languageDir(root, language, platform);
+  return undefined;
+}
+
+/**
+ * Where `go install` may have put gopls, from the task's Go environment, in Go's own order: GOBIN,
+ * each GOPATH entry's bin, then Go's default GOPATH ($HOME/go, or %USERPROFILE%\go on Windows).
+ * Absolute paths only (S07, S08).
+ */
+export function goBinDirs(env: TaskEnv, platform: NodeJS.Platform): string[] {
+  const path = pathFor(platform);
+  const dirs: string[] = [];
+  const gobin = absolutePath(envValue(env, 'GOBIN', platform), platform);
+  if (gobin !== undefined) dirs.push(gobin);
+  for (const entry of absoluteEntries(envValue(env, 'GOPATH', platform), platform)) dirs.push(path.join(entry, 'bin'));
+  const homes = [envValue(env, 'HOME', platform)];
+  if (isWindows(platform)) homes.push(envValue(env, 'USERPROFILE', platform));
+  for (const home of homes) {
+    const dir = absolutePath(home, platform);
+    if (dir !== undefined) dirs.push(path.join(dir, 'go', 'bin'));
+  }
+  return [...new Set(dirs)];
+}
+
+export function findGopls(env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
+  const path = pathFor(platform);
+  return goBinDirs(env, platform)
+    .map((dir) => path.join(dir, goplsName(platform)))
+    .find((candidate) => files.isLaunchable(candidate));
+}
+
+/** The launcher a previous install left, if it is complete; reads the same layout the installers write. */
+export function findInstalled(language: LanguageId, env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
+  if (language === 'go') return findGopls(env, platform, files);
+  if (language === 'kotlin') return undefined; // manual install only: found on PATH by resolve/, never here
+  const root = managedRoot(env, platform);
+  if (root === undefined) return undefined;
+  const dir = languageDir(root, language, platform);
+  const launcher = isNpmLanguage(language) ? npmLauncher(dir, language, platform) : rustAnalyzerBinary(dir, platform);
+  return files.isLaunchable(launcher) ? launcher : undefined;
+}
+
+/** findInstalled on this host's files (task paths mapped by `toHostPath`): the absolute launcher, or undefined. */
+export function findManagedBinary(
+  language: LanguageId,
+  env: TaskEnv,
+  platform: NodeJS.Platform,
+  toHostPath: ToHostPath = identityPath,
+): string | undefined {
+  return findInstalled(language, env, platform, new HostFiles(toHostPath, platform));
+}
+
+/** A directory under the managed root as people write it (`~/.kandev/lsp-servers/...`), for the catalog. */
+export function displayManagedDir(...segments: string[]): string {
+  return pathFor('linux').join('~', ...MANAGED_SEGMENTS, ...segments);
+}
+
+/** Where an npm server's launcher ends up, as people write it. */
+export function displayNpmBinDir(language: NpmLanguage): string {
+  return displayManagedDir(language, ...NPM_BIN_SEGMENTS);
+}
+
+/** The by-hand equivalent of the npm installer: the same pinned packages into the same directory. */
+export function npmInstallCommand(language: NpmLanguage): string {
+  return `npm install --prefix ${displayManagedDir(language)} ${NPM_SERVERS[language].packages.join(' ')}`;
+}
+
+/** The by-hand equivalent of the Go installer. */
+export const GO_INSTALL_COMMAND = `go install ${GOPLS_PACKAGE}`;

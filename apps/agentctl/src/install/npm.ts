@@ -1,0 +1,69 @@
+import type { InstallContext, Installer } from './deps.js';
+import { NO_HOME, toolMissing } from './guidance.js';
+import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';
+import { failureText } from './output.js';
+import { CANCELLED, type InstallOutcome } from './outcome.js';
+import { commandLine, findOnPath } from './pathLookup.js';
+import { createStaging, publishDirectory, sweepStale } from './publish.js';
+import { describeExit, runInstaller } from './run.js';
+import { installerEnv } from './taskEnv.js';
+
+/**
+ * typescript-language-server (+ TypeScript) and pyright, installed with the task's own npm into
+ * `<managed root>/<language>`: `npm install --prefix <staging> <pinned packages>`, then the staging
+ * directory is renamed into place. npm's .bin links are relative (and its Windows shims use %~dp0),
+ * so the install keeps working after the rename.
+ */
+export function npmInstaller(language: NpmLanguage): Installer {
+  return {
+    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${language}`,
+    install: (ctx) => installWithNpm(ctx, language),
+  };
+}
+
+async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promise<InstallOutcome> {
+  const { env, platform, files, output } = ctx;
+  const server = NPM_SERVERS[language];
+  const root = managedRoot(env, platform);
+  if (root === undefined) return { ok: false, code: 'failed', error: failureText(NO_HOME) };
+  const target = languageDir(root, language, platform);
+  const isComplete = (dir: string) => files.isLaunchable(npmLauncher(dir, language, platform));
+
+  // Re-check under the lock: a request that queued behind a finished install reuses it (S10).
+  if (isComplete(target)) return { ok: true, binaryPath: npmLauncher(target, language, platform) };
+
+  const npm = findOnPath('npm', env, platform, files);
+  if (npm === undefined) return { ok: false, code: 'failed', error: failureText(toolMissing('npm', server.bin)) };
+
+  await sweepStale(files, platform, root, ctx.deps.now());
+  const staging = await createStaging(files, platform, root, language);
+  try {
+    output.note(`Installing ${server.packages.join(' ')} with ${npm}`);
+    // --ignore-scripts: neither package needs one, and a lifecycle script would be code from the
+    // registry running with the task's credentials and spawning descendants we must then reap.
+    const args = ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--loglevel=notice', ...server.packages];
+    const line = commandLine(npm, args, env, platform);
+    const result = await runInstaller(
+      { ...line, env: installerEnv(env), cwd: files.host(staging) },
+      { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs },
+    );
+    if (result.kind === 'cancelled') return CANCELLED;
+    if (result.kind !== 'exited' || result.code !== 0) {
+      const how = result.kind === 'exited' ? describeExit(result) : result.kind === 'timed_out' ? 'did not finish in time' : `could not start (${result.message})`;
+      const summary =
+        `npm install of ${server.packages.join(' ')} ${how}. Check that the task host can reach the npm registry ` +
+        '(proxy, registry and auth settings in the task\'s npm configuration); npm output follows.';
+      return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+    }
+    if (!isComplete(staging)) {
+      const summary = `npm install finished but did not produce the ${server.bin} launcher; npm output follows.`;
+      return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+    }
+    if (ctx.signal.aborted) return CANCELLED; // torn down between exit and publish: publish nothing
+    await publishDirectory(files, platform, staging, target, isComplete);
+    return { ok: true, binaryPath: npmLauncher(target, language, platform) };
+  } finally {
+    // After a successful publish the staging path no longer exists; otherwise this discards it.
+    await files.remove(staging);
+  }
+}

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it, vi } from 'vitest';
+import { descendantsOf, killProcessTree, listProcesses } from './processTree.js';
+import { OutputTail } from './output.js';
+import { runInstaller } from './run.js';
+
+const onLinux = process.platform === 'linux';
+
+/**
+ * A tiny installer look-alike: a shell that starts a sleeping child, a grandchild, and one
+ * descendant that leaves the process group with setsid (as a daemonizing helper would).
+ */
+const TREE_SCRIPT = `
+sleep 300 &
+sh -c 'sleep 300 & wait' &
+setsid sleep 300 &
+echo started
+wait
+`;
+
+function running(pid: number): boolean {
+  return listProcesses().some((p) => p.pid === pid && p.state !== 'Z' && p.state !== 'X');
+}
+
+describe.runIf(onLinux)('process tree', () => {
+  it('S56: killProcessTree ends every descendant, including one that left the group', async () => {
+    const child = spawn('sh', ['-c', TREE_SCRIPT], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const pid = child.pid!;
+    await vi.waitFor(() => expect(descendantsOf(pid).length).toBeGreaterThanOrEqual(4));
+    const before = descendantsOf(pid).map((p) => p.pid);
+    expect(listProcesses().some((p) => before.includes(p.pid) && p.pgid !== pid)).toBe(true); // the setsid one
+
+    expect(await killProcessTree(pid)).toEqual([]);
+    expect([pid, ...before].filter(running)).toEqual([]);
+  });
+
+  it('S56: runInstaller on abort kills the tree and reports cancelled, with nothing left running', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const output = new OutputTail((l) => seen.push(l));
+    let pids: number[] = [];
+    const run = runInstaller({ command: 'sh', args: ['-c', TREE_SCRIPT], env: process.env }, { spawn, signal: controller.signal, output, deadlineMs: 60_000 });
+    await vi.waitFor(() => expect(seen).toContain('started'));
+    // The installer is our child whose tree has grown to the shell, two sleeps, a subshell and its sleep.
+    await vi.waitFor(() => {
+      const root = listProcesses().find((p) => p.ppid === process.pid && descendantsOf(p.pid).length >= 4);
+      expect(root).toBeDefined();
+      pids = [root!.pid, ...descendantsOf(root!.pid).map((p) => p.pid)];
+    });
+    controller.abort();
+    expect(await run).toEqual({ kind: 'cancelled' });
+    expect(pids.filter(running)).toEqual([]);
+  });
+
+  it('after a normal exit, a helper the installer left running in its group is reaped too', async () => {
+    const output = new OutputTail();
+    let straggler = 0;
+    const result = await runInstaller(
+      { command: 'sh', args: ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], env: process.env },
+      { spawn, signal: new AbortController().signal, output, deadlineMs: 60_000, captureStdout: true },
+    );
+    expect(result).toMatchObject({ kind: 'exited', code: 0 });
+    straggler = Number((result as { stdout: string }).stdout.trim());
+    expect(straggler).toBeGreaterThan(0);
+    expect(running(straggler)).toBe(false);
+  });
+
+  it('a missing command is reported as spawn_failed, not thrown', async () => {
+    const result = await runInstaller(
+      { command: '/nonexistent/npm', args: [], env: process.env },
+      { spawn, signal: new AbortController().signal, output: new OutputTail(), deadlineMs: 60_000 },
+    );
+    expect(result).toMatchObject({ kind: 'spawn_failed' });
+  });
+
+  it('an installer past its deadline is killed and reported as timed out', async () => {
+    const result = await runInstaller(
+      { command: 'sh', args: ['-c', 'sleep 300'], env: process.env },
+      { spawn, signal: new AbortController().signal, output: new OutputTail(), deadlineMs: 50 },
+    );
+    expect(result).toEqual({ kind: 'timed_out' });
+  });
+});

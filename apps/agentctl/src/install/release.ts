@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createGunzip } from 'node:zlib';
+import type { InstallContext, Installer } from './deps.js';
+import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
+import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';
+import { failureText } from './output.js';
+import { CANCELLED, type InstallOutcome } from './outcome.js';
+import { createStaging, publishDirectory, sweepStale } from './publish.js';
+import { errorMessage } from './run.js';
+import { envValue, pathFor } from './taskEnv.js';
+
+/**
+ * rust-analyzer from its release download, Linux and macOS only:
+ *   <base>/rust-analyzer-<target triple>.gz          the gzip-compressed binary
+ *   <base>/rust-analyzer-<target triple>.gz.sha256   its sha256 (first hex token, sha256sum style)
+ * Downloaded into staging, verified, decompressed, chmod 755, then published by one rename.
+ */
+export const DEFAULT_RUST_ANALYZER_BASE_URL = 'https://github.com/rust-lang/rust-analyzer/releases/latest/download';
+export const RUST_ANALYZER_BASE_URL_ENV = 'KANDEV_RUST_ANALYZER_BASE_URL';
+/** rust-analyzer's archive is about 20 MiB and the binary about 60 MiB; these only stop a runaway server. */
+const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+const MAX_BINARY_BYTES = 1024 * 1024 * 1024;
+const MAX_CHECKSUM_BYTES = 4 * 1024;
+
+export function targetTriple(platform: NodeJS.Platform, arch: string, libc: () => 'gnu' | 'musl'): string | undefined {
+  const cpu = arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : undefined;
+  if (cpu === undefined) return undefined;
+  if (platform === 'darwin') return `${cpu}-apple-darwin`;
+  if (platform === 'linux') return `${cpu}-unknown-linux-${libc()}`;
+  return undefined;
+}
+
+export const releaseInstaller: Installer = {
+  lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0rust`,
+  install: installRustAnalyzer,
+};
+
+/** A failure whose message is already the actionable summary. */
+class ReleaseError extends Error {}
+
+async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome> {
+  const { env, platform, files, output, deps } = ctx;
+  if (platform === 'win32') return { ok: false, code: 'no_installer', guidance: RUST_WINDOWS_GUIDANCE };
+  const triple = targetTriple(platform, deps.arch, deps.libc);
+  if (triple === undefined) return { ok: false, code: 'no_installer', guidance: rustUnsupportedHostGuidance(platform, deps.arch) };
+  const root = managedRoot(env, platform);
+  if (root === undefined) return { ok: false, code: 'failed', error: failureText(NO_HOME) };
+  const target = languageDir(root, 'rust', platform);
+  const isComplete = (dir: string) => files.isLaunchable(rustAnalyzerBinary(dir, platform));
+  if (isComplete(target)) return { ok: true, binaryPath: rustAnalyzerBinary(target, platform) };
+
+  const base = (deps.rustAnalyzerBaseUrl ?? envValue(env, RUST_ANALYZER_BASE_URL_ENV, platform) ?? DEFAULT_RUST_ANALYZER_BASE_URL).replace(/\/+$/, '');
+  const archiveUrl = `${base}/rust-analyzer-${triple}.gz`;
+  const path = pathFor(platform);
+
+  await sweepStale(files, platform, root, deps.now());
+  const staging = await createStaging(files, platform, root, 'rust');
+  try {
+    output.note(`Downloading ${archiveUrl}`);
+    const expected = await fetchChecksum(ctx, `${archiveUrl}.sha256`);
+    const archive = path.join(staging, 'rust-analyzer.gz');
+    const actual = await download(ctx, archiveUrl, archive);
+    if (actual !== expected) {
+      throw new ReleaseError(
+        `The rust-analyzer download from ${archiveUrl} failed checksum verification (expected sha256 ${expected}, got ${actual}); ` +
+          `nothing was installed. Retry; if it persists, check ${RUST_ANALYZER_BASE_URL_ENV} and any proxy between the task host and the release server.`,
+      );
+    }
+    output.note('Checksum verified; decompressing');
+    const binary = rustAnalyzerBinary(staging, platform);
+    await pipeline(files.readStream(archive), createGunzip(), byteLimit(MAX_BINARY_BYTES, 'decompressed rust-analyzer'), files.writeStream(binary), { signal: ctx.signal });
+    await files.remove(archive);
+    await files.chmod(binary, 0o755);
+    if (ctx.signal.aborted) return CANCELLED;
+    await publishDirectory(files, platform, staging, target, isComplete);
+    return { ok: true, binaryPath: rustAnalyzerBinary(target, platform) };
+  } catch (err) {
+    if (ctx.signal.aborted) return CANCELLED;
+    const summary = err instanceof ReleaseError ? err.message : `Installing rust-analyzer from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
+    return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+  } finally {
+    await files.remove(staging);
+  }
+}
+
+async function get(ctx: InstallContext, url: string): Promise<Response> {
+  let response: Response;
+  try {
+    response = await ctx.deps.fetch(url, { signal: ctx.signal, redirect: 'follow' });
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    throw new ReleaseError(`Could not reach ${url} (${errorMessage(err)}). Check the task host's network access, or set ${RUST_ANALYZER_BASE_URL_ENV} to a reachable mirror.`);
+  }
+  if (!response.ok || response.body === null) {
+    await response.body?.cancel();
+    throw new ReleaseError(`Downloading ${url} failed with HTTP ${response.status} ${response.statusText}. Check ${RUST_ANALYZER_BASE_URL_ENV} and that a release exists for this platform.`);
+  }
+  return response;
+}
+
+async function fetchChecksum(ctx: InstallContext, url: string): Promise<string> {
+  const response = await get(ctx, url);
+  const chunks: Buffer[] = [];
+  await pipeline(bodyStream(response), byteLimit(MAX_CHECKSUM_BYTES, 'checksum file'), new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      chunks.push(chunk);
+      done();
+    },
+  }), { signal: ctx.signal });
+  const token = Buffer.concat(chunks).toString('utf8').trim().split(/\s+/)[0] ?? '';
+  if (!/^[0-9a-fA-F]{64}$/.test(token)) throw new ReleaseError(`${url} does not hold a sha256 checksum; refusing to install an unverified rust-analyzer.`);
+  return token.toLowerCase();
+}
+
+/** Streams `url` to a staging file; returns the sha256 of what was written. */
+async function download(ctx: InstallContext, url: string, to: string): Promise<string> {
+  const response = await get(ctx, url);
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(bodyStream(response), byteLimit(MAX_ARCHIVE_BYTES, 'rust-analyzer archive'), hashing, ctx.files.writeStream(to), { signal: ctx.signal });
+  return hash.digest('hex');
+}
+
+function bodyStream(response: Response): Readable {
+  return Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+}
+
+function byteLimit(max: number, what: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      seen += chunk.length;
+      if (seen > max) done(new ReleaseError(`The ${what} is larger than ${max} bytes; refusing it. Check ${RUST_ANALYZER_BASE_URL_ENV}.`));
+      else done(null, chunk);
+    },
+  });
+}

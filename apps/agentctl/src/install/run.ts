@@ -1,0 +1,128 @@
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import type { OutputTail } from './output.js';
+import { killProcessTree } from './processTree.js';
+
+export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+export interface InstallerCommand {
+  command: string;
+  args: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** Host path. */
+  cwd?: string;
+  windowsVerbatimArguments?: boolean;
+}
+
+export interface RunOptions {
+  spawn: SpawnFn;
+  signal: AbortSignal;
+  output: OutputTail;
+  /** An installer that hangs (a stalled registry) is ended and reported, not waited on forever. */
+  deadlineMs: number;
+  /** Keep stdout (bounded) for the caller instead of treating it as progress (e.g. `go env -json`). */
+  captureStdout?: boolean;
+}
+
+export type RunResult =
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; stdout: string }
+  | { kind: 'cancelled' }
+  | { kind: 'timed_out' }
+  | { kind: 'spawn_failed'; message: string };
+
+const MAX_CAPTURED_STDOUT = 64 * 1024;
+/** After the tree is gone the pipes close at once; this only bounds a pathological escapee holding them. */
+const PIPE_CLOSE_GRACE_MS = 2_000;
+
+/**
+ * Runs one installer process as the leader of its own process group and always ends with no
+ * descendant of it running: on abort or deadline the tree is killed, and after a normal exit any
+ * straggler the installer left in its group (a daemonized helper) is killed too.
+ */
+export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promise<RunResult> {
+  if (options.signal.aborted) return Promise.resolve({ kind: 'cancelled' });
+  let child: ChildProcess;
+  try {
+    child = options.spawn(cmd.command, cmd.args, {
+      env: cmd.env,
+      cwd: cmd.cwd,
+      // Own process group on POSIX, so one signal reaches every descendant that did not setsid.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      windowsVerbatimArguments: cmd.windowsVerbatimArguments ?? false,
+    });
+  } catch (err) {
+    return Promise.resolve({ kind: 'spawn_failed', message: errorMessage(err) });
+  }
+
+  return new Promise<RunResult>((resolve) => {
+    let stopReason: 'cancelled' | 'timed_out' | undefined;
+    let stdout = '';
+    let settled = false;
+    const finish = (result: RunResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      options.signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const stop = (reason: 'cancelled' | 'timed_out') => {
+      if (stopReason) return;
+      stopReason = reason;
+      if (child.pid !== undefined) void killProcessTree(child.pid);
+    };
+    const onAbort = () => stop('cancelled');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(() => stop('timed_out'), options.deadlineMs);
+
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (options.captureStdout) {
+        if (stdout.length < MAX_CAPTURED_STDOUT) stdout += chunk.toString('utf8');
+      } else options.output.push('stdout', chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => options.output.push('stderr', chunk));
+
+    child.once('error', (err) => {
+      // Emitted without 'exit' when the process never started (ENOENT, EACCES).
+      if (child.pid === undefined) finish({ kind: 'spawn_failed', message: errorMessage(err) });
+    });
+    child.once('exit', (code, sig) => {
+      void (async () => {
+        if (child.pid !== undefined) await killProcessTree(child.pid);
+        await pipesClosed(child);
+        options.output.flush();
+        if (stopReason) finish({ kind: stopReason });
+        else finish({ kind: 'exited', code, signal: sig, stdout });
+      })();
+    });
+  });
+}
+
+function pipesClosed(child: ChildProcess): Promise<void> {
+  if (child.stdout?.closed !== false && child.stderr?.closed !== false) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve();
+    }, PIPE_CLOSE_GRACE_MS);
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    return `${err.message}${detail}`;
+  }
+  return String(err);
+}
+
+/** "exit code 1" / "killed by SIGSEGV": how a run ended, for a failure summary. */
+export function describeExit(result: Extract<RunResult, { kind: 'exited' }>): string {
+  return result.signal ? `was killed by ${result.signal}` : `exited with code ${String(result.code)}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * Structured logs: one JSON object a line on stderr. Event names are a closed set so the backend
+ * and a person grepping can rely on them; fields never carry the bearer token (nothing that reads
+ * the token passes it here) and long strings are cut so a chatty server cannot flood the log.
+ */
+export type LogEvent =
+  | 'starting'
+  | 'config_invalid'
+  | 'listening'
+  | 'shutdown_begin'
+  | 'shutdown_done'
+  | 'http_request_failed'
+  | 'auth_refused'
+  | 'path_refused'
+  | 'stream_open'
+  | 'stream_refused'
+  | 'stream_closed'
+  | 'stream_bad_frame'
+  | 'stream_write_timeout'
+  | 'stream_write_failed'
+  | 'resolve_result'
+  | 'install_begin'
+  | 'install_done'
+  | 'install_failed'
+  | 'install_cancelled'
+  | 'launch_failed'
+  | 'server_started'
+  | 'server_exited'
+  | 'server_stderr'
+  | 'server_stderr_truncated'
+  | 'server_bad_output'
+  | 'server_stdin_timeout'
+  | 'reap_done'
+  | 'reap_incomplete'
+  | 'internal_error';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, string | number | boolean | null | undefined | readonly string[]>;
+
+export interface Logger {
+  log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
+}
+
+const MAX_FIELD_CHARS = 2_000;
+
+function bounded(value: LogFields[string]): LogFields[string] {
+  if (typeof value === 'string' && value.length > MAX_FIELD_CHARS) return `${value.slice(0, MAX_FIELD_CHARS)}…`;
+  return value;
+}
+
+/** A logger that writes JSON lines to `write` (stderr by default). */
+export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  return {
+    log(level, event, fields = {}) {
+      const record: Record<string, unknown> = { time: new Date().toISOString(), level, event };
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) record[key] = bounded(value);
+      }
+      try {
+        write(`${JSON.stringify(record)}\n`);
+      } catch {
+        // A closed stderr must never take the daemon down.
+      }
+    },
+  };
+}
+
+/** A logger that discards everything; for unit tests that do not assert on logs. */
+export const silentLogger: Logger = { log() {} };
+
+/** Error detail for logs without stacks: code and message only. */
+export function errorFields(err: unknown): LogFields {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { error: err.message, errorCode: typeof code === 'string' ? code : undefined };
+  }
+  return { error: String(err) };
+}

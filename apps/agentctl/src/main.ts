@@ -1,0 +1,78 @@
+/**
+ * agentctl entry point (docs/internals.md): reads AGENTCTL_* from the environment, serves the
+ * files API and LSP streams, prints exactly one `{"event":"listening","port":N}` line on stdout,
+ * and on SIGTERM/SIGINT closes every stream with 1001, reaps every tree and exits 0.
+ */
+import { STDIN_WRITE_CUTOFF_MS, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
+import { readConfig } from './config.js';
+import { installLanguageServer } from './install/index.js';
+import { createLogger, errorFields } from './log.js';
+import { hostFlavour } from './resolve/flavour.js';
+import { createAgentctlServer } from './server.js';
+import type { InstallLanguageServer } from './stream/installer.js';
+
+/** SIGTERM then SIGKILL: how long a language server gets to exit on its own. */
+const REAP_GRACE_MS = 3_000;
+/** How long a just-exited server's last stdout is still forwarded before 4006. */
+const EXIT_FLUSH_MS = 1_000;
+/** Teardown never hangs the task host's stop: after this, exit regardless. */
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
+/** The installer module (install/), plugged into the stream through its seam (stream/installer.ts). */
+const installer: InstallLanguageServer = (request) => installLanguageServer(request);
+
+async function main(): Promise<void> {
+  const logger = createLogger();
+  const parsed = readConfig(process.env);
+  if (!parsed.ok) {
+    logger.log('error', 'config_invalid', { error: parsed.error });
+    process.exit(2);
+  }
+  const config = parsed.config;
+  logger.log('info', 'starting', { workspacePath: config.workspacePath, repos: config.repoSubpaths.length, platform: process.platform });
+  const server = await createAgentctlServer({
+    token: config.token,
+    workspacePath: config.workspacePath,
+    repoSubpaths: config.repoSubpaths,
+    env: process.env,
+    flavour: hostFlavour(),
+    installer,
+    logger,
+    timings: { wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS },
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log('info', 'shutdown_begin', { signal, streams: server.streams.size });
+    setTimeout(() => {
+      logger.log('error', 'shutdown_done', { forced: true });
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    server.shutdown().then(
+      () => {
+        logger.log('info', 'shutdown_done', { forced: false });
+        process.exit(0);
+      },
+      (err) => {
+        logger.log('error', 'shutdown_done', { forced: false, ...errorFields(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // Bad input must never take the daemon down; a bug is logged, not fatal to every stream.
+  process.on('uncaughtException', (err) => logger.log('error', 'internal_error', { where: 'uncaughtException', ...errorFields(err) }));
+  process.on('unhandledRejection', (err) => logger.log('error', 'internal_error', { where: 'unhandledRejection', ...errorFields(err) }));
+
+  const port = await server.listen(config.host, config.port);
+  logger.log('info', 'listening', { host: config.host, port });
+  process.stdout.write(`${JSON.stringify({ event: 'listening', port })}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'internal_error', ...errorFields(err) })}\n`);
+  process.exit(1);
+});

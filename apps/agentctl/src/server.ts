@@ -1,0 +1,135 @@
+import { LSP_MAX_BODY_BYTES, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { handleFilesRoute } from './files/routes.js';
+import { Workspace } from './files/workspace.js';
+import { createBearerCheck } from './http/auth.js';
+import { sendError, sendJson } from './http/respond.js';
+import { errorFields, type Logger } from './log.js';
+import type { HostFlavour, TaskEnv } from './resolve/flavour.js';
+import type { ResolveFs } from './resolve/resolveServer.js';
+import type { InstallLanguageServer } from './stream/installer.js';
+import { LspStream, type StreamTimings } from './stream/lspStream.js';
+import { parseStreamParams } from './stream/params.js';
+import { StreamTable } from './stream/streamTable.js';
+
+export const LSP_STREAM_PATH = '/api/v1/lsp/stream';
+const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
+
+export interface AgentctlServerOptions {
+  token: string;
+  workspacePath: string;
+  repoSubpaths: string[];
+  env: TaskEnv;
+  flavour: HostFlavour;
+  installer: InstallLanguageServer | undefined;
+  logger: Logger;
+  timings: StreamTimings;
+  resolveFs?: ResolveFs;
+}
+
+export interface AgentctlServer {
+  http: Server;
+  streams: StreamTable;
+  listen(host: string, port: number): Promise<number>;
+  /** Closes every stream with 1001, reaps every tree, stops listening. */
+  shutdown(): Promise<void>;
+}
+
+function refuseUpgrade(socket: Duplex, status: number, text: string): void {
+  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'task_host_unavailable', message: text } });
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** The HTTP server: bearer auth on everything, the files API, and the LSP stream upgrade. */
+export async function createAgentctlServer(options: AgentctlServerOptions): Promise<AgentctlServer> {
+  const workspace = await Workspace.open(options.workspacePath);
+  const identity: WorkspaceIdentity = {
+    workspacePath: options.workspacePath,
+    workspaceUri: pathToFileUri(options.workspacePath),
+    repoSubpaths: options.repoSubpaths,
+  };
+  const authorized = createBearerCheck(options.token);
+  const logger = options.logger;
+  const streams = new StreamTable();
+  let nextStreamId = 1;
+  let stopping = false;
+  // No compression (no inflate bombs); frames above the LSP body bound are refused with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LSP_MAX_BODY_BYTES, perMessageDeflate: false });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!authorized(req)) {
+      logger.log('warn', 'auth_refused', { method: req.method });
+      sendError(res, 401, 'unauthorized', 'a valid bearer token is required');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://agentctl');
+    if (url.pathname === '/api/v1/health' && req.method === 'GET') {
+      sendJson(res, 200, { ok: true, ...identity, platform: options.flavour.platform });
+      return;
+    }
+    if (await handleFilesRoute(workspace, req, res, url, logger)) return;
+    sendError(res, 404, 'not_found', 'no such route');
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      logger.log('error', 'http_request_failed', { path: new URL(req.url ?? '/', 'http://agentctl').pathname, ...errorFields(err) });
+      if (!res.headersSent) sendError(res, 500, 'internal', 'internal error');
+      else res.destroy();
+    });
+  });
+
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {});
+    if (!authorized(req)) {
+      logger.log('warn', 'auth_refused', { method: 'UPGRADE' });
+      refuseUpgrade(socket, 401, 'Unauthorized');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://agentctl');
+    if (url.pathname !== LSP_STREAM_PATH) {
+      refuseUpgrade(socket, 404, 'Not Found');
+      return;
+    }
+    if (stopping) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      // Unknown language and bad parameters are answered on the accepted socket (close 4002).
+      const stream = new LspStream(ws, parseStreamParams(url.searchParams), { workspace: identity, workspaceReal: workspace.real, env: options.env, flavour: options.flavour, installer: options.installer, logger, timings: options.timings, resolveFs: options.resolveFs }, nextStreamId++);
+      streams.add(stream);
+      void stream.start();
+    });
+  });
+  http.on('clientError', (_err, socket) => socket.destroy());
+
+  return {
+    http,
+    streams,
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => {
+          http.off('error', reject);
+          const address = http.address();
+          resolve(typeof address === 'object' && address !== null ? address.port : port);
+        });
+      });
+    },
+    async shutdown() {
+      stopping = true;
+      http.close();
+      await streams.shutdownAll();
+      // Give the 1001 close frames a moment to flush and be answered before dropping sockets.
+      await Promise.race([
+        Promise.all([...wss.clients].map((c) => new Promise<void>((resolve) => (c.readyState === c.CLOSED ? resolve() : c.once('close', () => resolve()))))),
+        new Promise<void>((resolve) => setTimeout(resolve, CLOSE_HANDSHAKE_WAIT_MS).unref()),
+      ]);
+      for (const client of wss.clients) client.terminate();
+      http.closeAllConnections();
+    },
+  };
+}

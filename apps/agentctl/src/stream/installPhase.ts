@@ -1,0 +1,81 @@
+import { CloseCode, MAX_INSTALL_ERROR_BYTES, type HostStatusFrame } from '@kandev/protocol';
+import type { CatalogLanguage } from '../catalog/catalog.js';
+import type { LogEvent, LogFields, LogLevel } from '../log.js';
+import type { HostFlavour } from '../resolve/flavour.js';
+import { isRepositoryControlled } from '../resolve/workspaceGuard.js';
+import type { InstallLanguageServer, InstallOutcome } from './installer.js';
+import { OutputTail, tailUtf8 } from './outputTail.js';
+
+/** What the install phase needs from its stream; the stream stays the one that closes sockets. */
+export interface InstallPhaseContext {
+  language: CatalogLanguage;
+  env: Record<string, string>;
+  flavour: HostFlavour;
+  workspaceReal: string;
+  signal: AbortSignal;
+  /** Sends a status frame; false when the peer could not take it. */
+  send(frame: HostStatusFrame): Promise<boolean>;
+  /** True once the stream ended (client gone, teardown): results are then discarded. */
+  isClosed(): boolean;
+  log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
+}
+
+export type InstallPhaseResult =
+  | { kind: 'launch'; binaryPath: string }
+  | { kind: 'close'; code: CloseCode }
+  /** A status frame could not be written: the socket is broken. */
+  | { kind: 'drop'; frame: string }
+  /** The stream ended meanwhile; nothing more to do. */
+  | { kind: 'ended' };
+
+/**
+ * installing -> installer -> installed | install_failed (DESIGN section 3). The installing frame goes
+ * out before any install work, and nothing is installed for a peer that cannot take it.
+ */
+export async function runInstallPhase(ctx: InstallPhaseContext, installer: InstallLanguageServer): Promise<InstallPhaseResult> {
+  const language = ctx.language.id;
+  if (!(await ctx.send({ status: 'installing', language }))) return { kind: 'drop', frame: 'installing' };
+  if (ctx.isClosed()) return { kind: 'ended' };
+  const tail = new OutputTail(MAX_INSTALL_ERROR_BYTES);
+  ctx.log('info', 'install_begin');
+  let outcome: InstallOutcome;
+  try {
+    outcome = await installer({ language, env: ctx.env, platform: ctx.flavour.platform, signal: ctx.signal, onOutput: (c) => tail.append(c) });
+  } catch (err) {
+    // An installer defect still ends as an install failure with what it printed.
+    const message = err instanceof Error ? err.message : String(err);
+    outcome = { ok: false, code: 'failed', error: [tail.value().trimEnd(), message].filter((s) => s.length > 0).join('\n') };
+  }
+  if (ctx.isClosed()) {
+    ctx.log('info', 'install_cancelled');
+    return { kind: 'ended' };
+  }
+  if (!outcome.ok) {
+    switch (outcome.code) {
+      case 'failed':
+        ctx.log('warn', 'install_failed', { error: outcome.error });
+        return failed(ctx, outcome.error);
+      case 'no_installer':
+        ctx.log('info', 'stream_refused', { reason: 'no_installer', guidance: outcome.guidance });
+        return { kind: 'close', code: CloseCode.NoInstaller };
+      case 'cancelled':
+        // Cancelled without this stream asking (a shared install was torn down): the instance is stopping.
+        ctx.log('info', 'install_cancelled');
+        return { kind: 'close', code: CloseCode.GoingAway };
+    }
+  }
+  const { binaryPath } = outcome;
+  // The same S57 rule as resolution: never launch something the repository controls.
+  if (!ctx.flavour.path.isAbsolute(binaryPath) || isRepositoryControlled(binaryPath, ctx.workspaceReal, ctx.flavour)) {
+    ctx.log('warn', 'install_failed', { error: 'installer returned an unusable path', path: binaryPath });
+    return failed(ctx, 'the installer did not publish a usable language server');
+  }
+  ctx.log('info', 'install_done', { path: binaryPath });
+  if (!(await ctx.send({ status: 'installed', language }))) return { kind: 'drop', frame: 'installed' };
+  return { kind: 'launch', binaryPath };
+}
+
+async function failed(ctx: InstallPhaseContext, detail: string): Promise<InstallPhaseResult> {
+  await ctx.send({ status: 'install_failed', language: ctx.language.id, error: tailUtf8(detail, MAX_INSTALL_ERROR_BYTES) });
+  return { kind: 'close', code: CloseCode.InstallFailed };
+}

@@ -1,0 +1,211 @@
+import { CloseCode, MAX_INSTALL_ERROR_BYTES } from '@kandev/protocol';
+import { EventEmitter } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { LogEvent, Logger } from '../log.js';
+import { hostFlavour } from '../resolve/flavour.js';
+import type { ResolveFs } from '../resolve/resolveServer.js';
+import { createAgentctlServer, type AgentctlServer } from '../server.js';
+import { LspTestClient } from '../testing/agentctlProcess.js';
+import { installScriptedServer } from '../testing/scriptedServer.js';
+import type { InstallLanguageServer, InstallOutcome, InstallRequest } from './installer.js';
+import { LspStream } from './lspStream.js';
+
+const temp = mkdtempSync(join(tmpdir(), 'agentctl-stream-'));
+const workspace = join(temp, 'ws');
+const installedBin = join(temp, 'installed');
+const token = 'unit-token';
+let shim: string;
+
+beforeAll(() => {
+  mkdirSync(workspace);
+  shim = installScriptedServer(installedBin, 'pyright-langserver');
+});
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+interface Harness {
+  server: AgentctlServer;
+  port: number;
+  events: LogEvent[];
+  open(query: string): LspTestClient;
+}
+
+let current: Harness | undefined;
+afterEach(async () => {
+  await current?.server.shutdown();
+  current = undefined;
+});
+
+async function start(installer: InstallLanguageServer | undefined, resolveFs?: ResolveFs): Promise<Harness> {
+  const events: LogEvent[] = [];
+  const logger: Logger = { log: (_level, event) => events.push(event) };
+  const server = await createAgentctlServer({
+    token,
+    workspacePath: workspace,
+    repoSubpaths: [],
+    // A task env with no language server anywhere: every language is "missing".
+    env: { PATH: '/nonexistent', HOME: join(temp, 'home') },
+    flavour: hostFlavour(),
+    installer,
+    logger,
+    timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+    resolveFs,
+  });
+  const port = await server.listen('127.0.0.1', 0);
+  current = { server, port, events, open: (q) => new LspTestClient(`ws://127.0.0.1:${port}/api/v1/lsp/stream?${q}`, token) };
+  return current;
+}
+
+function recordingInstaller(behaviour: (req: InstallRequest) => Promise<InstallOutcome>): InstallLanguageServer & { calls: InstallRequest[] } {
+  const calls: InstallRequest[] = [];
+  const fn = (req: InstallRequest) => {
+    calls.push(req);
+    return behaviour(req);
+  };
+  return Object.assign(fn, { calls });
+}
+
+describe('task-host LSP stream around the installer', () => {
+  it('sends installing, then installed, then ready, and bridges the installed server', async () => {
+    const installer = recordingInstaller(async (req) => {
+      req.onOutput('added 1 package\n');
+      return { ok: true, binaryPath: shim };
+    });
+    const h = await start(installer);
+    const client = h.open('language=python&autoInstall=true');
+    await client.status('ready');
+    expect(client.frames.map((f) => f.status)).toEqual(['installing', 'installed', 'ready']);
+    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] });
+    const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
+    expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });
+    // The installer got the task env without AGENTCTL_* and this host's platform.
+    expect(installer.calls[0]).toMatchObject({ language: 'python', platform: process.platform, env: { PATH: '/nonexistent' } });
+    client.close();
+    await client.closed;
+  });
+
+  it('S12 reports a failed install with the installer detail, bounded, then closes 4003 without reason', async () => {
+    const h = await start(recordingInstaller(async () => ({ ok: false, code: 'failed', error: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` })));
+    const client = h.open('language=python&autoInstall=true');
+    const failed = await client.status('install_failed');
+    expect(await client.closed).toEqual({ code: CloseCode.InstallFailed, reason: '' });
+    const error = String(failed.error);
+    expect(Buffer.byteLength(error)).toBeLessThanOrEqual(MAX_INSTALL_ERROR_BYTES);
+    expect(error).toMatch(/npm ERR! code E404$/);
+    expect(client.frames.map((f) => f.status)).toEqual(['installing', 'install_failed']);
+  });
+
+  it('turns an installer that throws into install_failed with its output tail and message', async () => {
+    const h = await start(
+      recordingInstaller(async (req) => {
+        req.onOutput('go: downloading golang.org/x/tools\n');
+        throw new Error('go exited with code 1');
+      }),
+    );
+    const client = h.open('language=go&autoInstall=true');
+    const failed = await client.status('install_failed');
+    expect(failed.error).toBe('go: downloading golang.org/x/tools\ngo exited with code 1');
+    expect((await client.closed).code).toBe(CloseCode.InstallFailed);
+  });
+
+  it('closes 4007 when the installer reports no installer for this host', async () => {
+    const h = await start(recordingInstaller(async () => ({ ok: false, code: 'no_installer', guidance: 'install it by hand' })));
+    const client = h.open('language=go&autoInstall=true');
+    expect(await client.closed).toEqual({ code: CloseCode.NoInstaller, reason: '' });
+    expect(client.frames.map((f) => f.status)).toEqual(['installing']);
+  });
+
+  it('closes 4001 without installing when auto-install is off', async () => {
+    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    const h = await start(installer);
+    const client = h.open('language=typescript&autoInstall=false');
+    expect(await client.closed).toEqual({ code: CloseCode.BinaryMissingInstallable, reason: '' });
+    expect(installer.calls).toHaveLength(0);
+    expect(client.frames).toEqual([]);
+  });
+
+  it('S03 closes 4007 for a missing Kotlin server without attempting installation, even with autoInstall=true', async () => {
+    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    const h = await start(installer);
+    const client = h.open('language=kotlin&autoInstall=true');
+    expect(await client.closed).toEqual({ code: CloseCode.NoInstaller, reason: '' });
+    expect(installer.calls).toHaveLength(0);
+    expect(client.frames).toEqual([]);
+  });
+
+  it('closes 4007 when this agentctl has no installer at all', async () => {
+    const h = await start(undefined);
+    const client = h.open('language=go&autoInstall=true');
+    expect(await client.closed).toEqual({ code: CloseCode.NoInstaller, reason: '' });
+  });
+
+  it('closes 4002 for an unknown language or a bad autoInstall value, and logs why', async () => {
+    const h = await start(undefined);
+    expect(await h.open('language=cobol').closed).toEqual({ code: CloseCode.Unavailable, reason: '' });
+    expect(await h.open('language=go&autoInstall=yes').closed).toEqual({ code: CloseCode.Unavailable, reason: '' });
+    expect(h.events.filter((e) => e === 'stream_refused')).toHaveLength(2);
+  });
+
+  it('does not install when the installing frame cannot be delivered, and drops the socket', async () => {
+    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    // A socket that accepts nothing: every write fails, as on a connection that just broke.
+    let terminated = false;
+    const brokenSocket = Object.assign(new EventEmitter(), {
+      readyState: WebSocket.OPEN,
+      send: (_data: string, cb: (err?: Error) => void) => cb(new Error('EPIPE')),
+      close: () => {},
+      terminate: () => {
+        terminated = true;
+      },
+    });
+    const events: LogEvent[] = [];
+    const stream = new LspStream(
+      brokenSocket as unknown as WebSocket,
+      { ok: true, params: { language: 'python', autoInstall: true } },
+      {
+        workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
+        workspaceReal: workspace,
+        env: { PATH: '/nonexistent' },
+        flavour: hostFlavour(),
+        installer,
+        logger: { log: (_l, e) => events.push(e) },
+        timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+      },
+      1,
+    );
+    await stream.start();
+    expect(installer.calls).toHaveLength(0);
+    expect(terminated).toBe(true);
+    expect(events).toContain('stream_write_failed');
+  });
+
+  it('S56 agentctl teardown cancels a running install, drains it and closes 1001 without reason', async () => {
+    let drained = false;
+    const installer = recordingInstaller(
+      (req) =>
+        new Promise<InstallOutcome>((resolve) => {
+          req.signal.addEventListener('abort', () => {
+            // A real installer kills its npm/go tree here before settling.
+            setTimeout(() => {
+              drained = true;
+              resolve({ ok: false, code: 'cancelled' });
+            }, 20);
+          });
+        }),
+    );
+    const h = await start(installer);
+    const client = h.open('language=python&autoInstall=true');
+    await client.status('installing');
+    while (installer.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await h.server.shutdown();
+    current = undefined;
+    expect(drained).toBe(true);
+    expect(installer.calls[0]?.signal.aborted).toBe(true);
+    expect(await client.closed).toEqual({ code: CloseCode.GoingAway, reason: '' });
+    expect(client.frames.map((f) => f.status)).toEqual(['installing']);
+    expect(h.events).toContain('install_cancelled');
+  });
+});

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiError, ApiErrorCode } from '@kandev/protocol';
+import { apiError, fail, ok, type Result } from '../result.js';
+
+/** What a route answers: JSON, or bytes passed through unchanged (files API, metrics). */
+export type Reply =
+  | { status: number; json: unknown }
+  | { status: number; contentType: string; body: string | Buffer };
+
+export const HTTP_STATUS: Record<ApiErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  path_outside_workspace: 403,
+  not_found: 404,
+  conflict: 409,
+  session_not_running: 409,
+  too_large: 413,
+  executor_unsupported: 422,
+  internal: 500,
+  task_host_unavailable: 502,
+};
+
+/** `{"error":{"code","message"}}`, plus any extra top-level fields (e.g. the failed session). */
+export function errorReply(error: ApiError, extra: Record<string, unknown> = {}): Reply {
+  return { status: HTTP_STATUS[error.code], json: { ...extra, error } };
+}
+
+export function errorOf(code: ApiErrorCode, message: string): Reply {
+  return errorReply(apiError(code, message));
+}
+
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  const body = 'json' in reply ? JSON.stringify(reply.json) : reply.body;
+  const contentType = 'json' in reply ? 'application/json; charset=utf-8' : reply.contentType;
+  res.writeHead(reply.status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(body);
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Reads a JSON body of at most `limit` bytes. The limit is checked while reading, so an oversized
+ * body is refused without being buffered; the raw text is returned too, for forwarding unchanged.
+ */
+export function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Result<{ value: unknown; text: string }>> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      resolve(fail(apiError('too_large', `the body exceeds ${limit} bytes`)));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: Result<{ value: unknown; text: string }>): void => {
+      if (done) return;
+      done = true;
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        // Keep draining so the socket can carry our 413; the bytes are dropped.
+        finish(fail(apiError('too_large', `the body exceeds ${limit} bytes`)));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', () => finish(fail(apiError('bad_request', 'the request body could not be read'))));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return finish(fail(apiError('bad_request', 'a JSON body is required')));
+      try {
+        finish(ok({ value: JSON.parse(text) as unknown, text }));
+      } catch {
+        finish(fail(apiError('bad_request', 'the body is not valid JSON')));
+      }
+    });
+  });
+}

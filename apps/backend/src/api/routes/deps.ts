@@ -1,0 +1,14 @@
+import type { Logger } from '../../log.js';
+import type { BackendMetrics } from '../../metrics/backendMetrics.js';
+import type { SessionService } from '../../sessions/sessionService.js';
+import type { SettingsService } from '../../settings/settingsService.js';
+import type { TaskRepository } from '../../store/taskRepository.js';
+
+/** What the HTTP routes need; built once by server.ts. */
+export interface ApiDeps {
+  tasks: TaskRepository;
+  sessions: SessionService;
+  settings: SettingsService;
+  metrics: BackendMetrics;
+  log: Logger;
+}

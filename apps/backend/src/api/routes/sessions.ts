@@ -1,0 +1,54 @@
+import type { Router } from '../router.js';
+import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
+import type { ApiDeps } from './deps.js';
+import { AgentctlClient } from '../../taskhost/agentctlClient.js';
+
+/** agentctl's own bound: a 5 MiB file can take up to 6 bytes a byte once JSON-escaped. */
+const MAX_WRITE_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Sessions and their files. The files endpoints forward to the session's agentctl unchanged
+ * (docs/internals.md): agentctl alone confines paths to the workspace, so a path is never
+ * interpreted here, only passed on with the session's token.
+ */
+export function addSessionRoutes(router: Router, deps: ApiDeps): void {
+  router.get('/api/sessions/:id', ({ params }) => {
+    const session = deps.sessions.get(params.id as string);
+    return session ? { status: 200, json: session } : errorOf('not_found', 'no such session');
+  });
+
+  router.post('/api/sessions/:id/stop', async ({ params }) => {
+    const stopped = await deps.sessions.stop(params.id as string);
+    return stopped.ok ? { status: 200, json: stopped.value } : errorReply(stopped.error);
+  });
+
+  router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/files${url.search}`));
+  router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/file${url.search}`));
+  router.get('/api/sessions/:id/search', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/search${url.search}`));
+
+  router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
+    const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
+    if (!body.ok) return errorReply(body.error);
+    const value = body.value.value as { content?: unknown; baseVersion?: unknown } | null;
+    if (typeof value !== 'object' || value === null || typeof value.content !== 'string') {
+      return errorOf('bad_request', 'the body must be {"content": string, "baseVersion"?: string}');
+    }
+    if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
+    return forward(deps, params.id as string, 'PUT', `/api/v1/file${url.search}`, body.value.text);
+  });
+}
+
+async function forward(deps: ApiDeps, sessionId: string, method: string, agentPath: string, body?: string): Promise<Reply> {
+  const session = deps.sessions.get(sessionId);
+  if (!session) return errorOf('not_found', 'no such session');
+  const host = deps.sessions.liveHost(sessionId);
+  if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
+  const response = await new AgentctlClient(host.endpoint).forward(method, agentPath, body);
+  if (!response.ok) {
+    deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: response.error });
+    return errorOf('task_host_unavailable', 'the task host did not answer');
+  }
+  // A 401 from agentctl means our token is wrong: the browser's request was fine, the host is not.
+  if (response.value.status === 401) return errorOf('task_host_unavailable', 'the task host refused the session credentials');
+  return { status: response.value.status, contentType: response.value.contentType, body: response.value.body };
+}

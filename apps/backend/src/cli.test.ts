@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './cli.js';
+import { loadConfig } from './config.js';
+
+describe('parseCli', () => {
+  it('reads --demo and repeated --workspace, resolving folders', () => {
+    expect(parseCli(['--demo', '--workspace', 'a', '--workspace=/b'])).toEqual({
+      ok: true,
+      value: { demo: true, workspaces: [resolve('a'), '/b'], help: false },
+    });
+  });
+
+  it('refuses unknown arguments and a --workspace without a folder', () => {
+    expect(parseCli(['--wat']).ok).toBe(false);
+    expect(parseCli(['--workspace']).ok).toBe(false);
+  });
+});
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    const config = loadConfig({ HOME: '/home/u' }, '/repo');
+    expect(config.ok && config.value).toMatchObject({
+      host: '127.0.0.1',
+      port: 7420,
+      agentctlCommand: ['node', '/repo/apps/agentctl/dist/agentctl.mjs'],
+      webDir: '/repo/apps/web/dist',
+      demoSource: '/repo/demo/workspace',
+      lspMaxConnections: 8,
+      allowedOrigins: [],
+    });
+  });
+
+  it('reads overrides, including port 0 and a command argv', () => {
+    const config = loadConfig(
+      {
+        KANDEV_PORT: '0',
+        KANDEV_HOME: '/tmp/k',
+        KANDEV_AGENTCTL_COMMAND: '["node","--import","tsx","apps/agentctl/src/main.ts"]',
+        KANDEV_ALLOWED_ORIGINS: 'http://localhost:5173/, https://kandev.lan',
+      },
+      '/repo',
+    );
+    expect(config.ok && config.value).toMatchObject({
+      port: 0,
+      home: '/tmp/k',
+      agentctlCommand: ['node', '--import', 'tsx', 'apps/agentctl/src/main.ts'],
+      allowedOrigins: ['http://localhost:5173', 'https://kandev.lan'],
+    });
+  });
+
+  it.each([
+    ['KANDEV_PORT', '70000'],
+    ['KANDEV_PORT', 'abc'],
+    ['KANDEV_AGENTCTL_COMMAND', 'node agentctl.mjs'],
+    ['KANDEV_AGENTCTL_COMMAND', '[]'],
+    ['KANDEV_ALLOWED_ORIGINS', 'not a url'],
+    ['KANDEV_LSP_MAX_CONNECTIONS', '0'],
+  ])('names the variable when %s=%s is invalid', (name, value) => {
+    const config = loadConfig({ [name]: value }, '/repo');
+    expect(!config.ok && config.error).toContain(name);
+  });
+});

@@ -1,0 +1,117 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
+import { findRepoRoot } from './paths.js';
+import { fail, ok, type Result } from './result.js';
+
+/** Everything the backend reads from its environment, resolved once at start-up. */
+export interface BackendConfig {
+  host: string;
+  /** 0 picks a free port; the started backend reports the real one. */
+  port: number;
+  /** Holds kandev.db and logs/. */
+  home: string;
+  repoRoot: string;
+  /** argv that starts one agentctl (local_pc). A leading `node` means this very Node binary. */
+  agentctlCommand: string[];
+  /** The one-file agentctl bundle; local_docker mounts it into task containers. */
+  agentctlBundle: string;
+  agentctlStartTimeoutMs: number;
+  /** How long agentctl gets to reap its servers after SIGTERM before its process group is killed. */
+  agentctlStopGraceMs: number;
+  webDir: string;
+  /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
+  allowedOrigins: string[];
+  lspMaxConnections: number;
+  /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
+  demoSource: string;
+  logToStderr: boolean;
+  /** local_docker: DOCKER_HOST, KANDEV_DOCKER_IMAGE, KANDEV_DOCKER_NETWORK, KANDEV_DOCKER_MOUNTS. */
+  docker: DockerConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_PORT = 7420;
+export const DEFAULT_HOST = '127.0.0.1';
+
+function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return path;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): Result<number, string> {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return ok(fallback);
+  if (!/^\d+$/.test(raw)) return fail(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) return fail(`${name} must be between ${min} and ${max}`);
+  return ok(value);
+}
+
+function argv(env: Env, name: string, fallback: string[]): Result<string[], string> {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return ok(fallback);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail(`${name} must be a JSON array of strings, e.g. ["node","agentctl.mjs"]`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || parsed.some((a) => typeof a !== 'string' || a === '')) {
+    return fail(`${name} must be a non-empty JSON array of non-empty strings`);
+  }
+  return ok(parsed as string[]);
+}
+
+function origins(env: Env, name: string): Result<string[], string> {
+  const raw = env[name];
+  if (!raw) return ok([]);
+  const out: string[] = [];
+  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    try {
+      const url = new URL(item);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`${name}: ${item} is not an http(s) origin`);
+      out.push(url.origin);
+    } catch {
+      return fail(`${name}: ${item} is not an origin like http://localhost:5173`);
+    }
+  }
+  return ok(out);
+}
+
+/** Reads the configuration; a bad value is an error naming the variable, never a silent default. */
+export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRoot()): Result<BackendConfig, string> {
+  const port = integer(env, 'KANDEV_PORT', DEFAULT_PORT, 0, 65535);
+  if (!port.ok) return port;
+  const startTimeout = integer(env, 'KANDEV_AGENTCTL_START_TIMEOUT_MS', 30_000, 100, 600_000);
+  if (!startTimeout.ok) return startTimeout;
+  const stopGrace = integer(env, 'KANDEV_AGENTCTL_STOP_GRACE_MS', 10_000, 0, 600_000);
+  if (!stopGrace.ok) return stopGrace;
+  const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', 8, 1, 10_000);
+  if (!maxConnections.ok) return maxConnections;
+  const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
+  const command = argv(env, 'KANDEV_AGENTCTL_COMMAND', ['node', bundle]);
+  if (!command.ok) return command;
+  const allowed = origins(env, 'KANDEV_ALLOWED_ORIGINS');
+  if (!allowed.ok) return allowed;
+  const docker = loadDockerConfig(env);
+  if (!docker.ok) return docker;
+  return ok({
+    host: env.KANDEV_HOST || DEFAULT_HOST,
+    port: port.value,
+    home: resolve(expandHome(env.KANDEV_HOME || '~/.kandev')),
+    repoRoot,
+    agentctlCommand: command.value,
+    agentctlBundle: bundle,
+    agentctlStartTimeoutMs: startTimeout.value,
+    agentctlStopGraceMs: stopGrace.value,
+    webDir: env.KANDEV_WEB_DIR ? resolve(env.KANDEV_WEB_DIR) : join(repoRoot, 'apps/web/dist'),
+    allowedOrigins: allowed.value,
+    lspMaxConnections: maxConnections.value,
+    demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
+    logToStderr: env.KANDEV_LOG_STDERR !== '0',
+    docker: docker.value,
+  });
+}

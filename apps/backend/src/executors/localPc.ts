@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
+import { spawnAgentctl } from './agentctlProcess.js';
+import { taskHostEnvironment } from './taskEnvironment.js';
+import { localWorkspaceLayout } from './workspaceLayout.js';
+import type { Logger } from '../log.js';
+import { fail, ok, type Result } from '../result.js';
+import { AgentctlClient } from '../taskhost/agentctlClient.js';
+import { isDirectory } from '../fsChecks.js';
+
+export interface LocalPcOptions {
+  agentctlCommand: string[];
+  startTimeoutMs: number;
+  stopGraceMs: number;
+  /** Per-session agentctl logs go here. */
+  logDir: string;
+  /** The agentctl process runs here; its workspace comes from AGENTCTL_WORKSPACE, not its cwd. */
+  cwd: string;
+  backendEnv: Record<string, string | undefined>;
+  log: Logger;
+}
+
+/** Local PC: agentctl is a child process of the backend, one per session, with a fresh token. */
+export class LocalPcExecutor implements TaskHostExecutor {
+  readonly kind = 'local_pc' as const;
+
+  constructor(private readonly options: LocalPcOptions) {}
+
+  async start({ sessionId, task }: StartRequest): Promise<Result<TaskHost, ExecutorError>> {
+    const layout = localWorkspaceLayout(task.repositories);
+    if (!layout.ok) return fail({ code: 'workspace_invalid', message: layout.error });
+    for (const { path } of task.repositories) {
+      if (!isDirectory(path)) return fail({ code: 'workspace_invalid', message: `repository folder is missing: ${path}` });
+    }
+    const token = randomBytes(32).toString('hex');
+    const { workspacePath, repoSubpaths } = layout.value;
+    const spawned = await spawnAgentctl({
+      argv: this.options.agentctlCommand,
+      env: taskHostEnvironment(this.options.backendEnv, task.env, { token, workspacePath, repoSubpaths }),
+      cwd: this.options.cwd,
+      logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
+      startTimeoutMs: this.options.startTimeoutMs,
+    });
+    if (!spawned.ok) return fail({ code: 'start_failed', message: spawned.error });
+    const agentctl = spawned.value;
+    const endpoint = { baseUrl: `http://127.0.0.1:${agentctl.port}`, token };
+    let requested = false;
+    const exited = agentctl.exited.then((exit) => ({ ...exit, requested }));
+    const stop = async (): Promise<TaskHostExit> => {
+      requested = true;
+      const { escalated } = await agentctl.stop(this.options.stopGraceMs);
+      if (escalated) this.options.log.warn('task_host_kill_escalated', { sessionId, pid: agentctl.pid });
+      return exited;
+    };
+    // The listening line proves a port; health proves it is agentctl, our token works and where
+    // its workspace is, before the session is shown as running.
+    const health = await new AgentctlClient(endpoint).health(this.options.startTimeoutMs);
+    if (!health.ok) {
+      await stop();
+      return fail({ code: 'unreachable', message: health.error });
+    }
+    const { workspacePath: reportedPath, workspaceUri, repoSubpaths: reportedRepos } = health.value;
+    return ok({ endpoint, pid: agentctl.pid, exited, stop, workspace: { workspacePath: reportedPath, workspaceUri, repoSubpaths: reportedRepos } });
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The environment of a Local PC task host: the backend's own, overridden by the task's env (HOME,
+ * PATH, GOBIN, ...), plus agentctl's own variables. Inherited AGENTCTL_* are dropped first so a
+ * backend started from inside a task host never leaks its parent's token or workspace.
+ */
+export function taskHostEnvironment(
+  backendEnv: Record<string, string | undefined>,
+  taskEnv: Record<string, string>,
+  agentctl: { token: string; workspacePath: string; repoSubpaths: string[] },
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(backendEnv)) {
+    if (value !== undefined && !key.startsWith('AGENTCTL_')) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(taskEnv)) {
+    if (!key.startsWith('AGENTCTL_')) env[key] = value;
+  }
+  env.AGENTCTL_TOKEN = agentctl.token;
+  env.AGENTCTL_WORKSPACE = agentctl.workspacePath;
+  env.AGENTCTL_REPOS = JSON.stringify(agentctl.repoSubpaths);
+  env.AGENTCTL_HOST = '127.0.0.1';
+  env.AGENTCTL_PORT = '0';
+  return env;
+}

@@ -1,0 +1,59 @@
+/**
+ * Structured logs: one JSON object a line. Event names are a closed set so logs can be queried and
+ * alerted on; fields never carry tokens or lease ids (callers pass only what is listed here).
+ */
+export const LOG_EVENTS = [
+  'backend_started',
+  'backend_stopping',
+  'backend_stopped',
+  'config_invalid',
+  'store_migrated',
+  'request_failed',
+  'request_refused',
+  'task_created',
+  'task_ensured',
+  'demo_workspace_seeded',
+  'session_starting',
+  'session_running',
+  'session_failed',
+  'session_stopped',
+  'sessions_recovered',
+  'task_host_exited',
+  'task_host_kill_escalated',
+  'settings_updated',
+  'settings_reset',
+  'lsp_refused',
+  'lsp_opened',
+  'lsp_closed',
+  'lsp_upstream_failed',
+  'lsp_released',
+] as const;
+export type LogEvent = (typeof LOG_EVENTS)[number];
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  debug(event: LogEvent, fields?: LogFields): void;
+  info(event: LogEvent, fields?: LogFields): void;
+  warn(event: LogEvent, fields?: LogFields): void;
+  error(event: LogEvent, fields?: LogFields): void;
+}
+
+export type LogSink = (line: string) => void;
+
+export function createLogger(sinks: LogSink[], now: () => Date = () => new Date()): Logger {
+  const write = (level: LogLevel, event: LogEvent, fields: LogFields = {}): void => {
+    const record: Record<string, unknown> = { time: now().toISOString(), level, event };
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) record[key] = value;
+    const line = `${JSON.stringify(record)}\n`;
+    for (const sink of sinks) sink(line);
+  };
+  return {
+    debug: (event, fields) => write('debug', event, fields),
+    info: (event, fields) => write('info', event, fields),
+    warn: (event, fields) => write('warn', event, fields),
+    error: (event, fields) => write('error', event, fields),
+  };
+}
+
+export const silentLogger: Logger = createLogger([]);

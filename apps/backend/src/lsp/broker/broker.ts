@@ -1,0 +1,448 @@
+/**
+ * The lease broker: a deterministic state machine. `handle(event, now)` applies one event and
+ * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
+ */
+import {
+  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
+import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
+import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
+import type { BrokerTiming, Turn } from './context.js';
+import { DETACHED_DEADLINE_MS } from './deadlines.js';
+import { classify, errorResponse, isRecord, notification, RpcErrorCode } from './jsonrpc.js';
+import {
+  createLease, exceedsRetainedLimit, isDetached, newAttachment, retainedBytes, type Attachment, type Lease, type LeasePhase,
+} from './lease.js';
+import { LeaseTable } from './leaseTable.js';
+import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
+import { Outbox } from './outbox.js';
+import { afterShutdown, finishRelease, startRelease } from './release.js';
+import { answerForwardedLocally, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
+import { TimerRegistry, timerIdOf } from './timers.js';
+import type {
+  AttachmentId, AttachReason, BrokerEvent, BrokerOptions, BrowserCloseCode, BrowserConnected, DetachReason, Effect,
+  EndReason, LeaseId, LogEvent, LogReason, SessionId, UpstreamCloseCode, UserId,
+} from './types.js';
+import { classifyUpstreamClose } from './upstreamClose.js';
+
+export const DEFAULT_SHUTDOWN_WAIT_MS = 5_000;
+export const DEFAULT_REAP_WAIT_MS = 10_000;
+
+/** Read-only view of one lease, for the metrics endpoint's neighbours, debugging and tests. */
+export interface LeaseView {
+  id: LeaseId;
+  sessionId: SessionId;
+  userId: UserId;
+  language: string;
+  phase: LeasePhase;
+  attachmentId?: AttachmentId;
+  generation: number;
+  detachedAt?: number;
+  endReason?: EndReason;
+  initialize: 'none' | 'pending' | 'answered';
+  pendingRequests: number;
+  trackedRequestBytes: number;
+  registrations: unknown[];
+  retainedBytes: number;
+}
+
+
+export class LeaseBroker {
+  private readonly table = new LeaseTable();
+  /** Live attachments (browser sockets) -> their lease. */
+  private readonly attachments = new Map<AttachmentId, LeaseId>();
+  private readonly timers = new TimerRegistry();
+  private readonly settings = new SettingsBook();
+  private readonly counters = newCounters();
+  private readonly maxLeases: number;
+  private readonly timing: BrokerTiming;
+  private readonly newLeaseId: () => LeaseId;
+  private seq = 0;
+  private stopped = false;
+
+  constructor(options: BrokerOptions) {
+    this.maxLeases = options.maxLeases ?? DEFAULT_MAX_LEASES;
+    this.newLeaseId = options.newLeaseId;
+    this.timing = {
+      detachedDeadlineMs: options.detachedDeadlineMs ?? DETACHED_DEADLINE_MS,
+      shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
+      reapWaitMs: options.reapWaitMs ?? DEFAULT_REAP_WAIT_MS,
+      requestTimeoutMs: options.requestTimeoutMs ?? BROWSER_REQUEST_TIMEOUT_MS,
+    };
+  }
+
+  /** Applies one event at time `now` (epoch ms) and returns the effects to perform, in order. */
+  handle(event: BrokerEvent, now: number): Effect[] {
+    const out = new Outbox(now, this.timers);
+    switch (event.type) {
+      case 'browserConnected': this.connect(event, out); break;
+      case 'browserFrame': this.browserFrame(event.attachmentId, event.frame, out); break;
+      case 'browserClosed': this.browserGone(event.attachmentId, 'browser_closed', out); break;
+      case 'browserWriteTimedOut': this.browserGone(event.attachmentId, 'write_timeout', out); break;
+      case 'upstreamFrame': this.upstreamFrame(event.leaseId, event.frame, out); break;
+      case 'upstreamClosed': this.upstreamClosed(event.leaseId, event.code, out); break;
+      case 'timerFired': this.timerFired(event.timerId, out); break;
+      case 'settingsChanged': this.observeSettings(event.userId, event.settings, out); break;
+      case 'sessionStopped': this.sessionStopped(event.sessionId, out); break;
+      case 'shutdown': this.shutdown(out); break;
+    }
+    return out.effects;
+  }
+
+  metrics(): BrokerMetrics {
+    return collectMetrics(this.table.all(), this.counters, this.maxLeases);
+  }
+
+  lease(leaseId: LeaseId): LeaseView | undefined {
+    const lease = this.table.get(leaseId);
+    return lease && viewOf(lease);
+  }
+
+  leases(): LeaseView[] {
+    return this.table.all().map(viewOf);
+  }
+
+  /** The lease a live attachment is on. */
+  leaseOf(attachmentId: AttachmentId): LeaseId | undefined {
+    return this.attachments.get(attachmentId);
+  }
+
+  settingsRevision(userId: UserId): number {
+    return this.settings.revision(userId);
+  }
+
+  /** Timers armed and not yet fired or cancelled (a leak detector for tests). */
+  get armedTimers(): number {
+    return this.timers.size;
+  }
+
+  private turn(out: Outbox): Turn {
+    return { out, settings: this.settings, timing: this.timing };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Admission and attachment
+  // -------------------------------------------------------------------------------------------
+
+  private connect(e: BrowserConnected, out: Outbox): void {
+    if (this.stopped) return out.closeBrowser(e.attachmentId, CloseCode.GoingAway);
+    // Attachment ids are unique per socket; a repeated one is a wiring defect and changes nothing.
+    if (this.attachments.has(e.attachmentId)) return;
+    if (!e.executorSupported) return out.closeBrowser(e.attachmentId, CloseCode.ExecutorUnsupported);
+    this.observeSettings(e.userId, e.settings, out);
+    const claim = this.table.claim(e);
+    if (claim.kind === 'reattach') {
+      this.counters.reattached += 1;
+      return this.attach(claim.lease, e.attachmentId, claim.via, out);
+    }
+    // A new lease: capacity is decided here, before the task host is started or resumed.
+    const admission = decideAdmission(this.table, this.maxLeases);
+    if (admission.kind === 'refuse') {
+      this.counters.refusedAtCapacity += 1;
+      return out.closeBrowser(e.attachmentId, CloseCode.CapacityReached);
+    }
+    if (admission.kind === 'evict') this.endGracefully(admission.victim, 'eviction', undefined, out);
+    const lease = createLease({
+      id: this.newLeaseId(), sessionId: e.sessionId, language: e.language, userId: e.userId, createdAt: out.now, seq: ++this.seq,
+    });
+    this.table.add(lease);
+    this.counters.created += 1;
+    out.log('create', 'new_lease', lease.language);
+    out.push({
+      type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
+      autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+    });
+    this.attach(lease, e.attachmentId, 'new_lease', out);
+  }
+
+  private attach(lease: Lease, attachmentId: AttachmentId, via: AttachReason, out: Outbox): void {
+    if (lease.detachedAt !== undefined) {
+      out.cancel(timerIdOf({ kind: 'deadline', leaseId: lease.id, epoch: lease.deadline.currentEpoch }));
+      lease.deadline.disarm();
+      lease.detachedAt = undefined;
+    }
+    const attachment = newAttachment(lease, attachmentId, out.now);
+    lease.attachment = attachment;
+    this.attachments.set(attachmentId, lease.id);
+    out.log(via === 'new_lease' ? 'attach' : 'reattach', via, lease.language);
+    if (lease.phase === 'starting') {
+      if (lease.installStatus) out.toBrowser(attachmentId, lease.installStatus);
+      return;
+    }
+    out.toBrowser(attachmentId, this.readyFrame(lease, attachment));
+  }
+
+  private readyFrame(lease: Lease, attachment: Attachment): ReadyFrame {
+    const host = lease.host as WorkspaceIdentity;
+    const frame: ReadyFrame = {
+      status: 'ready', lease: lease.id, resumed: attachment.resumed, language: lease.language,
+      workspaceUri: host.workspaceUri, workspacePath: host.workspacePath, repoSubpaths: [...host.repoSubpaths],
+    };
+    if (attachment.resumed) {
+      frame.initializeResult = lease.init.result;
+      frame.registrations = lease.registrations.list();
+      frame.progress = lease.progress.snapshot();
+    }
+    return frame;
+  }
+
+  /** The attachment ended (socket closed, stuck, or misbehaving): the lease lives on, detached. */
+  private detach(lease: Lease, reason: DetachReason, out: Outbox): void {
+    const attachment = lease.attachment;
+    if (!attachment) return;
+    lease.attachment = undefined;
+    this.attachments.delete(attachment.id);
+    if (lease.init.onDetach(attachment.generation).sendInitialized) sendInitialized(this.turn(out), lease);
+    for (const entry of lease.requests.drainGeneration(attachment.generation)) {
+      out.cancel(entry.timerId);
+      out.toServer(lease.id, notification('$/cancelRequest', { id: entry.serverId }));
+    }
+    answerForwardedLocally(this.turn(out), lease, attachment.generation);
+    for (const uri of attachment.documents.closeAll()) {
+      out.toServer(lease.id, notification('textDocument/didClose', { textDocument: { uri } }));
+    }
+    lease.detachedAt = out.now;
+    out.log('detach', reason, lease.language);
+    if (exceedsRetainedLimit(lease)) return this.endGracefully(lease, 'state_limit', undefined, out);
+    const epoch = lease.deadline.arm();
+    out.arm({ kind: 'deadline', leaseId: lease.id, epoch }, this.timing.detachedDeadlineMs);
+  }
+
+  private browserGone(attachmentId: AttachmentId, why: DetachReason, out: Outbox): void {
+    const found = this.attachmentOf(attachmentId);
+    if (!found) return; // an ended generation: it can no longer touch anything (S33)
+    const { lease } = found;
+    if (why === 'write_timeout') out.closeBrowser(attachmentId, CloseCode.TransportFailure);
+    if (lease.phase === 'releasing') {
+      // The release goes on without anyone to acknowledge it to.
+      lease.attachment = undefined;
+      this.attachments.delete(attachmentId);
+      if (lease.release) delete lease.release.waiter;
+      return;
+    }
+    this.detach(lease, why, out);
+  }
+
+  private attachmentOf(attachmentId: AttachmentId): { lease: Lease; attachment: Attachment } | undefined {
+    const leaseId = this.attachments.get(attachmentId);
+    const lease = leaseId === undefined ? undefined : this.table.get(leaseId);
+    if (!lease || lease.attachment?.id !== attachmentId) return undefined;
+    return { lease, attachment: lease.attachment };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Browser -> broker -> server
+  // -------------------------------------------------------------------------------------------
+
+  private browserFrame(attachmentId: AttachmentId, frame: ParsedFrame, out: Outbox): void {
+    const found = this.attachmentOf(attachmentId);
+    if (!found) return; // S33: a late frame of an ended generation is ignored
+    const { lease, attachment } = found;
+    if (lease.phase === 'releasing') {
+      if (frame.kind === 'jsonrpc') {
+        const m = classify(frame.message);
+        if (m.kind === 'request') {
+          out.toBrowser(attachmentId, errorResponse(m.id, RpcErrorCode.RequestCancelled, 'the language server is being released'));
+        }
+      }
+      return;
+    }
+    switch (frame.kind) {
+      case 'invalid':
+        out.closeBrowser(attachmentId, 1007);
+        return this.detach(lease, 'invalid_frame', out);
+      case 'status':
+        return; // ours to send, never to receive
+      case 'control':
+        if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
+      case 'jsonrpc':
+        return routeBrowserMessage(this.turn(out), lease, attachment, frame.message);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Server -> broker -> browser
+  // -------------------------------------------------------------------------------------------
+
+  private upstreamFrame(leaseId: LeaseId, frame: ParsedFrame, out: Outbox): void {
+    const lease = this.table.get(leaseId);
+    if (!lease) return;
+    switch (frame.kind) {
+      case 'invalid':
+        return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+      case 'control':
+        return;
+      case 'status':
+        return this.hostStatus(lease, frame.frame, out);
+      case 'jsonrpc':
+        return routeServerMessage(this.turn(out), lease, frame.message);
+    }
+  }
+
+  private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
+    if (lease.phase !== 'starting') return; // status frames only precede `ready`
+    const attachment = lease.attachment;
+    switch (frame.status) {
+      case 'installing':
+      case 'installed':
+        lease.installStatus = frame;
+        if (attachment) out.toBrowser(attachment.id, frame);
+        return;
+      case 'install_failed':
+        if (attachment) out.toBrowser(attachment.id, frame);
+        return;
+      case 'ready': {
+        const host = workspaceIdentity(frame);
+        if (!host) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+        lease.host = host;
+        lease.phase = 'running';
+        delete lease.installStatus;
+        if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, attachment));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private upstreamClosed(leaseId: LeaseId, code: number, out: Outbox): void {
+    const lease = this.table.get(leaseId);
+    if (!lease) return;
+    if (lease.phase === 'releasing') {
+      finishRelease(lease, true, out);
+      return this.forget(lease, out);
+    }
+    const { reason, browserCode } = classifyUpstreamClose(code);
+    this.endAbruptly(lease, reason, browserCode, out);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Timers, settings, stops
+  // -------------------------------------------------------------------------------------------
+
+  private timerFired(timerId: string, out: Outbox): void {
+    const purpose = this.timers.take(timerId);
+    if (!purpose) return; // cancelled or already handled: stale
+    const lease = this.table.get(purpose.leaseId);
+    if (!lease) return;
+    switch (purpose.kind) {
+      case 'deadline':
+        // A deadline armed before a reattach can never close the lease: its epoch is gone.
+        if (!isDetached(lease) || !lease.deadline.isCurrent(purpose.epoch)) return;
+        return this.endGracefully(lease, 'expiry', undefined, out);
+      case 'request': {
+        const entry = lease.requests.take(purpose.serverId);
+        if (!entry) return;
+        out.toServer(lease.id, notification('$/cancelRequest', { id: entry.serverId }));
+        const attachment = lease.attachment;
+        if (attachment && attachment.generation === entry.generation) {
+          out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server did not answer within 30 s'));
+        }
+        return;
+      }
+      case 'shutdown':
+        return afterShutdown(lease, out, this.timing);
+      case 'reap':
+        if (lease.phase !== 'releasing') return;
+        finishRelease(lease, false, out);
+        return this.forget(lease, out);
+    }
+  }
+
+  /** Records a user's settings; a real change reaches every affected initialized lease (C12, S23). */
+  private observeSettings(userId: UserId, settings: UserSettings, out: Outbox): void {
+    if (!this.settings.observe(userId, settings)) return;
+    for (const lease of this.table.ofUser(userId)) {
+      if (lease.phase !== 'running' || !lease.init.initializedSent) continue;
+      const config = this.settings.languageConfig(userId, lease.language);
+      const fingerprint = configFingerprint(config);
+      if (fingerprint === lease.configFingerprint) continue;
+      lease.configFingerprint = fingerprint;
+      out.toServer(lease.id, didChangeConfiguration(config));
+    }
+  }
+
+  private sessionStopped(sessionId: SessionId, out: Outbox): void {
+    for (const lease of this.table.ofSession(sessionId)) {
+      this.endAbruptly(lease, 'session_stopped', CloseCode.Unavailable, out, 1001);
+    }
+  }
+
+  private shutdown(out: Outbox): void {
+    this.stopped = true;
+    for (const lease of this.table.all()) this.endAbruptly(lease, 'shutdown', CloseCode.GoingAway, out, 1001);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Terminal paths: every one goes through releaseSlotOnce
+  // -------------------------------------------------------------------------------------------
+
+  /** Release, expiry, eviction, state limit: the slot goes now, the server is shut down politely. */
+  private endGracefully(lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox): void {
+    if (!this.accountEnd(lease, reason, out)) return;
+    if (lease.attachment) answerForwardedLocally(this.turn(out), lease, lease.attachment.generation);
+    startRelease(lease, reason, ack, out, this.timing);
+  }
+
+  /** Server exit, lost upstream, session stop, shutdown: the lease is gone at once. */
+  private endAbruptly(lease: Lease, reason: EndReason, browserCode: BrowserCloseCode, out: Outbox, upstreamCode?: UpstreamCloseCode): void {
+    this.accountEnd(lease, reason, out);
+    if (upstreamCode !== undefined && lease.release?.step !== 'reaping') out.closeUpstream(lease.id, upstreamCode);
+    if (lease.attachment) out.closeBrowser(lease.attachment.id, browserCode);
+    this.forget(lease, out);
+  }
+
+  /** Slot, counter and log of a lease's end, exactly once. */
+  private accountEnd(lease: Lease, reason: EndReason, out: Outbox): boolean {
+    if (!releaseSlotOnce(lease, reason, out)) return false;
+    this.counters.released[reason] += 1;
+    const [event, logReason] = endLog(reason);
+    out.log(event, logReason, lease.language);
+    return true;
+  }
+
+  private forget(lease: Lease, out: Outbox): void {
+    out.cancelLeaseTimers(lease.id);
+    if (lease.attachment) this.attachments.delete(lease.attachment.id);
+    lease.attachment = undefined;
+    this.table.remove(lease.id);
+  }
+}
+
+function endLog(reason: EndReason): [LogEvent, LogReason] {
+  switch (reason) {
+    case 'expiry': return ['expiry', 'detached_deadline'];
+    case 'eviction': return ['eviction', 'capacity'];
+    case 'stop':
+    case 'editor_idle':
+    case 'state_limit':
+    case 'session_stopped':
+    case 'shutdown':
+      return ['release', reason];
+    default:
+      return ['exit', reason];
+  }
+}
+
+function workspaceIdentity(frame: unknown): WorkspaceIdentity | undefined {
+  if (!isRecord(frame)) return undefined;
+  const { workspaceUri, workspacePath, repoSubpaths } = frame;
+  if (typeof workspaceUri !== 'string' || typeof workspacePath !== 'string') return undefined;
+  if (!Array.isArray(repoSubpaths) || !repoSubpaths.every((p) => typeof p === 'string')) return undefined;
+  return { workspaceUri, workspacePath, repoSubpaths: [...repoSubpaths] as string[] };
+}
+
+function viewOf(lease: Lease): LeaseView {
+  const view: LeaseView = {
+    id: lease.id, sessionId: lease.sessionId, userId: lease.userId, language: lease.language, phase: lease.phase,
+    generation: lease.generation, initialize: lease.init.state.kind, pendingRequests: lease.requests.size,
+    trackedRequestBytes: lease.requests.bytes, registrations: lease.registrations.list(), retainedBytes: retainedBytes(lease),
+  };
+  if (lease.attachment) view.attachmentId = lease.attachment.id;
+  if (lease.detachedAt !== undefined) view.detachedAt = lease.detachedAt;
+  if (lease.endReason !== undefined) view.endReason = lease.endReason;
+  return view;
+}

@@ -1,0 +1,120 @@
+/**
+ * JSON-RPC from the attached browser: requests get server-facing ids (bounded, timed), the
+ * initialize exchange is the broker's, document notifications get server-facing versions,
+ * `$/cancelRequest` is translated, and answers to forwarded server requests are mapped back.
+ */
+import { classify, errorResponse, isJsonRpcId, isRecord, notification, resultResponse, RpcErrorCode, withId } from './jsonrpc.js';
+import { allocServerId, type Attachment, type Lease } from './lease.js';
+import type { TrackRefusal } from './requestMap.js';
+import { applyBrowserSuccess } from './serverRequests.js';
+import { configFingerprint } from './settings.js';
+import type { Turn } from './context.js';
+import type { JsonRpcId, JsonRpcMessage } from './types.js';
+
+export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attachment, message: JsonRpcMessage): void {
+  const m = classify(message);
+  switch (m.kind) {
+    case 'malformed':
+      // Answer what was meant as a request (id null when its id is unusable); never answer a response.
+      if ('method' in message) turn.out.toBrowser(attachment.id, errorResponse(m.id ?? null, RpcErrorCode.InvalidRequest, 'malformed message'));
+      return;
+    case 'response':
+      return browserAnswered(turn, lease, attachment, m.id, message);
+    case 'request':
+      return browserRequest(turn, lease, attachment, m.id, m.method, m.params, message);
+    case 'notification':
+      return browserNotification(turn, lease, attachment, m.method, m.params, message);
+  }
+}
+
+/** `{"control":"attachment-ready"}`: documents are reopened; held diagnostics may now flow. */
+export function attachmentReady(turn: Turn, lease: Lease, attachment: Attachment): void {
+  if (lease.phase !== 'running') return;
+  const flushed = attachment.documents.synchronize();
+  turn.out.toBrowser(attachment.id, { status: 'synchronized' });
+  for (const params of flushed) turn.out.toBrowser(attachment.id, notification('textDocument/publishDiagnostics', params));
+}
+
+function browserRequest(
+  turn: Turn, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage,
+): void {
+  const { out } = turn;
+  const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
+  if (lease.phase !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
+  if (method === 'initialize') {
+    const outcome = lease.init.onBrowserInitialize(attachment.generation, id, params, () => allocServerId(lease));
+    switch (outcome.action) {
+      case 'forward': return out.toServer(lease.id, withId(message, outcome.serverId));
+      case 'wait': return;
+      case 'reply': return reply(resultResponse(id, outcome.result));
+      case 'reject': return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));
+    }
+  }
+  // The lease's lifecycle belongs to the release control frame, never to a browser's `shutdown`.
+  if (method === 'shutdown') return reply(resultResponse(id, null));
+  if (!lease.init.forwarded) return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'initialize first'));
+  const serverId = lease.nextServerId;
+  const tracked = lease.requests.track(attachment.generation, id, method, serverId, out.now);
+  if (!tracked.ok) return reply(refusalResponse(id, tracked.refusal));
+  allocServerId(lease);
+  tracked.entry.timerId = out.arm({ kind: 'request', leaseId: lease.id, serverId }, turn.timing.requestTimeoutMs);
+  out.toServer(lease.id, withId(message, serverId));
+}
+
+function browserNotification(
+  turn: Turn, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage,
+): void {
+  const { out } = turn;
+  if (lease.phase !== 'running' || method === 'exit') return;
+  if (method === 'initialized') {
+    if (lease.init.onBrowserInitialized()) {
+      out.toServer(lease.id, message);
+      lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+    }
+    return;
+  }
+  if (!lease.init.forwarded) return;
+  switch (method) {
+    case '$/cancelRequest': {
+      const browserId = isRecord(params) ? params.id : undefined;
+      const serverId = isJsonRpcId(browserId) ? lease.requests.serverIdFor(attachment.generation, browserId) : undefined;
+      if (serverId !== undefined) out.toServer(lease.id, notification('$/cancelRequest', { id: serverId }));
+      return;
+    }
+    case 'workspace/didChangeConfiguration':
+      return; // the broker owns settings: it sends this itself on every change
+    case 'textDocument/didOpen': {
+      const rewritten = attachment.documents.didOpen(params);
+      if (rewritten) out.toServer(lease.id, { ...message, params: rewritten });
+      return;
+    }
+    case 'textDocument/didChange': {
+      const rewritten = attachment.documents.didChange(params);
+      if (rewritten) out.toServer(lease.id, { ...message, params: rewritten });
+      return;
+    }
+    case 'textDocument/didClose':
+      if (attachment.documents.didClose(params)) out.toServer(lease.id, message);
+      return;
+    default:
+      out.toServer(lease.id, message);
+  }
+}
+
+/** The browser answered a server request the broker forwarded to it. */
+function browserAnswered(turn: Turn, lease: Lease, attachment: Attachment, clientId: JsonRpcId, message: JsonRpcMessage): void {
+  if (lease.phase !== 'running') return;
+  const entry = lease.serverRequests.take(clientId, attachment.generation);
+  if (!entry) return;
+  if (!('error' in message)) applyBrowserSuccess(entry.method, entry.params, lease.registrations);
+  turn.out.toServer(lease.id, withId(message, entry.serverId));
+}
+
+function refusalResponse(id: JsonRpcId, refusal: TrackRefusal): JsonRpcMessage {
+  switch (refusal) {
+    case 'id_too_large': return errorResponse(null, RpcErrorCode.InvalidRequest, 'request id exceeds 256 bytes');
+    case 'duplicate_id': return errorResponse(id, RpcErrorCode.InvalidRequest, 'request id is already pending');
+    case 'too_many_pending': return errorResponse(id, RpcErrorCode.RequestFailed, 'too many pending requests');
+    case 'tracked_state_full': return errorResponse(id, RpcErrorCode.RequestFailed, 'too much pending request state');
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * One lease: one task-host stream, one language-server process, keyed by (session, language,
+ * lease id), owned by one user, attached to at most one browser at a time. Everything the broker
+ * retains for a browser that comes back lives here.
+ */
+import { MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type WorkspaceIdentity } from '@kandev/protocol';
+import { DetachDeadline } from './deadlines.js';
+import { DocumentSync, DocumentVersions } from './documents.js';
+import { InitializeExchange } from './initialize.js';
+import { jsonBytes } from './jsonrpc.js';
+import { ProgressTracker } from './progress.js';
+import { RegistrationSet } from './registrations.js';
+import type { ReleaseProcess } from './release.js';
+import { RequestMap } from './requestMap.js';
+import { ForwardedServerRequests } from './serverRequests.js';
+import type { AttachmentId, EndReason, LeaseId, SessionId, UserId } from './types.js';
+
+/**
+ * starting: upstream opened, agentctl resolving/installing/launching (no `ready` yet)
+ * running:  the process launched; LSP traffic flows
+ * releasing: a release handshake is under way (the slot is already released)
+ */
+export type LeasePhase = 'starting' | 'running' | 'releasing';
+
+/** One browser socket on a lease: one generation. */
+export interface Attachment {
+  id: AttachmentId;
+  generation: number;
+  /** Got `ready{resumed:true}`: diagnostics wait for `synchronized`. */
+  resumed: boolean;
+  documents: DocumentSync;
+  attachedAt: number;
+}
+
+export interface Lease {
+  readonly id: LeaseId;
+  readonly sessionId: SessionId;
+  readonly language: LanguageId;
+  readonly userId: UserId;
+  readonly createdAt: number;
+  /** Creation order, to break ties deterministically. */
+  readonly seq: number;
+  phase: LeasePhase;
+  host?: WorkspaceIdentity;
+  /** Latest installing/installed frame while starting, replayed to a browser that attaches then. */
+  installStatus?: InstallingFrame | InstalledFrame;
+  attachment?: Attachment;
+  /** Set while detached (and not releasing). */
+  detachedAt?: number;
+  /** Last generation handed out; each attachment gets the next. */
+  generation: number;
+  /** Set once, when the terminal path is decided; the slot is released at that moment. */
+  endReason?: EndReason;
+  /** Next id the broker uses towards the server (browser requests, initialize, shutdown). */
+  nextServerId: number;
+  readonly init: InitializeExchange;
+  readonly requests: RequestMap;
+  readonly serverRequests: ForwardedServerRequests;
+  readonly registrations: RegistrationSet;
+  readonly progress: ProgressTracker;
+  readonly versions: DocumentVersions;
+  readonly deadline: DetachDeadline;
+  /** Fingerprint of the language config the server was last told about. */
+  configFingerprint?: string;
+  release?: ReleaseProcess;
+}
+
+export function createLease(init: {
+  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number;
+}): Lease {
+  return {
+    ...init,
+    phase: 'starting',
+    generation: 0,
+    nextServerId: 1,
+    init: new InitializeExchange(),
+    requests: new RequestMap(),
+    serverRequests: new ForwardedServerRequests(),
+    registrations: new RegistrationSet(MAX_RETAINED_LEASE_STATE_BYTES),
+    progress: new ProgressTracker(),
+    versions: new DocumentVersions(),
+    deadline: new DetachDeadline(),
+  };
+}
+
+export function allocServerId(lease: Lease): number {
+  return lease.nextServerId++;
+}
+
+export function newAttachment(lease: Lease, id: AttachmentId, now: number): Attachment {
+  lease.generation += 1;
+  const resumed = lease.init.answered;
+  return { id, generation: lease.generation, resumed, documents: new DocumentSync(lease.versions, resumed), attachedAt: now };
+}
+
+/** What a resuming browser would be handed, in bytes; over 4 MiB the lease cannot be resumed. */
+export function retainedBytes(lease: Lease): number {
+  return jsonBytes(lease.init.result) + lease.registrations.retainedBytes + jsonBytes(lease.progress.snapshot())
+    + lease.versions.retainedBytes + jsonBytes(lease.host);
+}
+
+export function exceedsRetainedLimit(lease: Lease): boolean {
+  return retainedBytes(lease) > MAX_RETAINED_LEASE_STATE_BYTES;
+}
+
+/** Live and holding a slot: counted by capacity. */
+export function holdsSlot(lease: Lease): boolean {
+  return lease.endReason === undefined;
+}
+
+/** Detached, live, not releasing: may be reattached or evicted. */
+export function isDetached(lease: Lease): boolean {
+  return holdsSlot(lease) && lease.phase !== 'releasing' && lease.attachment === undefined;
+}

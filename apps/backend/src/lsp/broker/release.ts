@@ -1,0 +1,94 @@
+/**
+ * The release handshake (explicit Stop, editor idle, one hour detached, capacity eviction):
+ *
+ *   reject the asking browser's pending requests
+ *   -> `shutdown` (bounded wait: the answer or the shutdown timer, whichever comes first)
+ *   -> `exit`, close upstream 1000 (agentctl reaps the process tree, then completes the close)
+ *   -> upstream closed: `{"status":"released","reason"}` to the asking browser, close 1000
+ *      (reap timer first: the browser is closed 4009 instead, as the server may still run)
+ *
+ * A server that never got `initialize` is not asked to `shutdown`: it gets `exit` directly. A lease
+ * still starting (no process yet) just has its upstream closed. The caller accounts the end (slot,
+ * counters, logs) before starting; these steps only move the handshake along.
+ */
+import type { ReleaseReason } from '@kandev/protocol';
+import { errorResponse, notification, request, RpcErrorCode } from './jsonrpc.js';
+import { allocServerId, type Lease } from './lease.js';
+import type { Outbox } from './outbox.js';
+import { timerIdOf } from './timers.js';
+import type { AttachmentId, EndReason } from './types.js';
+
+export interface ReleaseProcess {
+  reason: EndReason;
+  /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
+  waiter?: AttachmentId;
+  /** The reason echoed in `released` (only for a browser-initiated release). */
+  ack?: ReleaseReason;
+  step: 'shutting_down' | 'reaping';
+  shutdownServerId?: number;
+}
+
+export interface ReleaseTiming {
+  shutdownWaitMs: number;
+  reapWaitMs: number;
+}
+
+export function startRelease(
+  lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox, timing: ReleaseTiming,
+): void {
+  const attachment = lease.attachment;
+  lease.phase = 'releasing';
+  lease.detachedAt = undefined;
+  lease.deadline.disarm();
+  out.cancelLeaseTimers(lease.id);
+  lease.release = { reason, step: 'reaping' };
+  if (attachment) {
+    lease.release.waiter = attachment.id;
+    if (ack) lease.release.ack = ack;
+    for (const entry of lease.requests.drainGeneration(attachment.generation)) {
+      out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server is being released'));
+    }
+  }
+  if (lease.host && lease.init.forwarded) {
+    const id = allocServerId(lease);
+    lease.release.step = 'shutting_down';
+    lease.release.shutdownServerId = id;
+    out.toServer(lease.id, request(id, 'shutdown'));
+    out.arm({ kind: 'shutdown', leaseId: lease.id }, timing.shutdownWaitMs);
+    return;
+  }
+  if (lease.host) out.toServer(lease.id, notification('exit'));
+  closeAndAwaitReap(lease, out, timing);
+}
+
+/** `shutdown` answered (result or error) or its wait ran out: `exit`, then close upstream. */
+export function afterShutdown(lease: Lease, out: Outbox, timing: ReleaseTiming): void {
+  if (lease.release?.step !== 'shutting_down') return;
+  out.cancel(timerIdOf({ kind: 'shutdown', leaseId: lease.id }));
+  out.toServer(lease.id, notification('exit'));
+  closeAndAwaitReap(lease, out, timing);
+}
+
+function closeAndAwaitReap(lease: Lease, out: Outbox, timing: ReleaseTiming): void {
+  if (lease.release) lease.release.step = 'reaping';
+  out.closeUpstream(lease.id, 1000);
+  out.arm({ kind: 'reap', leaseId: lease.id }, timing.reapWaitMs);
+}
+
+/**
+ * The handshake is over: `reaped` when agentctl confirmed the close, else the reap wait ran out.
+ * The caller forgets the lease afterwards.
+ */
+export function finishRelease(lease: Lease, reaped: boolean, out: Outbox): void {
+  const release = lease.release;
+  out.cancelLeaseTimers(lease.id);
+  out.log('exit', reaped ? 'reaped' : 'reap_timeout', lease.language);
+  const waiter = release?.waiter;
+  if (waiter === undefined) return;
+  if (reaped && release?.ack) {
+    out.toBrowser(waiter, { status: 'released', reason: release.ack });
+    out.closeBrowser(waiter, 1000);
+  } else {
+    out.closeBrowser(waiter, 4009);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * JSON-RPC from the server: responses routed back to the generation that asked (or to the single
+ * initialize exchange, or to the release handshake), server requests answered or forwarded, and
+ * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
+ */
+import type { ServerInitializeOutcome } from './initialize.js';
+import { classify, isJsonRpcId, isRecord, notification, request, withId } from './jsonrpc.js';
+import type { Lease } from './lease.js';
+import { afterShutdown } from './release.js';
+import { answerLocally, routeServerRequest } from './serverRequests.js';
+import { configFingerprint } from './settings.js';
+import type { Turn } from './context.js';
+import type { JsonRpcId, JsonRpcMessage } from './types.js';
+
+export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMessage): void {
+  const m = classify(message);
+  switch (m.kind) {
+    case 'response': return serverResponse(turn, lease, m.id, m.ok, message);
+    case 'request': return serverRequest(turn, lease, m.id, m.method, m.params);
+    case 'notification': return serverNotification(turn, lease, m.method, m.params, message);
+    case 'malformed': return;
+  }
+}
+
+/** The broker's own `initialized` (no browser will send it); remembers the config the server has. */
+export function sendInitialized(turn: Turn, lease: Lease): void {
+  turn.out.toServer(lease.id, notification('initialized', {}));
+  lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+}
+
+/** Server requests an ended generation never answered: the broker answers them. */
+export function answerForwardedLocally(turn: Turn, lease: Lease, generation: number): void {
+  for (const entry of lease.serverRequests.drainGeneration(generation)) {
+    turn.out.toServer(lease.id, localAnswer(turn, lease, entry.serverId, entry.method, entry.params));
+  }
+}
+
+function localAnswer(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): JsonRpcMessage {
+  return answerLocally(id, method, params, {
+    config: turn.settings.languageConfig(lease.userId, lease.language),
+    registrations: lease.registrations,
+    workspaceFolders: lease.init.workspaceFolders,
+  });
+}
+
+function serverResponse(turn: Turn, lease: Lease, id: JsonRpcId, ok: boolean, message: JsonRpcMessage): void {
+  if (typeof id !== 'number') return; // every id the broker sends is a number
+  if (lease.release?.shutdownServerId === id) return afterShutdown(lease, turn.out, turn.timing);
+  if (lease.phase !== 'running') return;
+  const init = lease.init.onServerResponse(id, ok, message.result);
+  if (init.handled) return initializeAnswered(turn, lease, init, message);
+  const entry = lease.requests.take(id);
+  if (!entry) return; // its generation ended or it timed out: the late reply is dropped
+  turn.out.cancel(entry.timerId);
+  const attachment = lease.attachment;
+  if (attachment && attachment.generation === entry.generation) turn.out.toBrowser(attachment.id, withId(message, entry.browserId));
+}
+
+function initializeAnswered(turn: Turn, lease: Lease, outcome: Extract<ServerInitializeOutcome, { handled: true }>, message: JsonRpcMessage): void {
+  const attachment = lease.attachment;
+  const waiter = outcome.waiter;
+  if (waiter && attachment && attachment.generation === waiter.generation) {
+    turn.out.toBrowser(attachment.id, withId(message, waiter.browserId));
+  } else if (waiter && outcome.ok && lease.init.onDetach(waiter.generation).sendInitialized) {
+    sendInitialized(turn, lease); // defensive: a waiter that is gone never blocks `initialized`
+  }
+  if (outcome.sendInitialized) sendInitialized(turn, lease);
+}
+
+function serverRequest(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): void {
+  const attachment = lease.phase === 'running' ? lease.attachment : undefined;
+  let route = routeServerRequest(method, attachment !== undefined && !lease.serverRequests.full);
+  if (route === 'browser' && method === 'client/registerCapability' && !lease.registrations.fits(params)) route = 'broker';
+  if (route === 'browser' && attachment) {
+    const entry = lease.serverRequests.add(id, method, params, attachment.generation);
+    return turn.out.toBrowser(attachment.id, request(entry.clientId, method, params));
+  }
+  turn.out.toServer(lease.id, localAnswer(turn, lease, id, method, params));
+}
+
+function serverNotification(turn: Turn, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {
+  if (method === '$/progress') lease.progress.apply(params, turn.out.now);
+  const attachment = lease.attachment;
+  if (!attachment || lease.phase !== 'running') return; // drained: nobody to deliver to
+  if (method === 'textDocument/publishDiagnostics') {
+    const verdict = attachment.documents.diagnostics(params);
+    if (verdict.verdict === 'forward') turn.out.toBrowser(attachment.id, { ...message, params: verdict.params });
+    return;
+  }
+  if (method === '$/cancelRequest') {
+    const serverId = isRecord(params) ? params.id : undefined;
+    const entry = isJsonRpcId(serverId) ? lease.serverRequests.byServerId(serverId) : undefined;
+    if (entry && entry.generation === attachment.generation) {
+      turn.out.toBrowser(attachment.id, notification('$/cancelRequest', { id: entry.clientId }));
+    }
+    return;
+  }
+  turn.out.toBrowser(attachment.id, message);
+}

@@ -1,0 +1,160 @@
+/**
+ * The lease broker's vocabulary: the events it consumes and the effects it asks for.
+ *
+ * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
+ * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
+ */
+import type { CloseCode, LanguageId, ParsedFrame, StatusFrame, UserSettings } from '@kandev/protocol';
+
+export type AttachmentId = string;
+export type LeaseId = string;
+export type SessionId = string;
+export type UserId = string;
+export type TimerId = string;
+
+export type JsonRpcId = string | number;
+export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A browser WebSocket was accepted for `/lsp/:sessionId?language=L[&lease=ID]` after the gateway
+ * checked the caller and the language. Attachment ids are minted by the wiring, one per socket,
+ * never reused.
+ */
+export interface BrowserConnected {
+  type: 'browserConnected';
+  attachmentId: AttachmentId;
+  sessionId: SessionId;
+  language: LanguageId;
+  userId: UserId;
+  /** The `lease` query parameter: routes, never authorizes. */
+  leaseHint?: string;
+  /** false for remote_docker, ssh, sprites: closed 4004 before anything starts. */
+  executorSupported: boolean;
+  /** The user's persisted settings as the store has them now. */
+  settings: UserSettings;
+}
+
+export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame }
+export interface BrowserClosed { type: 'browserClosed'; attachmentId: AttachmentId }
+/** A write to this browser did not drain within the 5 s deadline: it is detached, never waited for. */
+export interface BrowserWriteTimedOut { type: 'browserWriteTimedOut'; attachmentId: AttachmentId }
+/** A frame from the task-host stream: installing/installed/install_failed/ready, or JSON-RPC. */
+export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; frame: ParsedFrame }
+/**
+ * The task-host stream of a lease is gone: agentctl's close code (4001, 4003, 4006, 4007, 4008,
+ * 1001, ...), 4002 when the wiring could not reach the session's agentctl at all, or the local
+ * stack's code (1006) when the transport died.
+ */
+export interface UpstreamClosed { type: 'upstreamClosed'; leaseId: LeaseId; code: number }
+export interface TimerFired { type: 'timerFired'; timerId: TimerId }
+export interface SettingsChanged { type: 'settingsChanged'; userId: UserId; settings: UserSettings }
+/** The session's task host stopped (or is stopping): agentctl reaps every process it owns. */
+export interface SessionStopped { type: 'sessionStopped'; sessionId: SessionId }
+export interface Shutdown { type: 'shutdown' }
+
+export type BrokerEvent =
+  | BrowserConnected
+  | BrowserFrameEvent
+  | BrowserClosed
+  | BrowserWriteTimedOut
+  | UpstreamFrameEvent
+  | UpstreamClosed
+  | TimerFired
+  | SettingsChanged
+  | SessionStopped
+  | Shutdown;
+
+// ---------------------------------------------------------------------------------------------
+// Effects
+// ---------------------------------------------------------------------------------------------
+
+/** Close codes the broker puts on a browser socket (agentctl's start codes pass through). */
+export type BrowserCloseCode = CloseCode | 1007;
+/** 1000 after a release, 1001 on shutdown or session stop, 1007 on a malformed upstream frame. */
+export type UpstreamCloseCode = 1000 | 1001 | 1007;
+
+export type BrowserOutFrame = JsonRpcMessage | StatusFrame;
+
+export type Effect =
+  | { type: 'sendToBrowser'; attachmentId: AttachmentId; frame: BrowserOutFrame }
+  | { type: 'closeBrowser'; attachmentId: AttachmentId; code: BrowserCloseCode }
+  /**
+   * Start or resume the session's task host if needed and open its LSP stream. Issued only after
+   * admission (executor supported, capacity) succeeded. From here until `releaseSlot` the lease
+   * pins its task host.
+   */
+  | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean }
+  | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
+  | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
+  /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
+  | { type: 'armTimer'; timerId: TimerId; atMs: number }
+  /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
+  | { type: 'cancelTimer'; timerId: TimerId }
+  /** Emitted exactly once per lease, at the moment its terminal path is decided. */
+  | { type: 'releaseSlot'; leaseId: LeaseId }
+  /** One structured log line. No lease, session, task or user ids by design. */
+  | { type: 'log'; event: LogEvent; reason: LogReason; language: LanguageId };
+
+export type EffectType = Effect['type'];
+
+// ---------------------------------------------------------------------------------------------
+// Closed vocabularies for logs and metrics
+// ---------------------------------------------------------------------------------------------
+
+export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit'] as const;
+export type LogEvent = (typeof LOG_EVENTS)[number];
+
+/** Why a lease ended. Each lease ends exactly once, with exactly one of these. */
+export const END_REASONS = [
+  'stop', // browser release, reason "stop"
+  'editor_idle', // browser release, reason "editor_idle"
+  'expiry', // one hour detached
+  'eviction', // oldest detached lease, to admit a new one
+  'server_exit', // agentctl closed 4006: the language server exited
+  'start_failed', // agentctl closed 4001/4003/4007/4008: the server never ran
+  'task_host_unavailable', // 4002 (agentctl unreachable) or 1001 (agentctl torn down)
+  'upstream_lost', // any other close or a malformed upstream frame: the server may still run
+  'state_limit', // retained state would exceed 4 MiB: the lease cannot be resumed, so it is released on detach
+  'session_stopped',
+  'shutdown',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+export const ATTACH_REASONS = ['new_lease', 'lease_hint', 'recent_detached'] as const;
+export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame'] as const;
+/** How a release handshake finished: agentctl confirmed the stream closed, or we stopped waiting. */
+export const EXIT_REASONS = ['reaped', 'reap_timeout'] as const;
+export const LOG_REASONS = [
+  ...ATTACH_REASONS,
+  ...DETACH_REASONS,
+  ...EXIT_REASONS,
+  'detached_deadline',
+  'capacity',
+  ...END_REASONS,
+] as const;
+export type LogReason = (typeof LOG_REASONS)[number];
+export type AttachReason = (typeof ATTACH_REASONS)[number];
+export type DetachReason = (typeof DETACH_REASONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+export interface BrokerOptions {
+  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS, default 8). */
+  maxLeases?: number;
+  /** Mints opaque lease ids (random in production, a counter in tests). */
+  newLeaseId: () => LeaseId;
+  /** Detached deadline, default one hour. */
+  detachedDeadlineMs?: number;
+  /** How long a released server gets to answer `shutdown`, default 5 s. */
+  shutdownWaitMs?: number;
+  /** How long agentctl gets to confirm the stream closed (process tree reaped), default 10 s. */
+  reapWaitMs?: number;
+  /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+}

@@ -1,0 +1,57 @@
+import { BadInputCloseCode, parseFrame, type StatusFrame } from '@kandev/protocol';
+import { FrameSocket, type WsLike } from './frameSocket.js';
+import type { BrowserEndpoint, BrowserFrame } from './relay.js';
+
+/**
+ * The browser edge over one accepted WebSocket. It enforces the frame rules before any relay sees
+ * a frame: a frame that is not one JSON-RPC message or control frame (not JSON, not an object, a
+ * binary frame, a status frame the browser has no business sending) closes this connection with
+ * 1007, and only this one. Oversized frames never get here: `maxPayload` closes them with 1009.
+ */
+export class BrowserSocket implements BrowserEndpoint {
+  private readonly socket: FrameSocket;
+
+  constructor(ws: WsLike, writeDeadlineMs?: number) {
+    this.socket = new FrameSocket(ws, writeDeadlineMs);
+    // Held until a relay takes over: admission runs first and nothing may reach an upstream early.
+    this.socket.pause();
+  }
+
+  get isClosed(): boolean {
+    return this.socket.isClosed;
+  }
+
+  sendStatus(frame: StatusFrame): void {
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  sendText(text: string): void {
+    this.socket.send(text);
+  }
+
+  close(code: number, reason?: string): void {
+    this.socket.close(code, reason);
+  }
+
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  onFrame(handler: (frame: BrowserFrame) => void): void {
+    this.socket.onText((incoming) => {
+      if (!('text' in incoming)) return this.socket.close(BadInputCloseCode.InvalidPayload, 'binary frames are not accepted');
+      const parsed = parseFrame(incoming.text);
+      if (parsed.kind === 'jsonrpc') return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message });
+      if (parsed.kind === 'control') return handler({ kind: 'control', frame: parsed.frame });
+      this.socket.close(BadInputCloseCode.InvalidPayload, parsed.kind === 'invalid' ? parsed.reason : 'unexpected_status_frame');
+    });
+  }
+
+  onClose(handler: (code: number) => void): void {
+    this.socket.onClose(handler);
+  }
+}

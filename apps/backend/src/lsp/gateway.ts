@@ -1,0 +1,112 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { CloseCode, LSP_MAX_BODY_BYTES } from '@kandev/protocol';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Logger } from '../log.js';
+import { closeCodeLabel, type BackendMetrics } from '../metrics/backendMetrics.js';
+import { hostAllowed, originAllowed, type OriginPolicy } from '../security/origin.js';
+import type { SessionService } from '../sessions/sessionService.js';
+import type { SettingsService } from '../settings/settingsService.js';
+import type { TaskRepository } from '../store/taskRepository.js';
+import { checkAdmission } from './admission.js';
+import { BrowserSocket } from './browserSocket.js';
+import type { CapacityHook } from './capacity.js';
+import { parseLspRoute, type LspRoute } from './lspRoute.js';
+import type { LspRelay, RelayConnection } from './relay.js';
+import { UpstreamStream } from './upstreamStream.js';
+
+export interface GatewayDeps {
+  sessions: SessionService;
+  tasks: TaskRepository;
+  settings: SettingsService;
+  capacity: CapacityHook;
+  relay: LspRelay;
+  metrics: BackendMetrics;
+  log: Logger;
+  originPolicy: OriginPolicy;
+  writeDeadlineMs?: number;
+}
+
+/**
+ * The browser edge of LSP: `/lsp/:sessionId?language=L&lease=ID`. A cross-site Origin (or a
+ * rebinding Host) is refused at the HTTP upgrade with 403: that is an attack, not an admission
+ * failure. Everything else is accepted as a WebSocket first and refused with a close code, so the
+ * browser can show localized copy for it.
+ */
+export class LspGateway {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: LSP_MAX_BODY_BYTES, perMessageDeflate: false });
+  private readonly open = new Set<BrowserSocket>();
+
+  constructor(private readonly deps: GatewayDeps) {}
+
+  get activeConnections(): number {
+    return this.open.size;
+  }
+
+  /** Handles an HTTP upgrade; returns false when the path is not an LSP stream. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const route = parseLspRoute(req.url);
+    if (!route) return false;
+    const { originPolicy, log } = this.deps;
+    if (!hostAllowed(req.headers.host, originPolicy) || !originAllowed(req.headers.origin, req.headers.host, originPolicy)) {
+      log.warn('request_refused', { reason: 'origin_not_allowed', path: '/lsp' });
+      refuseUpgrade(socket, 403, 'forbidden', 'this origin may not open LSP streams');
+      return true;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, route));
+    return true;
+  }
+
+  private accept(ws: WebSocket, route: LspRoute): void {
+    const { sessions, tasks, settings, capacity, relay, metrics, log } = this.deps;
+    const browser = new BrowserSocket(ws, this.deps.writeDeadlineMs);
+    this.open.add(browser);
+    metrics.lspOpened.inc();
+    browser.onClose((code) => {
+      this.open.delete(browser);
+      metrics.lspClosed.inc({ code: closeCodeLabel(code) });
+      log.info('lsp_closed', { sessionId: route.sessionId, code });
+    });
+    const admission = checkAdmission(route, sessions, tasks);
+    if (!admission.ok) {
+      log.info('lsp_refused', { sessionId: route.sessionId, code: admission.code, reason: admission.reason });
+      browser.close(admission.code, admission.reason);
+      return;
+    }
+    const request = { sessionId: admission.sessionId, language: admission.language, leaseHint: admission.leaseHint };
+    const slot = capacity.admit(request);
+    if (!slot.ok) {
+      log.info('lsp_refused', { sessionId: route.sessionId, code: slot.code, reason: 'capacity' });
+      browser.close(slot.code, 'capacity');
+      return;
+    }
+    log.info('lsp_opened', { sessionId: admission.sessionId, language: admission.language });
+    const host = admission.host;
+    const connection: RelayConnection = {
+      request,
+      openUpstream: () =>
+        UpstreamStream.open(host.endpoint, {
+          language: admission.language,
+          autoInstall: settings.autoInstall(admission.language),
+          writeDeadlineMs: this.deps.writeDeadlineMs,
+        }),
+    };
+    relay.attach(browser, connection).finally(slot.release).catch(() => undefined);
+  }
+
+  /** Backend shutdown: the relay ends its links, then any socket still open goes away with 1001. */
+  async close(): Promise<void> {
+    await this.deps.relay.shutdown();
+    for (const browser of this.open) browser.close(CloseCode.GoingAway);
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

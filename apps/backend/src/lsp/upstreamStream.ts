@@ -1,0 +1,71 @@
+import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, type LanguageId } from '@kandev/protocol';
+import { WebSocket } from 'ws';
+import type { TaskHostEndpoint } from '../executors/executor.js';
+import { fail, messageOf, ok, type Result } from '../result.js';
+import { FrameSocket } from './frameSocket.js';
+import type { UpstreamEndpoint } from './relay.js';
+
+export interface UpstreamOptions {
+  language: LanguageId;
+  /** From the user's settings, never from the browser: agentctl decides whether it can install. */
+  autoInstall: boolean;
+  handshakeTimeoutMs?: number;
+  writeDeadlineMs?: number;
+}
+
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * The task-host edge: one `GET /api/v1/lsp/stream` WebSocket to a session's agentctl, carrying the
+ * session's bearer token. The same bounds as the browser side: 16 MiB frames (larger closes 1009),
+ * 5 s write deadline.
+ */
+export class UpstreamStream implements UpstreamEndpoint {
+  private constructor(private readonly socket: FrameSocket) {}
+
+  static async open(endpoint: TaskHostEndpoint, options: UpstreamOptions): Promise<Result<UpstreamStream, string>> {
+    const url = new URL('/api/v1/lsp/stream', endpoint.baseUrl.replace(/^http/, 'ws'));
+    url.searchParams.set('language', options.language);
+    url.searchParams.set('autoInstall', String(options.autoInstall));
+    const ws = new WebSocket(url, {
+      headers: { authorization: `Bearer ${endpoint.token}` },
+      maxPayload: LSP_MAX_BODY_BYTES,
+      handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+      perMessageDeflate: false,
+      followRedirects: false,
+    });
+    // Wrapped before the handshake ends so frames sent right after it are held, not lost.
+    const socket = new FrameSocket(ws, options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS);
+    const opened = await new Promise<Result<void, string>>((resolve) => {
+      ws.once('open', () => resolve(ok(undefined)));
+      ws.once('unexpected-response', (_req, res) => {
+        res.resume();
+        ws.terminate();
+        resolve(fail(`agentctl refused the LSP stream with HTTP ${res.statusCode ?? '?'}`));
+      });
+      ws.once('error', (err) => resolve(fail(`agentctl LSP stream failed: ${messageOf(err)}`)));
+    });
+    if (!opened.ok) return opened;
+    return ok(new UpstreamStream(socket));
+  }
+
+  send(text: string): void {
+    this.socket.send(text);
+  }
+
+  close(code: number): void {
+    this.socket.close(code);
+  }
+
+  onFrame(handler: (text: string) => void): void {
+    this.socket.onText((incoming) => {
+      // agentctl speaks text frames only; a binary frame is a broken peer.
+      if ('text' in incoming) handler(incoming.text);
+      else this.socket.close(1007);
+    });
+  }
+
+  onClose(handler: (code: number) => void): void {
+    this.socket.onClose(handler);
+  }
+}

@@ -1,0 +1,66 @@
+import { parseCli, USAGE } from './cli.js';
+import { loadConfig } from './config.js';
+import { messageOf } from './result.js';
+import { startBackend } from './server.js';
+import { bundledServersEnv, DEMO_TASK_TITLE, ensureFolderTask, seedDemoWorkspace } from './tasks/workspaceTasks.js';
+
+/**
+ * `kandev [--demo] [--workspace DIR]`: starts the backend, seeds the requested tasks, and on
+ * SIGTERM/SIGINT stops every session (reaping each agentctl) before exiting.
+ */
+async function main(): Promise<number> {
+  const cli = parseCli(process.argv.slice(2));
+  if (!cli.ok) {
+    process.stderr.write(`${cli.error}\n\n${USAGE}`);
+    return 2;
+  }
+  if (cli.value.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  if (!config.ok) {
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'config_invalid', detail: config.error })}\n`);
+    return 2;
+  }
+  const backend = await startBackend(config.value);
+  const env = bundledServersEnv(config.value.repoRoot, process.env.PATH);
+  if (cli.value.demo) {
+    const folder = seedDemoWorkspace(config.value.demoSource, config.value.home, backend.log);
+    if (!folder.ok) return fatal(backend, folder.error);
+    const task = ensureFolderTask(backend.tasks, backend.log, { folder: folder.value, title: DEMO_TASK_TITLE, env });
+    if (!task.ok) return fatal(backend, task.error);
+  }
+  for (const folder of cli.value.workspaces) {
+    const task = ensureFolderTask(backend.tasks, backend.log, { folder, env });
+    if (!task.ok) return fatal(backend, task.error);
+  }
+
+  process.stdout.write(`Kandev is running at ${backend.url}/\n`);
+  return new Promise<number>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      backend.close().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+async function fatal(backend: { close(): Promise<void> }, message: string): Promise<number> {
+  process.stderr.write(`kandev: ${message}\n`);
+  await backend.close();
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`kandev: ${messageOf(err)}\n`);
+    process.exit(1);
+  },
+);

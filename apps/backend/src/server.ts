@@ -1,0 +1,175 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { errorOf, writeReply } from './api/http.js';
+import { Router } from './api/router.js';
+import type { ApiDeps } from './api/routes/deps.js';
+import { addSessionRoutes } from './api/routes/sessions.js';
+import { addSettingsRoutes } from './api/routes/settings.js';
+import { addSystemRoutes } from './api/routes/system.js';
+import { addTaskRoutes } from './api/routes/tasks.js';
+import { serveStatic } from './api/staticFiles.js';
+import type { BackendConfig } from './config.js';
+import { LocalDockerExecutor } from './executors/localDocker.js';
+import { LocalPcExecutor } from './executors/localPc.js';
+import { ExecutorRegistry } from './executors/registry.js';
+import { createLogger, type Logger, type LogSink } from './log.js';
+import { ConnectionCapacity } from './lsp/capacity.js';
+import { LspGateway } from './lsp/gateway.js';
+import { PassThroughRelay } from './lsp/passThroughRelay.js';
+import { createBackendMetrics } from './metrics/backendMetrics.js';
+import { messageOf } from './result.js';
+import { hostAllowed, originAllowed, type OriginPolicy } from './security/origin.js';
+import { SessionService } from './sessions/sessionService.js';
+import { SettingsService } from './settings/settingsService.js';
+import { openDatabase } from './store/database.js';
+import { SessionRepository } from './store/sessionRepository.js';
+import { SettingsRepository } from './store/settingsRepository.js';
+import { TaskRepository } from './store/taskRepository.js';
+
+export interface RunningBackend {
+  /** http://host:port, with the real port when the config asked for 0. */
+  url: string;
+  port: number;
+  log: Logger;
+  tasks: TaskRepository;
+  sessions: SessionService;
+  /** Stops accepting, closes LSP streams, stops every session (reaping its task host), closes the store. */
+  close(): Promise<void>;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Starts the whole backend in this process; main.ts and the integration tests both use it. */
+export async function startBackend(config: BackendConfig): Promise<RunningBackend> {
+  const logDir = join(config.home, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, 'backend.log');
+  const sinks: LogSink[] = [(line) => appendFileSync(logFile, line)];
+  if (config.logToStderr) sinks.push((line) => process.stderr.write(line));
+  const log = createLogger(sinks);
+
+  const opened = openDatabase(join(config.home, 'kandev.db'));
+  if (!opened.ok) throw new Error(opened.error);
+  const { db, report } = opened.value;
+  if (report.applied.length > 0) log.info('store_migrated', { applied: report.applied.join(','), version: report.version });
+
+  const tasks = new TaskRepository(db);
+  const settings = new SettingsService(new SettingsRepository(db), log);
+  const executors = new ExecutorRegistry([
+    new LocalPcExecutor({
+      agentctlCommand: config.agentctlCommand,
+      startTimeoutMs: config.agentctlStartTimeoutMs,
+      stopGraceMs: config.agentctlStopGraceMs,
+      logDir,
+      cwd: process.cwd(),
+      backendEnv: process.env,
+      log,
+    }),
+    LocalDockerExecutor.fromConfig(config, { logDir, log }),
+  ]);
+  const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
+  sessions.stopLeftovers();
+
+  let gateway: LspGateway | undefined;
+  const metrics = createBackendMetrics({
+    runningSessions: () => sessions.runningCount(),
+    activeLspConnections: () => gateway?.activeConnections ?? 0,
+  });
+  const originPolicy: OriginPolicy = { allowedOrigins: config.allowedOrigins, bindHost: config.host };
+  gateway = new LspGateway({
+    sessions,
+    tasks,
+    settings,
+    capacity: new ConnectionCapacity(config.lspMaxConnections),
+    relay: new PassThroughRelay(log),
+    metrics,
+    log,
+    originPolicy,
+  });
+
+  const deps: ApiDeps = { tasks, sessions, settings, metrics, log };
+  const router = new Router();
+  addSystemRoutes(router, deps);
+  addTaskRoutes(router, deps);
+  addSessionRoutes(router, deps);
+  addSettingsRoutes(router, deps);
+
+  const server = createServer((req, res) => {
+    void handleRequest(req, res, router, config, originPolicy, log);
+  });
+  const lspGateway = gateway;
+  server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => undefined);
+    if (!lspGateway.handleUpgrade(req, socket, head)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+  });
+
+  const port = await listen(server, config.port, config.host);
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info('backend_started', { url, home: config.home });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      log.info('backend_stopping');
+      server.close();
+      await lspGateway.close();
+      await sessions.stopAll();
+      server.closeAllConnections();
+      db.close();
+      log.info('backend_stopped');
+    })());
+
+  return { url, port, log, tasks, sessions, close };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+async function handleRequest(req: IncomingMessage, res: ServerResponse, router: Router, config: BackendConfig, policy: OriginPolicy, log: Logger): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics';
+  if (!hostAllowed(req.headers.host, policy)) {
+    log.warn('request_refused', { reason: 'host_not_allowed', method: req.method });
+    writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
+    return;
+  }
+  if (!isApi) {
+    serveStatic(config.webDir, req, res, url.pathname);
+    return;
+  }
+  // State changes from another site's page are refused; reads need no check (no CORS headers are
+  // ever sent, so another origin cannot read the answers).
+  if (!SAFE_METHODS.has(req.method ?? 'GET') && !originAllowed(req.headers.origin, req.headers.host, policy)) {
+    log.warn('request_refused', { reason: 'origin_not_allowed', method: req.method });
+    writeReply(res, errorOf('forbidden', 'this origin may not change anything here'));
+    return;
+  }
+  const match = router.match(req.method ?? 'GET', url.pathname);
+  if (match.kind === 'not_found') {
+    writeReply(res, errorOf('not_found', `no such endpoint: ${req.method} ${url.pathname}`));
+    return;
+  }
+  if (match.kind === 'method_not_allowed') {
+    res.setHeader('allow', match.allow.join(', '));
+    writeReply(res, { status: 405, json: { error: { code: 'bad_request', message: `use ${match.allow.join(' or ')}` } } });
+    return;
+  }
+  try {
+    writeReply(res, await match.handler({ req, url, params: match.params }));
+  } catch (err) {
+    log.error('request_failed', { method: req.method, path: url.pathname, detail: messageOf(err) });
+    if (!res.headersSent) writeReply(res, errorOf('internal', 'internal error'));
+    else res.destroy();
+  }
+}

@@ -1,0 +1,146 @@
+import type { ApiError, Session, Task } from '@kandev/protocol';
+import type { ExecutorRegistry } from '../executors/registry.js';
+import type { TaskHost, TaskHostExecutor } from '../executors/executor.js';
+import type { Logger } from '../log.js';
+import { apiError, fail, ok, type Result } from '../result.js';
+import type { SessionRepository } from '../store/sessionRepository.js';
+import type { TaskRepository } from '../store/taskRepository.js';
+
+/** A failed start still leaves a session record: the attempt and its error are part of history. */
+export interface StartFailure {
+  error: ApiError;
+  session?: Session;
+}
+
+export type SessionListener = (sessionId: string) => void;
+
+/**
+ * Session lifecycle: starting -> running -> stopped, or -> failed. Owns the live task hosts of this
+ * backend process; the database only remembers what happened.
+ */
+export class SessionService {
+  private readonly live = new Map<string, TaskHost>();
+  private readonly starting = new Map<string, Promise<unknown>>();
+  private readonly stopping = new Map<string, Promise<Session>>();
+  private readonly endedListeners = new Set<SessionListener>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly sessions: SessionRepository,
+    private readonly executors: ExecutorRegistry,
+    private readonly log: Logger,
+  ) {}
+
+  /** Called once at start-up: sessions of a previous backend process are not live any more. */
+  stopLeftovers(): void {
+    const count = this.sessions.stopLeftovers();
+    if (count > 0) this.log.info('sessions_recovered', { stopped: count });
+  }
+
+  get(sessionId: string): Session | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  listForTask(taskId: string): Session[] {
+    return this.sessions.listForTask(taskId);
+  }
+
+  /** The running task host of a session, when this backend runs one. */
+  liveHost(sessionId: string): TaskHost | undefined {
+    return this.live.get(sessionId);
+  }
+
+  runningCount(): number {
+    return this.live.size;
+  }
+
+  /** Called when a session stops being live for any reason (stop, crash, shutdown). */
+  onEnded(listener: SessionListener): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  async start(taskId: string): Promise<Result<Session, StartFailure>> {
+    if (this.shuttingDown) return fail({ error: apiError('task_host_unavailable', 'the backend is shutting down') });
+    const task = this.tasks.get(taskId);
+    if (!task) return fail({ error: apiError('not_found', 'no such task') });
+    const created = this.sessions.create(task.id);
+    const lookup = this.executors.lookup(task.executor);
+    if (!lookup.supported) {
+      this.sessions.markFailed(created.id, lookup.message);
+      this.log.warn('session_failed', { sessionId: created.id, executor: task.executor, reason: 'executor_unsupported' });
+      return fail({ error: apiError('executor_unsupported', lookup.message), session: this.sessions.get(created.id) });
+    }
+    this.log.info('session_starting', { sessionId: created.id, taskId: task.id, executor: task.executor });
+    // Registered before the first await and settled only after the host is live (or failed), so
+    // a stop racing this start always finds what it has to stop.
+    const starting = this.launch(created.id, lookup.executor, task);
+    this.starting.set(created.id, starting);
+    try {
+      return await starting;
+    } finally {
+      this.starting.delete(created.id);
+    }
+  }
+
+  private async launch(sessionId: string, executor: TaskHostExecutor, task: Task): Promise<Result<Session, StartFailure>> {
+    const started = await executor.start({ sessionId, task });
+    if (!started.ok) {
+      this.sessions.markFailed(sessionId, started.error.message);
+      this.log.warn('session_failed', { sessionId, executor: task.executor, reason: started.error.code, detail: started.error.message });
+      const code = started.error.code === 'workspace_invalid' ? 'bad_request' : 'task_host_unavailable';
+      return fail({ error: apiError(code, started.error.message), session: this.sessions.get(sessionId) });
+    }
+    const host = started.value;
+    this.live.set(sessionId, host);
+    this.sessions.markRunning(sessionId, host.workspace.workspacePath);
+    this.log.info('session_running', { sessionId, pid: host.pid });
+    void host.exited.then((exit) => {
+      if (exit.requested || this.live.get(sessionId) !== host) return;
+      // It died on its own: the session is over, and nothing may route to it any more.
+      this.live.delete(sessionId);
+      const why = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+      this.sessions.markFailed(sessionId, `task host exited unexpectedly (${why})`);
+      this.log.warn('task_host_exited', { sessionId, code: exit.code, signal: exit.signal });
+      this.notifyEnded(sessionId);
+    });
+    return ok(this.sessions.get(sessionId) as Session);
+  }
+
+  /** Stops a session's task host and reaps what it owns. Idempotent; concurrent calls share one stop. */
+  stop(sessionId: string): Promise<Result<Session>> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return Promise.resolve(fail(apiError('not_found', 'no such session')));
+    const inFlight = this.stopping.get(sessionId);
+    if (inFlight) return inFlight.then(ok);
+    const stopping = this.stopNow(sessionId).finally(() => this.stopping.delete(sessionId));
+    this.stopping.set(sessionId, stopping);
+    return stopping.then(ok);
+  }
+
+  private async stopNow(sessionId: string): Promise<Session> {
+    // A stop that races a start waits for it, then stops what it started.
+    await this.starting.get(sessionId)?.catch(() => undefined);
+    const host = this.live.get(sessionId);
+    if (host) {
+      const exit = await host.stop();
+      this.live.delete(sessionId);
+      this.sessions.markStopped(sessionId);
+      this.log.info('session_stopped', { sessionId, code: exit.code, signal: exit.signal });
+      this.notifyEnded(sessionId);
+    }
+    return this.sessions.get(sessionId) as Session;
+  }
+
+  /** Backend shutdown: every live task host stops, in parallel. */
+  async stopAll(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.starting.values()].map((p) => p.catch(() => undefined)));
+    await Promise.all([...this.live.keys()].map((id) => this.stop(id)));
+  }
+
+  private notifyEnded(sessionId: string): void {
+    for (const listener of this.endedListeners) listener(sessionId);
+  }
+}

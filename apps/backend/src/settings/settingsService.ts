@@ -1,0 +1,50 @@
+import { mergeSettings, type UserSettings } from '@kandev/protocol';
+import type { Logger } from '../log.js';
+import { apiError, fail, ok, type Result } from '../result.js';
+import type { SettingsRepository } from '../store/settingsRepository.js';
+
+export type SettingsListener = (next: UserSettings, previous: UserSettings) => void;
+
+/**
+ * Current settings plus change notification: a live language server must hear about a changed
+ * per-language configuration (workspace/didChangeConfiguration), so whoever owns leases subscribes.
+ */
+export class SettingsService {
+  private current: UserSettings;
+  private readonly listeners = new Set<SettingsListener>();
+
+  constructor(private readonly repository: SettingsRepository, private readonly log: Logger) {
+    const { settings, problem } = repository.read();
+    if (problem) log.warn('settings_reset', { problem: problem.kind, detail: problem.detail });
+    this.current = settings;
+  }
+
+  get(): UserSettings {
+    return this.current;
+  }
+
+  /** Validates and applies a partial update; nothing is stored when any field is invalid. */
+  update(patch: unknown): Result<UserSettings> {
+    const merged = mergeSettings(this.current, patch);
+    if (!merged.ok) {
+      const { field, message } = merged.error;
+      return fail(apiError('bad_request', field ? `${field}: ${message}` : message));
+    }
+    const previous = this.current;
+    this.repository.write(merged.settings);
+    this.current = merged.settings;
+    this.log.info('settings_updated', { fields: Object.keys(patch as object).join(',') });
+    for (const listener of this.listeners) listener(merged.settings, previous);
+    return ok(merged.settings);
+  }
+
+  /** Subscribes; the returned function unsubscribes. */
+  onChange(listener: SettingsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  autoInstall(language: string): boolean {
+    return (this.current.lsp_auto_install_languages as readonly string[]).includes(language);
+  }
+}

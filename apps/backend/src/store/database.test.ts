@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS } from '@kandev/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from './database.js';
+import { MIGRATIONS } from './migrations.js';
+import { SessionRepository } from './sessionRepository.js';
+import { SettingsRepository } from './settingsRepository.js';
+import { TaskRepository } from './taskRepository.js';
+
+const dirs: string[] = [];
+const dbs: Db[] = [];
+
+function tempDbPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kandev-store-'));
+  dirs.push(dir);
+  return join(dir, 'kandev.db');
+}
+
+function open(path: string, migrations = MIGRATIONS) {
+  const opened = openDatabase(path, migrations);
+  if (opened.ok) dbs.push(opened.value.db);
+  return opened;
+}
+
+afterEach(() => {
+  for (const db of dbs.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('store migrations', () => {
+  it('applies every migration once on a fresh database and records it', () => {
+    const path = tempDbPath();
+    const first = open(path);
+    expect(first.ok && first.value.report.applied).toEqual(MIGRATIONS.map((m) => m.version));
+    const rows = first.ok ? first.value.db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() : [];
+    expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    if (first.ok) first.value.db.close();
+
+    const again = open(path);
+    expect(again.ok && again.value.report).toEqual({ applied: [], version: MIGRATIONS.length });
+  });
+
+  it('applies only the new migration to an existing database, keeping its data', () => {
+    const path = tempDbPath();
+    const first = open(path);
+    if (!first.ok) throw new Error(first.error);
+    new TaskRepository(first.value.db).create({ title: 'kept', executor: 'local_pc', repositories: [{ path: '/tmp' }], env: {} });
+    first.value.db.close();
+
+    const next = [...MIGRATIONS, { version: 99, name: 'add_column', sql: 'ALTER TABLE tasks ADD COLUMN note TEXT' }];
+    const upgraded = open(path, next);
+    expect(upgraded.ok && upgraded.value.report.applied).toEqual([99]);
+    expect(upgraded.ok && new TaskRepository(upgraded.value.db).list().map((t) => t.title)).toEqual(['kept']);
+  });
+
+  it('refuses a database written by a newer Kandev instead of running on it', () => {
+    const path = tempDbPath();
+    const newer = open(path, [...MIGRATIONS, { version: 50, name: 'future', sql: 'SELECT 1' }]);
+    if (newer.ok) newer.value.db.close();
+    const older = open(path);
+    expect(older.ok).toBe(false);
+    expect(!older.ok && older.error).toMatch(/newer than this backend knows/);
+  });
+
+  it('rolls a failing migration back and reports it', () => {
+    const path = tempDbPath();
+    const broken = open(path, [...MIGRATIONS, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM missing_table' }]);
+    expect(!broken.ok && broken.error).toMatch(/migration 2 \(broken\) failed/);
+    const reopened = open(path);
+    if (!reopened.ok) throw new Error(reopened.error);
+    const tables = reopened.value.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'half'").all();
+    expect(tables).toEqual([]);
+  });
+});
+
+describe('repositories', () => {
+  it('stores tasks and sessions, and stops sessions a previous process left running', () => {
+    const opened = open(tempDbPath());
+    if (!opened.ok) throw new Error(opened.error);
+    const tasks = new TaskRepository(opened.value.db);
+    const sessions = new SessionRepository(opened.value.db);
+    const task = tasks.create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: { HOME: '/h' } });
+    expect(tasks.get(task.id)).toEqual(task);
+    const running = sessions.create(task.id);
+    sessions.markRunning(running.id, '/w');
+    const failed = sessions.create(task.id);
+    sessions.markFailed(failed.id, 'boom');
+    expect(sessions.get(running.id)).toMatchObject({ status: 'running', workspacePath: '/w' });
+
+    expect(sessions.stopLeftovers()).toBe(1);
+    expect(sessions.get(running.id)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
+    expect(sessions.get(running.id)?.workspacePath).toBeUndefined();
+    expect(sessions.get(failed.id)).toMatchObject({ status: 'failed', error: 'boom' });
+    expect(sessions.listForTask(task.id).map((s) => s.id)).toEqual([running.id, failed.id]);
+  });
+
+  it('reads settings over the defaults, dropping fields a later release removed', () => {
+    const opened = open(tempDbPath());
+    if (!opened.ok) throw new Error(opened.error);
+    const repo = new SettingsRepository(opened.value.db);
+    expect(repo.read()).toEqual({ settings: DEFAULT_SETTINGS });
+    opened.value.db.prepare("INSERT INTO settings (id, value, updated_at) VALUES (1, ?, 'now')").run(JSON.stringify({ locale: 'pt-pt', retired_field: 1 }));
+    expect(repo.read()).toEqual({ settings: { ...DEFAULT_SETTINGS, locale: 'pt-pt' } });
+    opened.value.db.prepare('UPDATE settings SET value = ? WHERE id = 1').run(JSON.stringify({ locale: 'klingon' }));
+    expect(repo.read()).toMatchObject({ settings: DEFAULT_SETTINGS, problem: { kind: 'invalid' } });
+  });
+});

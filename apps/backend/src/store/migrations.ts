@@ -1,0 +1,43 @@
+/**
+ * Numbered schema migrations. Append only: a released migration is never edited, a new number is
+ * added instead, so every existing kandev.db reaches the same schema.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'tasks_sessions_settings',
+    sql: `
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        executor TEXT NOT NULL,
+        repositories TEXT NOT NULL,
+        env TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        ended_at TEXT,
+        workspace_path TEXT,
+        error TEXT
+      );
+      CREATE INDEX sessions_by_task ON sessions(task_id, created_at);
+      CREATE INDEX sessions_by_status ON sessions(status);
+      -- One row: Kandev file intelligence is single-user; the row id leaves room for more later.
+      CREATE TABLE settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,56 @@
+import type { WorkspaceIdentity } from '@kandev/protocol';
+import type { TaskHostEndpoint } from '../executors/executor.js';
+import { fail, messageOf, ok, type Result } from '../result.js';
+
+export interface ForwardedResponse {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface HostHealth extends WorkspaceIdentity {
+  platform?: string;
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The HTTP side of one agentctl (docs/internals.md): health and the files API, bearer token on every call. */
+export class AgentctlClient {
+  constructor(private readonly endpoint: TaskHostEndpoint) {}
+
+  async health(timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<HostHealth, string>> {
+    const response = await this.forward('GET', '/api/v1/health', undefined, timeoutMs);
+    if (!response.ok) return response;
+    if (response.value.status !== 200) return fail(`agentctl health answered HTTP ${response.value.status}`);
+    try {
+      const body = JSON.parse(response.value.body.toString('utf8')) as Partial<HostHealth>;
+      if (typeof body.workspacePath !== 'string' || typeof body.workspaceUri !== 'string') return fail('agentctl health lacks workspace fields');
+      const health: HostHealth = { workspacePath: body.workspacePath, workspaceUri: body.workspaceUri, repoSubpaths: Array.isArray(body.repoSubpaths) ? body.repoSubpaths : [] };
+      if (typeof body.platform === 'string') health.platform = body.platform;
+      return ok(health);
+    } catch {
+      return fail('agentctl health is not JSON');
+    }
+  }
+
+  /** One request to agentctl; the answer comes back unchanged (status, type, bytes). */
+  async forward(method: string, pathAndQuery: string, body: string | undefined, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<ForwardedResponse, string>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.endpoint.token}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      return ok({ status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: bytes });
+    } catch (err) {
+      // fetch reports "fetch failed"; the useful part (ECONNREFUSED, a timeout) is its cause.
+      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import type { LanguageId, UserSettings } from '@kandev/protocol';
+import { createKandevApi } from '../api/kandevApi.js';
+import i18next from 'i18next';
+import { BuiltinSuppression } from '../lib/lsp/builtins.js';
+import { LspConnection } from '../lib/lsp/connection.js';
+import { LeaseHints } from '../lib/lsp/leaseHint.js';
+import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
+import type { MonacoApi } from '../lib/lsp/providers/host.js';
+import { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
+import { sessionModelUriParts } from '../lib/lsp/uris.js';
+import { setupMonaco } from '../lib/monaco/setup.js';
+import type { OpenTarget } from '../lib/workspace/navigation.js';
+import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
+import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
+import { serverLocale } from '../i18n/i18n.js';
+import { sessionHash } from './route.js';
+
+/**
+ * The window's long-lived objects: one API client, one LSP connection registry, one built-in
+ * suppression set, session workspaces, and (once loaded) Monaco. Editors of this window share
+ * them; React components only look them up.
+ */
+export const api = createKandevApi();
+export const lspRegistry = new LspConnectionRegistry();
+export const suppression = new BuiltinSuppression();
+export const identities = new WorkspaceIdentityStore();
+export const leaseHints = new LeaseHints(safeSessionStorage());
+const workspaces = new Map<string, SessionWorkspace>();
+
+function safeSessionStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+let monacoPromise: Promise<MonacoApi> | undefined;
+
+/** Loads Monaco once and wires it (guards, opener, test hooks). */
+export function loadMonaco(): Promise<MonacoApi> {
+  monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
+    setupMonaco(monaco, { suppression, identities, navigate });
+    exposeTestHooks(monaco);
+    return monaco;
+  });
+  return monacoPromise;
+}
+
+export function sessionWorkspace(sessionId: string, monaco: MonacoApi): SessionWorkspace {
+  let workspace = workspaces.get(sessionId);
+  if (!workspace) {
+    workspace = new SessionWorkspace(sessionId, api, monaco);
+    workspaces.set(sessionId, workspace);
+  }
+  return workspace;
+}
+
+export function lspConnection(sessionId: string, language: LanguageId, monaco: MonacoApi): LspConnection {
+  return lspRegistry.getOrCreate(sessionId, language, () => {
+    const workspace = sessionWorkspace(sessionId, monaco);
+    return new LspConnection({
+      sessionId,
+      language,
+      openSocket: openBrowserSocket,
+      socketUrl: (sid, lang, hint) => lspSocketUrl(window.location, sid, lang, hint),
+      leaseHints,
+      documents: workspace.documentSource(language),
+      bindFeatures: createMonacoFeatureBinder({
+        monaco,
+        suppression,
+        acquireModel: (sid, path) => sessionWorkspace(sid, monaco).acquireModel(path),
+      }),
+      onWorkspaceIdentity: (sid, identity) => identities.set(sid, identity),
+      clientInfo: { name: 'Kandev' },
+      locale: () => serverLocale(i18next.language),
+    });
+  });
+}
+
+/** Navigation from Monaco (definition, references, built-in results) or from search hits. */
+function navigate(target: OpenTarget, position: Position | undefined): void {
+  const workspace = workspaces.get(target.sessionId);
+  if (!workspace) return;
+  void workspace.open(target.path, position);
+  const hash = sessionHash(target.sessionId);
+  if (!window.location.hash.startsWith(hash)) window.location.hash = hash;
+}
+
+declare global {
+  interface Window {
+    __kandev?: { monaco?: MonacoApi; getModelMarkers(sessionId: string, path: string): unknown[] };
+  }
+}
+
+/** Harmless helpers for browser tests: Monaco itself and the markers of one session model. */
+function exposeTestHooks(monaco: MonacoApi): void {
+  window.__kandev = {
+    monaco,
+    getModelMarkers: (sessionId, path) => monaco.editor.getModelMarkers({ resource: monaco.Uri.from(sessionModelUriParts(sessionId, path)) }),
+  };
+}
+
+
+let settings: UserSettings | undefined;
+const settingsListeners = new Set<() => void>();
+
+/** The user's settings, fetched once per window (defaults when the backend has none). */
+export const settingsStore = {
+  get: (): UserSettings | undefined => settings,
+  subscribe(listener: () => void): () => void {
+    settingsListeners.add(listener);
+    return () => settingsListeners.delete(listener);
+  },
+  load(): Promise<UserSettings> {
+    return api.getSettings().then((value) => {
+      settings = value;
+      for (const l of settingsListeners) l();
+      return value;
+    });
+  },
+};

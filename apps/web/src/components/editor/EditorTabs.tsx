@@ -1,0 +1,50 @@
+import { useTranslation } from 'react-i18next';
+import type { DocumentView } from '../../lib/workspace/sessionWorkspace.js';
+
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+interface EditorTabsProps {
+  tabs: DocumentView[];
+  activePath: string | undefined;
+  onActivate(path: string): void;
+  onClose(path: string): void;
+}
+
+export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabsProps) {
+  const { t } = useTranslation();
+  return (
+    <div role="tablist" className="editor-tabs" aria-label={t('editor.tabs')}>
+      {tabs.map((tab) => {
+        const active = tab.path === activePath;
+        const name = baseName(tab.path);
+        return (
+          <div
+            key={tab.path}
+            role="tab"
+            aria-selected={active}
+            className={`editor-tab${active ? ' active' : ''}`}
+            data-testid="editor-tab"
+            data-path={tab.path}
+            data-active={active ? 'true' : 'false'}
+            data-dirty={tab.dirty ? 'true' : 'false'}
+            title={tab.path}
+          >
+            <button type="button" className="tab-label" onClick={() => onActivate(tab.path)}>
+              {name}
+              {tab.dirty && (
+                <span className="dirty-marker" data-testid="dirty-marker" title={t('editor.unsaved')} aria-label={t('editor.unsaved')}>
+                  ●
+                </span>
+              )}
+            </button>
+            <button type="button" className="tab-close" aria-label={t('editor.close', { name })} onClick={() => onClose(tab.path)}>
+              ×
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/services.js';
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; lines: string[] };
+
+/** A plain, read-only text view with line numbers (phones). */
+export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: string }) {
+  const { t } = useTranslation();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  useEffect(() => {
+    let live = true;
+    setLoad({ state: 'loading' });
+    api.readFile(sessionId, path).then(
+      (file) => live && setLoad({ state: 'loaded', lines: file.content.split(/\r?\n/) }),
+      () => live && setLoad({ state: 'error' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [sessionId, path]);
+  return (
+    <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
+      <h2 className="panel-title">{path}</h2>
+      {load.state === 'loading' && <p>{t('editor.opening', { path })}</p>}
+      {load.state === 'error' && <p role="alert">{t('editor.openFailed', { path })}</p>}
+      {load.state === 'loaded' && (
+        <pre className="readonly-text">
+          {load.lines.map((line, i) => (
+            <div key={i} className="readonly-line">
+              <span className="line-number" aria-hidden="true">
+                {i + 1}
+              </span>
+              <code>{line}</code>
+            </div>
+          ))}
+        </pre>
+      )}
+    </section>
+  );
+}

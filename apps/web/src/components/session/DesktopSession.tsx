@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { languageForPath } from '@kandev/protocol';
+import { loadMonaco, lspConnection, sessionWorkspace } from '../../app/services.js';
+import type { MonacoApi } from '../../lib/lsp/providers/host.js';
+import type { Position, SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import { CodeEditor } from '../editor/CodeEditor.js';
+import { baseName, EditorTabs } from '../editor/EditorTabs.js';
+import { SaveBanners } from '../editor/SaveBanners.js';
+import { FileTree } from '../files/FileTree.js';
+import { SearchPanel } from '../search/SearchPanel.js';
+import { LspStatusControl } from '../status/LspStatusControl.js';
+
+interface DesktopSessionProps {
+  sessionId: string;
+  initialFile?: string;
+  initialPosition?: Position;
+}
+
+export function DesktopSession(props: DesktopSessionProps) {
+  const { t } = useTranslation();
+  const [monaco, setMonaco] = useState<MonacoApi | undefined>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    loadMonaco().then(
+      (m) => live && setMonaco(m),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (failed) return <p role="alert">{t('editor.loadEditorFailed')}</p>;
+  if (!monaco) return <p className="loading">{t('editor.loadingEditor')}</p>;
+  return <SessionEditor {...props} monaco={monaco} workspace={sessionWorkspace(props.sessionId, monaco)} />;
+}
+
+function SessionEditor({ sessionId, initialFile, initialPosition, monaco, workspace }: DesktopSessionProps & { monaco: MonacoApi; workspace: SessionWorkspace }) {
+  const { t } = useTranslation();
+  const snapshot = useSyncExternalStore(workspace.subscribe, workspace.getSnapshot);
+  const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
+  const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
+
+  useEffect(() => {
+    if (initialFile) void workspace.open(initialFile, initialPosition);
+    // Only when the view mounts: the deep link it was opened with.
+  }, [workspace]);
+
+  const save = useCallback(() => {
+    const path = workspace.getSnapshot().activePath;
+    if (path) void workspace.save(path);
+  }, [workspace]);
+
+  // Ctrl/Cmd+S anywhere in the session view (Monaco handles it when focused; this covers the rest).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        save();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [save]);
+
+  const close = (path: string) => {
+    if (workspace.isDirty(path) && !window.confirm(t('editor.confirmClose', { name: baseName(path) }))) return;
+    workspace.close(path);
+  };
+
+  return (
+    <div className="session-layout">
+      <aside className="session-sidebar">
+        <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
+        <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} />
+      </aside>
+      <section className="session-main">
+        <EditorTabs tabs={snapshot.tabs} activePath={snapshot.activePath} onActivate={(path) => workspace.activate(path)} onClose={close} />
+        <div className="editor-toolbar">
+          <button type="button" data-testid="save" onClick={save} disabled={!active || active.saving}>
+            {active?.saving ? t('editor.saving') : t('editor.save')}
+          </button>
+          {active?.dirty && <span className="dirty-note">{t('editor.unsaved')}</span>}
+          {language && active && <LspStatusControl key={`${sessionId}:${language}`} connection={lspConnection(sessionId, language, monaco)} language={language} />}
+        </div>
+        {active && (
+          <SaveBanners
+            document={active}
+            onReload={() => void workspace.reloadFromDisk(active.path)}
+            onOverwrite={() => void workspace.overwrite(active.path)}
+            onDismissError={() => workspace.dismissSaveError(active.path)}
+          />
+        )}
+        {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && <p className="loading">{t('editor.opening', { path: snapshot.activePath })}</p>}
+        {snapshot.activePath && snapshot.openFailed.has(snapshot.activePath) && (
+          <p role="alert" className="banner banner-error">
+            {t('editor.openFailed', { path: snapshot.activePath })}
+          </p>
+        )}
+        {active ? (
+          <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} />
+        ) : (
+          !snapshot.activePath && <p className="editor-empty">{t('editor.empty')}</p>
+        )}
+      </section>
+    </div>
+  );
+}

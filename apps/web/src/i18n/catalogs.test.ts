@@ -1,0 +1,67 @@
+import { LOCALES } from '@kandev/protocol';
+import { describe, expect, it } from 'vitest';
+import { CATALOGS, NAMESPACES } from './catalogs.js';
+
+function flatten(value: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('locale catalogs', () => {
+  it.each(LOCALES.filter((l) => l !== 'en'))('%s has exactly the English keys, each with the same placeholders', (locale) => {
+    for (const ns of NAMESPACES) {
+      const en = flatten(CATALOGS.en[ns]);
+      const other = flatten(CATALOGS[locale][ns]);
+      expect([...other.keys()].sort()).toEqual([...en.keys()].sort());
+      for (const [key, text] of en) {
+        expect(placeholders(other.get(key) as string), `${locale}/${ns}:${key}`).toEqual(placeholders(text));
+        expect((other.get(key) as string).trim()).not.toBe('');
+      }
+    }
+  });
+
+  it('has one close-code message per code 4001-4009, 1001, and a generic connection-lost', () => {
+    const close = flatten(CATALOGS.en.lsp);
+    for (const code of [1001, 4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009]) expect(close.has(`close.${code}`)).toBe(true);
+    expect(close.has('close.connectionLost')).toBe(true);
+    expect(close.has('close.4007Kotlin')).toBe(true);
+  });
+
+  it('has a label for every LSP state', async () => {
+    const { LSP_STATES } = await import('../lib/lsp/status.js');
+    const lsp = flatten(CATALOGS.en.lsp);
+    for (const state of LSP_STATES) expect(lsp.has(`state.${state}`)).toBe(true);
+  });
+});
+
+describe('catalog keys used by the LSP layer', () => {
+  it('every status message key in src/lib/lsp exists in the lsp catalog', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = join(import.meta.dirname, '../lib/lsp');
+    const keys = new Set<string>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/key: '([\w.]+)'/g)) keys.add(m[1] as string);
+    }
+    expect(keys.size).toBeGreaterThan(5);
+    const lsp = flatten(CATALOGS.en.lsp);
+    for (const key of keys) expect(lsp.has(key), key).toBe(true);
+  });
+});
+
+describe('server locale', () => {
+  it('sends BCP 47 tags to servers, English for the pseudo locale', async () => {
+    const { serverLocale } = await import('./i18n.js');
+    expect(serverLocale('pt-pt')).toBe('pt-PT');
+    expect(serverLocale('zh-cn')).toBe('zh-CN');
+    expect(serverLocale('pseudo')).toBe('en');
+    expect(serverLocale('xx')).toBeUndefined();
+  });
+});

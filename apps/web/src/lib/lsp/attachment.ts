@@ -1,0 +1,298 @@
+import { parseFrame, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
+import { ServerCapabilityIndex } from './capabilities.js';
+import { DisposableStore, Emitter, type Disposable, type Timers } from './disposable.js';
+import { DocumentSync, type OpenDocumentSource } from './documentSync.js';
+import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.js';
+import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
+import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
+import { ProgressTracker } from './progress.js';
+import { createServerRequestRouter } from './serverRequests.js';
+import type { SocketLike } from './socket.js';
+import { initializeFailureMessage, type StatusMessage } from './status.js';
+import { serverFileUri } from './uris.js';
+
+export interface AttachmentEnv {
+  sessionId: string;
+  language: LanguageId;
+  documents: OpenDocumentSource;
+  bindFeatures: FeatureBinder;
+  timers: Timers;
+  now: () => number;
+  debounceMs: number;
+  clientInfo: ClientInfo;
+  locale: () => string | undefined;
+}
+
+/** How an attachment reports; the connection ignores reports from any attachment but its current one. */
+export interface AttachmentHost {
+  onPhase(attachment: LspAttachment, state: 'installing' | 'starting', message?: StatusMessage): void;
+  onReadyFrame(attachment: LspAttachment, frame: ReadyFrame): void;
+  onReady(attachment: LspAttachment): void;
+  onFailed(attachment: LspAttachment, message: StatusMessage): void;
+  onReleased(attachment: LspAttachment): void;
+  onClosed(attachment: LspAttachment, code: number): void;
+  onProgress(attachment: LspAttachment): void;
+}
+
+export type AttachmentPhase = 'connecting' | 'installing' | 'initializing' | 'synchronizing' | 'ready' | 'failed';
+
+/**
+ * One generation of a connection: one WebSocket, one JSON-RPC endpoint, and everything bound
+ * for it (document sync, providers, markers). It touches only what it acquired; after dispose
+ * nothing it receives has any effect (S33).
+ */
+export class LspAttachment implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly rpc: JsonRpcEndpoint;
+  private readonly semanticRefresh = new Emitter<void>();
+  private disposed = false;
+  private opened = false;
+  private phaseValue: AttachmentPhase = 'connecting';
+  private capabilities?: ServerCapabilityIndex;
+  private sync?: DocumentSync;
+  private binding?: FeatureBinding;
+  private readonly earlyRegistrations: unknown[] = [];
+  private readonly earlyUnregistrations: unknown[] = [];
+  private progressTracker: ProgressTracker;
+  /** Detail of an install_failed frame, shown if the close that follows is 4003 (S12). */
+  installError?: string;
+  workspace?: WorkspaceIdentity;
+
+  constructor(
+    readonly generation: number,
+    private readonly socket: SocketLike,
+    private readonly env: AttachmentEnv,
+    private readonly host: AttachmentHost,
+  ) {
+    this.progressTracker = new ProgressTracker(env.now);
+    const route = createServerRequestRouter({
+      configuration: (items) => items.map(() => null),
+      registerCapability: (regs) => (this.capabilities ? this.capabilities.register(regs) : this.earlyRegistrations.push(...regs)),
+      unregisterCapability: (unregs) => (this.capabilities ? this.capabilities.unregister(unregs) : this.earlyUnregistrations.push(...unregs)),
+      semanticTokensRefresh: () => this.semanticRefresh.fire(),
+    });
+    this.rpc = new JsonRpcEndpoint((message) => this.sendFrame(message), {
+      onRequest: route,
+      onNotification: (method, params) => this.onNotification(method, params),
+    });
+    socket.onopen = () => {
+      if (!this.disposed) this.opened = true;
+    };
+    socket.onmessage = (event) => {
+      if (!this.disposed && typeof event.data === 'string') this.onFrame(event.data);
+    };
+    socket.onclose = (event) => {
+      if (this.disposed) return;
+      this.host.onClosed(this, typeof event.code === 'number' ? event.code : 1006);
+    };
+    socket.onerror = () => undefined; // a close event always follows
+  }
+
+  get phase(): AttachmentPhase {
+    return this.phaseValue;
+  }
+
+  get isOpen(): boolean {
+    return this.opened && !this.disposed;
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  progress(): ReturnType<ProgressTracker['snapshot']> {
+    return this.progressTracker.snapshot();
+  }
+
+  /** Effective dynamic registrations (for diagnostics and tests). */
+  registrations(): unknown[] {
+    return this.capabilities?.dynamicRegistrations() ?? [];
+  }
+
+  /** Asks the broker to shut the server down; `released` (or a close) answers. */
+  release(reason: 'stop' | 'editor_idle'): void {
+    this.sendControl({ control: 'release', reason });
+  }
+
+  private sendControl(frame: Record<string, unknown>): void {
+    if (this.disposed) return;
+    try {
+      this.socket.send(JSON.stringify(frame));
+    } catch {
+      // the close event reports the loss
+    }
+  }
+
+  private sendFrame(message: JsonRpcMessage): void {
+    if (this.disposed) throw new Error('attachment disposed');
+    this.socket.send(JSON.stringify(message));
+  }
+
+  private onFrame(text: string): void {
+    const parsed = parseFrame(text);
+    if (parsed.kind === 'jsonrpc') this.rpc.handle(parsed.message);
+    else if (parsed.kind === 'status') this.onStatus(parsed.frame);
+    // control frames are browser-to-backend; invalid frames are ignored rather than trusted
+  }
+
+  private onStatus(frame: StatusFrame): void {
+    switch (frame.status) {
+      case 'installing':
+        if (this.phaseValue !== 'connecting' && this.phaseValue !== 'installing') return;
+        this.phaseValue = 'installing';
+        this.host.onPhase(this, 'installing', { key: 'message.installing', params: { language: this.env.language } });
+        return;
+      case 'installed':
+        if (this.phaseValue !== 'installing') return;
+        this.host.onPhase(this, 'starting', { key: 'message.installed' });
+        return;
+      case 'install_failed':
+        this.installError = typeof frame.error === 'string' ? frame.error : undefined;
+        if (this.installError) this.host.onPhase(this, 'installing', { text: this.installError });
+        return;
+      case 'ready':
+        if (this.phaseValue !== 'connecting' && this.phaseValue !== 'installing') return;
+        this.onReady(frame as ReadyFrame);
+        return;
+      case 'synchronized':
+        if (this.phaseValue !== 'synchronizing') return;
+        this.phaseValue = 'ready';
+        this.host.onReady(this);
+        return;
+      case 'released':
+        this.host.onReleased(this);
+        return;
+    }
+  }
+
+  private onReady(frame: ReadyFrame): void {
+    if (typeof frame.workspaceUri !== 'string' || typeof frame.workspacePath !== 'string') {
+      this.fail({ key: 'message.protocolError' });
+      return;
+    }
+    this.workspace = {
+      workspaceUri: frame.workspaceUri,
+      workspacePath: frame.workspacePath,
+      repoSubpaths: Array.isArray(frame.repoSubpaths) ? frame.repoSubpaths.filter((s): s is string => typeof s === 'string') : [],
+    };
+    this.host.onReadyFrame(this, frame);
+    if (frame.resumed === true) this.resume(frame);
+    else void this.initialize(this.workspace);
+  }
+
+  /** resumed:false: the process launched; this browser owns the initialize exchange. */
+  private async initialize(workspace: WorkspaceIdentity): Promise<void> {
+    this.phaseValue = 'initializing';
+    this.host.onPhase(this, 'starting', { key: 'message.launched' });
+    let result: InitializeResult;
+    try {
+      result = await this.rpc.request<InitializeResult>('initialize', buildInitializeParams(workspace, this.env.clientInfo, this.env.locale()));
+    } catch (err) {
+      if (this.disposed) return;
+      this.fail(initializeFailureMessage(err));
+      return;
+    }
+    if (this.disposed) return;
+    const capabilities = isObject(result) && isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    this.rpc.notify('initialized', {});
+    if (!this.activate(capabilities, [])) return;
+    this.phaseValue = 'ready';
+    this.host.onReady(this);
+  }
+
+  /** resumed:true: no initialize; rebuild from what the broker retained, reopen, then attachment-ready. */
+  private resume(frame: ReadyFrame): void {
+    const result = frame.initializeResult;
+    if (!isObject(result) || !isObject(result.capabilities)) {
+      this.fail({ key: 'message.protocolError' });
+      return;
+    }
+    if (frame.progress) this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
+    if (!this.activate(result.capabilities as ServerCapabilities, Array.isArray(frame.registrations) ? frame.registrations : [])) return;
+    this.phaseValue = 'synchronizing';
+    this.host.onPhase(this, 'starting', { key: 'message.synchronizing' });
+    this.sendControl({ control: 'attachment-ready' });
+  }
+
+  /** Providers from capabilities, then documents: what both the fresh and the resumed path share. */
+  private activate(server: ServerCapabilities, registrations: readonly unknown[]): boolean {
+    const workspace = this.workspace as WorkspaceIdentity;
+    const capabilities = this.store.add(new ServerCapabilityIndex(server, registrations));
+    capabilities.register(this.earlyRegistrations.splice(0));
+    capabilities.unregister(this.earlyUnregistrations.splice(0));
+    this.capabilities = capabilities;
+    const sync = this.store.add(
+      new DocumentSync({
+        notify: (method, params) => this.rpc.notify(method, params),
+        sync: () => capabilities.sync(),
+        serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
+        timers: this.env.timers,
+        debounceMs: this.env.debounceMs,
+      }),
+    );
+    this.sync = sync;
+    const context: FeatureContext = {
+      sessionId: this.env.sessionId,
+      language: this.env.language,
+      generation: this.generation,
+      capabilities,
+      workspace,
+      request: (method, params, token) => this.rpc.request(method, params, token),
+      flush: (path) => sync.flush(path),
+      isOpen: (path) => sync.isOpen(path),
+      onSemanticTokensRefresh: this.semanticRefresh.event,
+    };
+    try {
+      this.binding = this.store.add(this.env.bindFeatures(context));
+    } catch {
+      this.fail({ key: 'message.bindFailed' });
+      return false;
+    }
+    const docs = this.env.documents;
+    for (const doc of docs.documents()) sync.open(doc);
+    this.store.add(docs.onDidOpen((doc) => sync.open(doc)));
+    this.store.add(docs.onDidClose((doc) => sync.close(doc.path)));
+    this.store.add(docs.onDidSave(({ document, text }) => sync.didSave(document.path, text)));
+    return true;
+  }
+
+  private fail(message: StatusMessage): void {
+    this.phaseValue = 'failed';
+    // The process is of no use to anyone: ask the broker to shut it down rather than keep it detached.
+    this.release('stop');
+    this.host.onFailed(this, message);
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    if (method === 'textDocument/publishDiagnostics') {
+      if (this.binding && isObject(params) && typeof params.uri === 'string' && Array.isArray(params.diagnostics)) {
+        this.binding.publishDiagnostics(params as unknown as PublishDiagnosticsParams);
+      }
+    } else if (method === '$/progress') {
+      if (this.progressTracker.update(params)) this.host.onProgress(this);
+    }
+    // window/logMessage, window/showMessage, telemetry/event: not shown (out of scope)
+  }
+
+  /** Ends this generation: providers, markers and sync go; the socket closes (a detach, not a release). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    try {
+      this.store.dispose();
+    } finally {
+      this.rpc.dispose();
+      this.semanticRefresh.dispose();
+      try {
+        this.socket.close(1000);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,190 @@
+import type {
+  CompletionOptions,
+  DocumentSelector,
+  Registration,
+  SemanticTokensOptions,
+  ServerCapabilities,
+  SignatureHelpOptions,
+  TextDocumentSyncOptions,
+  Unregistration,
+} from 'vscode-languageserver-protocol';
+import { Emitter, type Event } from './disposable.js';
+
+/** Language features Kandev wires to Monaco providers. */
+export const FEATURES = ['completion', 'hover', 'definition', 'references', 'signatureHelp', 'semanticTokens'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export const FEATURE_METHODS: Record<Feature, string> = {
+  completion: 'textDocument/completion',
+  hover: 'textDocument/hover',
+  definition: 'textDocument/definition',
+  references: 'textDocument/references',
+  signatureHelp: 'textDocument/signatureHelp',
+  semanticTokens: 'textDocument/semanticTokens',
+};
+
+export interface FeatureOptions {
+  completion: CompletionOptions;
+  hover: Record<string, unknown>;
+  definition: Record<string, unknown>;
+  references: Record<string, unknown>;
+  signatureHelp: SignatureHelpOptions;
+  semanticTokens: SemanticTokensOptions;
+}
+
+/** One source of a feature: the static capability or one dynamic registration. */
+export interface FeatureRegistration<F extends Feature = Feature> {
+  /** `static` for the initialize result, else the dynamic registration id. */
+  id: string;
+  feature: F;
+  options: FeatureOptions[F];
+  /** Documents it covers; null means every document of the connection. */
+  documentSelector: DocumentSelector | null;
+}
+
+export const TextDocumentSyncKind = { None: 0, Full: 1, Incremental: 2 } as const;
+export type SyncKind = 0 | 1 | 2;
+
+export interface EffectiveSync {
+  openClose: boolean;
+  change: SyncKind;
+  /** false: no didSave; otherwise whether it carries the saved text. */
+  save: false | { includeText: boolean };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function selectorOf(options: unknown): DocumentSelector | null {
+  if (isObject(options) && Array.isArray(options.documentSelector)) return options.documentSelector as DocumentSelector;
+  return null;
+}
+
+/** A static provider capability as options, or undefined when it is absent or false. */
+function staticOptions(feature: Feature, caps: ServerCapabilities): Record<string, unknown> | undefined {
+  const value = (() => {
+    switch (feature) {
+      case 'completion': return caps.completionProvider;
+      case 'hover': return caps.hoverProvider;
+      case 'definition': return caps.definitionProvider;
+      case 'references': return caps.referencesProvider;
+      case 'signatureHelp': return caps.signatureHelpProvider;
+      case 'semanticTokens': return caps.semanticTokensProvider;
+    }
+  })() as unknown;
+  if (value === true) return {};
+  if (!isObject(value)) return undefined;
+  return value;
+}
+
+/** Semantic tokens are wired for `full` only: a provider without it is not usable here. */
+function usable(feature: Feature, options: Record<string, unknown>): boolean {
+  if (feature !== 'semanticTokens') return true;
+  const legend = options.legend;
+  return Boolean(options.full) && isObject(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);
+}
+
+/**
+ * What a server can do: its static capabilities plus the effective dynamic registrations.
+ * The registration layer asks which features are active; it re-registers on `onDidChange`.
+ */
+export class ServerCapabilityIndex {
+  private readonly dynamic = new Map<string, Registration>();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changed.event;
+
+  constructor(
+    readonly server: ServerCapabilities,
+    registrations: readonly unknown[] = [],
+  ) {
+    this.apply(registrations, false);
+  }
+
+  /** Effective dynamic registrations (what the broker retains and hands back on resume). */
+  dynamicRegistrations(): Registration[] {
+    return [...this.dynamic.values()];
+  }
+
+  register(registrations: readonly unknown[]): void {
+    this.apply(registrations, true);
+  }
+
+  unregister(unregistrations: readonly unknown[]): void {
+    let changed = false;
+    for (const item of unregistrations) {
+      if (isObject(item) && typeof item.id === 'string') changed = this.dynamic.delete(item.id) || changed;
+    }
+    if (changed) this.changed.fire();
+  }
+
+  private apply(registrations: readonly unknown[], notify: boolean): void {
+    let changed = false;
+    for (const item of registrations) {
+      if (!isObject(item) || typeof item.id !== 'string' || typeof item.method !== 'string') continue;
+      this.dynamic.set(item.id, item as unknown as Registration);
+      changed = true;
+    }
+    if (changed && notify) this.changed.fire();
+  }
+
+  registrations<F extends Feature>(feature: F): FeatureRegistration<F>[] {
+    const out: FeatureRegistration<F>[] = [];
+    const fromStatic = staticOptions(feature, this.server);
+    if (fromStatic && usable(feature, fromStatic)) {
+      out.push({ id: 'static', feature, options: fromStatic as unknown as FeatureOptions[F], documentSelector: selectorOf(fromStatic) });
+    }
+    for (const reg of this.dynamic.values()) {
+      if (reg.method !== FEATURE_METHODS[feature]) continue;
+      const options = isObject(reg.registerOptions) ? reg.registerOptions : {};
+      if (!usable(feature, options)) continue;
+      out.push({ id: reg.id, feature, options: options as unknown as FeatureOptions[F], documentSelector: selectorOf(options) });
+    }
+    return out;
+  }
+
+  has(feature: Feature): boolean {
+    return this.registrations(feature).length > 0;
+  }
+
+  activeFeatures(): Feature[] {
+    return FEATURES.filter((f) => this.has(f));
+  }
+
+  /** Document synchronization: the static textDocumentSync, refined by didChange/didSave registrations. */
+  sync(): EffectiveSync {
+    const raw = this.server.textDocumentSync;
+    let result: EffectiveSync;
+    if (typeof raw === 'number') {
+      // A bare kind implies open/close notifications, as vscode-languageclient reads it.
+      result = { openClose: true, change: clampKind(raw), save: { includeText: false } };
+    } else if (isObject(raw)) {
+      const o = raw as TextDocumentSyncOptions;
+      const save = o.save === true ? { includeText: false } : isObject(o.save) ? { includeText: o.save.includeText === true } : false;
+      result = { openClose: o.openClose === true, change: clampKind(o.change ?? 0), save };
+    } else {
+      result = { openClose: false, change: 0, save: false };
+    }
+    for (const reg of this.dynamic.values()) {
+      const options = isObject(reg.registerOptions) ? reg.registerOptions : {};
+      if (reg.method === 'textDocument/didOpen' || reg.method === 'textDocument/didClose') result.openClose = true;
+      if (reg.method === 'textDocument/didChange') {
+        result.openClose = true;
+        result.change = clampKind(typeof options.syncKind === 'number' ? options.syncKind : 0);
+      }
+      if (reg.method === 'textDocument/didSave') result.save = { includeText: options.includeText === true };
+    }
+    return result;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function clampKind(kind: number): SyncKind {
+  return kind === 1 || kind === 2 ? kind : 0;
+}
+
+/** A typed unregistration helper for the server request router. */
+export type { Registration, Unregistration };

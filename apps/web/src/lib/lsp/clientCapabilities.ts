@@ -1,0 +1,80 @@
+import type { ClientCapabilities } from 'vscode-languageserver-protocol';
+
+/** Standard semantic token types and modifiers (LSP 3.17); the server's legend picks from these. */
+export const SEMANTIC_TOKEN_TYPES = [
+  'namespace', 'type', 'class', 'enum', 'interface', 'struct', 'typeParameter', 'parameter', 'variable',
+  'property', 'enumMember', 'event', 'function', 'method', 'macro', 'keyword', 'modifier', 'comment',
+  'string', 'number', 'regexp', 'operator', 'decorator',
+];
+export const SEMANTIC_TOKEN_MODIFIERS = [
+  'declaration', 'definition', 'readonly', 'static', 'deprecated', 'abstract', 'async', 'modification',
+  'documentation', 'defaultLibrary',
+];
+
+const ALL_COMPLETION_KINDS = Array.from({ length: 25 }, (_, i) => i + 1);
+
+/**
+ * What this client really does, and nothing more. dynamicRegistration is true only for what
+ * the capability index and provider registration handle (completion, hover, definition,
+ * references, signature help, semantic tokens, document synchronization).
+ */
+export function clientCapabilities(): ClientCapabilities {
+  return {
+    general: { positionEncodings: ['utf-16'] },
+    window: { workDoneProgress: true },
+    workspace: {
+      configuration: true,
+      semanticTokens: { refreshSupport: true },
+    },
+    textDocument: {
+      synchronization: { dynamicRegistration: true, didSave: true, willSave: false, willSaveWaitUntil: false },
+      completion: {
+        dynamicRegistration: true,
+        contextSupport: true,
+        completionItem: {
+          snippetSupport: true,
+          insertReplaceSupport: true,
+          labelDetailsSupport: true,
+          deprecatedSupport: true,
+          preselectSupport: true,
+          commitCharactersSupport: true,
+          tagSupport: { valueSet: [1] },
+          documentationFormat: ['markdown', 'plaintext'],
+          resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
+        },
+        completionItemKind: { valueSet: ALL_COMPLETION_KINDS as ClientCapabilitiesCompletionKinds },
+        completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'data'] },
+      },
+      hover: { dynamicRegistration: true, contentFormat: ['markdown', 'plaintext'] },
+      signatureHelp: {
+        dynamicRegistration: true,
+        contextSupport: true,
+        signatureInformation: {
+          documentationFormat: ['markdown', 'plaintext'],
+          parameterInformation: { labelOffsetSupport: true },
+          activeParameterSupport: true,
+        },
+      },
+      definition: { dynamicRegistration: true, linkSupport: true },
+      references: { dynamicRegistration: true },
+      semanticTokens: {
+        dynamicRegistration: true,
+        requests: { full: true },
+        tokenTypes: SEMANTIC_TOKEN_TYPES,
+        tokenModifiers: SEMANTIC_TOKEN_MODIFIERS,
+        formats: ['relative'],
+        overlappingTokenSupport: false,
+        multilineTokenSupport: false,
+        augmentsSyntaxTokens: true,
+      },
+      publishDiagnostics: {
+        relatedInformation: true,
+        versionSupport: true,
+        tagSupport: { valueSet: [1, 2] },
+        codeDescriptionSupport: true,
+      },
+    },
+  };
+}
+
+type ClientCapabilitiesCompletionKinds = NonNullable<NonNullable<NonNullable<ClientCapabilities['textDocument']>['completion']>['completionItemKind']>['valueSet'];

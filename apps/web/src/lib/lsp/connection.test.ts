@@ -1,0 +1,271 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
+import { describe, expect, it } from 'vitest';
+import { LspConnection } from './connection.js';
+import type { FeatureBinding, FeatureContext } from './features.js';
+import { LeaseHints, memoryStorage } from './leaseHint.js';
+import { LspConnectionRegistry } from './registry.js';
+import { FakeDocuments, FakeSocket, FakeTimers, settle } from './testing/fakes.js';
+
+const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
+
+function harness(options: { reconnectDelaysMs?: number[] } = {}) {
+  const sockets: FakeSocket[] = [];
+  const storage = memoryStorage();
+  const timers = new FakeTimers();
+  const documents = new FakeDocuments();
+  const bindings: Array<{ context: FeatureContext; disposed: boolean; diagnostics: unknown[] }> = [];
+  const identities: unknown[] = [];
+  const create = () =>
+    new LspConnection({
+      sessionId: 's1',
+      language: 'typescript',
+      openSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+      socketUrl: (sid, lang, hint) => `/lsp/${sid}?language=${lang}${hint ? `&lease=${hint}` : ''}`,
+      leaseHints: new LeaseHints(storage),
+      documents,
+      bindFeatures: (context): FeatureBinding => {
+        const entry = { context, disposed: false, diagnostics: [] as unknown[] };
+        bindings.push(entry);
+        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), dispose: () => void (entry.disposed = true) };
+      },
+      onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
+      timers,
+      reconnectDelaysMs: options.reconnectDelaysMs ?? [100, 200],
+      idleReleaseMs: 120_000,
+      stopTimeoutMs: 5_000,
+      debounceMs: 50,
+    });
+  return { sockets, storage, timers, documents, bindings, identities, create };
+}
+
+async function initialize(socket: FakeSocket, capabilities: Record<string, unknown> = { hoverProvider: true, textDocumentSync: 2 }) {
+  socket.open();
+  socket.receive(READY);
+  const init = socket.lastRequest('initialize')!;
+  socket.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities } });
+  await settle();
+}
+
+describe('LspConnection', () => {
+  it('a fresh lease: connecting -> starting (launched) -> initialize with honest capabilities -> initialized -> ready', async () => {
+    const h = harness();
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    expect(c.getStatus().state).toBe('connecting');
+    expect(h.sockets[0]!.url).toBe('/lsp/s1?language=typescript');
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive(READY);
+    expect(c.getStatus()).toMatchObject({ state: 'starting', message: { key: 'message.launched' } });
+    const init = h.sockets[0]!.lastRequest('initialize') as { id: number; params: any };
+    expect(init.params.rootUri).toBe('file:///ws');
+    expect(init.params.workspaceFolders).toEqual([{ uri: 'file:///ws', name: 'ws' }]);
+    const caps = init.params.capabilities;
+    expect(caps.window.workDoneProgress).toBe(true);
+    expect(caps.textDocument.completion.completionItem).toMatchObject({ snippetSupport: true, insertReplaceSupport: true });
+    expect(caps.textDocument.completion.contextSupport).toBe(true);
+    expect(caps.textDocument.hover.contentFormat).toContain('markdown');
+    expect(caps.textDocument.definition.linkSupport).toBe(true);
+    expect(caps.textDocument.signatureHelp.contextSupport).toBe(true);
+    expect(caps.textDocument.semanticTokens.requests).toEqual({ full: true });
+    expect(caps.textDocument.publishDiagnostics).toMatchObject({ versionSupport: true, relatedInformation: true });
+    expect(caps.textDocument.synchronization.didSave).toBe(true);
+    h.sockets[0]!.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: { hoverProvider: true, textDocumentSync: 2 } } });
+    await settle();
+    expect(c.getStatus().state).toBe('ready');
+    expect(h.sockets[0]!.methods()).toEqual(['initialize', 'initialized', 'textDocument/didOpen']);
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
+    expect(h.identities).toEqual([{ workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [] }]);
+    expect(h.bindings).toHaveLength(1);
+    expect(h.bindings[0]!.context.capabilities.has('hover')).toBe(true);
+  });
+
+  it('S29 an initialize rejected with a JSON-RPC error shows error.message and releases the process', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive(READY);
+    const init = s.lastRequest('initialize')!;
+    s.receive({ jsonrpc: '2.0', id: init.id, error: { code: -32603, message: 'Request initialize failed: no tsconfig', data: { stack: 'at x' } } });
+    await settle();
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { text: 'Request initialize failed: no tsconfig' } });
+    expect(JSON.stringify(c.getStatus())).not.toContain('[object Object]');
+    expect(s.controls()).toEqual([{ control: 'release', reason: 'stop' }]);
+    expect(h.storage.dump()).toEqual({});
+  });
+
+  it('resumed: no initialize; providers from the retained result and registrations, documents reopened, attachment-ready, ready on synchronized', async () => {
+    const h = harness();
+    h.storage.setItem('kandev.lsp.lease.s1.typescript', 'L0');
+    h.documents.add('a.ts', 'x');
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    expect(s.url).toBe('/lsp/s1?language=typescript&lease=L0');
+    s.open();
+    s.receive({
+      ...READY,
+      lease: 'L0',
+      resumed: true,
+      initializeResult: { capabilities: { textDocumentSync: 1 } },
+      registrations: [{ id: 'r1', method: 'textDocument/hover', registerOptions: {} }],
+      progress: { active: [{ token: 't', title: 'Indexing', startedAt: 5 }] },
+    });
+    expect(s.methods()).toEqual(['textDocument/didOpen']);
+    expect(s.controls()).toEqual([{ control: 'attachment-ready' }]);
+    expect(h.bindings[0]!.context.capabilities.has('hover')).toBe(true);
+    expect(c.getStatus().state).toBe('starting');
+    expect(c.progress().active.map((p) => p.title)).toEqual(['Indexing']);
+    s.receive({ status: 'synchronized' });
+    expect(c.getStatus().state).toBe('ready');
+  });
+
+  it('S33 callbacks of a replaced generation cannot close, initialize or clean up the replacement', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    const old = h.sockets[0]!;
+    old.open();
+    old.receive(READY); // old generation sent initialize and waits
+    const oldInit = old.lastRequest('initialize')!;
+    c.retry(); // replacement generation
+    const fresh = h.sockets[1]!;
+    expect(old.closedWith).toBe(1000);
+    await initialize(fresh);
+    expect(c.getStatus()).toMatchObject({ state: 'ready', generation: 2 });
+    // Late arrivals on the old socket:
+    old.receive({ jsonrpc: '2.0', id: oldInit.id, result: { capabilities: { hoverProvider: true } } });
+    old.receive({ status: 'released', reason: 'stop' });
+    old.receive({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'file:///ws/a.ts', diagnostics: [] } });
+    old.serverClose(4006);
+    await settle();
+    expect(c.getStatus()).toMatchObject({ state: 'ready', generation: 2 });
+    expect(old.methods()).toEqual(['initialize']); // no initialized, no didOpen from the old generation
+    expect(h.bindings).toHaveLength(1);
+    expect(h.bindings[0]!.context.generation).toBe(2);
+    expect(h.bindings[0]!.disposed).toBe(false);
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
+  });
+
+  it('S33 a connection replaced in the registry ignores its late socket events', async () => {
+    const h = harness();
+    const registry = new LspConnectionRegistry();
+    const first = registry.getOrCreate('s1', 'typescript', h.create);
+    first.start();
+    await initialize(h.sockets[0]!);
+    const second = registry.replace('s1', 'typescript', h.create);
+    second.start();
+    await initialize(h.sockets[1]!);
+    expect(h.bindings[0]!.disposed).toBe(true);
+    h.sockets[0]!.serverClose(4006);
+    expect(second.getStatus().state).toBe('ready');
+    expect(h.bindings[1]!.disposed).toBe(false);
+    expect(registry.get('s1', 'typescript')).toBe(second);
+  });
+
+  it('S46 a retried connection starts without the old generation progress', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'a', value: { kind: 'begin', title: 'Loading' } } });
+    expect(c.progress().active).toHaveLength(1);
+    h.sockets[0]!.serverClose(4006);
+    c.retry();
+    await initialize(h.sockets[1]!);
+    expect(c.progress()).toEqual({ active: [] });
+  });
+
+  it('S31 a server exit (4006) after ready is an error with Retry, and forgets the lease hint', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(4006);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4006' } });
+    expect(h.bindings[0]!.disposed).toBe(true);
+    expect(h.storage.dump()).toEqual({});
+  });
+
+  it('C05 a transient loss shows reconnecting and reattaches with the lease hint, bounded', async () => {
+    const h = harness({ reconnectDelaysMs: [100, 200] });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    expect(c.getStatus()).toMatchObject({ state: 'reconnecting', message: { key: 'message.reconnecting', params: { attempt: 1, max: 2 } } });
+    h.timers.advance(100);
+    expect(h.sockets[1]!.url).toContain('lease=L1');
+    h.sockets[1]!.serverClose(1006);
+    h.timers.advance(200);
+    h.sockets[2]!.serverClose(1006);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.connectionLost' } });
+    expect(h.sockets).toHaveLength(3);
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
+  });
+
+  it('stop sends release and ends Off on the released acknowledgement, clearing the hint', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    c.stop();
+    expect(h.sockets[0]!.controls()).toEqual([{ control: 'release', reason: 'stop' }]);
+    expect(c.getStatus()).toMatchObject({ state: 'ready', stopping: true });
+    h.sockets[0]!.receive({ status: 'released', reason: 'stop' });
+    expect(c.getStatus().state).toBe('off');
+    expect(c.stoppedByUser).toBe(true);
+    expect(h.storage.dump()).toEqual({});
+    h.sockets[0]!.serverClose(1000);
+    expect(c.getStatus().state).toBe('off');
+  });
+
+  it('C06 the last editor closed arms a 2 minute idle timer that releases; reopening cancels it', async () => {
+    const h = harness();
+    h.documents.add('a.ts', 'x');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.documents.remove('a.ts');
+    h.timers.advance(60_000);
+    h.documents.add('a.ts', 'x');
+    h.timers.advance(120_000);
+    expect(h.sockets[0]!.controls()).toEqual([]);
+    h.documents.remove('a.ts');
+    h.timers.advance(120_000);
+    expect(h.sockets[0]!.controls()).toEqual([{ control: 'release', reason: 'editor_idle' }]);
+    expect(c.stoppedByUser).toBe(false);
+  });
+
+  it('install frames: installing, then install_failed detail survives the 4003 close (S12)', () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive({ status: 'installing', language: 'typescript' });
+    expect(c.getStatus()).toMatchObject({ state: 'installing', message: { key: 'message.installing' } });
+    s.receive({ status: 'install_failed', language: 'typescript', error: 'npm ERR! code E404' });
+    s.serverClose(4003);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { text: 'npm ERR! code E404' } });
+  });
+
+  it('routes diagnostics to the current binding and didSave after a successful save', async () => {
+    const h = harness();
+    h.documents.add('a.ts', 'x');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!, { textDocumentSync: { openClose: true, change: 2, save: { includeText: true } } });
+    h.sockets[0]!.receive({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'file:///ws/a.ts', diagnostics: [] } });
+    expect(h.bindings[0]!.diagnostics).toHaveLength(1);
+    h.documents.save('a.ts', 'x');
+    expect(h.sockets[0]!.lastRequest('textDocument/didSave')).toMatchObject({ params: { textDocument: { uri: 'file:///ws/a.ts' }, text: 'x' } });
+    expect(c.getStatus().state).toBe('ready');
+  });
+});

@@ -1,0 +1,94 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
+import { describe, expect, it } from 'vitest';
+import type { EffectiveSync } from './capabilities.js';
+import { DocumentSync } from './documentSync.js';
+import { FakeDocument, FakeTimers } from './testing/fakes.js';
+
+function setup(sync: EffectiveSync) {
+  const notes: Array<{ method: string; params: any }> = [];
+  const timers = new FakeTimers();
+  const ds = new DocumentSync({
+    notify: (method, params) => void notes.push({ method, params }),
+    sync: () => sync,
+    serverUri: (p) => `file:///ws/${p}`,
+    timers,
+    debounceMs: 100,
+  });
+  return { ds, notes, timers };
+}
+
+const incremental: EffectiveSync = { openClose: true, change: 2, save: { includeText: true } };
+
+describe('DocumentSync', () => {
+  it('opens with the LSP languageId and the clean server URI, debounces changes, closes', () => {
+    const { ds, notes, timers } = setup(incremental);
+    const doc = new FakeDocument('src/a.tsx', 'typescriptreact', 'x');
+    ds.open(doc);
+    expect(notes[0]).toEqual({ method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///ws/src/a.tsx', languageId: 'typescriptreact', version: 1, text: 'x' } } });
+    doc.type('xy');
+    doc.type('xyz');
+    expect(notes).toHaveLength(1);
+    timers.advance(100);
+    expect(notes[1]!.method).toBe('textDocument/didChange');
+    expect(notes[1]!.params.textDocument).toEqual({ uri: 'file:///ws/src/a.tsx', version: 3 });
+    expect(notes[1]!.params.contentChanges.map((c: { text: string }) => c.text)).toEqual(['xy', 'xyz']);
+    ds.close('src/a.tsx');
+    expect(notes[2]).toEqual({ method: 'textDocument/didClose', params: { textDocument: { uri: 'file:///ws/src/a.tsx' } } });
+  });
+
+  it('sends the whole text for full sync and flushes before a request reads the document', () => {
+    const { ds, notes, timers } = setup({ openClose: true, change: 1, save: false });
+    const doc = new FakeDocument('a.py', 'python', 'a');
+    ds.open(doc);
+    doc.type('ab');
+    ds.flush('a.py');
+    expect(notes[1]!.params.contentChanges).toEqual([{ text: 'ab' }]);
+    timers.advance(1000);
+    expect(notes).toHaveLength(2);
+  });
+
+  it('S24 the final didChange precedes didSave, which carries the persisted text when includeText is requested', () => {
+    const { ds, notes } = setup(incremental);
+    const doc = new FakeDocument('a.ts', 'typescript', 'old');
+    ds.open(doc);
+    doc.type('new');
+    ds.didSave('a.ts', 'new');
+    expect(notes.map((n) => n.method)).toEqual(['textDocument/didOpen', 'textDocument/didChange', 'textDocument/didSave']);
+    expect(notes[2]!.params).toEqual({ textDocument: { uri: 'file:///ws/a.ts' }, text: 'new' });
+  });
+
+  it('S24 without includeText the didSave has no text; without save sync there is no didSave', () => {
+    const a = setup({ openClose: true, change: 2, save: { includeText: false } });
+    const doc = new FakeDocument('a.ts', 'typescript', 'x');
+    a.ds.open(doc);
+    a.ds.didSave('a.ts', 'x');
+    expect(a.notes.at(-1)).toEqual({ method: 'textDocument/didSave', params: { textDocument: { uri: 'file:///ws/a.ts' } } });
+    const b = setup({ openClose: true, change: 2, save: false });
+    b.ds.open(new FakeDocument('a.ts', 'typescript', 'x'));
+    b.ds.didSave('a.ts', 'x');
+    expect(b.notes.map((n) => n.method)).toEqual(['textDocument/didOpen']);
+  });
+
+  it('S25 a save of an older snapshot omits the stale text and never rewinds the server document', () => {
+    const { ds, notes } = setup(incremental);
+    const doc = new FakeDocument('a.ts', 'typescript', 'v1');
+    ds.open(doc);
+    doc.type('v2'); // the snapshot being saved
+    doc.type('v3'); // typed while the save was in flight
+    ds.didSave('a.ts', 'v2');
+    const change = notes.find((n) => n.method === 'textDocument/didChange')!;
+    expect(change.params.contentChanges.at(-1).text).toBe('v3');
+    expect(notes.at(-1)).toEqual({ method: 'textDocument/didSave', params: { textDocument: { uri: 'file:///ws/a.ts' } } });
+  });
+
+  it('dispose stops tracking without notifying (the generation ended)', () => {
+    const { ds, notes, timers } = setup(incremental);
+    const doc = new FakeDocument('a.ts', 'typescript', 'x');
+    ds.open(doc);
+    doc.type('y');
+    ds.dispose();
+    timers.advance(1000);
+    doc.type('z');
+    expect(notes.map((n) => n.method)).toEqual(['textDocument/didOpen']);
+  });
+});

@@ -1,0 +1,33 @@
+import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ServerCapabilityIndex } from './capabilities.js';
+import type { Disposable, Event } from './disposable.js';
+import type { CancellationLike } from './jsonRpc.js';
+
+/**
+ * What one connection generation hands to the editor integration (Monaco providers, markers,
+ * built-in suppression). Everything in it belongs to that generation: a request made through it
+ * after the generation ended rejects, and nothing here can reach a newer generation (S33).
+ */
+export interface FeatureContext {
+  readonly sessionId: string;
+  readonly language: LanguageId;
+  readonly generation: number;
+  readonly capabilities: ServerCapabilityIndex;
+  /** Workspace identity from this generation's ready frame (S34). */
+  readonly workspace: WorkspaceIdentity;
+  request<R>(method: string, params: unknown, token?: CancellationLike): Promise<R>;
+  /** Sends the pending didChange of a document before a request reads it. */
+  flush(path: string): void;
+  /** Is this workspace-relative path open on the server side (didOpen sent)? */
+  isOpen(path: string): boolean;
+  /** Server asked for `workspace/semanticTokens/refresh`. */
+  readonly onSemanticTokensRefresh: Event<void>;
+}
+
+/** What binding features returns: diagnostics intake, and disposal of exactly what it acquired (S30). */
+export interface FeatureBinding extends Disposable {
+  publishDiagnostics(params: PublishDiagnosticsParams): void;
+}
+
+export type FeatureBinder = (context: FeatureContext) => FeatureBinding;

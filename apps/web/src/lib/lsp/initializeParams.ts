@@ -1,0 +1,31 @@
+import { pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
+import type { InitializeParams, WorkspaceFolder } from 'vscode-languageserver-protocol';
+import { clientCapabilities } from './clientCapabilities.js';
+
+export interface ClientInfo {
+  name: string;
+  version?: string;
+}
+
+/** Workspace folders from the ready frame: one per repository, or the workspace root alone. */
+export function workspaceFolders(identity: WorkspaceIdentity): WorkspaceFolder[] {
+  const root = identity.workspacePath.replace(/[\\/]+$/, '');
+  const baseName = (p: string) => p.split(/[\\/]/).filter(Boolean).pop() ?? p;
+  if (identity.repoSubpaths.length === 0) return [{ uri: identity.workspaceUri, name: baseName(root) || '/' }];
+  return identity.repoSubpaths.map((sub) => ({ uri: pathToFileUri(`${root}/${sub.replace(/^[\\/]+/, '')}`), name: baseName(sub) }));
+}
+
+/** The `initialize` request of a fresh lease (ready with resumed:false). */
+export function buildInitializeParams(identity: WorkspaceIdentity, clientInfo: ClientInfo, locale: string | undefined): InitializeParams {
+  const params: InitializeParams = {
+    processId: null,
+    clientInfo,
+    rootUri: identity.workspaceUri,
+    rootPath: identity.workspacePath,
+    workspaceFolders: workspaceFolders(identity),
+    capabilities: clientCapabilities(),
+    trace: 'off',
+  };
+  if (locale) params.locale = locale;
+  return params;
+}

@@ -1,0 +1,51 @@
+import { ErrorCodes, ResponseError } from './jsonRpc.js';
+
+/** What the client does for the server requests it answers. */
+export interface ServerRequestHandlers {
+  /** One value per `workspace/configuration` item (null where nothing is configured). */
+  configuration(items: Array<{ section?: string; scopeUri?: string }>): unknown[];
+  registerCapability(registrations: unknown[]): void;
+  unregisterCapability(unregistrations: unknown[]): void;
+  semanticTokensRefresh(): void;
+}
+
+export const ANSWERED_SERVER_REQUESTS = [
+  'workspace/configuration',
+  'client/registerCapability',
+  'client/unregisterCapability',
+  'window/workDoneProgress/create',
+  'workspace/semanticTokens/refresh',
+] as const;
+
+function arrayField(params: unknown, field: string): unknown[] {
+  if (typeof params !== 'object' || params === null) return [];
+  const value = (params as Record<string, unknown>)[field];
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * Routes a server request to its answer. Unknown methods get a MethodNotFound error, never
+ * silence: a server waiting on an unanswered request can stall forever.
+ */
+export function createServerRequestRouter(handlers: ServerRequestHandlers): (method: string, params: unknown) => unknown {
+  return (method, params) => {
+    switch (method) {
+      case 'workspace/configuration':
+        return handlers.configuration(arrayField(params, 'items') as Array<{ section?: string; scopeUri?: string }>);
+      case 'client/registerCapability':
+        handlers.registerCapability(arrayField(params, 'registrations'));
+        return null;
+      case 'client/unregisterCapability':
+        // The LSP spec spells the field `unregisterations`; accept the corrected spelling too.
+        handlers.unregisterCapability([...arrayField(params, 'unregisterations'), ...arrayField(params, 'unregistrations')]);
+        return null;
+      case 'window/workDoneProgress/create':
+        return null;
+      case 'workspace/semanticTokens/refresh':
+        handlers.semanticTokensRefresh();
+        return null;
+      default:
+        throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
+    }
+  };
+}

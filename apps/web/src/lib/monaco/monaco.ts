@@ -1,0 +1,43 @@
+/**
+ * The one runtime import of monaco-editor, loaded lazily (phones and the task list never pay for
+ * it). Core editor, the TypeScript/JavaScript language service, and syntax highlighting for the
+ * catalog languages and a few common neighbours. Only two workers exist: the editor worker and
+ * the TypeScript worker; anything else falls back to the editor worker.
+ */
+import 'monaco-editor/esm/vs/editor/edcore.main.js';
+import * as editorApi from 'monaco-editor/esm/vs/editor/editor.api.js';
+import * as typescriptContribution from 'monaco-editor/esm/vs/language/typescript/monaco.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/typescript/typescript.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/javascript/javascript.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/python/python.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/go/go.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/rust/rust.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/kotlin/kotlin.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/markdown/markdown.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/shell/shell.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/dockerfile/dockerfile.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/html/html.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/css/css.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/ini/ini.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/java/java.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/cpp/cpp.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
+import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker.js?worker';
+import type { MonacoApi } from '../lsp/providers/host.js';
+
+const TYPESCRIPT_WORKER_LABELS = new Set(['typescript', 'javascript']);
+
+(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker } }).MonacoEnvironment = {
+  getWorker(_id: string, label: string): Worker {
+    return TYPESCRIPT_WORKER_LABELS.has(label) ? new TypeScriptWorker() : new EditorWorker();
+  },
+};
+
+/**
+ * Monaco 0.55 exposes the TypeScript defaults as `monaco.typescript` (the old
+ * `monaco.languages.typescript` is a deprecated alias); this object is shaped like the package's
+ * root export so the rest of the app types against `typeof import('monaco-editor')`.
+ */
+export const monaco = { ...editorApi, typescript: typescriptContribution } as unknown as MonacoApi;

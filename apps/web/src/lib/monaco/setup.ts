@@ -1,0 +1,32 @@
+import { installBuiltinGuards, type BuiltinSuppression, type GuardableEditor, type GuardableLanguages } from '../lsp/builtins.js';
+import type { Disposable } from '../lsp/disposable.js';
+import type { MonacoApi } from '../lsp/providers/host.js';
+import { positionOf, resolveOpenTarget, type OpenTarget } from '../workspace/navigation.js';
+import type { WorkspaceIdentityStore } from '../workspace/workspaceIdentity.js';
+
+export interface MonacoSetupDeps {
+  suppression: BuiltinSuppression;
+  identities: WorkspaceIdentityStore;
+  /** Opens a session file (tab, tree, reveal). */
+  navigate(target: OpenTarget, position: { lineNumber: number; column: number } | undefined): void;
+}
+
+/**
+ * Window-wide Monaco wiring, done once, before the first model exists: built-in guards (so lazy
+ * TypeScript providers are wrapped as they register, S14) and the editor opener that turns
+ * navigation into tabs of the right session (S36, S38).
+ */
+export function setupMonaco(monaco: MonacoApi, deps: MonacoSetupDeps): Disposable[] {
+  const guards = installBuiltinGuards(monaco.languages as unknown as GuardableLanguages, monaco.editor as unknown as GuardableEditor, deps.suppression);
+  const opener = monaco.editor.registerEditorOpener({
+    openCodeEditor(source, resource, selectionOrPosition) {
+      const target = resolveOpenTarget(resource, source.getModel()?.uri, deps.identities);
+      if (!target) return false;
+      deps.navigate(target, positionOf(selectionOrPosition));
+      return true;
+    },
+  });
+  // Semantic tokens are shown only when the theme allows them: ask for them explicitly.
+  monaco.editor.setTheme('vs');
+  return [guards, opener];
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import type { WriteOutcome } from '../../api/kandevApi.js';
+import { Emitter } from '../lsp/disposable.js';
+import type { MonacoApi } from '../lsp/providers/host.js';
+import { SessionWorkspace } from './sessionWorkspace.js';
+
+/** Just enough of a Monaco text model: versions, undo history, change events. */
+class FakeTextModel {
+  private history: Array<{ text: string; alt: number }>;
+  private version = 1;
+  private nextAlt = 2;
+  private alt = 1;
+  disposed = false;
+  private readonly changes = new Emitter<{ changes: unknown[] }>();
+  constructor(readonly uri: { toString(): string }, private text: string) {
+    this.history = [{ text, alt: 1 }];
+  }
+  getValue() { return this.text; }
+  getVersionId() { return this.version; }
+  getAlternativeVersionId() { return this.alt; }
+  onDidChangeContent(listener: (e: { changes: unknown[] }) => void) { return this.changes.event(listener); }
+  getFullModelRange() { return { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }; }
+  pushStackElement() {}
+  pushEditOperations(_s: unknown, edits: Array<{ text: string }>) { this.edit(edits[0]!.text); return null; }
+  canUndo() { return this.history.length > 1; }
+  undo() {
+    this.history.pop();
+    const prev = this.history.at(-1)!;
+    this.set(prev.text, prev.alt);
+  }
+  edit(text: string) {
+    const alt = this.nextAlt++;
+    this.history.push({ text, alt });
+    this.set(text, alt);
+  }
+  private set(text: string, alt: number) {
+    this.text = text;
+    this.alt = alt;
+    this.version++;
+    this.changes.fire({ changes: [{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }, rangeLength: 0, rangeOffset: 0, text }] });
+  }
+  dispose() { this.disposed = true; }
+}
+
+function fakeMonaco() {
+  const models = new Map<string, FakeTextModel>();
+  const monaco = {
+    Uri: { from: (p: { scheme: string; authority: string; path: string }) => ({ ...p, toString: () => `${p.scheme}://${p.authority}${p.path}` }) },
+    editor: {
+      getModel: (uri: { toString(): string }) => {
+        const m = models.get(uri.toString());
+        return m && !m.disposed ? m : null;
+      },
+      createModel: (text: string, _lang: string | undefined, uri: { toString(): string }) => {
+        const m = new FakeTextModel(uri, text);
+        models.set(uri.toString(), m);
+        return m;
+      },
+    },
+  } as unknown as MonacoApi;
+  return { monaco, models };
+}
+
+function fakeApi(files: Record<string, string>) {
+  const writes: Array<{ path: string; content: string; baseVersion: string | undefined }> = [];
+  let nextWrite: (() => Promise<WriteOutcome>) | undefined;
+  const api = {
+    listFiles: async () => [],
+    readFile: async (_s: string, path: string) => ({ content: files[path] ?? '', version: `v-${files[path]}` }),
+    writeFile: async (_s: string, path: string, content: string, baseVersion: string | undefined): Promise<WriteOutcome> => {
+      writes.push({ path, content, baseVersion });
+      if (nextWrite) {
+        const w = nextWrite;
+        nextWrite = undefined;
+        return w();
+      }
+      files[path] = content;
+      return { ok: true, version: `v-${content}` };
+    },
+  };
+  return { api, writes, setNextWrite: (fn: () => Promise<WriteOutcome>) => (nextWrite = fn) };
+}
+
+describe('SessionWorkspace', () => {
+  it('opens one tab per workspace-relative path and offers each language its documents', async () => {
+    const { monaco } = fakeMonaco();
+    const { api } = fakeApi({ 'a.ts': 'a', 'b.py': 'b' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    const opened: string[] = [];
+    ws.documentSource('typescript').onDidOpen((d) => opened.push(d.path));
+    await ws.open('a.ts');
+    await ws.open('b.py');
+    await ws.open('a.ts');
+    expect(ws.getSnapshot().tabs.map((t) => t.path)).toEqual(['a.ts', 'b.py']);
+    expect(ws.getSnapshot().activePath).toBe('a.ts');
+    expect(opened).toEqual(['a.ts']);
+    expect(ws.documentSource('python').documents().map((d) => [d.path, d.languageId])).toEqual([['b.py', 'python']]);
+  });
+
+  it('S24 a successful save sends its snapshot to the LSP layer; a rejected write does not', async () => {
+    const { monaco, models } = fakeMonaco();
+    const { api, writes, setNextWrite } = fakeApi({ 'a.ts': 'one' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    const saved: string[] = [];
+    ws.documentSource('typescript').onDidSave((e) => saved.push(e.text));
+    await ws.open('a.ts');
+    const model = models.get('kandev-session://s1/a.ts')!;
+    model.edit('two');
+    expect(ws.getSnapshot().tabs[0]!.dirty).toBe(true);
+    expect(await ws.save('a.ts')).toBe('saved');
+    expect(writes[0]).toEqual({ path: 'a.ts', content: 'two', baseVersion: 'v-one' });
+    expect(saved).toEqual(['two']);
+    expect(ws.getSnapshot().tabs[0]!.dirty).toBe(false);
+    model.edit('three');
+    setNextWrite(async () => ({ ok: false, conflict: true, currentVersion: 'v-disk' }));
+    expect(await ws.save('a.ts')).toBe('conflict');
+    expect(saved).toEqual(['two']);
+    expect(ws.getSnapshot().tabs[0]).toMatchObject({ conflict: true, dirty: true });
+  });
+
+  it('S25 typing while a save is in flight leaves the newer snapshot dirty', async () => {
+    const { monaco, models } = fakeMonaco();
+    const { api, setNextWrite } = fakeApi({ 'a.ts': 'v1' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    await ws.open('a.ts');
+    const model = models.get('kandev-session://s1/a.ts')!;
+    model.edit('v2');
+    let finish!: () => void;
+    setNextWrite(() => new Promise((resolve) => (finish = () => resolve({ ok: true, version: 'v-v2' }))));
+    const saving = ws.save('a.ts');
+    expect(ws.getSnapshot().tabs[0]!.saving).toBe(true);
+    model.edit('v3');
+    finish();
+    expect(await saving).toBe('saved');
+    expect(ws.getSnapshot().tabs[0]!.dirty).toBe(true);
+    model.undo(); // back to the saved snapshot: clean again
+    expect(ws.getSnapshot().tabs[0]!.dirty).toBe(false);
+  });
+
+  it('conflict: overwrite writes over the reported disk version; reload takes the disk text as one undoable edit', async () => {
+    const { monaco, models } = fakeMonaco();
+    const files = { 'a.ts': 'base' };
+    const { api, writes, setNextWrite } = fakeApi(files);
+    const ws = new SessionWorkspace('s1', api, monaco);
+    await ws.open('a.ts');
+    const model = models.get('kandev-session://s1/a.ts')!;
+    model.edit('mine');
+    setNextWrite(async () => ({ ok: false, conflict: true, currentVersion: 'v-disk' }));
+    await ws.save('a.ts');
+    await ws.overwrite('a.ts');
+    expect(writes.at(-1)).toEqual({ path: 'a.ts', content: 'mine', baseVersion: 'v-disk' });
+    expect(ws.getSnapshot().tabs[0]).toMatchObject({ conflict: false, dirty: false });
+
+    model.edit('mine again');
+    setNextWrite(async () => ({ ok: false, conflict: true, currentVersion: 'v-theirs' }));
+    await ws.save('a.ts');
+    files['a.ts'] = 'theirs';
+    await ws.reloadFromDisk('a.ts');
+    expect(model.getValue()).toBe('theirs');
+    expect(ws.getSnapshot().tabs[0]).toMatchObject({ conflict: false, dirty: false });
+    model.undo();
+    expect(model.getValue()).toBe('mine again'); // nothing lost
+  });
+
+  it('S37 a reveal is consumed only by its own session workspace and path', async () => {
+    const { monaco } = fakeMonaco();
+    const a = new SessionWorkspace('sa', fakeApi({ 'x.ts': 'x' }).api, monaco);
+    const b = new SessionWorkspace('sb', fakeApi({ 'x.ts': 'x' }).api, monaco);
+    await a.open('x.ts');
+    await b.open('x.ts');
+    await a.open('x.ts', { lineNumber: 4, column: 2 });
+    expect(b.takeReveal('x.ts')).toBeUndefined();
+    expect(a.takeReveal('y.ts')).toBeUndefined();
+    expect(a.takeReveal('x.ts')).toEqual({ lineNumber: 4, column: 2 });
+    expect(a.takeReveal('x.ts')).toBeUndefined();
+    expect(a.modelOf('x.ts')).not.toBe(b.modelOf('x.ts'));
+  });
+
+  it('models are reference counted: a navigation target outlives its tab and goes with its last reference', async () => {
+    const { monaco, models } = fakeMonaco();
+    const ws = new SessionWorkspace('s1', fakeApi({ 'lib.ts': 'l' }).api, monaco);
+    const placeholder = await ws.acquireModel('lib.ts');
+    await ws.open('lib.ts');
+    ws.close('lib.ts');
+    const model = models.get('kandev-session://s1/lib.ts')!;
+    expect(model.disposed).toBe(false);
+    placeholder.dispose();
+    expect(model.disposed).toBe(true);
+  });
+
+  it('an edit to a model without a tab (a peek view) gets a tab so it is never lost', async () => {
+    const { monaco, models } = fakeMonaco();
+    const ws = new SessionWorkspace('s1', fakeApi({ 'lib.ts': 'l' }).api, monaco);
+    await ws.acquireModel('lib.ts');
+    models.get('kandev-session://s1/lib.ts')!.edit('edited in peek');
+    expect(ws.getSnapshot().tabs).toMatchObject([{ path: 'lib.ts', dirty: true }]);
+  });
+});

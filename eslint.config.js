@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', 'node_modules/**', 'test-results/**', 'demo/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // No app imports another app: they talk over packages/protocol and the wire.
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web'], message: 'apps talk over the wire contract, never by import' }] }],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['test/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-imports': 'off' },
+  },
+);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Test-only Docker environment: starts a private dockerd (no bridge, no iptables, so no container
+# traffic ever leaves loopback) and builds the base image from a debootstrap root file system,
+# because no image registry can be reached. Prints `export DOCKER_HOST=...` lines for the caller.
+#   scripts/docker-env.sh start   start dockerd (if not running) and build the image (if missing)
+#   scripts/docker-env.sh stop    stop the dockerd this script started, by PID
+set -euo pipefail
+state=${KANDEV_DOCKER_STATE:-/tmp/kandev-dockerd}
+image=${KANDEV_DOCKER_IMAGE:-kandev-test-base}
+sock="$state/docker.sock"
+mkdir -p "$state"
+
+mirror() {
+  # The Debian mirror apt already uses (deb822 or one-line sources).
+  local uri
+  uri=$(grep -hoE '^URIs: *\S+' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -n1 | awk '{print $2}')
+  [ -n "$uri" ] || uri=$(grep -hoE '^deb \S+' /etc/apt/sources.list 2>/dev/null | grep -v security | head -n1 | awk '{print $2}')
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+start() {
+  if [ -f "$state/dockerd.pid" ] && kill -0 "$(cat "$state/dockerd.pid")" 2>/dev/null; then :; else
+    dockerd --host "unix://$sock" --data-root "$state/data" --exec-root "$state/exec" --pidfile "$state/dockerd.pid" \
+      --bridge=none --iptables=false --ip-forward=false >"$state/dockerd.log" 2>&1 &
+    for _ in $(seq 1 60); do
+      DOCKER_HOST="unix://$sock" docker info >/dev/null 2>&1 && break
+      sleep 1
+    done
+    DOCKER_HOST="unix://$sock" docker info >/dev/null 2>&1 || { tail -20 "$state/dockerd.log" >&2; exit 1; }
+  fi
+  if ! DOCKER_HOST="unix://$sock" docker image inspect "$image" >/dev/null 2>&1; then
+    local root="$state/rootfs"
+    rm -rf "$root"
+    echo "building the $image image with debootstrap (a few minutes)" >&2
+    debootstrap --variant=minbase bookworm "$root" "$(mirror)" >"$state/debootstrap.log" 2>&1 || { tail -20 "$state/debootstrap.log" >&2; exit 1; }
+    tar -C "$root" -c . | DOCKER_HOST="unix://$sock" docker import - "$image" >/dev/null
+    rm -rf "$root"
+  fi
+  echo "export DOCKER_HOST=unix://$sock"
+  echo "export KANDEV_DOCKER_IMAGE=$image"
+}
+
+stop() {
+  if [ -f "$state/dockerd.pid" ]; then
+    local pid; pid=$(cat "$state/dockerd.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    rm -f "$state/dockerd.pid"
+  fi
+}
+
+case "${1:-start}" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac

@@ -1,0 +1,84 @@
+import { CloseCode } from '@kandev/protocol';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentctl, taskPath, type RunningAgentctl } from '../../apps/agentctl/src/testing/agentctlProcess.js';
+
+let temp: string;
+let workspace: string;
+let agentctl: RunningAgentctl;
+
+beforeAll(async () => {
+  temp = mkdtempSync(join(tmpdir(), 'agentctl-lsp-it-'));
+  workspace = join(temp, 'workspace');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext' } }));
+  writeFileSync(join(workspace, 'main.ts'), 'export const answer: number = 42;\nexport const doubled = answer * 2;\n');
+  writeFileSync(join(workspace, 'main.py'), 'def greet(name: str) -> str:\n    return name\n');
+  // The repo root's node_modules/.bin (typescript-language-server, pyright-langserver) is on the task PATH.
+  agentctl = await startAgentctl({ workspace, env: { PATH: taskPath(), HOME: join(temp, 'home') } });
+});
+
+afterAll(async () => {
+  await agentctl?.stop();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+describe('agentctl LSP bridge with real language servers', () => {
+  it('bridges typescript-language-server: ready with workspace identity, initialize, then hover', async () => {
+    const client = agentctl.openStream('language=typescript&autoInstall=false');
+    const ready = await client.status('ready');
+    expect(ready).toEqual({ status: 'ready', language: 'typescript', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] });
+    const rootUri = pathToFileURL(workspace).href;
+    const init = await client.request('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {} });
+    expect(init.result).toMatchObject({ capabilities: { hoverProvider: true } });
+    client.notify('initialized', {});
+    const uri = pathToFileURL(join(workspace, 'main.ts')).href;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: 'export const answer: number = 42;\nexport const doubled = answer * 2;\n' } });
+    // Hover on `answer` in the second line.
+    const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 25 } });
+    expect(JSON.stringify(hover.result)).toContain('const answer: number');
+    const shutdown = await client.request('shutdown', null);
+    expect(shutdown.error).toBeUndefined();
+    client.close();
+    expect((await client.closed).code).toBe(1000);
+  });
+
+  it('bridges pyright-langserver through initialize', async () => {
+    const client = agentctl.openStream('language=python&autoInstall=false');
+    await client.status('ready');
+    const rootUri = pathToFileURL(workspace).href;
+    const init = await client.request('initialize', { processId: null, rootUri, capabilities: {} });
+    expect(init.result).toMatchObject({ capabilities: { textDocumentSync: 2, hoverProvider: { workDoneProgress: true } } });
+    // The server's own notifications flow through the bridge unchanged too.
+    expect(client.frames.some((f) => f.method === 'window/logMessage')).toBe(true);
+    client.close();
+    await client.closed;
+  });
+
+  it('refuses the stream upgrade without the bearer token and starts nothing', async () => {
+    const client = agentctl.openStream('language=typescript&autoInstall=false', null);
+    expect(await client.opened).toBe(false);
+    expect(client.refusedStatus).toBe(401);
+    const wrong = agentctl.openStream('language=typescript&autoInstall=false', 'not-the-token');
+    expect(await wrong.opened).toBe(false);
+    expect(wrong.refusedStatus).toBe(401);
+    // Refused upgrades never reach the stream code: only the two streams above were ever opened.
+    expect(agentctl.logs.filter((l) => l.event === 'stream_open')).toHaveLength(2);
+    // The log travels on stderr, apart from the HTTP answer: wait for it instead of assuming order.
+    while (agentctl.logs.filter((l) => l.event === 'auth_refused').length < 2) await new Promise((r) => setTimeout(r, 20));
+    expect(agentctl.logs.filter((l) => l.event === 'auth_refused')).toHaveLength(2);
+  });
+
+  it('closes 4002 for an unknown language on the accepted socket', async () => {
+    const client = agentctl.openStream('language=cobol&autoInstall=false');
+    expect(await client.closed).toEqual({ code: CloseCode.Unavailable, reason: '' });
+  });
+
+  it('never writes the token into its logs', () => {
+    expect(agentctl.logs.length).toBeGreaterThan(0);
+    expect(JSON.stringify(agentctl.logs)).not.toContain(agentctl.token);
+  });
+});

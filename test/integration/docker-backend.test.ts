@@ -1,0 +1,148 @@
+/**
+ * Local Docker through the real backend (startBackend in this process, its own KANDEV_HOME; the
+ * containers run the built agentctl bundle): sessions whose agentctl runs in a container on host
+ * networking, files and LSP through the backend, stop, and the executors that must close 4004
+ * before anything starts.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutorKind, Session, Task } from '@kandev/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspTestClient } from '../../apps/agentctl/src/testing/agentctlProcess.js';
+import { readLog } from '../support/fakeServer.js';
+import { ensureBuilt } from '../support/build.js';
+import { childPids, startTestBackend, type TestBackend } from './backend-support.js';
+import {
+  containerCreations, containerHostPids, dockerAvailable, dockerWorkspace, eventually, innerPid, isAlive, mountNamespace, ownedContainers,
+  removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv, type DockerWorkspace,
+} from './docker-support.js';
+
+const root = mkdtempSync(join(tmpdir(), 'kandev-docker-backend-'));
+
+describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', () => {
+  let env: DockerEnv;
+  let stack: TestBackend;
+
+  beforeAll(async () => {
+    env = startDockerEnv();
+    ensureBuilt('agentctl');
+    stack = await startTestBackend({ DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host' });
+  });
+
+  afterAll(async () => {
+    const home = stack?.home;
+    await stack?.close();
+    if (env && home) await removeOwnedContainers(env.docker, home);
+    stopDockerEnv(env);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A JSON API call that must succeed. */
+  async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await stack.api(method, path, body);
+    if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status}: ${JSON.stringify(res.json)}`);
+    return res.json as T;
+  }
+
+  async function dockerSession(ws: DockerWorkspace): Promise<Session> {
+    const task = await api<Task>('POST', '/api/tasks', { title: 'docker', executor: 'local_docker', repositories: [{ path: ws.dir }], env: ws.env });
+    return api<Session>('POST', `/api/tasks/${task.id}/sessions`);
+  }
+
+  function openLsp(sessionId: string, language = 'kotlin'): LspTestClient {
+    return new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, null);
+  }
+
+  async function initialize(client: LspTestClient): Promise<Record<string, unknown>> {
+    const ready = await client.status('ready');
+    await client.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'workspace' }], capabilities: {} });
+    client.notify('initialized', {});
+    return ready;
+  }
+
+  async function containerOf(sessionId: string): Promise<string> {
+    const [info] = await env.docker.listContainers({ filters: { label: [`dev.kandev.session=${sessionId}`] } });
+    if (!info) throw new Error(`no container for session ${sessionId}`);
+    return info.Id;
+  }
+
+  it('S06 an LSP started for a Docker task runs its server inside the container, not on this host', async () => {
+    const ws = dockerWorkspace(join(root, 's06'), { 'Main.kt': 'fun main() {}\n' });
+    const session = await dockerSession(ws);
+    expect(session).toMatchObject({ status: 'running', workspacePath: '/workspace' });
+    const client = openLsp(session.id);
+    expect(await initialize(client)).toMatchObject({ status: 'ready', workspaceUri: 'file:///workspace', language: 'kotlin' });
+    const launched = readLog(ws.logFile)[0];
+    expect(launched).toMatchObject({ argv0: '/workspace/.tools/fake-lsp-server.mjs', message: { method: 'initialize' } });
+    const serverHostPid = (await containerHostPids(env.docker, await containerOf(session.id))).find((pid) => innerPid(pid) === launched?.pid);
+    expect(serverHostPid).toBeDefined();
+    // Another mount namespace than this machine's: the container's file system, binaries and all.
+    expect(mountNamespace(serverHostPid as number)).not.toBe(mountNamespace('self'));
+    client.close();
+  });
+
+  it('S32 two Docker tasks rooted at /workspace stay isolated: own files, own server, the same clean URI', async () => {
+    const a = dockerWorkspace(join(root, 's32-a'), { 'same.kt': 'val owner = "A"\n' });
+    const b = dockerWorkspace(join(root, 's32-b'), { 'same.kt': 'val owner = "B"\n' });
+    const [sa, sb] = [await dockerSession(a), await dockerSession(b)];
+    expect([sa.workspacePath, sb.workspacePath]).toEqual(['/workspace', '/workspace']);
+    type Read = { content: string; version: string };
+    const readA = await api<Read>('GET', `/api/sessions/${sa.id}/file?path=same.kt`);
+    expect(readA.content).toBe('val owner = "A"\n');
+    expect((await api<Read>('GET', `/api/sessions/${sb.id}/file?path=same.kt`)).content).toBe('val owner = "B"\n');
+    await api('PUT', `/api/sessions/${sa.id}/file?path=same.kt`, { content: 'val owner = "A2"\n', baseVersion: readA.version });
+    expect((await api<Read>('GET', `/api/sessions/${sb.id}/file?path=same.kt`)).content).toBe('val owner = "B"\n');
+
+    const [ca, cb] = [openLsp(sa.id), openLsp(sb.id)];
+    for (const [client, text] of [[ca, 'val owner = "A2"\n'], [cb, 'val owner = "B"\n']] as const) {
+      expect(await initialize(client)).toMatchObject({ workspaceUri: 'file:///workspace', workspacePath: '/workspace' });
+      client.notify('textDocument/didOpen', { textDocument: { uri: 'file:///workspace/same.kt', languageId: 'kotlin', version: 1, text } });
+    }
+    const opened = (ws: DockerWorkspace) => readLog(ws.logFile).find((l) => l.message.method === 'textDocument/didOpen');
+    expect(await eventually(() => opened(a) !== undefined && opened(b) !== undefined)).toBe(true);
+    // Each server saw the clean task-host URI and its own session's content, nothing of the other.
+    expect(opened(a)?.message.params.textDocument).toMatchObject({ uri: 'file:///workspace/same.kt', text: 'val owner = "A2"\n' });
+    expect(opened(b)?.message.params.textDocument).toMatchObject({ uri: 'file:///workspace/same.kt', text: 'val owner = "B"\n' });
+    expect(readLog(a.logFile).find((l) => l.message.method === 'initialize')?.message.params.rootUri).toBe('file:///workspace');
+    expect(readLog(b.logFile).find((l) => l.message.method === 'initialize')?.message.params.rootUri).toBe('file:///workspace');
+    expect(await containerOf(sa.id)).not.toBe(await containerOf(sb.id));
+    ca.close();
+    cb.close();
+  });
+
+  it('S55 stopping a Docker session removes its container and every process in it', async () => {
+    const ws = dockerWorkspace(join(root, 's55'), { 'Main.kt': '' }, { onStart: [{ spawnDescendant: { detached: true } }] });
+    const session = await dockerSession(ws);
+    const client = openLsp(session.id);
+    await initialize(client);
+    expect(await eventually(() => readLog(ws.logFile).some((l) => 'spawned' in l.message))).toBe(true);
+    const containerId = await containerOf(session.id);
+    const pids = await containerHostPids(env.docker, containerId);
+    const sleeper = (readLog(ws.logFile).find((l) => 'spawned' in l.message)?.message as { spawned: number }).spawned;
+    expect(pids.some((pid) => innerPid(pid) === sleeper)).toBe(true);
+
+    expect(await api<Session>('POST', `/api/sessions/${session.id}/stop`)).toMatchObject({ status: 'stopped' });
+    expect(pids.filter(isAlive)).toEqual([]);
+    await expect(env.docker.getContainer(containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    expect((await client.closed).code).not.toBe(1006);
+  });
+
+  it.each<ExecutorKind>(['remote_docker', 'ssh', 'sprites'])('S26 an LSP request for a %s task closes 4004 and starts no container', async (executor) => {
+    const dir = join(root, `s26-${executor}`);
+    mkdirSync(dir, { recursive: true });
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const containersBefore = (await ownedContainers(env.docker, stack.home)).map((c) => c.Id);
+    const agentctlsBefore = childPids(process.pid, 'agentctl');
+    const task = await api<Task>('POST', '/api/tasks', { title: executor, executor, repositories: [{ path: dir }], env: {} });
+    const start = await stack.api('POST', `/api/tasks/${task.id}/sessions`);
+    expect(start).toMatchObject({ status: 422, json: { error: { code: 'executor_unsupported' } } });
+    const session = start.json.session as Session;
+    const client = openLsp(session.id, 'typescript');
+    expect(await client.opened).toBe(true);
+    expect((await client.closed).code).toBe(4004);
+    expect((await ownedContainers(env.docker, stack.home)).map((c) => c.Id)).toEqual(containersBefore);
+    expect(childPids(process.pid, 'agentctl')).toEqual(agentctlsBefore);
+    expect(await containerCreations(env.docker, stack.home, since, Math.floor(Date.now() / 1000) + 1)).toEqual([]);
+  });
+});
