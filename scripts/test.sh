@@ -12,6 +12,16 @@ node scripts/build.mjs
 echo "== tests"
 mkdir -p test-results
 status=0
+# Local Docker suites: a private dockerd and the debootstrap image, when this machine can run them
+# (or CI, where a missing Docker must fail). Only a dockerd started here is stopped here.
+docker_state=${KANDEV_DOCKER_STATE:-/tmp/kandev-dockerd}
+if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "$(id -u)" = 0 ]; } >/dev/null 2>&1; then
+  if ! { [ -f "$docker_state/dockerd.pid" ] && kill -0 "$(cat "$docker_state/dockerd.pid")"; } 2>/dev/null; then
+    trap 'bash scripts/docker-env.sh stop' EXIT
+  fi
+  docker_exports=$(bash scripts/docker-env.sh start)
+  eval "$docker_exports"
+fi
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
 node scripts/summarize-tests.mjs test-results/vitest.json || status=1
 exit $status

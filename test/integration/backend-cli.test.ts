@@ -15,7 +15,18 @@ const folder = join(root, 'my-project');
 mkdirSync(join(demoSource, 'ts'), { recursive: true });
 writeFileSync(join(demoSource, 'ts', 'main.ts'), 'export const demo = true;\n');
 mkdirSync(folder);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** agentctl pids seen by these tests: whatever a failed test left is killed here, never leaked. */
+const seenAgentctls: number[] = [];
+afterAll(() => {
+  for (const pid of seenAgentctls) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+});
 
 interface Cli {
   child: ChildProcess;
@@ -33,6 +44,8 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
       KANDEV_PORT: '0',
       KANDEV_DEMO_SOURCE: demoSource,
       KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
+      // Bounds how long a wedged orphan may run before the restart's reaper escalates to SIGKILL.
+      KANDEV_AGENTCTL_STOP_GRACE_MS: '3000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +91,7 @@ describe('kandev CLI', () => {
     const session = await api(cli.url, 'POST', `/api/tasks/${tasks[0].id}/sessions`);
     expect(session.status).toBe('running');
     const agentctls = childPids(cli.child.pid as number, 'agentctl');
+    seenAgentctls.push(...agentctls);
     expect(agentctls).toHaveLength(1);
     writeFileSync(join(demoFolder, 'ts/main.ts'), 'export const demo = "edited by the user";\n');
 
@@ -101,6 +115,25 @@ describe('kandev CLI', () => {
     expect(task.sessions).toEqual([expect.objectContaining({ status: 'stopped' })]);
     cli.child.kill('SIGTERM');
     expect(await cli.exit).toBe(0);
+  });
+
+  it('reaps the agentctl a crashed backend left behind when it starts again', async () => {
+    const crashed = await start([]);
+    const { tasks } = await api(crashed.url, 'GET', '/api/tasks');
+    const session = await api(crashed.url, 'POST', `/api/tasks/${tasks[0].id}/sessions`);
+    expect(session.status).toBe('running');
+    const [orphan] = childPids(crashed.child.pid as number, 'agentctl');
+    seenAgentctls.push(orphan as number);
+    crashed.child.kill('SIGKILL');
+    await crashed.exit;
+    // Nothing stopped it: the backend died without a word, its agentctl lives on.
+    expect(isAlive(orphan as number)).toBe(true);
+
+    const next = await start([]);
+    expect(await eventually(() => !isAlive(orphan as number))).toBe(true);
+    expect(await api(next.url, 'GET', `/api/sessions/${session.id}`)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
+    next.child.kill('SIGTERM');
+    expect(await next.exit).toBe(0);
   });
 
   it('exits 2 naming the variable when the configuration is invalid', async () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/backend/src/config.js';
 import { startBackend, type RunningBackend } from '../../apps/backend/src/server.js';
@@ -23,6 +24,15 @@ export interface TestBackend {
   close(): Promise<void>;
 }
 
+/**
+ * Backends still open when a test file ends: a timed-out test abandons its `finally`, and its
+ * agentctl children would outlive the test worker. Closing them here reaps them.
+ */
+const openBackends = new Set<TestBackend>();
+afterAll(async () => {
+  await Promise.all([...openBackends].map((b) => b.close()));
+});
+
 export async function startTestBackend(env: Record<string, string> = {}): Promise<TestBackend> {
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
   const config = loadConfig({
@@ -35,7 +45,7 @@ export async function startTestBackend(env: Record<string, string> = {}): Promis
   }, repoRoot);
   if (!config.ok) throw new Error(config.error);
   const backend = await startBackend(config.value);
-  return {
+  const handle: TestBackend = {
     backend,
     home,
     url: backend.url,
@@ -49,10 +59,13 @@ export async function startTestBackend(env: Record<string, string> = {}): Promis
       return { status: response.status, json: text ? JSON.parse(text) : undefined };
     },
     async close() {
+      openBackends.delete(handle);
       await backend.close();
       rmSync(home, { recursive: true, force: true });
     },
   };
+  openBackends.add(handle);
+  return handle;
 }
 
 /** Pids of the live (non-zombie) children of `ppid` whose command line contains `needle`. */

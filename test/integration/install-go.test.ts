@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MAX_INSTALL_ERROR_BYTES } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findManagedBinary, installLanguageServer, InstallLock } from '../../apps/agentctl/src/install/index.js';
-import { descendantsOf, listProcesses } from '../../apps/agentctl/src/install/processTree.js';
+import { descendantsOf, listProcesses } from '../../apps/agentctl/src/process/processTable.js';
 import { fakeGoplsBanner, writeFakeGoplsProxy } from '../fixtures/goproxy/proxy.js';
 import { prerequisite } from '../support/env.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findManagedBinary, installLanguageServer, InstallLock, managedRoot, type SpawnFn } from '../../apps/agentctl/src/install/index.js';
-import { descendantsOf, listProcesses } from '../../apps/agentctl/src/install/processTree.js';
+import { descendantsOf, listProcesses } from '../../apps/agentctl/src/process/processTable.js';
 import { prerequisite } from '../support/env.js';
 import { StdioLspClient } from '../support/stdioClient.js';
 

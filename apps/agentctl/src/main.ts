@@ -7,7 +7,6 @@ import { STDIN_WRITE_CUTOFF_MS, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
-import { hostFlavour } from './resolve/flavour.js';
 import { createAgentctlServer } from './server.js';
 import type { InstallLanguageServer } from './stream/installer.js';
 
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
     workspacePath: config.workspacePath,
     repoSubpaths: config.repoSubpaths,
     env: process.env,
-    flavour: hostFlavour(),
+    platform: process.platform,
     installer,
     logger,
     timings: { wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS },

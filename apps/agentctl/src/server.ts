@@ -6,27 +6,19 @@ import { handleFilesRoute } from './files/routes.js';
 import { Workspace } from './files/workspace.js';
 import { createBearerCheck } from './http/auth.js';
 import { sendError, sendJson } from './http/respond.js';
-import { errorFields, type Logger } from './log.js';
-import type { HostFlavour, TaskEnv } from './resolve/flavour.js';
-import type { ResolveFs } from './resolve/resolveServer.js';
-import type { InstallLanguageServer } from './stream/installer.js';
-import { LspStream, type StreamTimings } from './stream/lspStream.js';
+import { errorFields } from './log.js';
+import { LspStream, type StreamHost } from './stream/lspStream.js';
 import { parseStreamParams } from './stream/params.js';
 import { StreamTable } from './stream/streamTable.js';
 
 export const LSP_STREAM_PATH = '/api/v1/lsp/stream';
 const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
 
-export interface AgentctlServerOptions {
+/** The streams' host settings (the task env, platform, installer, ...) plus what the server itself needs. */
+export interface AgentctlServerOptions extends Omit<StreamHost, 'workspace' | 'workspaceReal'> {
   token: string;
   workspacePath: string;
   repoSubpaths: string[];
-  env: TaskEnv;
-  flavour: HostFlavour;
-  installer: InstallLanguageServer | undefined;
-  logger: Logger;
-  timings: StreamTimings;
-  resolveFs?: ResolveFs;
 }
 
 export interface AgentctlServer {
@@ -44,13 +36,10 @@ function refuseUpgrade(socket: Duplex, status: number, text: string): void {
 
 /** The HTTP server: bearer auth on everything, the files API, and the LSP stream upgrade. */
 export async function createAgentctlServer(options: AgentctlServerOptions): Promise<AgentctlServer> {
-  const workspace = await Workspace.open(options.workspacePath);
-  const identity: WorkspaceIdentity = {
-    workspacePath: options.workspacePath,
-    workspaceUri: pathToFileUri(options.workspacePath),
-    repoSubpaths: options.repoSubpaths,
-  };
-  const authorized = createBearerCheck(options.token);
+  const { token, workspacePath, repoSubpaths, ...streamHost } = options;
+  const workspace = await Workspace.open(workspacePath);
+  const identity: WorkspaceIdentity = { workspacePath, workspaceUri: pathToFileUri(workspacePath), repoSubpaths };
+  const authorized = createBearerCheck(token);
   const logger = options.logger;
   const streams = new StreamTable();
   let nextStreamId = 1;
@@ -66,7 +55,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
     if (url.pathname === '/api/v1/health' && req.method === 'GET') {
-      sendJson(res, 200, { ok: true, ...identity, platform: options.flavour.platform });
+      sendJson(res, 200, { ok: true, ...identity, platform: options.platform });
       return;
     }
     if (await handleFilesRoute(workspace, req, res, url, logger)) return;
@@ -99,7 +88,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       // Unknown language and bad parameters are answered on the accepted socket (close 4002).
-      const stream = new LspStream(ws, parseStreamParams(url.searchParams), { workspace: identity, workspaceReal: workspace.real, env: options.env, flavour: options.flavour, installer: options.installer, logger, timings: options.timings, resolveFs: options.resolveFs }, nextStreamId++);
+      const stream = new LspStream(ws, parseStreamParams(url.searchParams), { ...streamHost, workspace: identity, workspaceReal: workspace.real }, nextStreamId++);
       streams.add(stream);
       void stream.start();
     });

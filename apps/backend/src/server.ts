@@ -70,15 +70,15 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
     LocalDockerExecutor.fromConfig(config, { logDir, log }),
   ]);
   const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
-  sessions.stopLeftovers();
+  sessions.stopLeftovers(config.agentctlStopGraceMs);
 
-  let gateway: LspGateway | undefined;
   const metrics = createBackendMetrics({
     runningSessions: () => sessions.runningCount(),
-    activeLspConnections: () => gateway?.activeConnections ?? 0,
+    // Read at scrape time only, after the gateway below exists.
+    activeLspConnections: () => gateway.activeConnections,
   });
   const originPolicy: OriginPolicy = { allowedOrigins: config.allowedOrigins, bindHost: config.host };
-  gateway = new LspGateway({
+  const gateway = new LspGateway({
     sessions,
     tasks,
     settings,
@@ -99,10 +99,9 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
   const server = createServer((req, res) => {
     void handleRequest(req, res, router, config, originPolicy, log);
   });
-  const lspGateway = gateway;
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => undefined);
-    if (!lspGateway.handleUpgrade(req, socket, head)) {
+    if (!gateway.handleUpgrade(req, socket, head)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     }
   });
@@ -116,7 +115,7 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
     (closing ??= (async () => {
       log.info('backend_stopping');
       server.close();
-      await lspGateway.close();
+      await gateway.close();
       await sessions.stopAll();
       server.closeAllConnections();
       db.close();

@@ -1,5 +1,6 @@
 import { LANGUAGE_IDS } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
+import { GOPLS_PACKAGE, NPM_SERVERS } from '../install/layout.js';
 import { CATALOG, catalogLanguage, hasInstallerFor } from './catalog.js';
 
 describe('language catalog (DESIGN section 6)', () => {
@@ -35,5 +36,18 @@ describe('language catalog (DESIGN section 6)', () => {
       expect(l.managedDestination, l.id).toBeTruthy();
     }
     expect(catalogLanguage('kotlin').prerequisites.join(' ')).toMatch(/manual/i);
+  });
+
+  it('shows the installers\' own pinned install commands and destinations (one layout source)', () => {
+    expect(catalogLanguage('typescript').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server@5 typescript@6');
+    expect(catalogLanguage('python').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/python pyright@1');
+    for (const id of ['typescript', 'python'] as const) {
+      const entry = catalogLanguage(id);
+      for (const pkg of NPM_SERVERS[id].packages) expect(entry.installCommand, id).toContain(pkg);
+      expect(entry.binary).toBe(NPM_SERVERS[id].bin);
+      expect(entry.managedDestination).toBe(`~/.kandev/lsp-servers/${id}/node_modules/.bin`);
+    }
+    expect(catalogLanguage('go').installCommand).toBe(`go install ${GOPLS_PACKAGE}`);
+    expect(catalogLanguage('rust').managedDestination).toBe('~/.kandev/lsp-servers/rust');
   });
 });

@@ -1,15 +1,12 @@
 import type { LanguageCatalogEntry, LanguageId } from '@kandev/protocol';
 import { LANGUAGE_FILES } from '@kandev/protocol';
+import { displayManagedDir, displayNpmBinDir, GO_INSTALL_COMMAND, npmInstallCommand, NPM_SERVERS } from '../install/layout.js';
 
 /**
  * The five languages agentctl can serve (DESIGN section 6). Data only: how a language's server is
- * found lives in resolve/, how it is installed in install/.
- *
- * Managed layout under `$HOME/.kandev/lsp-servers` of the TASK environment (see resolve/managedRoot):
- *   npm      <root>/<language>/node_modules/.bin/<binary>
- *   release  <root>/<language>/<binary>
- *   go       Go's own bin dirs (GOBIN, GOPATH/bin, HOME/go/bin, USERPROFILE\go\bin)
- *   kotlin   manual install, on the task PATH only
+ * found lives in resolve/, how it is installed in install/. Server binaries, install commands and
+ * destinations come from the one managed layout (install/layout.ts), so the command shown to a
+ * person installs exactly the pinned packages the installer would, where discovery looks.
  */
 export interface CatalogLanguage extends LanguageCatalogEntry {
   /** Hosts whose agentctl has an installer for this language (empty: manual install only). */
@@ -27,12 +24,12 @@ export const CATALOG: readonly CatalogLanguage[] = [
     id: 'typescript',
     name: 'TypeScript / JavaScript',
     extensions: extensionsOf('typescript'),
-    binary: 'typescript-language-server',
+    binary: NPM_SERVERS.typescript.bin,
     args: ['--stdio'],
     installStrategy: 'npm',
-    installCommand: 'npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server typescript',
+    installCommand: npmInstallCommand('typescript'),
     prerequisites: ['Node.js and npm on the task PATH'],
-    managedDestination: '~/.kandev/lsp-servers/typescript/node_modules/.bin',
+    managedDestination: displayNpmBinDir('typescript'),
     autoInstallable: true,
     installerPlatforms: POSIX_AND_WINDOWS,
   },
@@ -40,12 +37,12 @@ export const CATALOG: readonly CatalogLanguage[] = [
     id: 'python',
     name: 'Python',
     extensions: extensionsOf('python'),
-    binary: 'pyright-langserver',
+    binary: NPM_SERVERS.python.bin,
     args: ['--stdio'],
     installStrategy: 'npm',
-    installCommand: 'npm install --prefix ~/.kandev/lsp-servers/python pyright',
+    installCommand: npmInstallCommand('python'),
     prerequisites: ['Node.js and npm on the task PATH'],
-    managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
+    managedDestination: displayNpmBinDir('python'),
     autoInstallable: true,
     installerPlatforms: POSIX_AND_WINDOWS,
   },
@@ -56,7 +53,7 @@ export const CATALOG: readonly CatalogLanguage[] = [
     binary: 'gopls',
     args: [],
     installStrategy: 'go',
-    installCommand: 'go install golang.org/x/tools/gopls@latest',
+    installCommand: GO_INSTALL_COMMAND,
     prerequisites: ['Go toolchain on the task PATH'],
     managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin',
     autoInstallable: true,
@@ -71,7 +68,7 @@ export const CATALOG: readonly CatalogLanguage[] = [
     installStrategy: 'release',
     installCommand: 'rustup component add rust-analyzer',
     prerequisites: ['Linux or macOS task host for automatic install; on Windows install rust-analyzer manually'],
-    managedDestination: '~/.kandev/lsp-servers/rust',
+    managedDestination: displayManagedDir('rust'),
     autoInstallable: true,
     // Release archives are fetched for Linux and macOS only; a manual Windows install still runs.
     installerPlatforms: ['linux', 'darwin'],

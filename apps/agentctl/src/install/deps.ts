@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { LanguageId } from '@kandev/protocol';
+import type { TaskEnv } from '../taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
 import { InstallLock } from './lock.js';
 import type { InstallOutcome } from './outcome.js';
 import type { OutputTail } from './output.js';
 import type { SpawnFn } from './run.js';
-import type { TaskEnv } from './taskEnv.js';
 
 export type Libc = 'gnu' | 'musl';
 

@@ -1,15 +1,13 @@
 import { tmpdir } from 'node:os';
+import { findOnPath } from '../resolve/pathLookup.js';
+import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../taskEnv.js';
 import type { InstallContext, Installer } from './deps.js';
 import { toolMissing } from './guidance.js';
-import { findGopls, goplsName } from './layout.js';
+import { findGopls, goplsName, GOPLS_PACKAGE } from './layout.js';
 import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
-import { findOnPath } from './pathLookup.js';
 import { createStaging, publishFile, sweepStale } from './publish.js';
 import { describeExit, runInstaller, type RunResult } from './run.js';
-import { absoluteEntries, envValue, installerEnv, isAbsoluteFor, pathFor, type TaskEnv } from './taskEnv.js';
-
-export const GOPLS_PACKAGE = 'golang.org/x/tools/gopls@latest';
 
 /**
  * gopls through `go install` with the TASK's Go: `go` from the task's PATH, and its GOBIN, GOPATH,
@@ -62,7 +60,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
         args: ['install', GOPLS_PACKAGE],
         // Go's build scratch (GOTMPDIR) goes into staging too, unless the task chose one: a killed
         // build then leaves nothing behind in the system temp directory.
-        env: installerEnv(env, { GOBIN: staging, GOTMPDIR: envValue(env, 'GOTMPDIR', platform) ?? scratch }),
+        env: childEnv(env, { GOBIN: staging, GOTMPDIR: envValue(env, 'GOTMPDIR', platform) ?? scratch }, platform),
         cwd: files.host(staging),
       },
       { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs },
@@ -92,7 +90,7 @@ async function goInstallDir(ctx: InstallContext, go: string): Promise<InstallDir
   const { env, platform, output } = ctx;
   const result = await runInstaller(
     // A neutral working directory: a go.mod in agentctl's cwd must not steer (or switch) the toolchain.
-    { command: go, args: ['env', '-json', 'GOBIN', 'GOPATH'], env: installerEnv(env), cwd: tmpdir() },
+    { command: go, args: ['env', '-json', 'GOBIN', 'GOPATH'], env, cwd: tmpdir() },
     { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs, captureStdout: true },
   );
   if (result.kind === 'cancelled') return { kind: 'cancelled' };
@@ -107,7 +105,8 @@ async function goInstallDir(ctx: InstallContext, go: string): Promise<InstallDir
   }
   const gobin = values.GOBIN ?? '';
   if (gobin !== '') {
-    if (isAbsoluteFor(gobin, platform)) return { kind: 'dir', dir: gobin };
+    const dir = absolutePath(gobin, platform);
+    if (dir !== undefined) return { kind: 'dir', dir };
     return { kind: 'failed', outcome: failed(`The task's GOBIN (${gobin}) is not an absolute path; set an absolute GOBIN or unset it.`) };
   }
   const first = absoluteEntries(values.GOPATH, platform)[0];

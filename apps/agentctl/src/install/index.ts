@@ -1,4 +1,5 @@
 import type { LanguageId } from '@kandev/protocol';
+import type { TaskEnv } from '../taskEnv.js';
 import { resolveDeps, type InstallDeps, type Installer } from './deps.js';
 import { goInstaller } from './go.js';
 import { KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';
@@ -8,7 +9,6 @@ import { npmInstaller } from './npm.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { OutputTail } from './output.js';
 import { releaseInstaller } from './release.js';
-import type { TaskEnv } from './taskEnv.js';
 
 export type { InstallDeps, Libc } from './deps.js';
 export type { InstallOutcome } from './outcome.js';
@@ -46,7 +46,7 @@ function installerFor(language: LanguageId, platform: NodeJS.Platform): Installe
 /**
  * Installs the language server of `req.language` for the task, or reuses a finished install.
  * Serialized per target and shared between concurrent requests (lock.ts); published atomically
- * (publish.ts); cancelled with its whole process tree on `req.signal` (run.ts, processTree.ts).
+ * (publish.ts); cancelled with its whole process tree on `req.signal` (run.ts, process/reapTree.ts).
  */
 export async function installLanguageServer(req: InstallRequest, deps: Partial<InstallDeps> = {}): Promise<InstallOutcome> {
   if (req.signal.aborted) return CANCELLED;

@@ -1,12 +1,12 @@
+import { launchCommand } from '../process/launchCommand.js';
+import { findOnPath } from '../resolve/pathLookup.js';
 import type { InstallContext, Installer } from './deps.js';
 import { NO_HOME, toolMissing } from './guidance.js';
 import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';
 import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
-import { commandLine, findOnPath } from './pathLookup.js';
 import { createStaging, publishDirectory, sweepStale } from './publish.js';
 import { describeExit, runInstaller } from './run.js';
-import { installerEnv } from './taskEnv.js';
 
 /**
  * typescript-language-server (+ TypeScript) and pyright, installed with the task's own npm into
@@ -42,9 +42,9 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
     // --ignore-scripts: neither package needs one, and a lifecycle script would be code from the
     // registry running with the task's credentials and spawning descendants we must then reap.
     const args = ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--loglevel=notice', ...server.packages];
-    const line = commandLine(npm, args, env, platform);
+    const line = launchCommand(npm, args, platform, env);
     const result = await runInstaller(
-      { ...line, env: installerEnv(env), cwd: files.host(staging) },
+      { ...line, env, cwd: files.host(staging) },
       { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs },
     );
     if (result.kind === 'cancelled') return CANCELLED;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { pathFor } from '../taskEnv.js';
 import type { HostFiles } from './hostFs.js';
-import { pathFor } from './taskEnv.js';
 
 /**
  * Atomic publication: an installer works in a staging directory next to its destination (same file

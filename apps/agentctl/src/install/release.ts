@@ -3,6 +3,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
+import { envValue, pathFor } from '../taskEnv.js';
 import type { InstallContext, Installer } from './deps.js';
 import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
 import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';
@@ -10,7 +11,6 @@ import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { createStaging, publishDirectory, sweepStale } from './publish.js';
 import { errorMessage } from './run.js';
-import { envValue, pathFor } from './taskEnv.js';
 
 /**
  * rust-analyzer from its release download, Linux and macOS only:

@@ -1,13 +1,15 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { childProcessRoot, markedEnv, newTreeMarker, reapTree } from '../process/reapTree.js';
+import type { TaskEnv } from '../taskEnv.js';
 import type { OutputTail } from './output.js';
-import { killProcessTree } from './processTree.js';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 export interface InstallerCommand {
   command: string;
   args: readonly string[];
-  env: NodeJS.ProcessEnv;
+  /** The task env (with the installer's overrides): the process gets it without AGENTCTL_* and with its tree marker. */
+  env: TaskEnv;
   /** Host path. */
   cwd?: string;
   windowsVerbatimArguments?: boolean;
@@ -34,16 +36,18 @@ const MAX_CAPTURED_STDOUT = 64 * 1024;
 const PIPE_CLOSE_GRACE_MS = 2_000;
 
 /**
- * Runs one installer process as the leader of its own process group and always ends with no
- * descendant of it running: on abort or deadline the tree is killed, and after a normal exit any
- * straggler the installer left in its group (a daemonized helper) is killed too.
+ * Runs one installer process as the leader of its own process group, marked with its own tree marker,
+ * and always ends with no descendant of it running (reapTree, without a grace period: an installer's
+ * work is discarded anyway): on abort or deadline the tree is killed, and after a normal exit any
+ * straggler the installer left behind (a daemonized helper) is killed too.
  */
 export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promise<RunResult> {
   if (options.signal.aborted) return Promise.resolve({ kind: 'cancelled' });
+  const marker = newTreeMarker();
   let child: ChildProcess;
   try {
     child = options.spawn(cmd.command, cmd.args, {
-      env: cmd.env,
+      env: markedEnv(cmd.env, marker),
       cwd: cmd.cwd,
       // Own process group on POSIX, so one signal reaches every descendant that did not setsid.
       detached: process.platform !== 'win32',
@@ -57,6 +61,8 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
 
   return new Promise<RunResult>((resolve) => {
     let stopReason: 'cancelled' | 'timed_out' | undefined;
+    let stopping: Promise<unknown> = Promise.resolve();
+    const reap = () => (child.pid === undefined ? Promise.resolve() : reapTree(childProcessRoot(child, marker), { graceMs: 0 }));
     let stdout = '';
     let settled = false;
     const finish = (result: RunResult) => {
@@ -69,7 +75,7 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
     const stop = (reason: 'cancelled' | 'timed_out') => {
       if (stopReason) return;
       stopReason = reason;
-      if (child.pid !== undefined) void killProcessTree(child.pid);
+      stopping = reap();
     };
     const onAbort = () => stop('cancelled');
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -88,7 +94,8 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
     });
     child.once('exit', (code, sig) => {
       void (async () => {
-        if (child.pid !== undefined) await killProcessTree(child.pid);
+        await stopping;
+        await reap();
         await pipesClosed(child);
         options.output.flush();
         if (stopReason) finish({ kind: stopReason });

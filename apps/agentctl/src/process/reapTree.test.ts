@@ -1,17 +1,20 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeLspFrame, LspFrameDecoder } from '@kandev/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
-import { hostFlavour } from '../resolve/flavour.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { alivePids } from '../testing/agentctlProcess.js';
 import { installScriptedServer } from '../testing/scriptedServer.js';
+import { TREE_SCRIPT } from '../testing/treeScript.js';
 import { launchServer, type LaunchedServer } from './launch.js';
 import { launchCommand } from './launchCommand.js';
-import { reapTree } from './reapTree.js';
-import { newTreeMarker, serverEnv } from './taskEnv.js';
+import { descendantsOf, listProcesses } from './processTable.js';
+import { childProcessRoot, markedEnv, newTreeMarker, reapTree, TREE_MARKER_VARIABLE } from './reapTree.js';
 
+const onLinux = process.platform === 'linux';
 const temp = mkdtempSync(join(tmpdir(), 'agentctl-reap-'));
+const taskEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 async function spawnDescendants(server: LaunchedServer): Promise<number[]> {
@@ -32,7 +35,7 @@ describe('process tree reaping', () => {
   it('S55 reaps the server, plain and setsid children, an orphaned grandchild and a SIGTERM-ignoring child', async () => {
     const shim = installScriptedServer(join(temp, 'bin'), 'tree-server');
     const marker = newTreeMarker();
-    const launched = await launchServer({ command: launchCommand(shim, [], hostFlavour(), {}), cwd: temp, env: serverEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin' }, marker), marker });
+    const launched = await launchServer({ command: launchCommand(shim, [], process.platform, {}), cwd: temp, env: taskEnv, marker });
     if (!launched.ok) throw new Error(launched.message);
     const pids = await spawnDescendants(launched.server);
     expect(pids).toHaveLength(4);
@@ -45,7 +48,7 @@ describe('process tree reaping', () => {
   it('reaps the orphans of a server that already exited on its own', async () => {
     const shim = installScriptedServer(join(temp, 'bin'), 'exiting-server');
     const marker = newTreeMarker();
-    const launched = await launchServer({ command: launchCommand(shim, [], hostFlavour(), {}), cwd: temp, env: serverEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin' }, marker), marker });
+    const launched = await launchServer({ command: launchCommand(shim, [], process.platform, {}), cwd: temp, env: taskEnv, marker });
     if (!launched.ok) throw new Error(launched.message);
     const pids = await spawnDescendants(launched.server);
     launched.server.child.stdin.write(encodeLspFrame(JSON.stringify({ jsonrpc: '2.0', method: 'test/exit', params: { code: 3 } })));
@@ -56,7 +59,43 @@ describe('process tree reaping', () => {
   });
 
   it('reports a launch failure as a value (ENOENT), never an exception', async () => {
-    const r = await launchServer({ command: launchCommand(join(temp, 'missing'), [], hostFlavour(), {}), cwd: temp, env: {}, marker: 'x' });
+    const r = await launchServer({ command: launchCommand(join(temp, 'missing'), [], process.platform, {}), cwd: temp, env: {}, marker: 'x' });
     expect(r).toMatchObject({ ok: false, errorCode: 'ENOENT' });
+  });
+});
+
+describe.runIf(onLinux)('process tree reaping without a grace period (installers)', () => {
+  it('S56: ends every descendant, including one that left the group', async () => {
+    const child = spawn('sh', ['-c', TREE_SCRIPT], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const pid = child.pid!;
+    await vi.waitFor(() => expect(descendantsOf(pid).length).toBeGreaterThanOrEqual(4));
+    const before = descendantsOf(pid).map((p) => p.pid);
+    expect(listProcesses().some((p) => before.includes(p.pid) && p.pgid !== pid)).toBe(true); // the setsid one
+
+    expect((await reapTree(childProcessRoot(child), { graceMs: 0 })).survivors).toEqual([]);
+    expect(await alivePids([pid, ...before])).toEqual([]);
+  });
+
+  it('finds by its marker a setsid escapee whose parent exited, after the root itself exited', async () => {
+    const marker = newTreeMarker();
+    // The root exits at once; its only descendant left the group and was re-parented away from it.
+    const child = spawn('sh', ['-c', 'setsid sleep 300 >/dev/null 2>&1 & echo $!'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: markedEnv(taskEnv, marker) });
+    const escapee = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(await alivePids([escapee])).toEqual([escapee]);
+    // Once it has called setsid, neither the group nor a parent link leads to it.
+    await vi.waitFor(() => expect(descendantsOf(child.pid!).map((p) => p.pid)).not.toContain(escapee));
+
+    const report = await reapTree(childProcessRoot(child, marker), { graceMs: 0 });
+    expect(report).toMatchObject({ descendants: 1, survivors: [] });
+    expect(await alivePids([escapee])).toEqual([]);
+  });
+});
+
+describe('tree marker environment', () => {
+  it('drops every AGENTCTL_* variable (the token above all) and adds the tree marker', () => {
+    const env = markedEnv({ AGENTCTL_TOKEN: 'secret', AGENTCTL_WORKSPACE: '/w', agentctl_port: '1', PATH: '/bin', HOME: '/h' }, 'm-1');
+    expect(env).toEqual({ PATH: '/bin', HOME: '/h', [TREE_MARKER_VARIABLE]: 'm-1' });
   });
 });

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { CatalogLanguage } from '../catalog/catalog.js';
-import type { HostFlavour, TaskEnv } from './flavour.js';
-import { goBinDirectories, managedDirectories, managedRoot } from './managedRoot.js';
+import { goBinDirs, managedBinDir, managedRoot } from '../install/layout.js';
+import { pathFor, type TaskEnv } from '../taskEnv.js';
 import { launcherNames, pathDirectories, pathExtensions } from './pathLookup.js';
 import { isRepositoryControlled } from './workspaceGuard.js';
 
@@ -28,7 +28,8 @@ export const nodeResolveFs: ResolveFs = {
 export interface ResolveRequest {
   language: CatalogLanguage;
   env: TaskEnv;
-  flavour: HostFlavour;
+  /** The task host's platform (injected as win32 in tests on Linux). */
+  platform: NodeJS.Platform;
   /** Real path of the workspace, for the S57 guard. */
   workspaceReal: string;
   fs?: ResolveFs;
@@ -44,10 +45,11 @@ export type ResolveOutcome =
 
 /** Ordered candidate directories: task PATH, then the managed root, then Go's bin dirs for gopls. */
 function searchDirectories(req: ResolveRequest): Array<{ dir: string; source: ResolveSource }> {
-  const out: Array<{ dir: string; source: ResolveSource }> = pathDirectories(req.env, req.flavour).map((dir) => ({ dir, source: 'path' }));
-  const root = managedRoot(req.env, req.flavour);
-  if (root !== undefined) for (const dir of managedDirectories(req.language, root, req.flavour)) out.push({ dir, source: 'managed' });
-  if (req.language.installStrategy === 'go') for (const dir of goBinDirectories(req.env, req.flavour)) out.push({ dir, source: 'go_bin' });
+  const out: Array<{ dir: string; source: ResolveSource }> = pathDirectories(req.env, req.platform).map((dir) => ({ dir, source: 'path' }));
+  const root = managedRoot(req.env, req.platform);
+  const managed = root === undefined ? undefined : managedBinDir(root, req.language.id, req.platform);
+  if (managed !== undefined) out.push({ dir: managed, source: 'managed' });
+  if (req.language.installStrategy === 'go') for (const dir of goBinDirs(req.env, req.platform)) out.push({ dir, source: 'go_bin' });
   return out;
 }
 
@@ -58,11 +60,11 @@ function searchDirectories(req: ResolveRequest): Array<{ dir: string; source: Re
  */
 export async function resolveServer(req: ResolveRequest): Promise<ResolveOutcome> {
   const fs = req.fs ?? nodeResolveFs;
-  const names = launcherNames(req.language.binary, req.flavour, pathExtensions(req.env, req.flavour, req.pathExt));
+  const names = launcherNames(req.language.binary, req.platform, pathExtensions(req.env, req.platform, req.pathExt));
   const refused: string[] = [];
   for (const { dir, source } of searchDirectories(req)) {
     for (const name of names) {
-      const candidate = req.flavour.path.join(dir, name);
+      const candidate = pathFor(req.platform).join(dir, name);
       if ((await fs.probe(candidate)) !== 'file') continue;
       let real: string;
       try {
@@ -70,7 +72,7 @@ export async function resolveServer(req: ResolveRequest): Promise<ResolveOutcome
       } catch {
         continue;
       }
-      if (isRepositoryControlled(real, req.workspaceReal, req.flavour) || isRepositoryControlled(candidate, req.workspaceReal, req.flavour)) {
+      if (isRepositoryControlled(real, req.workspaceReal, req.platform) || isRepositoryControlled(candidate, req.workspaceReal, req.platform)) {
         refused.push(candidate);
         continue;
       }

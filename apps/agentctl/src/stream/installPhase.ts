@@ -1,8 +1,8 @@
 import { CloseCode, MAX_INSTALL_ERROR_BYTES, type HostStatusFrame } from '@kandev/protocol';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import type { LogEvent, LogFields, LogLevel } from '../log.js';
-import type { HostFlavour } from '../resolve/flavour.js';
 import { isRepositoryControlled } from '../resolve/workspaceGuard.js';
+import { isAbsoluteFor } from '../taskEnv.js';
 import type { InstallLanguageServer, InstallOutcome } from './installer.js';
 import { OutputTail, tailUtf8 } from './outputTail.js';
 
@@ -10,7 +10,7 @@ import { OutputTail, tailUtf8 } from './outputTail.js';
 export interface InstallPhaseContext {
   language: CatalogLanguage;
   env: Record<string, string>;
-  flavour: HostFlavour;
+  platform: NodeJS.Platform;
   workspaceReal: string;
   signal: AbortSignal;
   /** Sends a status frame; false when the peer could not take it. */
@@ -40,7 +40,7 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   ctx.log('info', 'install_begin');
   let outcome: InstallOutcome;
   try {
-    outcome = await installer({ language, env: ctx.env, platform: ctx.flavour.platform, signal: ctx.signal, onOutput: (c) => tail.append(c) });
+    outcome = await installer({ language, env: ctx.env, platform: ctx.platform, signal: ctx.signal, onOutput: (c) => tail.append(c) });
   } catch (err) {
     // An installer defect still ends as an install failure with what it printed.
     const message = err instanceof Error ? err.message : String(err);
@@ -66,7 +66,7 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   }
   const { binaryPath } = outcome;
   // The same S57 rule as resolution: never launch something the repository controls.
-  if (!ctx.flavour.path.isAbsolute(binaryPath) || isRepositoryControlled(binaryPath, ctx.workspaceReal, ctx.flavour)) {
+  if (!isAbsoluteFor(binaryPath, ctx.platform) || isRepositoryControlled(binaryPath, ctx.workspaceReal, ctx.platform)) {
     ctx.log('warn', 'install_failed', { error: 'installer returned an unusable path', path: binaryPath });
     return failed(ctx, 'the installer did not publish a usable language server');
   }

@@ -2,8 +2,9 @@ import type { LanguageId } from '@kandev/protocol';
 
 /**
  * The installer seam. apps/agentctl/src/install/index.ts (its own module) exports
- * `installLanguageServer` of this shape; the stream takes it as a dependency so it never imports
- * install/ itself and tests pass a fake. Errors are values; a throw is treated as a failure too.
+ * `installLanguageServer` of this shape; the stream takes it as a dependency so it never imports the
+ * installers itself (only their shared layout, install/layout.ts, reaches it through resolve/) and
+ * tests pass a fake. Errors are values; a throw is treated as a failure too.
  */
 export interface InstallRequest {
   language: LanguageId;

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { LogEvent, Logger } from '../log.js';
-import { hostFlavour } from '../resolve/flavour.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { createAgentctlServer, type AgentctlServer } from '../server.js';
 import { LspTestClient } from '../testing/agentctlProcess.js';
@@ -48,7 +47,7 @@ async function start(installer: InstallLanguageServer | undefined, resolveFs?: R
     repoSubpaths: [],
     // A task env with no language server anywhere: every language is "missing".
     env: { PATH: '/nonexistent', HOME: join(temp, 'home') },
-    flavour: hostFlavour(),
+    platform: process.platform,
     installer,
     logger,
     timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
@@ -169,7 +168,7 @@ describe('task-host LSP stream around the installer', () => {
         workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
         workspaceReal: workspace,
         env: { PATH: '/nonexistent' },
-        flavour: hostFlavour(),
+        platform: process.platform,
         installer,
         logger: { log: (_l, e) => events.push(e) },
         timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },

@@ -2,19 +2,16 @@ import { CloseCode, type HostReadyFrame, type WorkspaceIdentity } from '@kandev/
 import WebSocket from 'ws';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { DeadlineSender } from '../bridge/deadlineSender.js';
-import { logServerStderr } from '../bridge/stderrLog.js';
 import { catalogLanguage, type CatalogLanguage } from '../catalog/catalog.js';
 import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../log.js';
-import { launchServer, type LaunchedServer } from '../process/launch.js';
-import { launchCommand } from '../process/launchCommand.js';
-import { reapTree } from '../process/reapTree.js';
-import { newTreeMarker, serverEnv, withoutAgentctlVariables } from '../process/taskEnv.js';
-import type { HostFlavour, TaskEnv } from '../resolve/flavour.js';
-import { resolveServer, type ResolveFs } from '../resolve/resolveServer.js';
-import { bridgeEndOutcome, missingServerDecision } from './decisions.js';
+import type { LaunchedServer } from '../process/launch.js';
+import type { ResolveFs } from '../resolve/resolveServer.js';
+import { childEnv, type TaskEnv } from '../taskEnv.js';
+import { bridgeEndOutcome } from './decisions.js';
 import type { InstallLanguageServer } from './installer.js';
-import { runInstallPhase } from './installPhase.js';
+import { runLauncherPhase } from './launcherPhase.js';
 import type { StreamParamsResult } from './params.js';
+import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 
 export interface StreamTimings {
   wsWriteDeadlineMs: number;
@@ -28,7 +25,8 @@ export interface StreamHost {
   workspace: WorkspaceIdentity;
   workspaceReal: string;
   env: TaskEnv;
-  flavour: HostFlavour;
+  /** The task host's platform (injectable, like everything resolution depends on). */
+  platform: NodeJS.Platform;
   /** Absent: this agentctl has no installer at all, so a missing server is 4007. */
   installer: InstallLanguageServer | undefined;
   logger: Logger;
@@ -36,14 +34,13 @@ export interface StreamHost {
   resolveFs?: ResolveFs;
 }
 
-const STDERR_BUDGET_BYTES = 256 * 1024;
 const HIGH_WATERMARK_BYTES = 8 * 1024 * 1024;
 const LOW_WATERMARK_BYTES = 1024 * 1024;
 
 /**
- * One task-host LSP stream (DESIGN section 3): catalog -> resolve -> install -> launch -> bridge.
- * Everything it acquires (install, process tree, bridge) it disposes itself; closes never carry a
- * reason text, the detail goes to the log.
+ * One task-host LSP stream (DESIGN section 3): catalog -> resolve -> install (launcherPhase.ts,
+ * installPhase.ts) -> launch -> bridge. Everything it acquires (install, process tree, bridge) it
+ * disposes itself; closes never carry a reason text, the detail goes to the log.
  */
 export class LspStream {
   private readonly abort = new AbortController();
@@ -52,6 +49,8 @@ export class LspStream {
   private server: LaunchedServer | undefined;
   private bridge: Bridge | undefined;
   private closed = false;
+  private readonly closedSignal: Promise<void>;
+  private signalClosed: () => void = () => {};
   private reaping: Promise<void> | undefined;
   private running: Promise<void> | undefined;
 
@@ -61,7 +60,8 @@ export class LspStream {
     private readonly host: StreamHost,
     private readonly id: number,
   ) {
-    this.env = withoutAgentctlVariables(host.env);
+    this.env = childEnv(host.env, {}, host.platform);
+    this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
     this.sender = new DeadlineSender(ws, host.timings.wsWriteDeadlineMs, () => this.onWriteStuck(), LOW_WATERMARK_BYTES);
     ws.on('error', () => {});
     ws.on('close', () => this.onClientGone());
@@ -79,7 +79,7 @@ export class LspStream {
   /** Resolves once the stream is over and its process tree reaped. */
   async finished(): Promise<void> {
     await this.start();
-    await this.whenClosed();
+    await this.closedSignal;
     await this.reapServer();
   }
 
@@ -90,20 +90,11 @@ export class LspStream {
     await this.reapServer();
   }
 
-  private closeWaiters: Array<() => void> = [];
-
-  private whenClosed(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => this.closeWaiters.push(resolve));
-  }
-
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
-    const waiters = this.closeWaiters;
-    this.closeWaiters = [];
-    for (const w of waiters) w();
+    this.signalClosed();
   }
 
   private log(level: LogLevel, event: LogEvent, fields: LogFields = {}): void {
@@ -119,67 +110,46 @@ export class LspStream {
     const { language: id, autoInstall } = this.params.params;
     const language = catalogLanguage(id);
     this.log('info', 'stream_open', { autoInstall });
-    const resolved = await resolveServer({ language, env: this.env, flavour: this.host.flavour, workspaceReal: this.host.workspaceReal, fs: this.host.resolveFs });
-    if (this.closed) return;
-    this.log('info', 'resolve_result', resolved.found ? { found: true, source: resolved.source, path: resolved.path } : { found: false, refused: resolved.refused.length });
-    let launcher: string | undefined;
-    if (resolved.found) launcher = resolved.path;
-    else {
-      const decision = missingServerDecision(id, this.host.flavour.platform, autoInstall, this.host.installer !== undefined);
-      if (decision.kind === 'close' || !this.host.installer) {
-        this.log('info', 'stream_refused', { reason: decision.kind === 'close' ? decision.reason : 'installer_not_built_in' });
-        this.close(decision.kind === 'close' ? decision.code : CloseCode.NoInstaller);
-        return;
-      }
-      launcher = await this.install(language, this.host.installer);
-    }
-    if (launcher === undefined || this.closed) return;
-    await this.launch(language, launcher);
-  }
-
-  /** Runs the install phase; the stream alone turns its result into a close or a drop. */
-  private async install(language: CatalogLanguage, installer: InstallLanguageServer): Promise<string | undefined> {
-    const result = await runInstallPhase(
-      {
-        language,
-        env: this.env,
-        flavour: this.host.flavour,
-        workspaceReal: this.host.workspaceReal,
-        signal: this.abort.signal,
-        send: (frame) => this.sender.send(JSON.stringify(frame)),
-        isClosed: () => this.closed,
-        log: (level, event, fields) => this.log(level, event, fields),
-      },
-      installer,
-    );
+    const result = await runLauncherPhase({
+      language,
+      env: this.env,
+      platform: this.host.platform,
+      workspaceReal: this.host.workspaceReal,
+      signal: this.abort.signal,
+      send: (frame) => this.sender.send(JSON.stringify(frame)),
+      isClosed: () => this.closed,
+      log: (level, event, fields) => this.log(level, event, fields),
+      autoInstall,
+      installer: this.host.installer,
+      resolveFs: this.host.resolveFs,
+    });
     switch (result.kind) {
       case 'launch':
-        return result.binaryPath;
+        if (!this.closed) await this.launch(language, result.binaryPath);
+        return;
       case 'close':
         this.close(result.code);
-        return undefined;
+        return;
       case 'drop':
         this.drop(result.frame);
-        return undefined;
+        return;
       case 'ended':
-        return undefined;
+        return;
     }
+  }
+
+  private get processContext(): ServerProcessContext {
+    const { env, host, id } = this;
+    return { env, platform: host.platform, cwd: host.workspace.workspacePath, logger: host.logger, streamId: id, log: (level, event, fields) => this.log(level, event, fields) };
   }
 
   private async launch(language: CatalogLanguage, launcher: string): Promise<void> {
-    const marker = newTreeMarker();
-    const command = launchCommand(launcher, language.args, this.host.flavour, this.env);
-    const result = await launchServer({ command, cwd: this.host.workspace.workspacePath, env: serverEnv(this.env, marker), marker });
-    if (!result.ok) {
-      // S28: the browser gets a bare 4008; why it failed is for the task-host log only.
-      this.log('warn', 'launch_failed', { path: launcher, errorCode: result.errorCode, error: result.message });
+    const server = await startServer(this.processContext, language, launcher);
+    if (!server) {
       this.close(CloseCode.StartFailed);
       return;
     }
-    const server = result.server;
     this.server = server;
-    this.log('info', 'server_started', { pid: server.pid, path: launcher });
-    logServerStderr(server.child.stderr, this.host.logger, { stream: this.id, language: language.id }, STDERR_BUDGET_BYTES);
     if (this.closed) {
       void this.reapServer();
       return;
@@ -219,7 +189,7 @@ export class LspStream {
         this.ws.terminate();
       }
     }
-    if (this.server) void this.reapServer();
+    void this.reapServer();
   }
 
   /** A status frame could not be delivered: the socket is unusable, so drop it instead of closing. */
@@ -227,13 +197,13 @@ export class LspStream {
     if (!this.closed) this.log('warn', 'stream_write_failed', { frame });
     this.markClosed();
     this.ws.terminate();
-    if (this.server) void this.reapServer();
+    void this.reapServer();
   }
 
   private onClientGone(): void {
     if (!this.closed) this.log('info', 'stream_closed', { phase: this.server ? 'launched' : 'before_launch' });
     this.markClosed();
-    if (this.server) void this.reapServer();
+    void this.reapServer();
   }
 
   private onWriteStuck(): void {
@@ -249,17 +219,7 @@ export class LspStream {
     if (!server) return Promise.resolve();
     // Stop bridging first: the exit we are about to cause is not a "server exited" event.
     this.bridge?.dispose();
-    this.reaping ??= reapTree(server, { graceMs: this.host.timings.reapGraceMs }).then(
-      (report) => {
-        this.log(report.survivors.length === 0 ? 'info' : 'error', report.survivors.length === 0 ? 'reap_done' : 'reap_incomplete', {
-          pid: server.pid,
-          descendants: report.descendants,
-          killed: report.killed,
-          survivors: report.survivors.length,
-        });
-      },
-      (err) => this.log('error', 'reap_incomplete', { pid: server.pid, ...errorFields(err) }),
-    );
+    this.reaping ??= reapServerTree(this.processContext, server, this.host.timings.reapGraceMs);
     return this.reaping;
   }
 }

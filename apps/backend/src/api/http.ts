@@ -76,6 +76,8 @@ export function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): 
       chunks.push(chunk);
     });
     req.on('error', () => finish(fail(apiError('bad_request', 'the request body could not be read'))));
+    // A client that hangs up mid-body gets no answer, but the handler must not wait forever.
+    req.on('close', () => finish(fail(apiError('bad_request', 'the request body was cut off'))));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return finish(fail(apiError('bad_request', 'a JSON body is required')));

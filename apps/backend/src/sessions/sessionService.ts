@@ -1,6 +1,7 @@
 import type { ApiError, Session, Task } from '@kandev/protocol';
 import type { ExecutorRegistry } from '../executors/registry.js';
 import type { TaskHost, TaskHostExecutor } from '../executors/executor.js';
+import { processIdentity, reapOrphanedHost } from '../executors/processIdentity.js';
 import type { Logger } from '../log.js';
 import { apiError, fail, ok, type Result } from '../result.js';
 import type { SessionRepository } from '../store/sessionRepository.js';
@@ -32,10 +33,15 @@ export class SessionService {
     private readonly log: Logger,
   ) {}
 
-  /** Called once at start-up: sessions of a previous backend process are not live any more. */
-  stopLeftovers(): void {
-    const count = this.sessions.stopLeftovers();
-    if (count > 0) this.log.info('sessions_recovered', { stopped: count });
+  /**
+   * Called once at start-up: sessions of a previous backend process are not live any more, and an
+   * agentctl that process left behind (it crashed or was killed) is reaped, not left to run forever.
+   */
+  stopLeftovers(reapGraceMs: number): void {
+    const { stopped, hosts } = this.sessions.stopLeftovers();
+    let reaped = 0;
+    for (const host of hosts) if (reapOrphanedHost(host.pid, host.identity, reapGraceMs)) reaped++;
+    if (stopped > 0) this.log.info('sessions_recovered', { stopped, orphansReaped: reaped });
   }
 
   get(sessionId: string): Session | undefined {
@@ -94,7 +100,8 @@ export class SessionService {
     }
     const host = started.value;
     this.live.set(sessionId, host);
-    this.sessions.markRunning(sessionId, host.workspace.workspacePath);
+    const identity = host.pid === undefined ? undefined : processIdentity(host.pid);
+    this.sessions.markRunning(sessionId, host.workspace.workspacePath, identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined);
     this.log.info('session_running', { sessionId, pid: host.pid });
     void host.exited.then((exit) => {
       if (exit.requested || this.live.get(sessionId) !== host) return;

@@ -66,8 +66,8 @@ describe('store migrations', () => {
 
   it('rolls a failing migration back and reports it', () => {
     const path = tempDbPath();
-    const broken = open(path, [...MIGRATIONS, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM missing_table' }]);
-    expect(!broken.ok && broken.error).toMatch(/migration 2 \(broken\) failed/);
+    const broken = open(path, [...MIGRATIONS, { version: 90, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); SELECT * FROM missing_table' }]);
+    expect(!broken.ok && broken.error).toMatch(/migration 90 \(broken\) failed/);
     const reopened = open(path);
     if (!reopened.ok) throw new Error(reopened.error);
     const tables = reopened.value.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'half'").all();
@@ -84,16 +84,19 @@ describe('repositories', () => {
     const task = tasks.create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: { HOME: '/h' } });
     expect(tasks.get(task.id)).toEqual(task);
     const running = sessions.create(task.id);
-    sessions.markRunning(running.id, '/w');
+    sessions.markRunning(running.id, '/w', { pid: 4242, identity: 'boot:123' });
+    const starting = sessions.create(task.id);
     const failed = sessions.create(task.id);
     sessions.markFailed(failed.id, 'boom');
     expect(sessions.get(running.id)).toMatchObject({ status: 'running', workspacePath: '/w' });
 
-    expect(sessions.stopLeftovers()).toBe(1);
+    expect(sessions.stopLeftovers()).toEqual({ stopped: 2, hosts: [{ sessionId: running.id, pid: 4242, identity: 'boot:123' }] });
+    expect(sessions.stopLeftovers()).toEqual({ stopped: 0, hosts: [] });
+    expect(sessions.get(starting.id)).toMatchObject({ status: 'stopped' });
     expect(sessions.get(running.id)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
     expect(sessions.get(running.id)?.workspacePath).toBeUndefined();
     expect(sessions.get(failed.id)).toMatchObject({ status: 'failed', error: 'boom' });
-    expect(sessions.listForTask(task.id).map((s) => s.id)).toEqual([running.id, failed.id]);
+    expect(sessions.listForTask(task.id).map((s) => s.id)).toEqual([running.id, starting.id, failed.id]);
   });
 
   it('reads settings over the defaults, dropping fields a later release removed', () => {

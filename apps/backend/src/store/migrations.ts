@@ -40,4 +40,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'session_host_process',
+    // Which agentctl process a running session owns, so a backend that crashed can reap it on
+    // its next start. The identity (boot id + kernel start time) guards against a reused pid.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN host_pid INTEGER;
+      ALTER TABLE sessions ADD COLUMN host_identity TEXT;
+    `,
+  },
 ];

@@ -10,6 +10,15 @@ interface SessionRow {
   ended_at: string | null;
   workspace_path: string | null;
   error: string | null;
+  host_pid: number | null;
+  host_identity: string | null;
+}
+
+/** A task-host process a previous backend process left behind. */
+export interface LeftoverHost {
+  sessionId: string;
+  pid: number;
+  identity: string;
 }
 
 function toSession(row: SessionRow): Session {
@@ -38,26 +47,36 @@ export class SessionRepository {
     return (this.db.prepare('SELECT * FROM sessions WHERE task_id = ? ORDER BY created_at, rowid').all(taskId) as SessionRow[]).map(toSession);
   }
 
-  markRunning(id: string, workspacePath: string): void {
-    this.db.prepare("UPDATE sessions SET status = 'running', workspace_path = ?, error = NULL WHERE id = ?").run(workspacePath, id);
+  markRunning(id: string, workspacePath: string, host?: { pid: number; identity: string }): void {
+    this.db
+      .prepare("UPDATE sessions SET status = 'running', workspace_path = ?, error = NULL, host_pid = ?, host_identity = ? WHERE id = ?")
+      .run(workspacePath, host?.pid ?? null, host?.identity ?? null, id);
   }
 
   markStopped(id: string): void {
-    this.db.prepare("UPDATE sessions SET status = 'stopped', ended_at = ? WHERE id = ?").run(new Date().toISOString(), id);
+    this.db.prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, host_pid = NULL, host_identity = NULL WHERE id = ?").run(new Date().toISOString(), id);
   }
 
   markFailed(id: string, error: string): void {
-    this.db.prepare("UPDATE sessions SET status = 'failed', ended_at = ?, error = ? WHERE id = ?").run(new Date().toISOString(), error, id);
+    this.db
+      .prepare("UPDATE sessions SET status = 'failed', ended_at = ?, error = ?, host_pid = NULL, host_identity = NULL WHERE id = ?")
+      .run(new Date().toISOString(), error, id);
   }
 
   /**
-   * Sessions a previous backend process left starting or running: their agentctl died with it (or
-   * is unreachable without its token), so they are stopped, never shown as live.
+   * Sessions a previous backend process left starting or running are stopped, never shown as live:
+   * nobody holds their token any more. Returns the count and the processes that may still run.
    */
-  stopLeftovers(): number {
-    const result = this.db
-      .prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted' WHERE status IN ('starting', 'running')")
-      .run(new Date().toISOString());
-    return result.changes;
+  stopLeftovers(): { stopped: number; hosts: LeftoverHost[] } {
+    return this.db.transaction(() => {
+      const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running')").all() as SessionRow[];
+      this.db
+        .prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', host_pid = NULL, host_identity = NULL WHERE status IN ('starting', 'running')")
+        .run(new Date().toISOString());
+      const hosts = rows
+        .filter((r) => r.host_pid !== null && r.host_identity !== null)
+        .map((r) => ({ sessionId: r.id, pid: r.host_pid as number, identity: r.host_identity as string }));
+      return { stopped: rows.length, hosts };
+    })();
   }
 }

@@ -9,7 +9,7 @@ import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
 import { ProgressTracker } from './progress.js';
 import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
-import { initializeFailureMessage, type StatusMessage } from './status.js';
+import { initializeFailureMessage, type StartingPhase, type StatusMessage } from './status.js';
 import { serverFileUri } from './uris.js';
 
 export interface AttachmentEnv {
@@ -24,9 +24,17 @@ export interface AttachmentEnv {
   locale: () => string | undefined;
 }
 
+/** What an attachment says about the step it is in. */
+export interface PhaseInfo {
+  message?: StatusMessage;
+  phase?: StartingPhase;
+  /** The installer's own progress line. */
+  detail?: string;
+}
+
 /** How an attachment reports; the connection ignores reports from any attachment but its current one. */
 export interface AttachmentHost {
-  onPhase(attachment: LspAttachment, state: 'installing' | 'starting', message?: StatusMessage): void;
+  onPhase(attachment: LspAttachment, state: 'installing' | 'starting', info: PhaseInfo): void;
   onReadyFrame(attachment: LspAttachment, frame: ReadyFrame): void;
   onReady(attachment: LspAttachment): void;
   onFailed(attachment: LspAttachment, message: StatusMessage): void;
@@ -138,18 +146,21 @@ export class LspAttachment implements Disposable {
 
   private onStatus(frame: StatusFrame): void {
     switch (frame.status) {
-      case 'installing':
+      case 'installing': {
         if (this.phaseValue !== 'connecting' && this.phaseValue !== 'installing') return;
         this.phaseValue = 'installing';
-        this.host.onPhase(this, 'installing', { key: 'message.installing', params: { language: this.env.language } });
+        // Repeated installing frames carry the installer's latest progress line (shown as written).
+        const detail = typeof frame.detail === 'string' && frame.detail.trim() !== '' ? frame.detail : undefined;
+        this.host.onPhase(this, 'installing', { message: { key: 'message.installing', params: { language: this.env.language } }, detail });
         return;
+      }
       case 'installed':
         if (this.phaseValue !== 'installing') return;
-        this.host.onPhase(this, 'starting', { key: 'message.installed' });
+        this.host.onPhase(this, 'starting', { message: { key: 'message.installed' }, phase: 'installed' });
         return;
       case 'install_failed':
         this.installError = typeof frame.error === 'string' ? frame.error : undefined;
-        if (this.installError) this.host.onPhase(this, 'installing', { text: this.installError });
+        if (this.installError) this.host.onPhase(this, 'installing', { message: { text: this.installError } });
         return;
       case 'ready':
         if (this.phaseValue !== 'connecting' && this.phaseValue !== 'installing') return;
@@ -184,7 +195,7 @@ export class LspAttachment implements Disposable {
   /** resumed:false: the process launched; this browser owns the initialize exchange. */
   private async initialize(workspace: WorkspaceIdentity): Promise<void> {
     this.phaseValue = 'initializing';
-    this.host.onPhase(this, 'starting', { key: 'message.launched' });
+    this.host.onPhase(this, 'starting', { message: { key: 'message.launched' }, phase: 'awaitingInitialize' });
     let result: InitializeResult;
     try {
       result = await this.rpc.request<InitializeResult>('initialize', buildInitializeParams(workspace, this.env.clientInfo, this.env.locale()));
@@ -208,10 +219,13 @@ export class LspAttachment implements Disposable {
       this.fail({ key: 'message.protocolError' });
       return;
     }
-    if (frame.progress) this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
+    if (isObject(frame.progress)) {
+      this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
+      this.host.onProgress(this);
+    }
     if (!this.activate(result.capabilities as ServerCapabilities, Array.isArray(frame.registrations) ? frame.registrations : [])) return;
     this.phaseValue = 'synchronizing';
-    this.host.onPhase(this, 'starting', { key: 'message.synchronizing' });
+    this.host.onPhase(this, 'starting', { message: { key: 'message.synchronizing' }, phase: 'synchronizing' });
     this.sendControl({ control: 'attachment-ready' });
   }
 

@@ -6,7 +6,8 @@ import type { FeatureBinder } from './features.js';
 import type { ClientInfo } from './initializeParams.js';
 import type { LeaseHints } from './leaseHint.js';
 import type { SocketFactory } from './socket.js';
-import { OFF_STATUS, decideClose, type LspState, type LspStatus, type StatusMessage } from './status.js';
+import { EMPTY_PROGRESS } from './progress.js';
+import { OFF_STATUS, decideClose, type LspStatus, type StatusMessage } from './status.js';
 
 export interface LspConnectionOptions {
   sessionId: string;
@@ -55,7 +56,9 @@ export class LspConnection implements Disposable {
   private readonly store = new DisposableStore();
   private readonly statusEmitter = new Emitter<LspStatus>();
   private readonly progressEmitter = new Emitter<ProgressSnapshot>();
+  private progressValue: ProgressSnapshot = EMPTY_PROGRESS;
   private readonly timers: Timers;
+  private readonly now: () => number;
   private readonly delays: readonly number[];
   private readonly host: AttachmentHost;
   /** The person pressed Stop: auto-start leaves this (session, language) Off until Start (S02). */
@@ -68,6 +71,7 @@ export class LspConnection implements Disposable {
     this.sessionId = options.sessionId;
     this.language = options.language;
     this.timers = options.timers ?? realTimers;
+    this.now = options.now ?? Date.now;
     this.delays = options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS;
     this.host = this.createHost();
     this.store.add(options.documents.onDidOpen(() => this.cancelIdle()));
@@ -84,12 +88,24 @@ export class LspConnection implements Disposable {
     return () => d.dispose();
   };
 
+  /** For useSyncExternalStore: progress changes (and resets when the generation ends). */
+  subscribeProgress = (listener: () => void): (() => void) => {
+    const d = this.onDidChangeProgress(() => listener());
+    return () => d.dispose();
+  };
+
   get currentGeneration(): number {
     return this.generation;
   }
 
+  /**
+   * Work-done progress of the current generation only: a stopped, crashed, retried or replaced
+   * generation leaves nothing behind (S46). The same object until something changes.
+   */
+  getProgress = (): ProgressSnapshot => this.progressValue;
+
   progress(): ProgressSnapshot {
-    return this.current?.progress() ?? { active: [] };
+    return this.progressValue;
   }
 
   /** Starts (or resumes through the lease hint) unless something is already running. */
@@ -133,7 +149,7 @@ export class LspConnection implements Disposable {
     }
     this.stopRequested = true;
     attachment.release(reason);
-    this.setStatus({ ...this.statusValue, stopping: true });
+    this.setStatus({ state: 'stopping', message: { key: 'message.stopping' }, generation: this.generation });
     this.stopTimer?.dispose();
     this.stopTimer = timeout(this.timers, this.options.stopTimeoutMs ?? 10_000, () => {
       this.stopTimer = undefined;
@@ -152,7 +168,7 @@ export class LspConnection implements Disposable {
     try {
       socket = this.options.openSocket(this.options.socketUrl(this.sessionId, this.language, hint));
     } catch {
-      this.setStatus({ state: 'error', message: { key: 'close.connectionLost', params: { language: this.language } }, stopping: false, generation });
+      this.setStatus({ state: 'error', message: { key: 'close.connectionLost', params: { language: this.language } }, generation });
       return;
     }
     const env: AttachmentEnv = {
@@ -161,20 +177,20 @@ export class LspConnection implements Disposable {
       documents: this.options.documents,
       bindFeatures: this.options.bindFeatures,
       timers: this.timers,
-      now: this.options.now ?? Date.now,
+      now: this.now,
       debounceMs: this.options.debounceMs ?? 150,
       clientInfo: this.options.clientInfo ?? { name: 'Kandev' },
       locale: this.options.locale ?? (() => undefined),
     };
     this.current = new LspAttachment(generation, socket, env, this.host);
-    this.setStatus(this.reconnectAttempt > 0 ? this.reconnectingStatus(generation) : { state: 'connecting', stopping: false, generation });
+    this.setProgress(EMPTY_PROGRESS);
+    this.setStatus(this.reconnectAttempt > 0 ? this.reconnectingStatus(generation) : { state: 'connecting', generation });
   }
 
   private reconnectingStatus(generation: number): LspStatus {
     return {
       state: 'reconnecting',
       message: { key: 'message.reconnecting', params: { attempt: this.reconnectAttempt, max: this.delays.length } },
-      stopping: false,
       generation,
     };
   }
@@ -182,10 +198,17 @@ export class LspConnection implements Disposable {
   private createHost(): AttachmentHost {
     const isCurrent = (a: LspAttachment) => !this.disposed && a === this.current;
     return {
-      onPhase: (a, state, message) => {
-        if (!isCurrent(a)) return;
-        const shown: LspState = this.reconnectAttempt > 0 && state === 'starting' ? 'reconnecting' : state;
-        this.setStatus({ state: shown, message, stopping: this.stopRequested, generation: a.generation });
+      onPhase: (a, state, info) => {
+        if (!isCurrent(a) || this.stopRequested) return;
+        if (this.reconnectAttempt > 0 && state === 'starting') {
+          this.setStatus(this.reconnectingStatus(a.generation));
+          return;
+        }
+        const status: LspStatus = { state, generation: a.generation };
+        if (info.message) status.message = info.message;
+        if (info.phase) status.phase = info.phase;
+        if (info.detail) status.detail = info.detail;
+        this.setStatus(status);
       },
       onReadyFrame: (a, frame: ReadyFrame) => {
         if (!isCurrent(a)) return;
@@ -195,14 +218,14 @@ export class LspConnection implements Disposable {
       onReady: (a) => {
         if (!isCurrent(a)) return;
         this.reconnectAttempt = 0;
-        this.setStatus({ state: 'ready', stopping: this.stopRequested, generation: a.generation });
+        if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation });
         this.armIdleIfUnused();
       },
       onFailed: (a, message: StatusMessage) => {
         if (!isCurrent(a)) return;
         this.endCurrent();
         this.options.leaseHints.clear(this.sessionId, this.language);
-        this.setStatus({ state: 'error', message, stopping: false, generation: a.generation });
+        this.setStatus({ state: 'error', message, generation: a.generation });
       },
       onReleased: (a) => {
         if (!isCurrent(a)) return;
@@ -234,11 +257,13 @@ export class LspConnection implements Disposable {
         } else {
           if (decision.leaseEnded) this.options.leaseHints.clear(this.sessionId, this.language);
           this.reconnectAttempt = 0;
-          this.setStatus({ state: 'error', message: decision.message, stopping: false, generation: a.generation });
+          const status: LspStatus = { state: decision.kind, message: decision.message, generation: a.generation };
+          if (decision.guidance) status.guidance = decision.guidance;
+          this.setStatus(status);
         }
       },
       onProgress: (a) => {
-        if (isCurrent(a)) this.progressEmitter.fire(a.progress());
+        if (isCurrent(a)) this.setProgress(a.progress());
       },
     };
   }
@@ -253,6 +278,7 @@ export class LspConnection implements Disposable {
     this.reconnectTimer?.dispose();
     this.reconnectTimer = undefined;
     attachment?.dispose();
+    this.setProgress(EMPTY_PROGRESS);
   }
 
   private armIdleIfUnused(): void {
@@ -269,10 +295,24 @@ export class LspConnection implements Disposable {
     this.idleTimer = undefined;
   }
 
-  private setStatus(status: LspStatus): void {
+  /**
+   * Publishes a status. `since` (for elapsed time) is kept while the state and starting phase stay
+   * the same (a new installer line, another reconnect attempt) and restarts when either changes.
+   */
+  private setStatus(next: LspStatus): void {
     if (this.disposed) return;
+    const previous = this.statusValue;
+    const sameStep = previous.state === next.state && previous.phase === next.phase;
+    const status: LspStatus = { ...next, since: next.since ?? (sameStep && previous.since !== undefined ? previous.since : this.now()) };
     this.statusValue = status;
     this.statusEmitter.fire(status);
+  }
+
+  private setProgress(progress: ProgressSnapshot): void {
+    if (this.disposed || progress === this.progressValue) return;
+    if (progress.active.length === 0 && !progress.lastEnded && this.progressValue.active.length === 0 && !this.progressValue.lastEnded) return;
+    this.progressValue = progress;
+    this.progressEmitter.fire(progress);
   }
 
   /** Window teardown or replacement: detach (never release), and ignore everything after. */

@@ -1,6 +1,7 @@
 import { pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
 import type { InitializeParams, WorkspaceFolder } from 'vscode-languageserver-protocol';
 import { clientCapabilities } from './clientCapabilities.js';
+import { INITIALIZE_PROGRESS_TOKEN } from './progress.js';
 
 export interface ClientInfo {
   name: string;
@@ -25,6 +26,8 @@ export function buildInitializeParams(identity: WorkspaceIdentity, clientInfo: C
     workspaceFolders: workspaceFolders(identity),
     capabilities: clientCapabilities(),
     trace: 'off',
+    // Lets the server report the work of its initialization (e.g. a Gradle import) before answering.
+    workDoneToken: INITIALIZE_PROGRESS_TOKEN,
   };
   if (locale) params.locale = locale;
   return params;

@@ -1,8 +1,12 @@
 import { CloseCode, normalizeCloseCode, type LanguageId } from '@kandev/protocol';
 import { ResponseError } from './jsonRpc.js';
 
-/** What a status surface shows for one (session, language). Values are the `data-state` test hook. */
-export const LSP_STATES = ['off', 'connecting', 'installing', 'starting', 'ready', 'reconnecting', 'error'] as const;
+/**
+ * What a status surface shows for one (session, language). Values are the `data-state` test hook.
+ * `unavailable` means the server cannot run here until the person changes something (enable
+ * auto-install, install it by hand, another executor); `error` means something failed (Retry).
+ */
+export const LSP_STATES = ['off', 'connecting', 'installing', 'starting', 'ready', 'reconnecting', 'stopping', 'unavailable', 'error'] as const;
 export type LspState = (typeof LSP_STATES)[number];
 
 /**
@@ -12,21 +16,54 @@ export type LspState = (typeof LSP_STATES)[number];
  */
 export type StatusMessage = { key: string; params?: Record<string, string | number> } | { text: string };
 
+/** What the person can do about an unavailable server besides (or instead of) Retry. */
+export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
+export type Guidance = (typeof GUIDANCE)[number];
+
+/** Where a starting server is: launched and waiting for `initialize`, or reattaching (S39). */
+export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing';
+
 export interface LspStatus {
   state: LspState;
   message?: StatusMessage;
-  /** A release was sent and its acknowledgement is awaited. */
-  stopping: boolean;
+  /** The installer's own progress line while installing (agentctl's `installing.detail`). */
+  detail?: string;
+  /** While starting: which step (S39 distinguishes a launched process from protocol readiness). */
+  phase?: StartingPhase;
+  /** Injected-clock ms when the current state (and phase) began: elapsed time is shown from it. */
+  since?: number;
+  guidance?: Guidance;
   /** Generation of the attachment this status describes (0 before the first start). */
   generation: number;
 }
 
-export const OFF_STATUS: LspStatus = { state: 'off', stopping: false, generation: 0 };
+export const OFF_STATUS: LspStatus = { state: 'off', generation: 0 };
 
-/** Which lifecycle action a status offers. */
-export function availableActions(status: LspStatus): { start: boolean; stop: boolean; retry: boolean } {
-  const running = status.state !== 'off' && status.state !== 'error';
-  return { start: status.state === 'off', stop: running && !status.stopping, retry: status.state === 'error' };
+export interface LspActions {
+  start: boolean;
+  stop: boolean;
+  retry: boolean;
+}
+
+/** Which lifecycle action a status offers: Start when Off, Stop while running, Retry after a failure. */
+export function availableActions(status: LspStatus): LspActions {
+  switch (status.state) {
+    case 'off':
+      return { start: true, stop: false, retry: false };
+    case 'connecting':
+    case 'installing':
+    case 'starting':
+    case 'ready':
+    case 'reconnecting':
+      return { start: false, stop: true, retry: false };
+    case 'stopping':
+      return { start: false, stop: false, retry: false };
+    case 'unavailable':
+      // An unsupported executor cannot be fixed from here; the other guidance ends with "start again".
+      return { start: false, stop: false, retry: status.guidance !== 'unsupportedExecutor' };
+    case 'error':
+      return { start: false, stop: false, retry: true };
+  }
 }
 
 /** The catalog key of the localized copy for a close code (DESIGN section 3). */
@@ -40,7 +77,7 @@ export function closeMessageKey(rawCode: number, language: LanguageId): string {
 export type CloseDecision =
   | { kind: 'off' }
   | { kind: 'reconnect' }
-  | { kind: 'error'; message: StatusMessage; leaseEnded: boolean };
+  | { kind: 'error' | 'unavailable'; message: StatusMessage; guidance?: Guidance; leaseEnded: boolean };
 
 export interface CloseContext {
   language: LanguageId;
@@ -61,22 +98,29 @@ export function decideClose(rawCode: number, ctx: CloseContext): CloseDecision {
   if (ctx.stopRequested) return { kind: 'off' };
   const code = normalizeCloseCode(rawCode);
   const params = { language: ctx.language };
+  const message = { key: closeMessageKey(rawCode, ctx.language), params };
   switch (code) {
     case CloseCode.Normal:
       return { kind: 'off' };
     case CloseCode.TransportFailure:
       if (ctx.canReconnect) return { kind: 'reconnect' };
-      return { kind: 'error', message: { key: closeMessageKey(rawCode, ctx.language), params }, leaseEnded: false };
+      return { kind: 'error', message, leaseEnded: false };
     case CloseCode.InstallFailed: {
       const detail = ctx.installError?.trim();
       return { kind: 'error', message: detail ? { text: detail } : { key: 'close.4003', params }, leaseEnded: true };
     }
+    case CloseCode.BinaryMissingInstallable:
+      return { kind: 'unavailable', message, guidance: 'enableAutoInstall', leaseEnded: true };
+    case CloseCode.NoInstaller:
+      return { kind: 'unavailable', message, guidance: ctx.language === 'kotlin' ? 'kotlinManualSetup' : 'manualInstall', leaseEnded: true };
+    case CloseCode.ExecutorUnsupported:
+      return { kind: 'unavailable', message, guidance: 'unsupportedExecutor', leaseEnded: false };
     default:
       return {
         kind: 'error',
-        message: { key: closeMessageKey(rawCode, ctx.language), params },
+        message,
         // These codes mean no server process is left behind the lease: its hint is useless.
-        leaseEnded: code === CloseCode.ServerExited || code === CloseCode.BinaryMissingInstallable || code === CloseCode.NoInstaller || code === CloseCode.StartFailed || code === CloseCode.GoingAway,
+        leaseEnded: code === CloseCode.ServerExited || code === CloseCode.StartFailed || code === CloseCode.GoingAway,
       };
   }
 }
@@ -85,4 +129,22 @@ export function decideClose(rawCode: number, ctx: CloseContext): CloseDecision {
 export function initializeFailureMessage(err: unknown): StatusMessage {
   if (err instanceof ResponseError && err.message.trim() !== '') return { text: err.message };
   return { key: 'message.initializeFailed' };
+}
+
+/** Kotlin's initialize may import a Gradle project: after this long the UI says so (S41). */
+export const LONG_INITIALIZE_MS = 60_000;
+
+/**
+ * The long-running notice of a server whose `initialize` has not been answered for a minute, or
+ * undefined. It only discloses; nothing restarts or times out the server (S41).
+ */
+export function longInitializeNotice(status: LspStatus, language: LanguageId, now: number): StatusMessage | undefined {
+  if (status.state !== 'starting' || status.phase !== 'awaitingInitialize' || status.since === undefined) return undefined;
+  if (now - status.since < LONG_INITIALIZE_MS) return undefined;
+  return { key: language === 'kotlin' ? 'notice.longInitializeKotlin' : 'notice.longInitialize', params: { language } };
+}
+
+/** States in which time is running for something the person waits on (elapsed is shown). */
+export function showsElapsed(status: LspStatus): boolean {
+  return status.since !== undefined && (status.state === 'connecting' || status.state === 'installing' || status.state === 'starting' || status.state === 'reconnecting');
 }

@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostFiles, rootedHostPath } from './hostFs.js';
-import { commandLine, findOnPath } from './pathLookup.js';
+import { HostFiles, rootedHostPath } from '../install/hostFs.js';
+import { findOnPath } from './pathLookup.js';
 
 let root: string;
 beforeEach(() => {
@@ -36,18 +36,12 @@ describe('findOnPath', () => {
     touch(host('C:\\Go\\bin\\go.exe'), 0o644);
     expect(findOnPath('go', { PATH: 'C:\\nodejs;C:\\Go\\bin' }, 'win32', files)).toBe('C:\\Go\\bin\\go.exe');
   });
-});
 
-describe('commandLine', () => {
-  it('runs a Windows .cmd through the command interpreter, quoting arguments with spaces', () => {
-    const line = commandLine('C:\\Program Files\\nodejs\\npm.cmd', ['install', '--prefix', 'C:\\Users\\A B\\x'], { ComSpec: 'C:\\Windows\\System32\\cmd.exe' }, 'win32');
-    expect(line.command).toBe('C:\\Windows\\System32\\cmd.exe');
-    expect(line.args).toEqual(['/d', '/s', '/c', '""C:\\Program Files\\nodejs\\npm.cmd" install --prefix "C:\\Users\\A B\\x""']);
-    expect(line.windowsVerbatimArguments).toBe(true);
-  });
-
-  it('spawns everything else directly', () => {
-    expect(commandLine('/usr/bin/npm', ['install'], {}, 'linux')).toEqual({ command: '/usr/bin/npm', args: ['install'], windowsVerbatimArguments: false });
-    expect(commandLine('C:\\Go\\bin\\go.exe', ['env'], {}, 'win32').command).toBe('C:\\Go\\bin\\go.exe');
+  it('skips a file that is not executable on POSIX and goes on down the PATH', () => {
+    const host = rootedHostPath(root);
+    const files = new HostFiles(host, 'linux');
+    touch(host('/a/npm'), 0o644);
+    touch(host('/b/npm'));
+    expect(findOnPath('npm', { PATH: '/a:/b' }, 'linux', files)).toBe('/b/npm');
   });
 });

@@ -1,40 +1,17 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
-import { descendantsOf, killProcessTree, listProcesses } from './processTree.js';
+import { descendantsOf, listProcesses } from '../process/processTable.js';
+import { TREE_SCRIPT } from '../testing/treeScript.js';
 import { OutputTail } from './output.js';
 import { runInstaller } from './run.js';
 
 const onLinux = process.platform === 'linux';
 
-/**
- * A tiny installer look-alike: a shell that starts a sleeping child, a grandchild, and one
- * descendant that leaves the process group with setsid (as a daemonizing helper would).
- */
-const TREE_SCRIPT = `
-sleep 300 &
-sh -c 'sleep 300 & wait' &
-setsid sleep 300 &
-echo started
-wait
-`;
-
 function running(pid: number): boolean {
   return listProcesses().some((p) => p.pid === pid && p.state !== 'Z' && p.state !== 'X');
 }
 
-describe.runIf(onLinux)('process tree', () => {
-  it('S56: killProcessTree ends every descendant, including one that left the group', async () => {
-    const child = spawn('sh', ['-c', TREE_SCRIPT], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-    const pid = child.pid!;
-    await vi.waitFor(() => expect(descendantsOf(pid).length).toBeGreaterThanOrEqual(4));
-    const before = descendantsOf(pid).map((p) => p.pid);
-    expect(listProcesses().some((p) => before.includes(p.pid) && p.pgid !== pid)).toBe(true); // the setsid one
-
-    expect(await killProcessTree(pid)).toEqual([]);
-    expect([pid, ...before].filter(running)).toEqual([]);
-  });
-
+describe.runIf(onLinux)('runInstaller and the installer\'s process tree', () => {
   it('S56: runInstaller on abort kills the tree and reports cancelled, with nothing left running', async () => {
     const controller = new AbortController();
     const seen: string[] = [];

@@ -1,0 +1,52 @@
+import { logServerStderr } from '../bridge/stderrLog.js';
+import type { CatalogLanguage } from '../catalog/catalog.js';
+import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../log.js';
+import { launchServer, type LaunchedServer } from '../process/launch.js';
+import { launchCommand } from '../process/launchCommand.js';
+import { newTreeMarker, reapTree } from '../process/reapTree.js';
+import type { TaskEnv } from '../taskEnv.js';
+
+const STDERR_BUDGET_BYTES = 256 * 1024;
+
+/** What starting and reaping a stream's language server needs from the stream. */
+export interface ServerProcessContext {
+  env: TaskEnv;
+  platform: NodeJS.Platform;
+  cwd: string;
+  logger: Logger;
+  streamId: number;
+  log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
+}
+
+/**
+ * Starts the language server in its own process tree (a fresh tree marker), its stderr going to the
+ * log. Undefined when it could not start: S28, the browser gets a bare 4008 and the why is logged here.
+ */
+export async function startServer(ctx: ServerProcessContext, language: CatalogLanguage, launcher: string): Promise<LaunchedServer | undefined> {
+  const command = launchCommand(launcher, language.args, ctx.platform, ctx.env);
+  const result = await launchServer({ command, cwd: ctx.cwd, env: ctx.env, marker: newTreeMarker() });
+  if (!result.ok) {
+    ctx.log('warn', 'launch_failed', { path: launcher, errorCode: result.errorCode, error: result.message });
+    return undefined;
+  }
+  const server = result.server;
+  ctx.log('info', 'server_started', { pid: server.pid, path: launcher });
+  logServerStderr(server.child.stderr, ctx.logger, { stream: ctx.streamId, language: language.id }, STDERR_BUDGET_BYTES);
+  return server;
+}
+
+/** Reaps the server's whole tree (SIGTERM, `graceMs`, SIGKILL) and logs how that went; never rejects. */
+export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer, graceMs: number): Promise<void> {
+  return reapTree(server, { graceMs }).then(
+    (report) => {
+      const clean = report.survivors.length === 0;
+      ctx.log(clean ? 'info' : 'error', clean ? 'reap_done' : 'reap_incomplete', {
+        pid: server.pid,
+        descendants: report.descendants,
+        killed: report.killed,
+        survivors: report.survivors.length,
+      });
+    },
+    (err) => ctx.log('error', 'reap_incomplete', { pid: server.pid, ...errorFields(err) }),
+  );
+}
