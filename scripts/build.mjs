@@ -16,7 +16,8 @@ const targets = {
     // ws' optional native speedups are not needed and not present in a container.
     external: ['bufferutil', 'utf-8-validate'] }),
   backend: () => build({ ...node, entryPoints: [join(root, 'apps/backend/src/main.ts')], outfile: join(root, 'apps/backend/dist/backend.mjs'),
-    packages: 'external' }),
+    // Native and Docker client modules stay in node_modules; our workspace packages are inlined.
+    external: ['better-sqlite3', 'dockerode', 'bufferutil', 'utf-8-validate'] }),
   'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
   web: async () => {
     const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit' });

@@ -19,6 +19,10 @@ mirror() {
 }
 
 start() {
+  for tool in dockerd docker debootstrap; do
+    command -v "$tool" >/dev/null || { echo "docker-env.sh: $tool is missing (Debian packages docker.io and debootstrap)" >&2; exit 1; }
+  done
+  [ "$(id -u)" = 0 ] || { echo "docker-env.sh: starting a private dockerd needs root" >&2; exit 1; }
   if [ -f "$state/dockerd.pid" ] && kill -0 "$(cat "$state/dockerd.pid")" 2>/dev/null; then :; else
     dockerd --host "unix://$sock" --data-root "$state/data" --exec-root "$state/exec" --pidfile "$state/dockerd.pid" \
       --bridge=none --iptables=false --ip-forward=false >"$state/dockerd.log" 2>&1 &

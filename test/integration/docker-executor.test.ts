@@ -3,7 +3,7 @@
  * errors before anything starts, the container's environment as a language server sees it,
  * several repositories under /workspace, and a stop that leaves nothing behind.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Task } from '@kandev/protocol';
@@ -22,16 +22,27 @@ import {
 } from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-exec-'));
-const owner = `docker-executor-test-${process.pid}`;
 let sessions = 0;
+/** Every owner label used here, for cleanup. An executor sweeps its owner's containers on its first
+ * start (as a restarted backend does), so each executor instance gets its own owner unless a test
+ * means to share one. */
+const owners: string[] = [];
 
-function executor(docker: ReturnType<typeof createDockerClient>, config: Partial<DockerConfig> = {}): LocalDockerExecutor {
+function freshOwner(): string {
+  const owner = `docker-executor-test-${process.pid}-${owners.length + 1}`;
+  owners.push(owner);
+  return owner;
+}
+
+interface ExecutorOptions { config?: Partial<DockerConfig>; agentctlBundle?: string; owner?: string }
+
+function executor(docker: ReturnType<typeof createDockerClient>, options: ExecutorOptions = {}): LocalDockerExecutor {
   mkdirSync(join(root, 'logs'), { recursive: true });
   return new LocalDockerExecutor({
     docker,
-    config: { host: undefined, image: undefined, network: 'host', mounts: [], ...config },
-    runtime: { supportDir: join(root, 'runtime'), nodeBinary: process.execPath, agentctlBundle: join(repoRoot, 'apps/agentctl/dist/agentctl.mjs') },
-    owner,
+    config: { host: undefined, image: undefined, network: 'host', mounts: [], ...options.config },
+    runtime: { supportDir: join(root, 'runtime'), nodeBinary: process.execPath, agentctlBundle: options.agentctlBundle ?? join(repoRoot, 'apps/agentctl/dist/agentctl.mjs') },
+    owner: options.owner ?? freshOwner(),
     startTimeoutMs: 60_000,
     stopGraceMs: 10_000,
     logDir: join(root, 'logs'),
@@ -54,7 +65,7 @@ describe('local_docker errors that need no Docker', () => {
 
   it('says Docker is not reachable when no daemon answers', async () => {
     mkdirSync(join(root, 'repo-absent'), { recursive: true });
-    const started = await executor(absent, { image: 'any' }).start({ sessionId: nextSession(), task: task([join(root, 'repo-absent')]) });
+    const started = await executor(absent, { config: { image: 'any' } }).start({ sessionId: nextSession(), task: task([join(root, 'repo-absent')]) });
     expect(started).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!started.ok && started.error.message).toMatch(/^Docker is not reachable .*is Docker installed and running/);
   });
@@ -64,7 +75,7 @@ describe('local_docker errors that need no Docker', () => {
     const noImage = await executor(absent).start({ sessionId: nextSession(), task: task([join(root, 'repo-noimage')]) });
     expect(noImage).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!noImage.ok && noImage.error.message).toContain('set KANDEV_DOCKER_IMAGE');
-    const missing = await executor(absent, { image: 'any' }).start({ sessionId: nextSession(), task: task([join(root, 'does-not-exist')]) });
+    const missing = await executor(absent, { config: { image: 'any' } }).start({ sessionId: nextSession(), task: task([join(root, 'does-not-exist')]) });
     expect(missing).toMatchObject({ ok: false, error: { code: 'workspace_invalid' } });
     // A bind of a missing source must never reach Docker (it would create the folder on the host).
     expect(existsSync(join(root, 'does-not-exist'))).toBe(false);
@@ -73,21 +84,26 @@ describe('local_docker errors that need no Docker', () => {
 
 describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host networking)', () => {
   let env: DockerEnv;
+  /** One executor for the suite, as one backend has one. */
+  let shared: LocalDockerExecutor;
+  let sharedOwner: string;
   const hosts: TaskHost[] = [];
 
   beforeAll(() => {
     env = startDockerEnv();
     ensureBuilt('agentctl');
+    sharedOwner = freshOwner();
+    shared = executor(env.docker, { config: { image: env.image }, owner: sharedOwner });
   });
 
   afterAll(async () => {
     await Promise.all(hosts.map((h) => h.stop()));
-    if (env) await removeOwnedContainers(env.docker, owner);
+    if (env) for (const owner of owners) await removeOwnedContainers(env.docker, owner);
     stopDockerEnv(env);
   });
 
   async function start(repositories: string[], taskEnv: Record<string, string>, sessionId = nextSession()): Promise<TaskHost> {
-    const started = await executor(env.docker, { image: env.image }).start({ sessionId, task: task(repositories, taskEnv) });
+    const started = await shared.start({ sessionId, task: task(repositories, taskEnv) });
     if (!started.ok) throw new Error(`${started.error.code}: ${started.error.message}`);
     hosts.push(started.value);
     return started.value;
@@ -106,12 +122,13 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
 
   it('a missing image (default or the task override) is a clear error and creates no container', async () => {
     mkdirSync(join(root, 'repo-missing-image'), { recursive: true });
+    const owner = freshOwner();
     const since = Math.floor(Date.now() / 1000) - 1;
-    const missing = await executor(env.docker, { image: 'kandev-no-such-image:1' }).start({ sessionId: nextSession(), task: task([join(root, 'repo-missing-image')]) });
+    const missing = await executor(env.docker, { config: { image: 'kandev-no-such-image:1' }, owner }).start({ sessionId: nextSession(), task: task([join(root, 'repo-missing-image')]) });
     expect(missing).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!missing.ok && missing.error.message).toContain('the Docker image "kandev-no-such-image:1" is not on this machine');
     // The task's env names its own image, over a default that exists.
-    const overridden = await executor(env.docker, { image: env.image }).start({
+    const overridden = await executor(env.docker, { config: { image: env.image }, owner }).start({
       sessionId: nextSession(),
       task: task([join(root, 'repo-missing-image')], { KANDEV_DOCKER_IMAGE: 'kandev-task-image:2' }),
     });
@@ -195,7 +212,7 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     await env.docker.getContainer(containerId).kill({ signal: 'SIGKILL' });
     expect(await host.exited).toMatchObject({ requested: false, code: 137 });
     await expect(env.docker.getContainer(containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
-    expect((await ownedContainers(env.docker, owner)).some((c) => c.Id === containerId)).toBe(false);
+    expect((await ownedContainers(env.docker, sharedOwner)).some((c) => c.Id === containerId)).toBe(false);
   });
 
   it('writes agentctl logs to the session log file', async () => {
@@ -205,5 +222,37 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     await host.stop();
     const lines = readFileSync(join(root, 'logs', `agentctl-${sessionId}.log`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event?: string });
     expect(lines.map((l) => l.event)).toEqual(expect.arrayContaining(['starting', 'listening', 'shutdown_done']));
+  });
+
+  it('an agentctl that dies before listening is a clear error with its last words, and its container is removed', async () => {
+    const bundle = join(root, 'broken-agentctl.mjs');
+    writeFileSync(bundle, "process.stderr.write('cannot start: broken on purpose\\n'); process.exit(3);\n");
+    mkdirSync(join(root, 'repo-broken'), { recursive: true });
+    const sessionId = nextSession();
+    const owner = freshOwner();
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const started = await executor(env.docker, { config: { image: env.image }, agentctlBundle: bundle, owner }).start({ sessionId, task: task([join(root, 'repo-broken')]) });
+    expect(started).toMatchObject({ ok: false, error: { code: 'start_failed' } });
+    expect(!started.ok && started.error.message).toMatch(/agentctl exited before it listened; it said: .*broken on purpose/);
+    // It was created (and ran), and it is gone.
+    expect(await containerCreations(env.docker, owner, since, Math.floor(Date.now() / 1000) + 1)).toHaveLength(1);
+    expect(await env.docker.listContainers({ all: true, filters: { label: [`dev.kandev.session=${sessionId}`] } })).toEqual([]);
+  });
+
+  it('a restarted backend (same owner) removes the containers its predecessor left running', async () => {
+    const ws = dockerWorkspace(join(root, 'leftover'), {});
+    const owner = freshOwner();
+    const orphanSession = nextSession();
+    const predecessor = await executor(env.docker, { config: { image: env.image }, owner }).start({ sessionId: orphanSession, task: task([ws.dir], ws.env) });
+    if (!predecessor.ok) throw new Error(predecessor.error.message);
+    const orphan = predecessor.value;
+    const orphanContainer = await containerOf(orphanSession);
+    // A new executor for the same owner is what a restarted backend builds; its first start sweeps.
+    const successor = await executor(env.docker, { config: { image: env.image }, owner }).start({ sessionId: nextSession(), task: task([ws.dir], ws.env) });
+    if (!successor.ok) throw new Error(successor.error.message);
+    hosts.push(successor.value);
+    expect(await orphan.exited).toMatchObject({ requested: false });
+    await expect(env.docker.getContainer(orphanContainer).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    expect((await successor.value.stop()).requested).toBe(true);
   });
 });

@@ -9,14 +9,19 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, with the flags this closed network needs and a fresh profile. */
+/**
+ * Debian's Chromium, headless, with the flags this closed network needs. Playwright gives every
+ * launch a fresh temporary profile of its own (it refuses a --user-data-dir argument), and TMPDIR
+ * points it at a folder this helper removes afterwards.
+ */
 export async function launchChromium(): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'kandev-chromium-'));
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`],
+      '--disable-component-update', '--disable-sync'],
+    env: { ...process.env, TMPDIR: profile },
   });
   return {
     browser,

@@ -62,6 +62,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A parent that died leaves closed pipes: a failed log write must not raise an error that is
+  // logged again (an endless loop), so write errors on our own stdio are dropped.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  if (process.env.AGENTCTL_EXIT_ON_STDIN_CLOSE === '1') {
+    process.stdin.on('end', () => stop('SIGTERM'));
+    process.stdin.on('error', () => stop('SIGTERM'));
+    process.stdin.resume();
+  }
   // Bad input must never take the daemon down; a bug is logged, not fatal to every stream.
   process.on('uncaughtException', (err) => logger.log('error', 'internal_error', { where: 'uncaughtException', ...errorFields(err) }));
   process.on('unhandledRejection', (err) => logger.log('error', 'internal_error', { where: 'unhandledRejection', ...errorFields(err) }));

@@ -37,12 +37,13 @@ export interface LocalDockerOptions {
  */
 export class LocalDockerExecutor implements TaskHostExecutor {
   readonly kind = 'local_docker' as const;
-  private swept: Promise<unknown> | undefined;
+  private swept: Promise<number> | undefined;
 
   constructor(private readonly options: LocalDockerOptions) {}
 
+  /** The backend's executor; it starts removing a crashed predecessor's containers right away. */
   static fromConfig(config: BackendConfig, deps: { logDir: string; log: Logger }): LocalDockerExecutor {
-    return new LocalDockerExecutor({
+    const executor = new LocalDockerExecutor({
       docker: createDockerClient(config.docker.host),
       config: config.docker,
       runtime: { supportDir: join(config.home, 'docker-runtime'), nodeBinary: process.execPath, agentctlBundle: config.agentctlBundle },
@@ -52,6 +53,17 @@ export class LocalDockerExecutor implements TaskHostExecutor {
       logDir: deps.logDir,
       log: deps.log,
     });
+    // At start-up, as SessionService.stopLeftovers reaps a Local PC agentctl left behind.
+    void executor.removeLeftovers();
+    return executor;
+  }
+
+  /**
+   * Removes the containers an earlier process of this backend (same owner) left running; their
+   * sessions are already marked stopped. Runs once; every start waits for it before creating.
+   */
+  removeLeftovers(): Promise<number> {
+    return (this.swept ??= removeLeftoverContainers(this.options.docker, this.options.owner));
   }
 
   async start(request: StartRequest): Promise<Result<TaskHost, ExecutorError>> {
@@ -64,9 +76,8 @@ export class LocalDockerExecutor implements TaskHostExecutor {
     if (!image) return fail(dockerFailure('image_not_configured', `no Docker image for this task: set KANDEV_DOCKER_IMAGE for the backend, or ${TASK_IMAGE_KEY} in the task's env`));
     const mounts = this.mounts(task.repositories.map((r) => r.path));
     if (!mounts.ok) return mounts;
-    // Containers a crashed predecessor left are removed once, before this backend creates any.
-    this.swept ??= removeLeftoverContainers(this.options.docker, this.options.owner);
-    await this.swept;
+    // Never sweep after this backend's own first container exists.
+    await this.removeLeftovers();
     const token = randomBytes(32).toString('hex');
     const network = this.options.config.network;
     const repositories = task.repositories.map((r) => resolve(r.path));

@@ -20,5 +20,8 @@ export function taskHostEnvironment(
   env.AGENTCTL_REPOS = JSON.stringify(agentctl.repoSubpaths);
   env.AGENTCTL_HOST = '127.0.0.1';
   env.AGENTCTL_PORT = '0';
+  // agentctl's stdin is a pipe from this backend: when it closes the backend is gone, and an
+  // orphaned task host must stop instead of serving (and spinning) for nobody.
+  env.AGENTCTL_EXIT_ON_STDIN_CLOSE = '1';
   return env;
 }

@@ -43,6 +43,7 @@ describe('taskHostEnvironment', () => {
       AGENTCTL_REPOS: '["a"]',
       AGENTCTL_HOST: '127.0.0.1',
       AGENTCTL_PORT: '0',
+      AGENTCTL_EXIT_ON_STDIN_CLOSE: '1',
     });
   });
 });

@@ -1,5 +1,6 @@
 import {
   DEFAULT_SETTINGS,
+  type LanguageCatalogEntry,
   type ApiErrorCode,
   type FileEntry,
   type ListFilesResponse,
@@ -100,7 +101,25 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
         return DEFAULT_SETTINGS;
       }
     },
+    /** PUT a partial update; the answer is the whole stored settings object. */
+    async updateSettings(patch: Record<string, unknown>): Promise<UserSettings> {
+      const body = await json<Partial<UserSettings>>('/api/settings', { method: 'PUT', body: JSON.stringify(patch) });
+      return { ...DEFAULT_SETTINGS, ...body };
+    },
+    /**
+     * The language catalog for the Editors settings. Read defensively: a bare array or
+     * `{languages: [...]}`, entries with fields missing (see lib/settings/languageCatalog).
+     */
+    async getLanguages(): Promise<Array<Partial<LanguageCatalogEntry>>> {
+      const body = await json<unknown>('/api/languages');
+      const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.languages) ? body.languages : [];
+      return list.filter(isRecord) as Array<Partial<LanguageCatalogEntry>>;
+    },
   };
 }
 
 export type KandevApi = ReturnType<typeof createKandevApi>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

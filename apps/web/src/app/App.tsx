@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { SessionView } from '../components/session/SessionView.js';
+import { SettingsPage } from '../components/settings/SettingsPage.js';
+import { AppStatusBar } from '../components/statusbar/AppStatusBar.js';
 import { TaskList } from '../components/tasks/TaskList.js';
 import { useRoute } from './hooks.js';
 
@@ -12,6 +14,14 @@ export function App() {
         <a href="#/" className="app-title">
           {t('app.title')}
         </a>
+        <nav className="app-nav" aria-label={t('nav.main')}>
+          <a href="#/" data-testid="nav-tasks" aria-current={route.name === 'tasks' ? 'page' : undefined}>
+            {t('nav.tasks')}
+          </a>
+          <a href="#/settings" data-testid="settings-link" aria-current={route.name === 'settings' ? 'page' : undefined}>
+            {t('nav.settings')}
+          </a>
+        </nav>
       </header>
       {route.name === 'session' ? (
         <SessionView
@@ -20,9 +30,12 @@ export function App() {
           initialFile={route.file}
           initialPosition={route.line ? { lineNumber: route.line, column: route.column ?? 1 } : undefined}
         />
+      ) : route.name === 'settings' ? (
+        <SettingsPage />
       ) : (
         <TaskList />
       )}
+      <AppStatusBar />
     </div>
   );
 }

@@ -9,5 +9,7 @@ describe('hash routes', () => {
     expect(parseRoute('#/sessions/a%2Fb?file=src/x.ts&line=3&column=2')).toEqual({ name: 'session', sessionId: 'a/b', file: 'src/x.ts', line: 3, column: 2 });
     expect(parseRoute('#/sessions/%E0%A4%A')).toEqual({ name: 'tasks' });
     expect(sessionHash('a/b')).toBe('#/sessions/a%2Fb');
+    expect(parseRoute('#/settings')).toEqual({ name: 'settings' });
+    expect(parseRoute('#/settings/')).toEqual({ name: 'settings' });
   });
 });

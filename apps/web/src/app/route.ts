@@ -1,11 +1,13 @@
-/** Hash routes: `#/` the task list, `#/sessions/:id` a session (optionally `?file=rel&line=N&column=N`). */
+/** Hash routes: `#/` the task list, `#/settings`, `#/sessions/:id` a session (optionally `?file=rel&line=N&column=N`). */
 export type Route =
   | { name: 'tasks' }
+  | { name: 'settings' }
   | { name: 'session'; sessionId: string; file?: string; line?: number; column?: number };
 
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '');
   const [pathPart = '', query = ''] = raw.split('?', 2);
+  if (/^\/settings\/?$/.test(pathPart)) return { name: 'settings' };
   const m = /^\/sessions\/([^/]+)\/?$/.exec(pathPart);
   if (!m) return { name: 'tasks' };
   let sessionId: string;

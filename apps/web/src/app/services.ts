@@ -1,4 +1,4 @@
-import type { LanguageId, UserSettings } from '@kandev/protocol';
+import { mergeSettings, type LanguageId, type UserSettings } from '@kandev/protocol';
 import { createKandevApi } from '../api/kandevApi.js';
 import i18next from 'i18next';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
@@ -102,9 +102,18 @@ function exposeTestHooks(monaco: MonacoApi): void {
   };
 }
 
-
 let settings: UserSettings | undefined;
 const settingsListeners = new Set<() => void>();
+
+function publishSettings(value: UserSettings): void {
+  settings = value;
+  for (const l of settingsListeners) l();
+}
+
+/** A PUT /api/settings body: any subset of fields; a language's config set to null is deleted. */
+export type SettingsPatch = Omit<Partial<UserSettings>, 'lsp_server_configs'> & {
+  lsp_server_configs?: Partial<Record<LanguageId, Record<string, unknown> | null>>;
+};
 
 /** The user's settings, fetched once per window (defaults when the backend has none). */
 export const settingsStore = {
@@ -115,9 +124,26 @@ export const settingsStore = {
   },
   load(): Promise<UserSettings> {
     return api.getSettings().then((value) => {
-      settings = value;
-      for (const l of settingsListeners) l();
+      publishSettings(value);
       return value;
     });
+  },
+  /**
+   * PUT /api/settings with a partial update. The change shows at once; the backend's answer (the
+   * whole stored object) replaces it, and a refused or failed save restores what was there.
+   */
+  async update(patch: SettingsPatch): Promise<UserSettings> {
+    const before = settings;
+    // Shown at once, merged exactly as the backend merges (per-language configs, null deletes).
+    const optimistic = before ? mergeSettings(before, patch) : undefined;
+    if (optimistic?.ok) publishSettings(optimistic.settings);
+    try {
+      const saved = await api.updateSettings(patch);
+      publishSettings(saved);
+      return saved;
+    } catch (err) {
+      if (before) publishSettings(before);
+      throw err;
+    }
   },
 };

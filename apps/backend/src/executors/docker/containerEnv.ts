@@ -38,6 +38,9 @@ export function containerEnvironment(input: ContainerEnvInput): Record<string, s
   env.AGENTCTL_REPOS = JSON.stringify(input.repoSubpaths);
   env.AGENTCTL_HOST = input.listenHost;
   env.AGENTCTL_PORT = String(input.listenPort);
+  // The backend holds the container's stdin open (an attach); if the backend dies, agentctl sees
+  // end-of-file, shuts down as on SIGTERM, and the container ends (and is auto-removed) with it.
+  env.AGENTCTL_EXIT_ON_STDIN_CLOSE = '1';
   return env;
 }
 

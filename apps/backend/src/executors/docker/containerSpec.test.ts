@@ -47,6 +47,9 @@ describe('container spec', () => {
     const spec = containerSpec(base);
     expect([...(spec.Entrypoint as string[]), ...(spec.Cmd as string[])]).toEqual(['/opt/kandev/node', '/opt/kandev/agentctl.mjs']);
     expect(spec.HostConfig?.Init).toBe(true);
+    // Ends with the backend: stdin held open by the backend's attach, removal on any exit.
+    expect(spec).toMatchObject({ AttachStdin: true, OpenStdin: true, StdinOnce: true, HostConfig: { AutoRemove: true } });
+    expect(envOf(spec).AGENTCTL_EXIT_ON_STDIN_CLOSE).toBe('1');
     expect(spec.Labels).toEqual({ 'dev.kandev.session': base.sessionId, 'dev.kandev.owner': base.owner });
     expect(spec.name).toBe(`kandev-${base.sessionId}`);
     expect(spec.HostConfig?.Mounts?.[1]).toEqual({ Type: 'bind', Source: '/usr/bin/node', Target: '/opt/kandev/node', ReadOnly: true });

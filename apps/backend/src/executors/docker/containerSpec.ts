@@ -44,7 +44,7 @@ export function repositorySubpaths(repositories: readonly string[]): string[] {
 
 /**
  * The container's create options. Init puts a reaping PID 1 (docker-init) above agentctl; the
- * container's PID namespace then guarantees that removing it ends every process started inside.
+ * container's PID namespace then guarantees that ending it ends every process started inside.
  * Binds are structured `Mounts`, not `-v` strings: Docker refuses a missing bind source instead of
  * creating a directory on the host, and paths with `:` or `,` need no escaping.
  */
@@ -69,11 +69,17 @@ export function containerSpec(input: ContainerSpecInput): Docker.ContainerCreate
     Cmd: [CONTAINER_AGENTCTL],
     Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
     WorkingDir: CONTAINER_WORKSPACE,
+    // stdin stays open while the backend's attach lasts, and closes for good when it ends.
+    AttachStdin: true,
+    OpenStdin: true,
+    StdinOnce: true,
     Labels: { [SESSION_LABEL]: input.sessionId, [OWNER_LABEL]: input.owner },
     ...(host ? {} : { ExposedPorts: { [AGENTCTL_PORT_KEY]: {} } }),
     HostConfig: {
       Mounts: [...repoMounts, ...input.mounts.map((m) => bind(m.hostPath, m.containerPath, m.readOnly))],
       Init: true,
+      // Whoever ends it (a stop, a crash, a backend that died), Docker removes it on exit.
+      AutoRemove: true,
       NetworkMode: host ? 'host' : 'bridge',
       // Published only on loopback, on a port Docker picks: never reachable from another machine.
       ...(host ? {} : { PortBindings: { [AGENTCTL_PORT_KEY]: [{ HostIp: '127.0.0.1', HostPort: '' }] } }),

@@ -27,6 +27,7 @@ export interface DockerTaskHostOptions {
 
 const PING_TIMEOUT_MS = 10_000;
 const STDERR_TAIL_BYTES = 1024;
+const DRAIN_MS = 1_000;
 /** What `docker stop` reports when the grace ran out and the container was killed. */
 const SIGKILL_STATUS = 137;
 
@@ -48,7 +49,7 @@ export async function startDockerTaskHost(docker: Docker, options: DockerTaskHos
     await remove();
     return started;
   }
-  // The container is removed as soon as it exits, stopped or crashed: nothing is left behind.
+  // Docker removes it on exit (AutoRemove); the explicit removal covers a wait that failed.
   const exited = started.value.waited.then(async (code) => {
     await remove();
     started.value.closeLog();
@@ -115,13 +116,18 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
   };
   let stderrTail = '';
   try {
-    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    // stdin too, through a hijacked connection this process keeps open but never writes to: when
+    // the backend dies the connection closes, and agentctl sees end-of-file (containerEnv.ts).
+    const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     container.modem.demuxStream(stream, stdout, stderr);
-    stream.on('end', () => {
-      stdout.end();
-      stderr.end();
+    const drained = new Promise<void>((resolve) => {
+      stream.on('end', () => {
+        stdout.end();
+        stderr.end();
+        resolve();
+      });
     });
     stderr.on('data', (chunk: Buffer) => {
       log.write(chunk);
@@ -129,13 +135,16 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
     });
     const listening = waitForListening(stdout, options.startTimeoutMs);
     await container.start();
-    // Asked after start: a wait for "not-running" on a created container would answer at once.
-    const waited = container.wait().then(
+    // Asked after start (a wait on a created container could answer at once); "removed", because
+    // the container is auto-removed and `exited` promises that nothing is left.
+    const waited = container.wait({ condition: 'removed' }).then(
       (r: { StatusCode?: unknown }) => (typeof r?.StatusCode === 'number' ? r.StatusCode : null),
       () => null,
     );
     const outcome = await Promise.race([listening, waited.then(() => 'exited' as const)]);
     if (typeof outcome === 'number') return ok({ innerPort: outcome, waited, closeLog });
+    // Its last words may still be in flight on the attach stream when the exit is reported.
+    if (outcome === 'exited') await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     const tail = stderrTail.trim().split('\n').slice(-3).join(' | ');
     const why = outcome === 'exited' ? 'agentctl exited before it listened' : `agentctl did not report listening within ${options.startTimeoutMs} ms`;
     closeLog();

@@ -1,6 +1,8 @@
 import type Docker from 'dockerode';
 import { OWNER_LABEL } from './containerSpec.js';
 
+const LIST_TIMEOUT_MS = 10_000;
+
 /**
  * Removes the task containers an earlier process of this same backend (same KANDEV_HOME) left
  * running when it died without stopping them: their sessions were already marked stopped, so no
@@ -9,10 +11,17 @@ import { OWNER_LABEL } from './containerSpec.js';
  */
 export async function removeLeftoverContainers(docker: Docker, owner: string): Promise<number> {
   let leftovers: Docker.ContainerInfo[];
+  let timer: NodeJS.Timeout | undefined;
+  // A daemon that never answers must not hold every later start hostage.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), LIST_TIMEOUT_MS);
+  });
   try {
-    leftovers = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${owner}`] } });
+    leftovers = await Promise.race([docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${owner}`] } }), timeout]);
   } catch {
     return 0;
+  } finally {
+    clearTimeout(timer);
   }
   const removed = await Promise.all(leftovers.map((c) => docker.getContainer(c.Id).remove({ force: true }).then(() => 1, () => 0)));
   return removed.reduce<number>((a, b) => a + b, 0);

@@ -9,19 +9,27 @@ interface CodeEditorProps {
   path: string;
   revealSeq: number;
   onSave(): void;
+  /** The editor now shows `path`'s model (and where its caret is): the status bar follows it. */
+  onShown?(path: string, cursor: { line: number; column: number }): void;
+  /** The editor went away (unmounted): no file is shown by it any more. */
+  onHidden?(): void;
 }
 
 /**
  * One Monaco editor per session view; tabs swap session models in and out of it (keeping each
  * model's view state). Reveals requested for this session's active model apply at once (S37).
  */
-export function CodeEditor({ monaco, workspace, path, revealSeq, onSave }: CodeEditorProps) {
+export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown, onHidden }: CodeEditorProps) {
   const container = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const viewStates = useRef(new Map<string, Monaco.editor.ICodeEditorViewState | null>());
   const shownPath = useRef<string | undefined>(undefined);
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
+  const shownRef = useRef(onShown);
+  shownRef.current = onShown;
+  const hiddenRef = useRef(onHidden);
+  hiddenRef.current = onHidden;
 
   useEffect(() => {
     if (!container.current) return;
@@ -34,11 +42,16 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave }: CodeE
       scrollBeyondLastLine: false,
     });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
+    const cursor = editor.onDidChangeCursorPosition((e) => {
+      if (shownPath.current) shownRef.current?.(shownPath.current, { line: e.position.lineNumber, column: e.position.column });
+    });
     editorRef.current = editor;
     return () => {
       editorRef.current = null;
       shownPath.current = undefined;
+      cursor.dispose();
       editor.dispose();
+      hiddenRef.current?.();
     };
   }, [monaco]);
 
@@ -48,10 +61,12 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave }: CodeE
     if (!editor || !model) return;
     if (editor.getModel() !== model) {
       if (shownPath.current) viewStates.current.set(shownPath.current, editor.saveViewState());
+      shownPath.current = path;
       editor.setModel(model);
       const state = viewStates.current.get(path);
       if (state) editor.restoreViewState(state);
-      shownPath.current = path;
+      const at = editor.getPosition();
+      shownRef.current?.(path, { line: at?.lineNumber ?? 1, column: at?.column ?? 1 });
     }
     const position = workspace.takeReveal(path);
     if (position) {

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
+import { activeEditor } from '../../app/activeEditor.js';
+import { useFormFactor, useSettings } from '../../app/hooks.js';
 import { loadMonaco, lspConnection, sessionWorkspace } from '../../app/services.js';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import type { Position, SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
@@ -9,7 +11,9 @@ import { baseName, EditorTabs } from '../editor/EditorTabs.js';
 import { SaveBanners } from '../editor/SaveBanners.js';
 import { FileTree } from '../files/FileTree.js';
 import { SearchPanel } from '../search/SearchPanel.js';
+import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { LspStatusControl } from '../status/LspStatusControl.js';
+import { useLspAutoStart } from '../status/useLspAutoStart.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -41,6 +45,23 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
   const snapshot = useSyncExternalStore(workspace.subscribe, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
   const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
+  const settings = useSettings();
+  const form = useFormFactor();
+  // A connection exists only for a supported file that has an editor tab (never while loading).
+  const connection = active && language ? lspConnection(sessionId, language, monaco) : undefined;
+  useLspAutoStart(connection, language);
+  const placement = settings ? lspPlacement(settings, form) : undefined;
+
+  // The status bar follows the Monaco editor of this session; leaving the session clears it.
+  const onShown = useCallback(
+    (path: string, cursor: { line: number; column: number }) => {
+      const lang = languageForPath(path);
+      activeEditor.set({ sessionId, path, language: lang, connection: lang ? lspConnection(sessionId, lang, monaco) : undefined, cursor });
+    },
+    [sessionId, monaco],
+  );
+  const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId]);
+  useEffect(() => onHidden, [onHidden]);
 
   useEffect(() => {
     if (initialFile) void workspace.open(initialFile, initialPosition);
@@ -82,7 +103,9 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
             {active?.saving ? t('editor.saving') : t('editor.save')}
           </button>
           {active?.dirty && <span className="dirty-note">{t('editor.unsaved')}</span>}
-          {language && active && <LspStatusControl key={`${sessionId}:${language}`} connection={lspConnection(sessionId, language, monaco)} language={language} />}
+          {language && connection && placement === 'toolbar' && (
+            <LspStatusControl key={`${sessionId}:${language}`} connection={connection} language={language} surface={form === 'tablet' ? 'drawer' : 'popover'} />
+          )}
         </div>
         {active && (
           <SaveBanners
@@ -98,8 +121,13 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
             {t('editor.openFailed', { path: snapshot.activePath })}
           </p>
         )}
+        {snapshot.activePath && snapshot.binary.has(snapshot.activePath) && (
+          <p className="binary-notice" data-testid="binary-file" data-path={snapshot.activePath}>
+            {t('editor.binary', { path: snapshot.activePath })}
+          </p>
+        )}
         {active ? (
-          <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} />
+          <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} onShown={onShown} onHidden={onHidden} />
         ) : (
           !snapshot.activePath && <p className="editor-empty">{t('editor.empty')}</p>
         )}

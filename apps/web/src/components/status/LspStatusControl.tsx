@@ -1,65 +1,63 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageId } from '@kandev/protocol';
-import { useSettings } from '../../app/hooks.js';
-import { leaseHints } from '../../app/services.js';
 import { statusMessageText } from '../../i18n/i18n.js';
-import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
-import { availableActions } from '../../lib/lsp/status.js';
+import { LspActionButtons, LspStatusDetails } from './LspStatusDetails.js';
+import { LspSummary } from './LspSummary.js';
+import { StatusSurface, type SurfaceKind } from './StatusSurface.js';
+import { useLspView } from './useLspView.js';
 
 interface LspStatusControlProps {
   connection: LspConnection;
   language: LanguageId;
+  /** Popover on fine pointers, bottom drawer on coarse ones. */
+  surface: SurfaceKind;
 }
 
 /**
- * Plain LSP status of one (session, language): state, a localized message, and the lifecycle
- * action that applies (Start when Off, Stop while running, Retry after an error). Later issues
- * turn this into the popover / drawer / status-bar surfaces; the data-* hooks stay.
+ * The editor-toolbar status of one (session, language): a trigger with the live summary, the
+ * current message and the lifecycle action inline, and the full details in a popover or drawer.
+ * Test hooks: `lsp-status` (data-state, data-language) wraps the inline part.
  */
-export function LspStatusControl({ connection, language }: LspStatusControlProps) {
+export function LspStatusControl({ connection, language, surface }: LspStatusControlProps) {
   const { t } = useTranslation('lsp');
   const status = useSyncExternalStore(connection.subscribe, () => connection.getStatus());
-  const settings = useSettings();
-
-  useEffect(() => {
-    if (!settings) return;
-    const start = shouldAutoStart({
-      language,
-      state: connection.getStatus().state,
-      stoppedByUser: connection.stoppedByUser,
-      autoStartLanguages: settings.lsp_auto_start_languages,
-      hasLeaseHint: leaseHints.get(connection.sessionId, language) !== undefined,
-      phone: false,
-    });
-    if (start) connection.start();
-  }, [connection, language, settings]);
-
-  const actions = availableActions(status);
-  const message = status.stopping ? { key: 'message.stopping' } : status.message;
+  const view = useLspView(connection, language);
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const handlers = { onStart: () => connection.start(), onStop: () => connection.stop(), onRetry: () => connection.retry() };
   return (
-    <div className="lsp-status" data-testid="lsp-status" data-state={status.state} data-language={language} role="status" aria-live="polite">
-      <span className="lsp-status-label">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${status.state}`) })}</span>
-      {message && (
+    <div className="lsp-status" data-testid="lsp-status" data-state={status.state} data-language={language} data-surface={surface} role="status" aria-live="polite">
+      <button
+        ref={trigger}
+        type="button"
+        className="lsp-trigger"
+        data-testid="lsp-status-trigger"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-label={t('action.details', { language: t(`languages.${language}`) })}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <LspSummary language={language} view={view} />
+      </button>
+      <span className="visually-hidden">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${status.state}`) })}</span>
+      {status.message && (
         <span className="lsp-message" data-testid="lsp-message">
-          {statusMessageText(t, message)}
+          {statusMessageText(t, status.message)}
         </span>
       )}
-      {actions.start && (
-        <button type="button" data-testid="lsp-start" onClick={() => connection.start()}>
-          {t('action.start')}
-        </button>
+      {view.guidance && (
+        <span className="lsp-message lsp-guidance" data-testid="lsp-guidance">
+          {statusMessageText(t, view.guidance)}
+        </span>
       )}
-      {actions.stop && (
-        <button type="button" data-testid="lsp-stop" onClick={() => connection.stop()}>
-          {t('action.stop')}
-        </button>
-      )}
-      {actions.retry && (
-        <button type="button" data-testid="lsp-retry" onClick={() => connection.retry()}>
-          {t('action.retry')}
-        </button>
+      <LspActionButtons view={view} {...handlers} className="lsp-inline-actions" />
+      {open && (
+        <StatusSurface kind={surface} anchor={trigger} placement="below" labelledBy={titleId} onClose={() => setOpen(false)}>
+          <LspStatusDetails language={language} view={view} titleId={titleId} {...handlers} />
+        </StatusSurface>
       )}
     </div>
   );

@@ -34,6 +34,7 @@ function harness(options: { reconnectDelaysMs?: number[] } = {}) {
       },
       onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
       timers,
+      now: () => timers.time,
       reconnectDelaysMs: options.reconnectDelaysMs ?? [100, 200],
       idleReleaseMs: 120_000,
       stopTimeoutMs: 5_000,
@@ -60,7 +61,7 @@ describe('LspConnection', () => {
     expect(h.sockets[0]!.url).toBe('/lsp/s1?language=typescript');
     h.sockets[0]!.open();
     h.sockets[0]!.receive(READY);
-    expect(c.getStatus()).toMatchObject({ state: 'starting', message: { key: 'message.launched' } });
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'awaitingInitialize', message: { key: 'message.launched' } });
     const init = h.sockets[0]!.lastRequest('initialize') as { id: number; params: any };
     expect(init.params.rootUri).toBe('file:///ws');
     expect(init.params.workspaceFolders).toEqual([{ uri: 'file:///ws', name: 'ws' }]);
@@ -217,7 +218,7 @@ describe('LspConnection', () => {
     await initialize(h.sockets[0]!);
     c.stop();
     expect(h.sockets[0]!.controls()).toEqual([{ control: 'release', reason: 'stop' }]);
-    expect(c.getStatus()).toMatchObject({ state: 'ready', stopping: true });
+    expect(c.getStatus()).toMatchObject({ state: 'stopping', message: { key: 'message.stopping' } });
     h.sockets[0]!.receive({ status: 'released', reason: 'stop' });
     expect(c.getStatus().state).toBe('off');
     expect(c.stoppedByUser).toBe(true);
@@ -267,5 +268,125 @@ describe('LspConnection', () => {
     h.documents.save('a.ts', 'x');
     expect(h.sockets[0]!.lastRequest('textDocument/didSave')).toMatchObject({ params: { textDocument: { uri: 'file:///ws/a.ts' }, text: 'x' } });
     expect(c.getStatus().state).toBe('ready');
+  });
+
+  it('S39 a launched process waiting for initialize is "starting" with a start time that elapsed time counts from', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    h.timers.advance(700);
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive(READY);
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'awaitingInitialize', since: 700 });
+    expect((h.sockets[0]!.lastRequest('initialize') as any).params.workDoneToken).toBe('kandev/initialize');
+    h.timers.advance(5_000);
+    // Nothing about the status changes while we wait: elapsed is now - since, computed by the surface.
+    expect(c.getStatus()).toMatchObject({ state: 'starting', since: 700 });
+  });
+
+  it('S41 a minute (or ten) without an initialize answer neither restarts nor stops the server', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ ...READY, language: 'kotlin' });
+    h.timers.advance(10 * 60_000);
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'awaitingInitialize', since: 0 });
+    expect(h.sockets).toHaveLength(1);
+    expect(h.sockets[0]!.closedWith).toBeUndefined();
+    expect(h.sockets[0]!.controls()).toEqual([]);
+    expect(h.sockets[0]!.methods()).toEqual(['initialize']);
+  });
+
+  it('S42 initialize-scoped progress (begin, report) shows while initializing and stays once ready', async () => {
+    const h = harness();
+    const c = h.create();
+    const seen: unknown[] = [];
+    c.onDidChangeProgress((p) => seen.push(p));
+    c.start();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive(READY);
+    h.timers.advance(1_000);
+    s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'kandev/initialize', value: { kind: 'begin', title: 'Gradle import', message: 'Resolving :app', percentage: 5 } } });
+    s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'kandev/initialize', value: { kind: 'report', message: 'Resolving :lib', percentage: 140 } } });
+    expect(c.getStatus().state).toBe('starting');
+    expect(c.getProgress().active).toEqual([{ token: 'kandev/initialize', title: 'Gradle import', message: 'Resolving :lib', percentage: 100, startedAt: 1_000 }]);
+    const init = s.lastRequest('initialize')!;
+    s.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: {} } });
+    await settle();
+    expect(c.getStatus().state).toBe('ready');
+    expect(c.getProgress().active).toHaveLength(1);
+    expect(seen).toHaveLength(2);
+    expect(c.getProgress()).toBe(c.getProgress()); // a stable snapshot for useSyncExternalStore
+  });
+
+  it('S46 nothing stale after stop, crash or retry: progress resets with the generation', async () => {
+    const h = harness();
+    const c = h.create();
+    const begin = (s: any, token: string | number) => s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token, value: { kind: 'begin', title: `work ${token}` } } });
+    c.start();
+    await initialize(h.sockets[0]!);
+    begin(h.sockets[0]!, 1);
+    c.stop();
+    h.sockets[0]!.receive({ status: 'released', reason: 'stop' });
+    expect(c.getProgress()).toEqual({ active: [] });
+    c.start();
+    await initialize(h.sockets[1]!);
+    begin(h.sockets[1]!, 'x');
+    h.sockets[1]!.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'x', value: { kind: 'end' } } });
+    expect(c.getProgress().lastEnded).toMatchObject({ title: 'work x' });
+    h.sockets[1]!.serverClose(4006);
+    expect(c.getProgress()).toEqual({ active: [] });
+    c.retry();
+    expect(c.getProgress()).toEqual({ active: [] });
+    // A late progress notification of a dead generation changes nothing.
+    begin(h.sockets[1]!, 'late');
+    await initialize(h.sockets[2]!);
+    expect(c.getProgress()).toEqual({ active: [] });
+  });
+
+  it('installing shows the installer progress line; elapsed counts from the first installing frame', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    s.open();
+    h.timers.advance(100);
+    s.receive({ status: 'installing', language: 'typescript' });
+    expect(c.getStatus()).toMatchObject({ state: 'installing', since: 100, message: { key: 'message.installing' } });
+    expect(c.getStatus().detail).toBeUndefined();
+    h.timers.advance(2_000);
+    s.receive({ status: 'installing', language: 'typescript', detail: 'added 12 packages in 2s' });
+    expect(c.getStatus()).toMatchObject({ state: 'installing', since: 100, detail: 'added 12 packages in 2s' });
+    s.receive({ status: 'installed', language: 'typescript' });
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'installed', since: 2_100 });
+  });
+
+  it('S12 a detailed install_failed stays visible after the generic 4003 close; S13 without it the localized fallback', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ status: 'installing', language: 'typescript' });
+    h.sockets[0]!.receive({ status: 'install_failed', language: 'typescript', error: 'npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.example/typescript-language-server' });
+    h.sockets[0]!.serverClose(4003);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { text: expect.stringContaining('npm ERR! code E404') } });
+    c.retry();
+    h.sockets[1]!.open();
+    h.sockets[1]!.serverClose(4003);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4003' } });
+  });
+
+  it('S03 a Kotlin 4007 is unavailable with manual-setup guidance; Retry starts a fresh generation', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.open();
+    h.sockets[0]!.serverClose(4007);
+    expect(c.getStatus()).toMatchObject({ state: 'unavailable', message: { key: 'close.4007' }, guidance: 'manualInstall' });
+    c.retry();
+    expect(h.sockets).toHaveLength(2);
+    expect(c.getStatus().state).toBe('connecting');
   });
 });

@@ -30,6 +30,8 @@ export interface WorkspaceSnapshot {
   activePath: string | undefined;
   opening: ReadonlySet<string>;
   openFailed: ReadonlySet<string>;
+  /** Files that look binary: shown as a static notice, never as a Monaco model (S53). */
+  binary: ReadonlySet<string>;
   /** Bumped whenever a reveal is requested, so the mounted editor applies it at once (S37). */
   revealSeq: number;
 }
@@ -56,6 +58,18 @@ interface Tab {
 
 export type SaveResult = 'saved' | 'conflict' | 'failed' | 'skipped';
 
+/** A file whose content is not text (it contains NUL characters): no model is made for it. */
+export class BinaryFileError extends Error {
+  constructor(readonly path: string) {
+    super(`binary file: ${path}`);
+    this.name = 'BinaryFileError';
+  }
+}
+
+export function looksBinary(content: string): boolean {
+  return content.includes('\u0000');
+}
+
 /**
  * One session's editor state in this window: the Files tree, tabs, and session-scoped Monaco
  * models (`kandev-session://<sessionId>/<path>`). Models are reference counted: a tab holds one
@@ -70,6 +84,7 @@ export class SessionWorkspace implements Disposable {
   private active: string | undefined;
   private readonly opening = new Set<string>();
   private readonly openFailed = new Set<string>();
+  private readonly binary = new Set<string>();
   private pendingReveal: { path: string; position: Position } | undefined;
   private revealSeq = 0;
   private snapshot: WorkspaceSnapshot;
@@ -105,6 +120,7 @@ export class SessionWorkspace implements Disposable {
       activePath: this.active,
       opening: new Set(this.opening),
       openFailed: new Set(this.openFailed),
+      binary: new Set(this.binary),
       revealSeq: this.revealSeq,
     };
   }
@@ -140,6 +156,7 @@ export class SessionWorkspace implements Disposable {
     }
     this.active = path;
     this.openFailed.delete(path);
+    this.binary.delete(path);
     void this.tree.reveal(path);
     if (this.tabs.some((t) => t.path === path) || this.opening.has(path)) {
       this.changed();
@@ -150,9 +167,10 @@ export class SessionWorkspace implements Disposable {
     let ref: Disposable;
     try {
       ref = await this.acquireModel(path);
-    } catch {
+    } catch (err) {
       this.opening.delete(path);
-      this.openFailed.add(path);
+      if (err instanceof BinaryFileError) this.binary.add(path);
+      else this.openFailed.add(path);
       this.changed();
       return;
     }
@@ -229,6 +247,7 @@ export class SessionWorkspace implements Disposable {
     const file = await this.api.readFile(this.sessionId, path);
     const existing = this.models.get(path);
     if (existing) return existing;
+    if (looksBinary(file.content)) throw new BinaryFileError(path);
     const uri = this.monaco.Uri.from(sessionModelUriParts(this.sessionId, path));
     const model = this.monaco.editor.getModel(uri) ?? this.monaco.editor.createModel(file.content, monacoLanguageForPath(path), uri);
     const entry: ModelEntry = { path, model, baseVersion: file.version, savedAltVersion: model.getAlternativeVersionId(), refs: 0, subscription: { dispose: () => undefined } };

@@ -71,6 +71,11 @@ export class FakeTimers implements Timers {
     return this.queue.size;
   }
 
+  /** The fake clock's current time (ms), for `now` options. */
+  get time(): number {
+    return this.now;
+  }
+
   advance(ms: number): void {
     const target = this.now + ms;
     for (;;) {

@@ -1,0 +1,26 @@
+import { useEffect } from 'react';
+import type { LanguageId } from '@kandev/protocol';
+import { useSettings } from '../../app/hooks.js';
+import { leaseHints } from '../../app/services.js';
+import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
+import type { LspConnection } from '../../lib/lsp/connection.js';
+
+/**
+ * Starts (or resumes) a desktop editor's server by policy, wherever its status is shown (toolbar or
+ * status bar). Phones never call this (S58).
+ */
+export function useLspAutoStart(connection: LspConnection | undefined, language: LanguageId | undefined): void {
+  const settings = useSettings();
+  useEffect(() => {
+    if (!settings || !connection || !language) return;
+    const start = shouldAutoStart({
+      language,
+      state: connection.getStatus().state,
+      stoppedByUser: connection.stoppedByUser,
+      autoStartLanguages: settings.lsp_auto_start_languages,
+      hasLeaseHint: leaseHints.get(connection.sessionId, language) !== undefined,
+      phone: false,
+    });
+    if (start) connection.start();
+  }, [connection, language, settings]);
+}

@@ -1,0 +1,53 @@
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LanguageId } from '@kandev/protocol';
+import type { LspConnection } from '../../lib/lsp/connection.js';
+import { LspStatusDetails } from '../status/LspStatusDetails.js';
+import { LspSummary } from '../status/LspSummary.js';
+import { StatusSurface } from '../status/StatusSurface.js';
+import { useLspView } from '../status/useLspView.js';
+
+/**
+ * The status-bar item of the active Monaco file: its language and live summary; pressing it opens
+ * the same details as the toolbar popover, above the bar. Only rendered for a mounted editor of a
+ * supported file on a fine pointer (S50-S53).
+ */
+export function LspStatusBarItem({ connection, language, onKeyDown }: { connection: LspConnection; language: LanguageId; onKeyDown(e: KeyboardEvent<HTMLElement>): void }) {
+  const { t } = useTranslation('lsp');
+  const view = useLspView(connection, language);
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        className="status-bar-button lsp-trigger"
+        data-testid="lsp-statusbar-item"
+        data-state={view.state}
+        data-language={language}
+        data-session-id={connection.sessionId}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-label={t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${view.state}`) })}
+        onClick={() => setOpen((o) => !o)}
+        onKeyDown={onKeyDown}
+      >
+        <LspSummary language={language} view={view} />
+      </button>
+      {open && (
+        <StatusSurface kind="popover" anchor={trigger} placement="above" labelledBy={titleId} onClose={() => setOpen(false)}>
+          <LspStatusDetails
+            language={language}
+            view={view}
+            titleId={titleId}
+            onStart={() => connection.start()}
+            onStop={() => connection.stop()}
+            onRetry={() => connection.retry()}
+          />
+        </StatusSurface>
+      )}
+    </>
+  );
+}

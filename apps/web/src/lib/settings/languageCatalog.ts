@@ -1,0 +1,53 @@
+import { AUTO_INSTALLABLE_LANGUAGES, isLanguageId, LANGUAGE_FILES, LANGUAGE_IDS, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
+
+/** One Editors-settings card: what the backend's catalog said, with safe defaults for what it left out. */
+export interface LanguageCard {
+  id: LanguageId;
+  /** The catalog's display name; the UI falls back to its own localized language name. */
+  name?: string;
+  extensions: string[];
+  binary?: string;
+  installStrategy?: LanguageCatalogEntry['installStrategy'];
+  installCommand?: string;
+  /** Undefined when the backend did not say (shown as "not reported", never as "none"). */
+  prerequisites?: string[];
+  managedDestination?: string;
+  autoInstallable: boolean;
+  experimental: boolean;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : undefined);
+
+/**
+ * Cards for every catalog language, in catalog order, from whatever GET /api/languages returned.
+ * Missing entries or fields never break the page: extensions come from the protocol's file table,
+ * auto-install availability from the settings schema (which refuses it for Kotlin), and Kotlin is
+ * experimental unless the catalog says otherwise.
+ */
+export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntry>>): LanguageCard[] {
+  const byId = new Map<LanguageId, Partial<LanguageCatalogEntry>>();
+  for (const entry of entries) if (isLanguageId(entry.id) && !byId.has(entry.id)) byId.set(entry.id, entry);
+  const order = [...byId.keys(), ...LANGUAGE_IDS.filter((id) => !byId.has(id))];
+  return order.map((id) => {
+    const entry = byId.get(id) ?? {};
+    const card: LanguageCard = {
+      id,
+      extensions: strings(entry.extensions) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.extensions ?? [])],
+      autoInstallable: typeof entry.autoInstallable === 'boolean' ? entry.autoInstallable && AUTO_INSTALLABLE_LANGUAGES.includes(id) : AUTO_INSTALLABLE_LANGUAGES.includes(id),
+      experimental: typeof entry.experimental === 'boolean' ? entry.experimental : id === 'kotlin',
+    };
+    const name = text(entry.name);
+    if (name) card.name = name;
+    const binary = text(entry.binary);
+    if (binary) card.binary = binary;
+    if (entry.installStrategy === 'npm' || entry.installStrategy === 'go' || entry.installStrategy === 'release' || entry.installStrategy === 'none') card.installStrategy = entry.installStrategy;
+    const command = text(entry.installCommand);
+    if (command) card.installCommand = command;
+    const prerequisites = strings(entry.prerequisites);
+    if (prerequisites) card.prerequisites = prerequisites;
+    const destination = text(entry.managedDestination);
+    if (destination) card.managedDestination = destination;
+    return card;
+  });
+}
