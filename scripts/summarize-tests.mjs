@@ -2,9 +2,21 @@
 // fails when no test ran at all (a suite that ran nothing must not look green).
 import { readFileSync } from 'node:fs';
 
-const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const passed = report.numPassedTests ?? 0;
-const failed = report.numFailedTests ?? 0;
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of process.argv.slice(2)) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    console.error(`no test report in ${file}`);
+    failed += 1;
+    continue;
+  }
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (passed + failed === 0) process.exit(1);

@@ -15,6 +15,7 @@ import { LspTestClient } from '../../apps/agentctl/src/testing/agentctlProcess.j
 import { readLog } from '../support/fakeServer.js';
 import { startReleaseServer, type ReleaseServer } from '../fixtures/release-server/server.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
+import { startStack } from '../support/stack.js';
 import { childPids, startTestBackend, type TestBackend } from './backend-support.js';
 import {
   CONTAINER_SYSTEM_PATH, containerCreations, containerHostPids, dockerAvailable, dockerWorkspace, eventually, innerPid, isAlive, mountNamespace, ownedContainers,
@@ -191,10 +192,35 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     await client.closed;
   });
 
+  it('S55 a backend that dies (SIGKILL) leaves no task container or process behind', async () => {
+    // The built backend, as users run it, in its own process so it can really die.
+    const doomed = await startStack({ DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host', KANDEV_LOG_STDERR: '0' });
+    try {
+      const ws = dockerWorkspace(join(root, 'backend-dies'), { 'Main.kt': '' }, { onStart: [{ spawnDescendant: { detached: true } }] });
+      const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
+      const session = await doomed.startSession(task.id);
+      expect(session.status).toBe('running');
+      const client = new LspTestClient(`${doomed.url.replace(/^http/, 'ws')}/lsp/${session.id}?language=kotlin`, null);
+      await client.status('ready');
+      expect(await eventually(() => readLog(ws.logFile).some((l) => 'spawned' in l.message))).toBe(true);
+      const [container] = await ownedContainers(env.docker, doomed.home);
+      const pids = await containerHostPids(env.docker, container?.Id as string);
+      expect(pids.length).toBeGreaterThanOrEqual(4);
+
+      doomed.process.kill('SIGKILL');
+      // No one stops it: the closed attach ends agentctl's stdin, and Docker removes the container.
+      expect(await eventually(async () => (await ownedContainers(env.docker, doomed.home)).length === 0)).toBe(true);
+      expect(pids.filter(isAlive)).toEqual([]);
+    } finally {
+      await doomed.stop();
+      await removeOwnedContainers(env.docker, doomed.home);
+    }
+  });
+
   it.each<ExecutorKind>(['remote_docker', 'ssh', 'sprites'])('S26 an LSP request for a %s task closes 4004 and starts no container', async (executor) => {
     const dir = join(root, `s26-${executor}`);
     mkdirSync(dir, { recursive: true });
-    const since = Math.floor(Date.now() / 1000) - 1;
+    const since = Date.now() / 1000;
     const containersBefore = (await ownedContainers(env.docker, stack.home)).map((c) => c.Id);
     const agentctlsBefore = childPids(process.pid, 'agentctl');
     const task = await api<Task>('POST', '/api/tasks', { title: executor, executor, repositories: [{ path: dir }], env: {} });
@@ -206,6 +232,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     expect((await client.closed).code).toBe(4004);
     expect((await ownedContainers(env.docker, stack.home)).map((c) => c.Id)).toEqual(containersBefore);
     expect(childPids(process.pid, 'agentctl')).toEqual(agentctlsBefore);
-    expect(await containerCreations(env.docker, stack.home, since, Math.floor(Date.now() / 1000) + 1)).toEqual([]);
+    expect(await containerCreations(env.docker, [`dev.kandev.owner=${stack.home}`], since, Date.now() / 1000)).toEqual([]);
+    expect(await containerCreations(env.docker, [`dev.kandev.session=${session.id}`], since - 60, Date.now() / 1000)).toEqual([]);
   });
 });

@@ -123,7 +123,7 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
   it('a missing image (default or the task override) is a clear error and creates no container', async () => {
     mkdirSync(join(root, 'repo-missing-image'), { recursive: true });
     const owner = freshOwner();
-    const since = Math.floor(Date.now() / 1000) - 1;
+    const since = Date.now() / 1000;
     const missing = await executor(env.docker, { config: { image: 'kandev-no-such-image:1' }, owner }).start({ sessionId: nextSession(), task: task([join(root, 'repo-missing-image')]) });
     expect(missing).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!missing.ok && missing.error.message).toContain('the Docker image "kandev-no-such-image:1" is not on this machine');
@@ -133,7 +133,7 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
       task: task([join(root, 'repo-missing-image')], { KANDEV_DOCKER_IMAGE: 'kandev-task-image:2' }),
     });
     expect(!overridden.ok && overridden.error.message).toContain('"kandev-task-image:2" is not on this machine');
-    expect(await containerCreations(env.docker, owner, since, Math.floor(Date.now() / 1000) + 1)).toEqual([]);
+    expect(await containerCreations(env.docker, [`dev.kandev.owner=${owner}`], since, Date.now() / 1000)).toEqual([]);
   });
 
   it('S06 the language server is resolved and run inside the container, with the task environment and the container HOME', async () => {
@@ -230,12 +230,12 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     mkdirSync(join(root, 'repo-broken'), { recursive: true });
     const sessionId = nextSession();
     const owner = freshOwner();
-    const since = Math.floor(Date.now() / 1000) - 1;
+    const since = Date.now() / 1000;
     const started = await executor(env.docker, { config: { image: env.image }, agentctlBundle: bundle, owner }).start({ sessionId, task: task([join(root, 'repo-broken')]) });
     expect(started).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!started.ok && started.error.message).toMatch(/agentctl exited before it listened; it said: .*broken on purpose/);
     // It was created (and ran), and it is gone.
-    expect(await containerCreations(env.docker, owner, since, Math.floor(Date.now() / 1000) + 1)).toHaveLength(1);
+    expect(await containerCreations(env.docker, [`dev.kandev.owner=${owner}`], since, Date.now() / 1000)).toHaveLength(1);
     expect(await env.docker.listContainers({ all: true, filters: { label: [`dev.kandev.session=${sessionId}`] } })).toEqual([]);
   });
 

@@ -76,9 +76,13 @@ export async function removeOwnedContainers(docker: Docker, owner: string): Prom
   for (const c of await ownedContainers(docker, owner)) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
 }
 
-/** Container create events of one owner between two instants (seconds): did anything start? */
-export async function containerCreations(docker: Docker, owner: string, since: number, until: number): Promise<unknown[]> {
-  const stream = (await docker.getEvents({ since, until, filters: { type: ['container'], event: ['create'], label: [`${OWNER_LABEL}=${owner}`] } })) as NodeJS.ReadableStream;
+/**
+ * Container create events with these labels (`key=value`) between two instants, in seconds with
+ * a fraction (Docker takes seconds.nanoseconds), so a neighbouring test's container never counts.
+ */
+export async function containerCreations(docker: Docker, labels: string[], since: number, until: number): Promise<unknown[]> {
+  const stamp = (t: number) => t.toFixed(6) as unknown as number;
+  const stream = (await docker.getEvents({ since: stamp(since), until: stamp(until), filters: { type: ['container'], event: ['create'], label: labels } })) as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of stream) text += chunk.toString();
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);

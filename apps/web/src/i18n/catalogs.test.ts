@@ -34,10 +34,31 @@ describe('locale catalogs', () => {
     expect(close.has('close.4007Kotlin')).toBe(true);
   });
 
-  it('has a label for every LSP state', async () => {
-    const { LSP_STATES } = await import('../lib/lsp/status.js');
+  it('has a label for every LSP state, copy for every readiness step and guidance, and one/other unit forms', async () => {
+    const { LSP_STATES, GUIDANCE } = await import('../lib/lsp/status.js');
     const lsp = flatten(CATALOGS.en.lsp);
-    for (const state of LSP_STATES) expect(lsp.has(`state.${state}`)).toBe(true);
+    for (const state of LSP_STATES) expect(lsp.has(`state.${state}`), state).toBe(true);
+    for (const step of ['off', 'connecting', 'installing', 'installed', 'awaitingInitialize', 'synchronizing', 'ready', 'reconnecting', 'stopping']) {
+      expect(lsp.has(`readiness.${step}`), step).toBe(true);
+    }
+    for (const g of GUIDANCE) expect(lsp.has(`guidance.${g}`), g).toBe(true);
+    for (const unit of ['seconds', 'minutes', 'hours']) for (const form of ['one', 'other']) expect(lsp.has(`elapsed.${unit}.${form}`)).toBe(true);
+    expect(lsp.has('notice.longInitializeKotlin') && lsp.has('notice.longInitialize')).toBe(true);
+  });
+
+  it('S41 the Kotlin long-initialize notice names Gradle in every locale; no copy promises an ETA', () => {
+    for (const locale of LOCALES) {
+      const lsp = flatten(CATALOGS[locale].lsp);
+      expect(lsp.get('notice.longInitializeKotlin'), locale).toMatch(locale === 'pseudo' ? /Ĝŕàđĺé/ : /Gradle/);
+      for (const [key, text] of lsp) expect(text, `${locale}:${key}`).not.toMatch(/remaining|\bETA\b|restante|剩余/i);
+    }
+  });
+
+  it('S47 copy for finished or absent server work never claims the project is indexed', () => {
+    for (const locale of LOCALES) {
+      const lsp = flatten(CATALOGS[locale].lsp);
+      for (const key of ['progress.finished', 'progress.finishedUntitled', 'progress.none']) expect(lsp.get(key), `${locale}:${key}`).not.toMatch(/\bindexed\b|indexad|已索引|索引完成/i);
+    }
   });
 });
 
