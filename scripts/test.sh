@@ -10,7 +10,7 @@ for ws in packages/protocol apps/agentctl apps/backend apps/web .; do npx tsc -p
 echo "== build"
 node scripts/build.mjs
 echo "== tests"
-mkdir -p test-results
+rm -rf test-results && mkdir -p test-results
 status=0
 # Local Docker suites: a private dockerd and the debootstrap image, when this machine can run them
 # (or CI, where a missing Docker must fail). Only a dockerd started here is stopped here.
@@ -22,6 +22,11 @@ if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "
   docker_exports=$(bash scripts/docker-env.sh start)
   eval "$docker_exports"
 fi
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
-node scripts/summarize-tests.mjs test-results/vitest.json || status=1
+# One project after another: browser and integration suites each start real servers, and on two
+# cores running them side by side only makes both slower and flakier.
+for project in unit integration e2e; do
+  echo "== $project tests"
+  npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="test-results/$project.json" "$@" || status=1
+done
+node scripts/summarize-tests.mjs test-results/*.json || status=1
 exit $status

@@ -70,7 +70,7 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
         )}
         {view.notice && (
           <p className="lsp-notice" role="note" data-testid="lsp-long-running">
-            {text(view.notice)}
+            {'key' in view.notice ? t(view.notice.key, { language: t(`languages.${language}`), elapsed: elapsed(view.elapsedMs ?? 0) }) : view.notice.text}
           </p>
         )}
       </section>
