@@ -6,3 +6,4 @@ export * from './frames.js';
 export * from './languages.js';
 export * from './settings.js';
 export * from './uri.js';
+export * from './catalog.js';

@@ -1,4 +1,7 @@
-import type { LanguageId } from '@kandev/protocol';
+import {
+  displayManagedDir, displayNpmBinDir, GO_INSTALL_COMMAND, GOPLS_PACKAGE, isNpmLanguage, MANAGED_ROOT_SEGMENTS, NPM_BIN_SEGMENTS,
+  npmInstallCommand, NPM_SERVERS, type LanguageId, type NpmLanguage, type NpmServer,
+} from '@kandev/protocol';
 import type { LaunchableCheck } from '../resolve/pathLookup.js';
 import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
@@ -15,28 +18,10 @@ import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
  *
  * Each language directory is published whole by one rename, so it is either absent or complete.
  */
-export const MANAGED_SEGMENTS = ['.kandev', 'lsp-servers'] as const;
-/** Where npm puts a package's launchers, inside its --prefix. */
-const NPM_BIN_SEGMENTS = ['node_modules', '.bin'] as const;
-
-export type NpmLanguage = 'typescript' | 'python';
-
-export interface NpmServer {
-  /** Pinned to majors that run on Node 20: typescript-language-server 5 and TypeScript 6 need >= 20. */
-  packages: readonly string[];
-  bin: string;
-}
-
-export const NPM_SERVERS: Readonly<Record<NpmLanguage, NpmServer>> = {
-  typescript: { packages: ['typescript-language-server@5', 'typescript@6'], bin: 'typescript-language-server' },
-  python: { packages: ['pyright@1'], bin: 'pyright-langserver' },
-};
-
-export const GOPLS_PACKAGE = 'golang.org/x/tools/gopls@latest';
-
-export function isNpmLanguage(language: LanguageId): language is NpmLanguage {
-  return language === 'typescript' || language === 'python';
-}
+export const MANAGED_SEGMENTS = MANAGED_ROOT_SEGMENTS;
+// What is installed (pinned packages) and how it reads to people live in the protocol's catalog.
+export { GO_INSTALL_COMMAND, GOPLS_PACKAGE, NPM_SERVERS, displayManagedDir, displayNpmBinDir, isNpmLanguage, npmInstallCommand };
+export type { NpmLanguage, NpmServer };
 
 /**
  * The task's home: HOME, or USERPROFILE on Windows when HOME is not usable. Always the TASK env's
@@ -131,21 +116,3 @@ export function findManagedBinary(
 ): string | undefined {
   return findInstalled(language, env, platform, new HostFiles(toHostPath, platform));
 }
-
-/** A directory under the managed root as people write it (`~/.kandev/lsp-servers/...`), for the catalog. */
-export function displayManagedDir(...segments: string[]): string {
-  return pathFor('linux').join('~', ...MANAGED_SEGMENTS, ...segments);
-}
-
-/** Where an npm server's launcher ends up, as people write it. */
-export function displayNpmBinDir(language: NpmLanguage): string {
-  return displayManagedDir(language, ...NPM_BIN_SEGMENTS);
-}
-
-/** The by-hand equivalent of the npm installer: the same pinned packages into the same directory. */
-export function npmInstallCommand(language: NpmLanguage): string {
-  return `npm install --prefix ${displayManagedDir(language)} ${NPM_SERVERS[language].packages.join(' ')}`;
-}
-
-/** The by-hand equivalent of the Go installer. */
-export const GO_INSTALL_COMMAND = `go install ${GOPLS_PACKAGE}`;

@@ -41,10 +41,15 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 }
 
 describe('HTTP API basics', () => {
-  it('answers health and the language list', async () => {
+  it('answers health and the language catalog for the Editors settings cards (S05 data)', async () => {
     expect(await call('GET', '/api/health')).toMatchObject({ status: 200, json: { ok: true } });
     const languages = await call('GET', '/api/languages');
-    expect(languages.json.languages).toContainEqual({ id: 'python', extensions: ['.py', '.pyi'] });
+    expect(languages.json.languages).toContainEqual(expect.objectContaining({
+      id: 'python', extensions: ['.py', '.pyi'], installStrategy: 'npm', autoInstallable: true,
+      installCommand: 'npm install --prefix ~/.kandev/lsp-servers/python pyright@1',
+      managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
+    }));
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'kotlin')).toMatchObject({ autoInstallable: false, experimental: true, installStrategy: 'none' });
     expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin']);
   });
 
