@@ -70,7 +70,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
       api<Task>('/api/tasks', { body: { title, executor, repositories: [{ path: workspace }], env: { PATH: taskPath(), ...taskEnv } } }),
     startSession: (taskId) => api<Session>(`/api/tasks/${taskId}/sessions`, { method: 'POST', body: {} }),
     async stop() {
-      if (child.exitCode === null) {
+      // A process ended by a signal has a signalCode and no exitCode: it is gone all the same.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await new Promise((resolve) => child.once('exit', resolve));
       }

@@ -27,6 +27,15 @@ export const LOG_EVENTS = [
   'lsp_closed',
   'lsp_upstream_failed',
   'lsp_released',
+  // The lease broker's lifecycle (fields: reason from its closed set, language; never an id).
+  'lease_create',
+  'lease_attach',
+  'lease_detach',
+  'lease_reattach',
+  'lease_release',
+  'lease_expiry',
+  'lease_eviction',
+  'lease_exit',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -15,10 +15,14 @@ import { LocalDockerExecutor } from './executors/localDocker.js';
 import { LocalPcExecutor } from './executors/localPc.js';
 import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger, type LogSink } from './log.js';
-import { ConnectionCapacity } from './lsp/capacity.js';
+import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
+import { BrokerRelay } from './lsp/brokerRelay.js';
+import type { Clock } from './lsp/clock.js';
 import { LspGateway } from './lsp/gateway.js';
-import { PassThroughRelay } from './lsp/passThroughRelay.js';
+import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
+import type { TaskHostPinView } from './lsp/taskHostPins.js';
 import { createBackendMetrics } from './metrics/backendMetrics.js';
+import { registerLeaseMetrics } from './metrics/leaseMetrics.js';
 import { messageOf } from './result.js';
 import { hostAllowed, originAllowed, type OriginPolicy } from './security/origin.js';
 import { SessionService } from './sessions/sessionService.js';
@@ -35,14 +39,27 @@ export interface RunningBackend {
   log: Logger;
   tasks: TaskRepository;
   sessions: SessionService;
+  /** The lease broker's view: which task hosts live leases pin (idle reclaim must ask), leases, metrics. */
+  leases: LeaseInspector;
   /** Stops accepting, closes LSP streams, stops every session (reaping its task host), closes the store. */
   close(): Promise<void>;
+}
+
+export interface LeaseInspector {
+  pins: TaskHostPinView;
+  list(): LeaseView[];
+  metrics(): BrokerMetrics;
+}
+
+export interface BackendOptions {
+  /** The lease broker's clock (tests inject a ManualClock; the one-hour deadline then needs no wait). */
+  clock?: Clock;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Starts the whole backend in this process; main.ts and the integration tests both use it. */
-export async function startBackend(config: BackendConfig): Promise<RunningBackend> {
+export async function startBackend(config: BackendConfig, options: BackendOptions = {}): Promise<RunningBackend> {
   const logDir = join(config.home, 'logs');
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, 'backend.log');
@@ -78,16 +95,20 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
     activeLspConnections: () => gateway.activeConnections,
   });
   const originPolicy: OriginPolicy = { allowedOrigins: config.allowedOrigins, bindHost: config.host };
-  const gateway = new LspGateway({
-    sessions,
-    tasks,
-    settings,
-    capacity: new ConnectionCapacity(config.lspMaxConnections),
-    relay: new PassThroughRelay(log),
-    metrics,
+  // One lease broker per backend. It ends a session's leases when the session ends, and tells
+  // live servers about saved settings (S23, C12).
+  const relay = new BrokerRelay({
+    maxLeases: config.lspMaxConnections,
+    openUpstream: taskHostStreamOpener(sessions),
+    settings: () => settings.get(),
     log,
-    originPolicy,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
+  sessions.onEnded((sessionId) => relay.sessionStopped(sessionId));
+  settings.onChange((next) => relay.settingsChanged(next));
+  registerLeaseMetrics(metrics.registry, () => relay.metrics());
+  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy });
+  const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
 
   const deps: ApiDeps = { tasks, sessions, settings, metrics, log };
   const router = new Router();
@@ -115,6 +136,7 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
     (closing ??= (async () => {
       log.info('backend_stopping');
       server.close();
+      // Every lease ends first (its servers are told, its streams closed), then the task hosts stop.
       await gateway.close();
       await sessions.stopAll();
       server.closeAllConnections();
@@ -122,7 +144,7 @@ export async function startBackend(config: BackendConfig): Promise<RunningBacken
       log.info('backend_stopped');
     })());
 
-  return { url, port, log, tasks, sessions, close };
+  return { url, port, log, tasks, sessions, leases, close };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -54,4 +54,8 @@ export class BrowserSocket implements BrowserEndpoint {
   onClose(handler: (code: number) => void): void {
     this.socket.onClose(handler);
   }
+
+  onWriteTimeout(handler: () => void): void {
+    this.socket.onWriteTimeout(handler);
+  }
 }

@@ -40,6 +40,7 @@ export class FrameSocket {
   private readonly held: IncomingText[] = [];
   private textHandler: ((frame: IncomingText) => void) | undefined;
   private readonly closeHandlers: ((code: number) => void)[] = [];
+  private readonly writeTimeoutHandlers: (() => void)[] = [];
 
   constructor(private readonly ws: WsLike, private readonly writeDeadlineMs = WS_WRITE_DEADLINE_MS) {
     ws.on('message', (data, isBinary) => this.receive(isBinary ? { binary: true } : { text: textOf(data) }));
@@ -107,6 +108,14 @@ export class FrameSocket {
     this.flush();
   }
 
+  /**
+   * Adds a listener for a write deadline that expired. It runs before the stuck socket is
+   * terminated, so it may still pick the close code that is recorded (close() first).
+   */
+  onWriteTimeout(handler: () => void): void {
+    this.writeTimeoutHandlers.push(handler);
+  }
+
   /** Adds a close listener; one added after the close is called at once. */
   onClose(handler: (code: number) => void): void {
     this.closeHandlers.push(handler);
@@ -138,7 +147,13 @@ export class FrameSocket {
 
   private armDeadline(): void {
     this.clearDeadline();
-    this.deadline = setTimeout(() => this.terminate(), this.writeDeadlineMs);
+    this.deadline = setTimeout(() => this.writeTimedOut(), this.writeDeadlineMs);
+  }
+
+  private writeTimedOut(): void {
+    this.deadline = undefined;
+    if (this.closedWith === undefined) for (const handler of this.writeTimeoutHandlers) handler();
+    this.terminate();
   }
 
   private clearDeadline(): void {

@@ -6,20 +6,15 @@ import type { Logger } from '../log.js';
 import { closeCodeLabel, type BackendMetrics } from '../metrics/backendMetrics.js';
 import { hostAllowed, originAllowed, type OriginPolicy } from '../security/origin.js';
 import type { SessionService } from '../sessions/sessionService.js';
-import type { SettingsService } from '../settings/settingsService.js';
 import type { TaskRepository } from '../store/taskRepository.js';
 import { checkAdmission } from './admission.js';
 import { BrowserSocket } from './browserSocket.js';
-import type { CapacityHook } from './capacity.js';
 import { parseLspRoute, type LspRoute } from './lspRoute.js';
-import type { LspRelay, RelayConnection } from './relay.js';
-import { UpstreamStream } from './upstreamStream.js';
+import type { LspRelay } from './relay.js';
 
 export interface GatewayDeps {
   sessions: SessionService;
   tasks: TaskRepository;
-  settings: SettingsService;
-  capacity: CapacityHook;
   relay: LspRelay;
   metrics: BackendMetrics;
   log: Logger;
@@ -58,7 +53,7 @@ export class LspGateway {
   }
 
   private accept(ws: WebSocket, route: LspRoute): void {
-    const { sessions, tasks, settings, capacity, relay, metrics, log } = this.deps;
+    const { sessions, tasks, relay, metrics, log } = this.deps;
     const browser = new BrowserSocket(ws, this.deps.writeDeadlineMs);
     this.open.add(browser);
     metrics.lspOpened.inc();
@@ -73,28 +68,13 @@ export class LspGateway {
       browser.close(admission.code, admission.reason);
       return;
     }
-    const request = { sessionId: admission.sessionId, language: admission.language, leaseHint: admission.leaseHint };
-    const slot = capacity.admit(request);
-    if (!slot.ok) {
-      log.info('lsp_refused', { sessionId: route.sessionId, code: slot.code, reason: 'capacity' });
-      browser.close(slot.code, 'capacity');
-      return;
-    }
     log.info('lsp_opened', { sessionId: admission.sessionId, language: admission.language });
-    const host = admission.host;
-    const connection: RelayConnection = {
-      request,
-      openUpstream: () =>
-        UpstreamStream.open(host.endpoint, {
-          language: admission.language,
-          autoInstall: settings.autoInstall(admission.language),
-          writeDeadlineMs: this.deps.writeDeadlineMs,
-        }),
-    };
-    relay.attach(browser, connection).finally(slot.release).catch(() => undefined);
+    // The lease broker decides the rest: reattach or a new lease under capacity (4005), and only
+    // then the session's task host (4002 when unreachable).
+    relay.attach(browser, { sessionId: admission.sessionId, language: admission.language, leaseHint: admission.leaseHint });
   }
 
-  /** Backend shutdown: the relay ends its links, then any socket still open goes away with 1001. */
+  /** Backend shutdown: the relay ends its leases, then any socket still open goes away with 1001. */
   async close(): Promise<void> {
     await this.deps.relay.shutdown();
     for (const browser of this.open) browser.close(CloseCode.GoingAway);

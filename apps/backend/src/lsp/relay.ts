@@ -2,10 +2,9 @@ import type { ControlFrame, LanguageId, StatusFrame } from '@kandev/protocol';
 import type { Result } from '../result.js';
 
 /**
- * The seam between the two edges of the gateway and whatever sits between them. Today that is
- * PassThroughRelay (one browser = one upstream); the lease broker replaces it without touching the
- * edges: the gateway hands it admitted browser connections, and it opens upstreams when it needs
- * them through the opener it is given.
+ * The seam between the two edges of the gateway and the lease broker between them: the gateway
+ * hands the relay admitted browser connections; the relay opens task-host streams when a lease
+ * needs one, through the opener it is given (leases outlive the connection that created them).
  */
 
 /** A validated frame from the browser (anything else already closed the socket with 1007). */
@@ -17,7 +16,7 @@ export type BrowserFrame =
 export interface BrowserEndpoint {
   /** One of our status frames (ready, installing, released, ...). */
   sendStatus(frame: StatusFrame): void;
-  /** A JSON-RPC frame from the server, forwarded as received. */
+  /** A JSON-RPC frame, already serialized. Every write has the 5 s deadline. */
   sendText(text: string): void;
   /** Sends a close frame; `code` must be sendable (normalize first). Idempotent. */
   close(code: number, reason?: string): void;
@@ -30,6 +29,8 @@ export interface BrowserEndpoint {
    * sent when we closed first, else the browser's code.
    */
   onClose(handler: (code: number) => void): void;
+  /** A write did not drain within the deadline: called before the stuck socket is terminated. */
+  onWriteTimeout(handler: () => void): void;
   readonly isClosed: boolean;
 }
 
@@ -42,6 +43,7 @@ export interface UpstreamEndpoint {
   onClose(handler: (code: number) => void): void;
 }
 
+/** An admitted browser connection: caller, language, session and executor already checked. */
 export interface LeaseRequest {
   sessionId: string;
   language: LanguageId;
@@ -49,18 +51,19 @@ export interface LeaseRequest {
   leaseHint: string | undefined;
 }
 
-export interface RelayConnection {
-  request: LeaseRequest;
-  /** Opens a new agentctl stream for this session and language; an error means 4002. */
-  openUpstream(): Promise<Result<UpstreamEndpoint, string>>;
+/** What a lease asks of its task host. `autoInstall` comes from the owner's settings. */
+export interface UpstreamTarget {
+  sessionId: string;
+  language: LanguageId;
+  autoInstall: boolean;
 }
 
+/** Starts or resumes the session's task host if needed and opens one LSP stream; an error means 4002. */
+export type UpstreamOpener = (target: UpstreamTarget) => Promise<Result<UpstreamEndpoint, string>>;
+
 export interface LspRelay {
-  /**
-   * Takes over an admitted browser connection. Settles when the relay no longer needs the
-   * connection's admission slot (for the pass-through: when both sockets are closed).
-   */
-  attach(browser: BrowserEndpoint, connection: RelayConnection): Promise<void>;
-  /** Backend shutdown: closes what the relay holds. */
+  /** Takes over an admitted browser connection (paused until the relay resumes it). */
+  attach(browser: BrowserEndpoint, request: LeaseRequest): void;
+  /** Backend shutdown: ends what the relay holds; settles once its upstreams are closed (bounded). */
   shutdown(): Promise<void>;
 }

@@ -57,6 +57,30 @@ export class Gauge implements Metric {
   }
 }
 
+/**
+ * A counter whose values another component keeps (the lease broker counts its own events): read
+ * at scrape time, optionally split by one label over a closed set of values (all always rendered).
+ */
+export class ObservedCounter implements Metric {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => number | Readonly<Record<string, number>>,
+    private readonly labelName?: string,
+  ) {}
+
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    const value = this.read();
+    if (typeof value === 'number' || this.labelName === undefined) {
+      lines.push(`${this.name} ${typeof value === 'number' ? value : 0}`);
+    } else {
+      for (const [label, count] of Object.entries(value)) lines.push(`${this.name}${labelText({ [this.labelName]: label })} ${count}`);
+    }
+    return lines.join('\n');
+  }
+}
+
 export class MetricsRegistry {
   private readonly metrics: Metric[] = [];
 
@@ -70,6 +94,13 @@ export class MetricsRegistry {
     const gauge = new Gauge(name, help, read);
     this.metrics.push(gauge);
     return gauge;
+  }
+
+  /** A counter kept elsewhere, read at scrape time (see ObservedCounter). */
+  observedCounter(name: string, help: string, read: () => number | Readonly<Record<string, number>>, labelName?: string): ObservedCounter {
+    const counter = new ObservedCounter(name, help, read, labelName);
+    this.metrics.push(counter);
+    return counter;
   }
 
   render(): string {

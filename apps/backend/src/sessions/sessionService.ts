@@ -57,6 +57,16 @@ export class SessionService {
     return this.live.get(sessionId);
   }
 
+  /**
+   * The task host of a session for a new LSP stream: waits for a start in flight; undefined when
+   * the session is not running (or is being stopped), so nothing is opened on a dying host.
+   */
+  async hostFor(sessionId: string): Promise<TaskHost | undefined> {
+    await this.starting.get(sessionId)?.catch(() => undefined);
+    if (this.stopping.has(sessionId)) return undefined;
+    return this.live.get(sessionId);
+  }
+
   runningCount(): number {
     return this.live.size;
   }

@@ -74,7 +74,9 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
       {(card.autoInstallable || card.installCommand || card.prerequisites || card.managedDestination) && (
         <dl className="install-facts">
           <dt>{t('settings.language.installCommand')}</dt>
-          <dd data-testid="install-command">{card.installCommand ? <code>{card.installCommand}</code> : notReported}</dd>
+          <dd data-testid="install-command">
+            {card.installCommand ? <code>{card.installCommand}</code> : card.installStrategy === 'none' ? t('settings.language.manualOnly') : notReported}
+          </dd>
           <dt>{t('settings.language.prerequisites')}</dt>
           <dd data-testid="prerequisites">
             {card.prerequisites === undefined ? (
@@ -89,8 +91,12 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
               </ul>
             )}
           </dd>
-          <dt>{t('settings.language.destination')}</dt>
-          <dd data-testid="managed-destination">{card.managedDestination ? <code>{card.managedDestination}</code> : notReported}</dd>
+          {(card.managedDestination || card.autoInstallable) && (
+            <>
+              <dt>{t('settings.language.destination')}</dt>
+              <dd data-testid="managed-destination">{card.managedDestination ? <code>{card.managedDestination}</code> : notReported}</dd>
+            </>
+          )}
         </dl>
       )}
       <ServerConfigEditor language={id} value={settings.lsp_server_configs[id]} save={save} />

@@ -97,6 +97,20 @@ describe('SessionWorkspace', () => {
     expect(ws.documentSource('python').documents().map((d) => [d.path, d.languageId])).toEqual([['b.py', 'python']]);
   });
 
+  it('S53 a supported filename with binary content gets a static notice: no model, no tab, no document for its server', async () => {
+    const { monaco, models } = fakeMonaco();
+    const { api } = fakeApi({ 'lib/blob.kt': 'PK\u0003\u0004\u0000\u0000binary' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    const opened: string[] = [];
+    ws.documentSource('kotlin').onDidOpen((d) => opened.push(d.path));
+    await ws.open('lib/blob.kt');
+    expect(ws.getSnapshot()).toMatchObject({ activePath: 'lib/blob.kt', tabs: [] });
+    expect([...ws.getSnapshot().binary]).toEqual(['lib/blob.kt']);
+    expect([...ws.getSnapshot().openFailed]).toEqual([]);
+    expect(models.size).toBe(0);
+    expect(opened).toEqual([]);
+  });
+
   it('S24 a successful save sends its snapshot to the LSP layer; a rejected write does not', async () => {
     const { monaco, models } = fakeMonaco();
     const { api, writes, setNextWrite } = fakeApi({ 'a.ts': 'one' });

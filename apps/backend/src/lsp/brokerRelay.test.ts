@@ -1,0 +1,309 @@
+import { DEFAULT_SETTINGS, type StatusFrame, type UserSettings } from '@kandev/protocol';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../log.js';
+import { fail, ok, type Result } from '../result.js';
+import { BrokerRelay } from './brokerRelay.js';
+import { ManualClock } from './clock.js';
+import type { BrowserEndpoint, BrowserFrame, UpstreamEndpoint, UpstreamTarget } from './relay.js';
+
+/** The wiring around the broker, with fake sockets and a manual clock: effects really happen. */
+
+class FakeBrowser implements BrowserEndpoint {
+  readonly sent: Record<string, unknown>[] = [];
+  closedWith: number | undefined;
+  paused = true;
+  private frameHandler?: (frame: BrowserFrame) => void;
+  private readonly closeHandlers: ((code: number) => void)[] = [];
+  private readonly timeoutHandlers: (() => void)[] = [];
+
+  get isClosed(): boolean {
+    return this.closedWith !== undefined;
+  }
+  sendStatus(frame: StatusFrame): void {
+    this.sent.push(frame as unknown as Record<string, unknown>);
+  }
+  sendText(text: string): void {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+  }
+  close(code: number): void {
+    if (this.closedWith !== undefined) return;
+    this.closedWith = code;
+    for (const h of this.closeHandlers) h(code);
+  }
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+  }
+  onFrame(handler: (frame: BrowserFrame) => void): void {
+    this.frameHandler = handler;
+  }
+  onClose(handler: (code: number) => void): void {
+    this.closeHandlers.push(handler);
+  }
+  onWriteTimeout(handler: () => void): void {
+    this.timeoutHandlers.push(handler);
+  }
+  /** The tab went away (or the network did). */
+  drop(code = 1001): void {
+    this.close(code);
+  }
+  stuck(): void {
+    for (const h of this.timeoutHandlers) h();
+  }
+  rpc(message: Record<string, unknown>): void {
+    this.frameHandler?.({ kind: 'jsonrpc', text: JSON.stringify(message), message: { jsonrpc: '2.0', ...message } });
+  }
+  control(frame: { control: 'attachment-ready' } | { control: 'release'; reason: 'stop' | 'editor_idle' }): void {
+    this.frameHandler?.({ kind: 'control', frame });
+  }
+  statuses(): string[] {
+    return this.sent.filter((f) => 'status' in f).map((f) => String(f.status));
+  }
+}
+
+class FakeUpstream implements UpstreamEndpoint {
+  readonly received: Record<string, unknown>[] = [];
+  closedWith: number | undefined;
+  private frameHandler?: (text: string) => void;
+  private readonly closeHandlers: ((code: number) => void)[] = [];
+
+  send(text: string): void {
+    this.received.push(JSON.parse(text) as Record<string, unknown>);
+  }
+  close(code: number): void {
+    if (this.closedWith !== undefined) return;
+    this.closedWith = code;
+    // agentctl completes the close once it reaped the server; here at once.
+    queueMicrotask(() => this.closeHandlers.forEach((h) => h(code)));
+  }
+  onFrame(handler: (text: string) => void): void {
+    this.frameHandler = handler;
+  }
+  onClose(handler: (code: number) => void): void {
+    this.closeHandlers.push(handler);
+  }
+  emit(frame: Record<string, unknown>): void {
+    this.frameHandler?.(JSON.stringify(frame));
+  }
+  /** agentctl closed the stream on its own (server exit, teardown). */
+  hostClosed(code: number): void {
+    this.closedWith = code;
+    this.closeHandlers.forEach((h) => h(code));
+  }
+  methods(): string[] {
+    return this.received.map((m) => String(m.method ?? 'response'));
+  }
+}
+
+const READY = { status: 'ready', language: 'go', workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] };
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserSettings } = {}) {
+  const clock = new ManualClock();
+  const upstreams: FakeUpstream[] = [];
+  const targets: UpstreamTarget[] = [];
+  const logLines: Record<string, unknown>[] = [];
+  let settings = options.settings ?? DEFAULT_SETTINGS;
+  let leaseNo = 0;
+  const relay = new BrokerRelay({
+    maxLeases: options.maxLeases ?? 8,
+    clock,
+    newLeaseId: () => `lease-${++leaseNo}`,
+    settings: () => settings,
+    log: createLogger([(line) => logLines.push(JSON.parse(line) as Record<string, unknown>)]),
+    openUpstream: async (target): Promise<Result<UpstreamEndpoint, string>> => {
+      targets.push(target);
+      if (options.refuse) return fail('connection refused');
+      const upstream = new FakeUpstream();
+      upstreams.push(upstream);
+      return ok(upstream);
+    },
+  });
+  const connect = (hint?: string) => {
+    const browser = new FakeBrowser();
+    relay.attach(browser, { sessionId: 's1', language: 'go', leaseHint: hint });
+    return browser;
+  };
+  /** A browser through ready, initialize and initialized on a new lease. */
+  const readyLease = async () => {
+    const browser = connect();
+    await flush();
+    const upstream = upstreams.at(-1) as FakeUpstream;
+    upstream.emit(READY);
+    browser.rpc({ id: 1, method: 'initialize', params: { capabilities: {} } });
+    const init = upstream.received.find((m) => m.method === 'initialize') as { id: number };
+    upstream.emit({ jsonrpc: '2.0', id: init.id, result: { capabilities: { hoverProvider: true } } });
+    browser.rpc({ method: 'initialized', params: {} });
+    return { browser, upstream };
+  };
+  return {
+    relay, clock, upstreams, targets, logLines, connect, readyLease,
+    setSettings: (next: UserSettings) => {
+      settings = next;
+      relay.settingsChanged(next);
+    },
+  };
+}
+
+describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
+  it('C01 a closed tab detaches: the stream stays open, the task host stays pinned, and a hint resumes it', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    browser.drop();
+    expect(upstream.closedWith).toBeUndefined();
+    expect(t.relay.metrics()).toMatchObject({ active: 0, detached: 1 });
+    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    const ready = browser.sent.find((f) => f.status === 'ready') as { lease: string };
+    const back = t.connect(ready.lease);
+    expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease: ready.lease, initializeResult: { capabilities: { hoverProvider: true } } });
+    expect(back.paused).toBe(false);
+    expect(t.upstreams).toHaveLength(1);
+    expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+  });
+
+  it('autoInstall comes from the settings, never the browser; a saved change reaches the live server (S23)', async () => {
+    const t = setup({ settings: { ...DEFAULT_SETTINGS, lsp_auto_install_languages: ['go'] } });
+    const { upstream } = await t.readyLease();
+    expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true }]);
+    t.setSettings({ ...DEFAULT_SETTINGS, lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
+    expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { staticcheck: true } } } });
+    upstream.emit({ jsonrpc: '2.0', id: 'cfg', method: 'workspace/configuration', params: { items: [{ section: 'gopls' }] } });
+    expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', id: 'cfg', result: [{ staticcheck: true }] });
+  });
+
+  it('C07 the one-hour deadline runs on the injected clock: expiry shuts the server down and unpins', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.drop();
+    t.clock.advance(59 * 60_000);
+    expect(upstream.methods()).not.toContain('shutdown');
+    t.clock.advance(60_000);
+    expect(upstream.methods()).toContain('shutdown');
+    expect(t.relay.pins.isPinned('s1')).toBe(false);
+    const shutdown = upstream.received.find((m) => m.method === 'shutdown') as { id: number };
+    upstream.emit({ jsonrpc: '2.0', id: shutdown.id, result: null });
+    expect(upstream.methods().at(-1)).toBe('exit');
+    expect(upstream.closedWith).toBe(1000);
+    await flush();
+    expect(t.relay.leases()).toEqual([]);
+    expect(t.relay.metrics().releasedTotal.expiry).toBe(1);
+    expect(t.logLines.map((l) => l.event)).toContain('lease_expiry');
+  });
+
+  it('C07 a reattach before the deadline cancels it', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.drop();
+    t.clock.advance(30 * 60_000);
+    t.connect();
+    t.clock.advance(2 * 60 * 60_000);
+    expect(upstream.methods()).not.toContain('shutdown');
+    expect(t.relay.metrics()).toMatchObject({ active: 1, detached: 0 });
+  });
+
+  it('a browser that cannot take a write within the deadline is detached with 4009, the server untouched', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.stuck();
+    expect(browser.closedWith).toBe(4009);
+    expect(upstream.closedWith).toBeUndefined();
+    expect(t.relay.metrics()).toMatchObject({ detached: 1 });
+    expect(t.logLines.find((l) => l.event === 'lease_detach')).toMatchObject({ reason: 'write_timeout', language: 'go' });
+  });
+
+  it('S27 at capacity with every lease attached the socket closes 4005 and nothing is opened', async () => {
+    const t = setup({ maxLeases: 1 });
+    await t.readyLease();
+    const second = t.connect();
+    expect(second.closedWith).toBe(4005);
+    await flush();
+    expect(t.targets).toHaveLength(1);
+    expect(t.relay.metrics().refusedAtCapacityTotal).toBe(1);
+  });
+
+  it('C08 at capacity the oldest detached lease is evicted before the new stream is opened', async () => {
+    const t = setup({ maxLeases: 1 });
+    const first = await t.readyLease();
+    first.browser.drop();
+    const other = new FakeBrowser();
+    t.relay.attach(other, { sessionId: 's2', language: 'go', leaseHint: undefined });
+    expect(first.upstream.methods()).toContain('shutdown');
+    expect(t.relay.pins.isPinned('s1')).toBe(false);
+    expect(t.relay.pins.isPinned('s2')).toBe(true);
+    await flush();
+    expect(t.targets.map((x) => x.sessionId)).toEqual(['s1', 's2']);
+    expect(t.relay.metrics().evictedTotal).toBe(1);
+  });
+
+  it('an unreachable task host closes the browser 4002 and gives the slot back', async () => {
+    const t = setup({ refuse: true, maxLeases: 1 });
+    const browser = t.connect();
+    await flush();
+    expect(browser.closedWith).toBe(4002);
+    expect(t.relay.pins.isPinned('s1')).toBe(false);
+    expect(t.relay.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ task_host_unavailable: 1 }) });
+    expect(t.logLines.find((l) => l.event === 'lsp_upstream_failed')).toMatchObject({ language: 'go', detail: 'connection refused' });
+  });
+
+  it('a lease released while its stream is still opening closes the stream once it exists', async () => {
+    const t = setup();
+    const browser = t.connect();
+    browser.control({ control: 'release', reason: 'stop' });
+    await flush();
+    expect(t.upstreams[0]?.closedWith).toBe(1000);
+    await flush();
+    expect(browser.statuses()).toEqual(['released']);
+    expect(browser.closedWith).toBe(1000);
+  });
+
+  it('agentctl codes pass through; a dead transport becomes 4009, never a reserved code', async () => {
+    const t = setup();
+    const a = await t.readyLease();
+    a.upstream.hostClosed(4006);
+    expect(a.browser.closedWith).toBe(4006);
+    const b = await t.readyLease();
+    b.upstream.hostClosed(1006);
+    expect(b.browser.closedWith).toBe(4009);
+  });
+
+  it('session stop ends its leases: the stream closes 1001, the browser 4002, the pin goes', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    t.relay.sessionStopped('s1');
+    expect(upstream.closedWith).toBe(1001);
+    expect(browser.closedWith).toBe(4002);
+    expect(t.relay.pins.isPinned('s1')).toBe(false);
+  });
+
+  it('shutdown ends every lease, waits for the streams to close, and refuses later connections with 1001', async () => {
+    const t = setup();
+    const attached = await t.readyLease();
+    const detached = await t.readyLease();
+    detached.browser.drop();
+    await t.relay.shutdown();
+    expect(attached.upstream.closedWith).toBe(1001);
+    expect(detached.upstream.closedWith).toBe(1001);
+    expect(attached.browser.closedWith).toBe(1001);
+    expect(t.relay.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ shutdown: 2 }) });
+    expect(t.clock.pending).toBe(0);
+    expect(t.connect().closedWith).toBe(1001);
+  });
+
+  it('logs carry the event, a reason from the closed set and the language, never an id', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.control({ control: 'release', reason: 'stop' });
+    const shutdown = upstream.received.find((m) => m.method === 'shutdown') as { id: number };
+    upstream.emit({ jsonrpc: '2.0', id: shutdown.id, result: null });
+    await flush();
+    expect(browser.statuses()).toEqual(['ready', 'released']);
+    const leaseLines = t.logLines.filter((l) => String(l.event).startsWith('lease_'));
+    expect(leaseLines.map((l) => `${String(l.event)}/${String(l.reason)}`)).toEqual([
+      'lease_create/new_lease', 'lease_attach/new_lease', 'lease_release/stop', 'lease_exit/reaped',
+    ]);
+    for (const line of leaseLines) expect(Object.keys(line).sort()).toEqual(['event', 'language', 'level', 'reason', 'time']);
+  });
+});

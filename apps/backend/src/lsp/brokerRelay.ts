@@ -1,0 +1,153 @@
+/**
+ * The lease broker in production: one LeaseBroker per backend, fed events in order, with its
+ * effects carried out by `performEffect`. The broker is a pure state machine; this is the thin
+ * wiring around it (STYLE: "the sockets around it stay thin").
+ *
+ *   browser socket accepted      -> browserConnected     frame -> browserFrame    close -> browserClosed
+ *   5 s write deadline expired   -> browserWriteTimedOut
+ *   task-host stream frame/close -> upstreamFrame / upstreamClosed (4002 when it could not be opened)
+ *   timer due                    -> timerFired           settings saved -> settingsChanged
+ *   session ended                -> sessionStopped       backend stopping -> shutdown
+ *
+ * Events are queued and handled one at a time: an effect whose I/O reports back synchronously
+ * can never re-enter the broker in the middle of another event's effects.
+ */
+import { randomBytes } from 'node:crypto';
+import type { UserSettings } from '@kandev/protocol';
+import type { Logger } from '../log.js';
+import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
+import { systemClock, type Clock } from './clock.js';
+import { performEffect, type EffectTargets } from './leaseEffects.js';
+import { LeaseTimers } from './leaseTimers.js';
+import type { BrowserEndpoint, BrowserFrame, LeaseRequest, LspRelay, UpstreamOpener } from './relay.js';
+import { TaskHostPins, type TaskHostPinView } from './taskHostPins.js';
+import { UpstreamLinks } from './upstreamLinks.js';
+
+/** Kandev is single-user today: every lease belongs to this user. */
+export const LOCAL_USER = 'local';
+
+/** How long shutdown waits for agentctl to complete the close of every task-host stream. */
+const SHUTDOWN_DRAIN_MS = 5_000;
+
+export interface BrokerRelayOptions {
+  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
+  maxLeases: number;
+  openUpstream: UpstreamOpener;
+  /** The user's persisted settings now. */
+  settings: () => UserSettings;
+  log: Logger;
+  clock?: Clock;
+  newLeaseId?: () => string;
+  /** Broker timings, for tests; defaults are DESIGN's (1 h detached, 5 s shutdown, 10 s reap). */
+  detachedDeadlineMs?: number;
+  shutdownDrainMs?: number;
+}
+
+export class BrokerRelay implements LspRelay {
+  private readonly broker: LeaseBroker;
+  private readonly clock: Clock;
+  private readonly browsers = new Map<string, BrowserEndpoint>();
+  private readonly upstreams: UpstreamLinks;
+  private readonly timers: LeaseTimers;
+  private readonly pinsTable = new TaskHostPins();
+  private readonly targets: EffectTargets;
+  private readonly queue: BrokerEvent[] = [];
+  private draining = false;
+  private nextAttachment = 0;
+
+  constructor(private readonly options: BrokerRelayOptions) {
+    this.clock = options.clock ?? systemClock;
+    const brokerOptions: ConstructorParameters<typeof LeaseBroker>[0] = {
+      maxLeases: options.maxLeases,
+      newLeaseId: options.newLeaseId ?? (() => randomBytes(18).toString('base64url')),
+    };
+    if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
+    this.broker = new LeaseBroker(brokerOptions);
+    this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
+    this.upstreams = new UpstreamLinks(options.openUpstream, {
+      frame: (event) => this.dispatch(event),
+      closed: (event) => this.dispatch(event),
+      openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
+    });
+    this.targets = { browsers: this.browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
+  }
+
+  /** Which task hosts live leases pin (idle reclaim must leave those alone). */
+  get pins(): TaskHostPinView {
+    return this.pinsTable;
+  }
+
+  metrics(): BrokerMetrics {
+    return this.broker.metrics();
+  }
+
+  /** Read-only lease views, for tests and diagnostics. */
+  leases(): LeaseView[] {
+    return this.broker.leases();
+  }
+
+  attach(browser: BrowserEndpoint, request: LeaseRequest): void {
+    const attachmentId = `a${++this.nextAttachment}`;
+    this.browsers.set(attachmentId, browser);
+    browser.onClose(() => {
+      this.browsers.delete(attachmentId);
+      this.dispatch({ type: 'browserClosed', attachmentId });
+    });
+    browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
+    const connected: BrokerEvent = {
+      type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
+      // The gateway refused unsupported executors (4004) before handing the connection over.
+      executorSupported: true, settings: this.options.settings(),
+    };
+    if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
+    this.dispatch(connected);
+    if (browser.isClosed) return; // refused (4005) or the backend is stopping
+    browser.onFrame((frame) => this.dispatch({ type: 'browserFrame', attachmentId, frame: parsedFrame(frame) }));
+    browser.resume();
+  }
+
+  /** The settings API persisted a change: affected servers hear `workspace/didChangeConfiguration`. */
+  settingsChanged(settings: UserSettings): void {
+    this.dispatch({ type: 'settingsChanged', userId: LOCAL_USER, settings });
+  }
+
+  /** The session's task host stopped: its leases end now (agentctl reaps their processes). */
+  sessionStopped(sessionId: string): void {
+    this.dispatch({ type: 'sessionStopped', sessionId });
+  }
+
+  /**
+   * Backend shutdown: every lease ends (`shutdown`), its effects are carried out, and this settles
+   * once agentctl completed the close of every task-host stream (bounded). Timers are dropped.
+   */
+  async shutdown(): Promise<void> {
+    this.dispatch({ type: 'shutdown' });
+    await this.upstreams.drained(this.options.shutdownDrainMs ?? SHUTDOWN_DRAIN_MS);
+    this.timers.cancelAll();
+  }
+
+  private dispatch(event: BrokerEvent): void {
+    this.queue.push(event);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        const effects = this.broker.handle(next, this.clock.now());
+        for (const effect of effects) {
+          try {
+            performEffect(effect, this.targets);
+          } catch (err) {
+            // One failed write must not strand the effects after it (a slot release, a close).
+            this.options.log.error('request_failed', { reason: 'lease_effect_failed', effect: effect.type, detail: err instanceof Error ? err.message : String(err) });
+          }
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}
+
+function parsedFrame(frame: BrowserFrame): Extract<BrokerEvent, { type: 'browserFrame' }>['frame'] {
+  return frame.kind === 'jsonrpc' ? { kind: 'jsonrpc', message: frame.message } : { kind: 'control', frame: frame.frame };
+}

@@ -1,0 +1,74 @@
+/**
+ * Carries out the broker's effects, one at a time, in the order it returned them. Nothing here
+ * decides anything: the broker did. I/O that completes later comes back as events (see
+ * BrokerRelay), never as a return value.
+ */
+import { isSendableCloseCode, normalizeCloseCode } from '@kandev/protocol';
+import type { Logger, LogEvent } from '../log.js';
+import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
+import type { LeaseTimers } from './leaseTimers.js';
+import type { BrowserEndpoint } from './relay.js';
+import type { TaskHostPins } from './taskHostPins.js';
+import type { UpstreamLinks } from './upstreamLinks.js';
+
+export interface EffectTargets {
+  browsers: ReadonlyMap<string, BrowserEndpoint>;
+  upstreams: UpstreamLinks;
+  timers: LeaseTimers;
+  pins: TaskHostPins;
+  log: Logger;
+}
+
+const LOG_EVENT: Record<LeaseLogEvent, LogEvent> = {
+  create: 'lease_create',
+  attach: 'lease_attach',
+  detach: 'lease_detach',
+  reattach: 'lease_reattach',
+  release: 'lease_release',
+  expiry: 'lease_expiry',
+  eviction: 'lease_eviction',
+  exit: 'lease_exit',
+};
+
+/** A code that may go in a close frame: reserved and unknown codes become 4009. */
+export function sendableCloseCode(code: number): number {
+  return isSendableCloseCode(code) ? code : normalizeCloseCode(code);
+}
+
+export function performEffect(effect: Effect, t: EffectTargets): void {
+  switch (effect.type) {
+    case 'sendToBrowser': {
+      const browser = t.browsers.get(effect.attachmentId);
+      // The write deadline is the socket's: a browser that cannot drain within 5 s is reported
+      // back as `browserWriteTimedOut`; nothing here waits for it.
+      if (browser && !browser.isClosed) browser.sendText(JSON.stringify(effect.frame));
+      return;
+    }
+    case 'closeBrowser':
+      // No reason text, ever: the browser shows localized copy per code.
+      t.browsers.get(effect.attachmentId)?.close(sendableCloseCode(effect.code));
+      return;
+    case 'openUpstream':
+      t.pins.pin(effect.leaseId, effect.sessionId);
+      t.upstreams.open(effect.leaseId, { sessionId: effect.sessionId, language: effect.language, autoInstall: effect.autoInstall });
+      return;
+    case 'sendToUpstream':
+      t.upstreams.send(effect.leaseId, JSON.stringify(effect.message));
+      return;
+    case 'closeUpstream':
+      t.upstreams.close(effect.leaseId, effect.code);
+      return;
+    case 'armTimer':
+      t.timers.arm(effect.timerId, effect.atMs);
+      return;
+    case 'cancelTimer':
+      t.timers.cancel(effect.timerId);
+      return;
+    case 'releaseSlot':
+      t.pins.unpin(effect.leaseId);
+      return;
+    case 'log':
+      t.log.info(LOG_EVENT[effect.event], { reason: effect.reason, language: effect.language });
+      return;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The broker's timers on a real (or injected) clock: `armTimer` schedules, `cancelTimer` cancels,
+ * and a timer that comes due is fed back as `timerFired`. Cancelling is best effort by contract:
+ * the broker recognises a stale fire and ignores it.
+ */
+import type { Clock } from './clock.js';
+
+export class LeaseTimers {
+  private readonly armed = new Map<string, () => void>();
+
+  constructor(private readonly clock: Clock, private readonly fired: (timerId: string) => void) {}
+
+  get size(): number {
+    return this.armed.size;
+  }
+
+  arm(timerId: string, atMs: number): void {
+    this.armed.get(timerId)?.();
+    const cancel = this.clock.schedule(atMs, () => {
+      if (this.armed.get(timerId) !== cancel) return;
+      this.armed.delete(timerId);
+      this.fired(timerId);
+    });
+    this.armed.set(timerId, cancel);
+  }
+
+  cancel(timerId: string): void {
+    this.armed.get(timerId)?.();
+    this.armed.delete(timerId);
+  }
+
+  cancelAll(): void {
+    for (const cancel of this.armed.values()) cancel();
+    this.armed.clear();
+  }
+}

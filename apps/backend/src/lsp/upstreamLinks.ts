@@ -1,0 +1,94 @@
+/**
+ * The task-host streams of the leases, by lease id: opened on `openUpstream`, written on
+ * `sendToUpstream`, closed on `closeUpstream`, and always drained: every frame and the close go
+ * back to the broker as events, whatever any browser is doing.
+ *
+ * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
+ * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
+ */
+import { CloseCode, parseFrame, type LanguageId } from '@kandev/protocol';
+import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
+import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
+
+interface Link {
+  language: LanguageId;
+  stream?: UpstreamEndpoint;
+  /** Frames the broker sent before the stream opened. */
+  held: string[];
+  /** A close the broker asked for before the stream opened. */
+  closeCode?: number;
+  /** Settles when the stream is closed or could not be opened. */
+  done: Promise<void>;
+}
+
+export interface UpstreamLinkEvents {
+  frame(event: UpstreamFrameEvent): void;
+  closed(event: UpstreamClosed): void;
+  /** The stream could not be opened; the detail stays in backend logs. */
+  openFailed(language: LanguageId, detail: string): void;
+}
+
+export class UpstreamLinks {
+  private readonly links = new Map<string, Link>();
+
+  constructor(private readonly opener: UpstreamOpener, private readonly events: UpstreamLinkEvents) {}
+
+  get size(): number {
+    return this.links.size;
+  }
+
+  open(leaseId: string, target: UpstreamTarget): void {
+    if (this.links.has(leaseId)) return;
+    let settle!: () => void;
+    const link: Link = { language: target.language, held: [], done: new Promise<void>((resolve) => (settle = resolve)) };
+    this.links.set(leaseId, link);
+    const gone = (code: number): void => {
+      if (this.links.get(leaseId) === link) this.links.delete(leaseId);
+      settle();
+      this.events.closed({ type: 'upstreamClosed', leaseId, code });
+    };
+    this.opener(target).then(
+      (opened) => {
+        if (!opened.ok) {
+          this.events.openFailed(target.language, opened.error);
+          return gone(CloseCode.Unavailable);
+        }
+        const stream = opened.value;
+        link.stream = stream;
+        stream.onClose(gone);
+        if (link.closeCode !== undefined) return stream.close(link.closeCode);
+        stream.onFrame((text) => this.events.frame({ type: 'upstreamFrame', leaseId, frame: parseFrame(text) }));
+        for (const text of link.held.splice(0)) stream.send(text);
+      },
+      (err: unknown) => {
+        this.events.openFailed(target.language, err instanceof Error ? err.message : String(err));
+        gone(CloseCode.Unavailable);
+      },
+    );
+  }
+
+  send(leaseId: string, text: string): void {
+    const link = this.links.get(leaseId);
+    if (!link || link.closeCode !== undefined) return;
+    if (link.stream) link.stream.send(text);
+    else link.held.push(text);
+  }
+
+  /** Closes a lease's stream; agentctl reaps the server and completes the close (an `upstreamClosed`). */
+  close(leaseId: string, code: number): void {
+    const link = this.links.get(leaseId);
+    if (!link || link.closeCode !== undefined) return;
+    link.closeCode = code;
+    link.held.length = 0;
+    link.stream?.close(code);
+  }
+
+  /** Settles when every stream open now is closed, or after `timeoutMs`, whichever comes first. */
+  async drained(timeoutMs: number): Promise<void> {
+    const pending = [...this.links.values()].map((l) => l.done);
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+}
