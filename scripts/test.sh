@@ -7,6 +7,8 @@ bash scripts/install-system-deps.sh
 bash scripts/install-node-deps.sh
 echo "== type check"
 for ws in packages/protocol apps/agentctl apps/backend apps/web .; do npx tsc -p "$ws"; done
+echo "== lint"
+npx eslint .
 echo "== build"
 node scripts/build.mjs
 echo "== tests"
