@@ -1,4 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileUri } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
+import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { ensureBuilt, repoRoot } from './build.js';
+import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
+import { taskPath, type RunningStack } from './stack.js';
 
 /** Helpers that drive the session view through its test hooks (data-testid attributes). */
 export async function openSession(page: Page, url: string, sessionId: string): Promise<void> {
@@ -166,4 +175,203 @@ export async function witnessLspSockets(page: Page): Promise<LspSocketWitness> {
 /** Replaces the page's /lsp WebSockets with one that closes at once with `code` and `reason`. */
 export async function closeLspSocketsWith(page: Page, code: number, reason: string): Promise<void> {
   await page.routeWebSocket(/\/lsp\//, (ws) => ws.close({ code, reason }));
+}
+
+/* ----------------------------------------------------------------------------------------------
+ * Helpers for the editor-* browser suites: an isolated copy of the built web app, sessions whose
+ * language server is the scriptable fake, the fake's log as the witness, and Monaco drivers.
+ * -------------------------------------------------------------------------------------------- */
+
+/**
+ * A private copy of the built web app for one suite (served through KANDEV_WEB_DIR), so a rebuild
+ * started by another suite in the same checkout cannot swap the assets under a running test.
+ */
+export function webDistSnapshot(): string {
+  ensureBuilt('web');
+  const source = join(repoRoot, 'apps/web/dist');
+  for (let attempt = 0; ; attempt++) {
+    const target = mkdtempSync(join(tmpdir(), 'kandev-web-'));
+    try {
+      cpSync(source, target, { recursive: true });
+      const html = readFileSync(join(target, 'index.html'), 'utf8');
+      const assets = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+)"/g)].map((m) => m[1] as string);
+      if (assets.length > 0 && assets.every((a) => existsSync(join(target, a)))) return target;
+    } catch {
+      // a build was replacing the folder while we copied: try again
+    }
+    rmSync(target, { recursive: true, force: true });
+    if (attempt >= 20) throw new Error('apps/web/dist stayed incomplete: is a web build failing?');
+    execFileSync('sleep', ['3']);
+  }
+}
+
+export interface FakeSession {
+  taskId: string;
+  sessionId: string;
+  /** The workspace root on the task host (the common root for several repositories). */
+  workspace: string;
+  logPath: string;
+  /** `file://` URI of a workspace-relative path, spelled canonically as the server must see it. */
+  fileUri(path: string): string;
+  log(): LoggedMessage[];
+}
+
+export interface FakeSessionOptions {
+  /** The executable name the fake server is installed as (it goes first on the task PATH). */
+  binary: 'kotlin-lsp' | 'typescript-language-server';
+  script: FakeScript;
+  /** Files to write, relative to the workspace root. */
+  files: Record<string, string>;
+  /** Repository folders below the workspace root; default: one repository, the root itself. */
+  repositories?: string[];
+  /** Use this folder as the workspace root (two sessions on one task-host folder, S32). */
+  workspace?: string;
+  title?: string;
+}
+
+/** A task and running session whose server is the fake, with its own script and log. */
+export async function startFakeSession(stack: RunningStack, options: FakeSessionOptions): Promise<FakeSession> {
+  const dir = mkdtempSync(join(tmpdir(), 'kandev-fake-'));
+  const workspace = options.workspace ?? join(dir, 'workspace');
+  for (const [path, content] of Object.entries(options.files)) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), content);
+  }
+  for (const repo of options.repositories ?? []) mkdirSync(join(workspace, repo), { recursive: true });
+  const bin = join(dir, 'bin');
+  installFakeServer(bin, options.binary);
+  const logPath = join(dir, 'server.jsonl');
+  const scriptPath = writeScript(dir, options.script);
+  const repositories = (options.repositories ?? ['']).map((r) => ({ path: r ? join(workspace, r) : workspace }));
+  const task = await stack.api<{ id: string }>('/api/tasks', {
+    body: {
+      title: options.title ?? 'Fake server task',
+      executor: 'local_pc',
+      repositories,
+      env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: scriptPath, FAKE_LSP_LOG: logPath },
+    },
+  });
+  const session = await stack.startSession(task.id);
+  return {
+    taskId: task.id,
+    sessionId: session.id,
+    workspace,
+    logPath,
+    fileUri: (path) => pathToFileUri(join(workspace, path)),
+    log: () => readLog(logPath),
+  };
+}
+
+/** PUT /api/settings with a partial update. */
+export function putSettings(stack: RunningStack, patch: Record<string, unknown>): Promise<unknown> {
+  return stack.api('/api/settings', { method: 'PUT', body: patch });
+}
+
+/** The messages of one method the server received, in order. */
+export function received(session: Pick<FakeSession, 'log'>, method: string): LoggedMessage['message'][] {
+  return session.log().map((l) => l.message).filter((m) => m.method === method);
+}
+
+/** Applies LSP content changes (incremental ranges or whole text) to a text. */
+export function applyContentChanges(text: string, changes: Array<{ range?: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>): string {
+  let out = text;
+  for (const change of changes) {
+    if (!change.range) {
+      out = change.text;
+      continue;
+    }
+    const offset = (p: { line: number; character: number }) => {
+      let index = 0;
+      for (let line = 0; line < p.line; line++) {
+        const next = out.indexOf('\n', index);
+        if (next < 0) return out.length;
+        index = next + 1;
+      }
+      return Math.min(index + p.character, out.length);
+    };
+    out = out.slice(0, offset(change.range.start)) + change.text + out.slice(offset(change.range.end));
+  }
+  return out;
+}
+
+/**
+ * The document as the server holds it after the first `upTo` log entries (all by default):
+ * its last didOpen plus every didChange after it, applied in order.
+ */
+export function serverDocument(session: Pick<FakeSession, 'log'>, uri: string, upTo?: number): { text: string; version: number } | undefined {
+  let doc: { text: string; version: number } | undefined;
+  for (const { message } of session.log().slice(0, upTo)) {
+    const td = message.params?.textDocument;
+    if (td?.uri !== uri) continue;
+    if (message.method === 'textDocument/didOpen') doc = { text: td.text, version: td.version };
+    else if (message.method === 'textDocument/didChange' && doc) doc = { text: applyContentChanges(doc.text, message.params.contentChanges), version: td.version };
+    else if (message.method === 'textDocument/didClose') doc = undefined;
+  }
+  return doc;
+}
+
+/** Runs `fn(editor, monaco)` in the page against the editor showing a model (the only one by default). */
+export async function withEditor<T, A = undefined>(page: Page, fn: (editor: any, monaco: any, arg: A) => T, arg?: A): Promise<T> {
+  return page.evaluate(
+    ({ source, arg }) => {
+      const monaco = (window as any).__kandev.monaco;
+      const editor = monaco.editor.getEditors().find((e: any) => e.getModel());
+      if (!editor) throw new Error('no Monaco editor shows a model');
+      return (0, eval)(`(${source})`)(editor, monaco, arg);
+    },
+    { source: fn.toString(), arg },
+  ) as Promise<T>;
+}
+
+/** The text of the model the editor shows. */
+export function editorText(page: Page): Promise<string> {
+  return withEditor(page, (editor) => editor.getModel().getValue() as string);
+}
+
+/** Puts the caret at a 1-based line and column and focuses the editor. */
+export async function setCaret(page: Page, lineNumber: number, column: number): Promise<void> {
+  await withEditor(page, (editor, _m, p: { lineNumber: number; column: number }) => {
+    editor.setPosition(p);
+    editor.revealPositionInCenter(p);
+    editor.focus();
+  }, { lineNumber, column });
+}
+
+export function caretPosition(page: Page): Promise<{ lineNumber: number; column: number }> {
+  return withEditor(page, (editor) => {
+    const p = editor.getPosition();
+    return { lineNumber: p.lineNumber as number, column: p.column as number };
+  });
+}
+
+/** Runs a Monaco editor action (e.g. editor.action.showHover) on the focused editor. */
+export async function runEditorAction(page: Page, id: string): Promise<void> {
+  await withEditor(page, (editor, _m, action: string) => {
+    editor.focus();
+    return editor.getAction(action)?.run();
+  }, id);
+}
+
+/** The suggest widget's rows as the user sees them (label text first). */
+export function suggestRows(page: Page) {
+  return page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');
+}
+
+/**
+ * Moves the suggest widget's focus to the row whose label is `label` (keyboard, as a person would),
+ * so Enter or Shift+Enter accepts exactly that item.
+ */
+export async function focusSuggestion(page: Page, label: string): Promise<void> {
+  await suggestRows(page).first().waitFor();
+  const focusedLabel = () => page.locator('.editor-widget.suggest-widget.visible .monaco-list-row.focused .label-name').first().innerText();
+  for (let i = 0; i < 50; i++) {
+    if ((await focusedLabel()).trim() === label) return;
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`no suggestion labelled ${label}`);
+}
+
+/** The visible hover widget's text parts (one entry per rendered hover part). */
+export function hoverParts(page: Page): Promise<string[]> {
+  return page.locator('.monaco-hover:not(.hidden) .hover-row.markdown-hover, .monaco-hover:not(.hidden) .hover-row:has(.hover-contents)').allInnerTexts();
 }
