@@ -16,10 +16,9 @@ import { launchChromium, newContext, type LaunchedBrowser } from '../support/bro
 import { hasChromium, prerequisite } from '../support/env.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
 import {
-  closeLspSocketsWith, lspPanel, lspStatesSeen, lspStatus, openFile, openLspPanel, openSessionInLocale, recordLspStates,
-  waitForLspState, witnessLspSockets,
+  closeLspSocketsWith, lspPanel, lspStatesSeen, lspStatus, openFile, openLspPanel, openSessionInLocale, recordLspStates, startEditorStack, waitForLspState, witnessLspSockets,
 } from '../support/page.js';
-import { startStack, taskPath, type RunningStack } from '../support/stack.js';
+import { taskPath, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
@@ -31,10 +30,10 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
   let n = 0;
 
   beforeAll(async () => {
-    ensureBuilt('web');
     ensureBuilt('fake-lsp-server');
     root = mkdtempSync(join(tmpdir(), 'kandev-status-lifecycle-'));
-    stack = await startStack();
+    // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
+    stack = await startEditorStack();
     browser = await launchChromium();
   });
 

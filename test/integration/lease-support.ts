@@ -15,9 +15,9 @@ import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
 import { taskPath } from '../support/stack.js';
-import { descendants, eventually, isAlive } from './backend-support.js';
+import { childPids, descendants, eventually, isAlive } from './backend-support.js';
 
-export { descendants, eventually, isAlive, readLog };
+export { childPids, descendants, eventually, isAlive, readLog };
 
 export interface LeaseBackend {
   backend: RunningBackend;
@@ -117,6 +117,17 @@ export function received(logFile: string, method: string): Array<Record<string, 
 
 type Frame = Record<string, any>;
 
+/** What the web client declares that matters to these tests (real servers gate features on it). */
+export const CLIENT_CAPABILITIES: Frame = {
+  workspace: { configuration: true, workspaceFolders: true },
+  textDocument: {
+    synchronization: { dynamicRegistration: true, didSave: true },
+    hover: { dynamicRegistration: true, contentFormat: ['markdown', 'plaintext'] },
+    publishDiagnostics: { versionSupport: true, relatedInformation: true },
+  },
+  window: { workDoneProgress: true },
+};
+
 /**
  * A browser tab's LSP socket as the web client uses it: `/lsp/:session?language=L[&lease=ID]`.
  * Records every frame; answers forwarded server requests with null (as the web client does for
@@ -129,10 +140,11 @@ export class LeaseClient {
   private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   private nextId = 1;
 
-  constructor(url: string, sessionId: string, language: string, hint?: string, options: { answerServerRequests?: boolean } = {}) {
+  constructor(url: string, sessionId: string, language: string, hint?: string, options: { answerServerRequests?: boolean; autoPong?: boolean } = {}) {
     const query = new URLSearchParams({ language });
     if (hint) query.set('lease', hint);
-    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`);
+    // autoPong false: a socket whose network died, which answers no ping (half-open).
+    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`, { autoPong: options.autoPong ?? true });
     this.ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);
@@ -175,10 +187,10 @@ export class LeaseClient {
   }
 
   /** ready{resumed:false} -> initialize -> initialized. */
-  async initialize(): Promise<{ ready: Frame; result: Frame }> {
+  async initialize(capabilities: Frame = CLIENT_CAPABILITIES): Promise<{ ready: Frame; result: Frame }> {
     const ready = await this.waitFor((f) => f.status === 'ready');
     if (ready.resumed) throw new Error('expected a fresh lease, got resumed:true');
-    const result = await this.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }], capabilities: {} });
+    const result = await this.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }], capabilities });
     this.notify('initialized', {});
     return { ready, result };
   }

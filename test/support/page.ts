@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot } from './build.js';
 import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
-import { taskPath, type RunningStack } from './stack.js';
+import { startStack, taskPath, type RunningStack } from './stack.js';
 
 /** Helpers that drive the session view through its test hooks (data-testid attributes). */
 export async function openSession(page: Page, url: string, sessionId: string): Promise<void> {
@@ -205,6 +205,19 @@ export function webDistSnapshot(): string {
   }
 }
 
+/** The real stack for an editor suite, serving its own snapshot of the web app (removed on stop). */
+export async function startEditorStack(): Promise<RunningStack> {
+  const web = webDistSnapshot();
+  const stack = await startStack({ KANDEV_WEB_DIR: web });
+  return {
+    ...stack,
+    async stop() {
+      await stack.stop();
+      rmSync(web, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface FakeSession {
   taskId: string;
   sessionId: string;
@@ -231,7 +244,8 @@ export interface FakeSessionOptions {
 
 /** A task and running session whose server is the fake, with its own script and log. */
 export async function startFakeSession(stack: RunningStack, options: FakeSessionOptions): Promise<FakeSession> {
-  const dir = mkdtempSync(join(tmpdir(), 'kandev-fake-'));
+  // Inside the stack's home, so stopping the stack removes it.
+  const dir = mkdtempSync(join(stack.home, 'fake-'));
   const workspace = options.workspace ?? join(dir, 'workspace');
   for (const [path, content] of Object.entries(options.files)) {
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
@@ -344,11 +358,16 @@ export function caretPosition(page: Page): Promise<{ lineNumber: number; column:
   });
 }
 
-/** Runs a Monaco editor action (e.g. editor.action.showHover) on the focused editor. */
+/**
+ * Starts a Monaco editor action (e.g. editor.action.showHover) on the editor, without waiting for
+ * it to finish (rename, for one, finishes only when the user answers its input box).
+ */
 export async function runEditorAction(page: Page, id: string): Promise<void> {
   await withEditor(page, (editor, _m, action: string) => {
     editor.focus();
-    return editor.getAction(action)?.run();
+    const found = editor.getAction(action);
+    if (!found) throw new Error(`no editor action ${action}`);
+    void found.run();
   }, id);
 }
 
@@ -371,7 +390,7 @@ export async function focusSuggestion(page: Page, label: string): Promise<void> 
   throw new Error(`no suggestion labelled ${label}`);
 }
 
-/** The visible hover widget's text parts (one entry per rendered hover part). */
-export function hoverParts(page: Page): Promise<string[]> {
-  return page.locator('.monaco-hover:not(.hidden) .hover-row.markdown-hover, .monaco-hover:not(.hidden) .hover-row:has(.hover-contents)').allInnerTexts();
+/** The visible hover widget's rows: one per hover result (one per provider that answered). */
+export function hoverRows(page: Page): Promise<string[]> {
+  return page.locator('.monaco-hover:not(.hidden) .hover-row:has(.markdown-hover)').allInnerTexts();
 }

@@ -12,6 +12,9 @@ class FakeBrowser implements BrowserEndpoint {
   readonly sent: Record<string, unknown>[] = [];
   closedWith: number | undefined;
   paused = true;
+  /** false: the network died under this socket; it answers no ping and no close arrives. */
+  answersPings = true;
+  probes = 0;
   private frameHandler?: (frame: BrowserFrame) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
   private readonly timeoutHandlers: (() => void)[] = [];
@@ -35,6 +38,13 @@ class FakeBrowser implements BrowserEndpoint {
   }
   resume(): void {
     this.paused = false;
+  }
+  probe(): Promise<boolean> {
+    this.probes += 1;
+    return Promise.resolve(this.answersPings && !this.isClosed);
+  }
+  terminate(): void {
+    this.close(1006);
   }
   onFrame(handler: (frame: BrowserFrame) => void): void {
     this.frameHandler = handler;
@@ -162,6 +172,40 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     expect(back.paused).toBe(false);
     expect(t.upstreams).toHaveLength(1);
     expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+  });
+
+  it('C05 a reconnect whose old socket is half-open (no pong) terminates it and resumes its own lease', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    const lease = (browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
+    browser.answersPings = false; // the tab's network died; the backend never saw a close
+    const back = t.connect(lease);
+    expect(back.sent).toEqual([]); // held while the holder is asked
+    await flush();
+    expect(browser.closedWith).toBe(1006);
+    expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease });
+    expect(t.upstreams).toHaveLength(1);
+    expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+  });
+
+  it('C10 a duplicated tab whose copied hint names a live attached lease gets its own lease; the original is untouched', async () => {
+    const t = setup();
+    const { browser } = await t.readyLease();
+    const lease = (browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
+    const duplicate = t.connect(lease);
+    await flush();
+    expect(browser.probes).toBe(1);
+    expect(browser.closedWith).toBeUndefined();
+    expect(duplicate.sent).toEqual([]); // its own lease is still starting
+    expect(t.upstreams).toHaveLength(2);
+    t.upstreams[1]?.emit(READY);
+    expect(duplicate.sent[0]).toMatchObject({ status: 'ready', resumed: false });
+    expect((duplicate.sent[0] as { lease: string }).lease).not.toBe(lease);
+    // A hint naming a detached lease needs no probe.
+    const other = await t.readyLease();
+    other.browser.drop();
+    const otherLease = (other.browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
+    expect(t.connect(otherLease).sent[0]).toMatchObject({ status: 'ready', resumed: true, lease: otherLease });
   });
 
   it('autoInstall comes from the settings, never the browser; a saved change reaches the live server (S23)', async () => {

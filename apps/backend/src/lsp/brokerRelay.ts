@@ -28,6 +28,8 @@ export const LOCAL_USER = 'local';
 
 /** How long shutdown waits for agentctl to complete the close of every task-host stream. */
 const SHUTDOWN_DRAIN_MS = 5_000;
+/** How long the browser holding a hinted lease gets to answer a ping before it counts as gone. */
+const HOLDER_PROBE_MS = 3_000;
 
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
@@ -41,12 +43,20 @@ export interface BrokerRelayOptions {
   /** Broker timings, for tests; defaults are DESIGN's (1 h detached, 5 s shutdown, 10 s reap). */
   detachedDeadlineMs?: number;
   shutdownDrainMs?: number;
+  holderProbeMs?: number;
+}
+
+interface Attached {
+  browser: BrowserEndpoint;
+  /** Settles once the broker has been told the socket closed. */
+  closed: Promise<void>;
 }
 
 export class BrokerRelay implements LspRelay {
   private readonly broker: LeaseBroker;
   private readonly clock: Clock;
   private readonly browsers = new Map<string, BrowserEndpoint>();
+  private readonly attached = new Map<string, Attached>();
   private readonly upstreams: UpstreamLinks;
   private readonly timers: LeaseTimers;
   private readonly pinsTable = new TaskHostPins();
@@ -86,13 +96,44 @@ export class BrokerRelay implements LspRelay {
     return this.broker.leases();
   }
 
+  /**
+   * Hands an admitted browser connection to the broker. When its hint names a lease another socket
+   * holds, that socket is asked whether it is still there first: a tab whose network died leaves a
+   * half-open socket behind (no close ever arrives), and its reconnect must resume its own lease
+   * rather than be treated as a duplicated tab (C05). A live holder answers at once and keeps its
+   * lease; the newcomer then gets one of its own or 4005 (C10).
+   */
   attach(browser: BrowserEndpoint, request: LeaseRequest): void {
+    const holder = this.holderOf(request);
+    if (!holder) return this.admit(browser, request);
+    void holder.browser.probe(this.options.holderProbeMs ?? HOLDER_PROBE_MS).then(async (alive) => {
+      if (!alive) {
+        holder.browser.terminate();
+        await holder.closed;
+      }
+      if (!browser.isClosed) this.admit(browser, request);
+    });
+  }
+
+  private holderOf(request: LeaseRequest): Attached | undefined {
+    if (request.leaseHint === undefined) return undefined;
+    const lease = this.broker.lease(request.leaseHint);
+    if (!lease?.attachmentId || lease.sessionId !== request.sessionId || lease.language !== request.language) return undefined;
+    return this.attached.get(lease.attachmentId);
+  }
+
+  private admit(browser: BrowserEndpoint, request: LeaseRequest): void {
     const attachmentId = `a${++this.nextAttachment}`;
     this.browsers.set(attachmentId, browser);
-    browser.onClose(() => {
-      this.browsers.delete(attachmentId);
-      this.dispatch({ type: 'browserClosed', attachmentId });
+    const closed = new Promise<void>((resolve) => {
+      browser.onClose(() => {
+        this.browsers.delete(attachmentId);
+        this.attached.delete(attachmentId);
+        this.dispatch({ type: 'browserClosed', attachmentId });
+        resolve();
+      });
     });
+    this.attached.set(attachmentId, { browser, closed });
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
     const connected: BrokerEvent = {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,

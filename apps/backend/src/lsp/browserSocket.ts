@@ -55,6 +55,15 @@ export class BrowserSocket implements BrowserEndpoint {
     this.socket.onClose(handler);
   }
 
+  probe(timeoutMs: number): Promise<boolean> {
+    return this.socket.probe(timeoutMs);
+  }
+
+  /** Drops a connection that no longer answers: no close frame can reach it anyway. */
+  terminate(): void {
+    this.socket.terminate();
+  }
+
   onWriteTimeout(handler: () => void): void {
     this.socket.onWriteTimeout(handler);
   }

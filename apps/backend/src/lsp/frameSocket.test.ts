@@ -33,6 +33,11 @@ class FakeWs extends EventEmitter implements WsLike {
   text(value: string): void {
     this.emit('message', Buffer.from(value), false);
   }
+  /** false: a half-open peer that never answers. */
+  answersPings = true;
+  ping(): void {
+    if (this.answersPings) queueMicrotask(() => this.emit('pong'));
+  }
 }
 
 afterEach(() => vi.useRealTimers());
@@ -48,6 +53,21 @@ describe('FrameSocket write deadline', () => {
     expect(ws.terminated).toBe(false);
     vi.advanceTimersByTime(1);
     expect(ws.terminated).toBe(true);
+  });
+
+  it('tells its write-timeout listeners before terminating, so they may choose the recorded close code', async () => {
+    vi.useFakeTimers();
+    const ws = new FakeWs();
+    const socket = new FrameSocket(ws, 5_000);
+    const codes: number[] = [];
+    socket.onClose((code) => codes.push(code));
+    socket.onWriteTimeout(() => socket.close(4009));
+    socket.send('a');
+    vi.advanceTimersByTime(5_000);
+    expect(ws.closeCalls).toEqual([[4009, undefined]]);
+    expect(ws.terminated).toBe(true);
+    await vi.runAllTimersAsync();
+    expect(codes).toEqual([4009]);
   });
 
   it('restarts the deadline on progress and disarms it once everything drained', () => {
@@ -188,5 +208,19 @@ describe('BrowserSocket frame rules', () => {
     expect(frames).toEqual([]);
     socket.resume();
     expect(frames).toHaveLength(1);
+  });
+});
+
+describe('FrameSocket liveness probe', () => {
+  it('is true when the peer answers the ping, false when a half-open peer stays silent', async () => {
+    const live = new FakeWs();
+    expect(await new FrameSocket(live).probe(1_000)).toBe(true);
+    vi.useFakeTimers();
+    const silent = new FakeWs();
+    silent.answersPings = false;
+    const probing = new FrameSocket(silent).probe(1_000);
+    vi.advanceTimersByTime(1_000);
+    expect(await probing).toBe(false);
+    expect(silent.listenerCount('pong')).toBe(0);
   });
 });

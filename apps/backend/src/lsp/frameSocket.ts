@@ -10,6 +10,9 @@ export interface WsLike {
   on(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
   on(event: 'close', listener: (code: number) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'pong', listener: () => void): unknown;
+  off?(event: 'pong', listener: () => void): unknown;
+  ping?(): void;
 }
 
 /** Close code recorded when a stuck peer is dropped without a close handshake. */
@@ -82,6 +85,32 @@ export class FrameSocket {
       this.paused = false;
       this.ws.resume();
     }
+  }
+
+  /**
+   * Whether the peer still answers: a WebSocket ping, true on its pong within `timeoutMs`. A
+   * half-open connection (the network died, no close ever came) answers nothing. Browsers answer
+   * pings in their network stack, whatever their page's script is doing.
+   */
+  probe(timeoutMs: number): Promise<boolean> {
+    const ws = this.ws;
+    if (this.isClosed) return Promise.resolve(false);
+    if (!ws.ping) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (alive: boolean): void => {
+        clearTimeout(timer);
+        ws.off?.('pong', onPong);
+        resolve(alive);
+      };
+      const onPong = (): void => done(true);
+      ws.on('pong', onPong);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      try {
+        ws.ping?.();
+      } catch {
+        done(false);
+      }
+    });
   }
 
   /** Drops the connection without a handshake (a stuck peer cannot take a close frame either). */

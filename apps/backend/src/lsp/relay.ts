@@ -31,6 +31,10 @@ export interface BrowserEndpoint {
   onClose(handler: (code: number) => void): void;
   /** A write did not drain within the deadline: called before the stuck socket is terminated. */
   onWriteTimeout(handler: () => void): void;
+  /** True when the peer answers a ping within `timeoutMs` (false for a half-open connection). */
+  probe(timeoutMs: number): Promise<boolean>;
+  /** Drops the connection without a close handshake. */
+  terminate(): void;
   readonly isClosed: boolean;
 }
 

@@ -1,7 +1,6 @@
-import type { ProgressSnapshot } from '@kandev/protocol';
+import type { LanguageId, ProgressSnapshot } from '@kandev/protocol';
 import { summarizeProgress, type ProgressSummary } from '../../lib/lsp/progress.js';
 import { availableActions, longInitializeNotice, showsElapsed, type LspActions, type LspStatus, type StatusMessage } from '../../lib/lsp/status.js';
-import type { LanguageId } from '@kandev/protocol';
 
 /**
  * Everything a status surface (toolbar control, popover, drawer, status-bar item) shows for one

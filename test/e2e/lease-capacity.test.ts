@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import {
+  lspStatus, openFile, openLspPanel, openSession, putSettings, received, startFakeSession, waitForLspState, webDistSnapshot, type FakeSession,
+} from '../support/page.js';
+import { startStack, type RunningStack } from '../support/stack.js';
+import { isAlive, leaseScript, MAIN_KT, metric } from './lease-support.js';
+
+/** Lease capacity in Chromium, with a limit of one lease (KANDEV_LSP_MAX_CONNECTIONS=1). */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+const FILE = 'src/Main.kt';
+
+describe.runIf(run)('a backend with room for one language server', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    stack = await startStack({ KANDEV_WEB_DIR: webDistSnapshot(), KANDEV_LSP_MAX_CONNECTIONS: '1' });
+    await putSettings(stack, { lsp_auto_start_languages: ['typescript', 'python', 'go', 'kotlin'] });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const session = (): Promise<FakeSession> => startFakeSession(stack, { binary: 'kotlin-lsp', script: leaseScript, files: { [FILE]: MAIN_KT } });
+
+  it('S27 C08 with the only lease attached another editor shows the capacity state and starts nothing; once it is detached, Retry evicts it', async () => {
+    const [a, b] = [await session(), await session()];
+    const first = await (await newContext(browser.browser)).newPage();
+    await openSession(first, stack.url, a.sessionId);
+    await openFile(first, FILE);
+    await waitForLspState(first, 'kotlin', 'ready');
+    const [pidA] = [...new Set(a.log().map((l) => l.pid))];
+
+    // S27: refused with 4005 before b's task host is asked for a server.
+    const second = await (await newContext(browser.browser)).newPage();
+    await openSession(second, stack.url, b.sessionId);
+    await openFile(second, FILE);
+    await waitForLspState(second, 'kotlin', 'error');
+    await expect.poll(() => lspStatus(second, 'kotlin').innerText()).toContain('Too many language servers');
+    expect(await lspStatus(second, 'kotlin').innerText()).not.toMatch(/4005|capacity/);
+    expect(b.log()).toEqual([]);
+    expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(1);
+    expect(await lspStatus(first, 'kotlin').getAttribute('data-state')).toBe('ready');
+
+    // C08: the first tab closes (its lease is detached, still holding the slot); Retry evicts it.
+    await first.close();
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(1);
+    await (await openLspPanel(second, 'kotlin')).getByTestId('lsp-retry').click();
+    await waitForLspState(second, 'kotlin', 'ready');
+    await expect.poll(() => received(a, 'exit').length, { timeout: 30_000 }).toBe(1);
+    expect(received(a, 'shutdown')).toHaveLength(1);
+    await expect.poll(() => isAlive(pidA as number), { timeout: 30_000 }).toBe(false);
+    expect(received(b, 'initialize')).toHaveLength(1);
+    expect(await metric(stack.url, 'kandev_lsp_leases_evicted_total')).toBe(1);
+    expect(await metric(stack.url, 'kandev_lsp_leases_released_total{reason="eviction"}')).toBe(1);
+    await second.close();
+  });
+});
