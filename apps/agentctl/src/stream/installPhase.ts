@@ -37,14 +37,23 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   if (!(await ctx.send({ status: 'installing', language }))) return { kind: 'drop', frame: 'installing' };
   if (ctx.isClosed()) return { kind: 'ended' };
   const tail = new OutputTail(MAX_INSTALL_ERROR_BYTES);
+  const progress = new InstallProgress((detail) => void ctx.send({ status: 'installing', language, detail }));
   ctx.log('info', 'install_begin');
   let outcome: InstallOutcome;
   try {
-    outcome = await installer({ language, env: ctx.env, platform: ctx.platform, signal: ctx.signal, onOutput: (c) => tail.append(c) });
+    outcome = await installer({
+      language, env: ctx.env, platform: ctx.platform, signal: ctx.signal,
+      onOutput: (c) => {
+        tail.append(c);
+        progress.line(c);
+      },
+    });
   } catch (err) {
     // An installer defect still ends as an install failure with what it printed.
     const message = err instanceof Error ? err.message : String(err);
     outcome = { ok: false, code: 'failed', error: [tail.value().trimEnd(), message].filter((s) => s.length > 0).join('\n') };
+  } finally {
+    progress.end();
   }
   if (ctx.isClosed()) {
     ctx.log('info', 'install_cancelled');
@@ -78,4 +87,36 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
 async function failed(ctx: InstallPhaseContext, detail: string): Promise<InstallPhaseResult> {
   await ctx.send({ status: 'install_failed', language: ctx.language.id, error: tailUtf8(detail, MAX_INSTALL_ERROR_BYTES) });
   return { kind: 'close', code: CloseCode.InstallFailed };
+}
+
+/** How often the browser hears the installer's latest line: often enough to look alive, never a flood. */
+const PROGRESS_INTERVAL_MS = 500;
+const MAX_PROGRESS_LINE_CHARS = 300;
+
+/** Forwards the installer's newest output line as `installing` frames, throttled. */
+class InstallProgress {
+  private latest: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ended = false;
+
+  constructor(private readonly send: (detail: string) => void) {}
+
+  line(chunk: string): void {
+    const last = chunk.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0).pop();
+    if (!last || this.ended) return;
+    this.latest = last.slice(0, MAX_PROGRESS_LINE_CHARS);
+    this.timer ??= setTimeout(() => this.flush(), PROGRESS_INTERVAL_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (this.ended || this.latest === undefined) return;
+    this.send(this.latest);
+    this.latest = undefined;
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
 }

@@ -86,6 +86,25 @@ describe('task-host LSP stream around the installer', () => {
     await client.closed;
   });
 
+  it('streams the installer\'s latest output line as installing progress while it runs', async () => {
+    const installer = recordingInstaller(async (req) => {
+      req.onOutput('resolving packages\n');
+      req.onOutput('\u001b[2Kfetching pyright@1 (12 MB)\n');
+      // Long enough for a throttled progress frame to go out before the install ends.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      return { ok: true, binaryPath: shim };
+    });
+    const h = await start(installer);
+    const client = h.open('language=python&autoInstall=true');
+    await client.status('ready');
+    const progress = client.frames.filter((f) => f.status === 'installing' && 'detail' in f);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(String(progress[progress.length - 1]?.detail)).toContain('fetching pyright@1');
+    expect(client.frames.map((f) => f.status).slice(-2)).toEqual(['installed', 'ready']);
+    client.close();
+    await client.closed;
+  });
+
   it('S12 reports a failed install with the installer detail, bounded, then closes 4003 without reason', async () => {
     const h = await start(recordingInstaller(async () => ({ ok: false, code: 'failed', error: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` })));
     const client = h.open('language=python&autoInstall=true');
