@@ -233,6 +233,36 @@ describe.runIf(run)('leases that outlive a browser tab', () => {
     await tablet.close();
   });
 
+  it('C06 the last editor closed for two minutes releases the lease (page clock); a tab closed before that only detaches', async () => {
+    const s = await session();
+    const page = await (await window()).newPage();
+    await page.clock.install();
+    await openReady(page, s);
+    const [pid] = pids(s);
+    const closeEditor = () => page.locator(`[data-testid="editor-tab"][data-path="${FILE}"] .tab-close`).click();
+    await closeEditor();
+    await page.clock.fastForward('01:50');
+    await expect.poll(() => received(s, 'textDocument/didClose').length, { timeout: 30_000 }).toBe(1);
+    expect(received(s, 'shutdown')).toEqual([]);
+    const idleBefore = await metric(stack.url, 'kandev_lsp_leases_released_total{reason="editor_idle"}');
+    await page.clock.fastForward('00:15');
+    await expect.poll(() => received(s, 'shutdown').length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => isAlive(pid as number), { timeout: 30_000 }).toBe(false);
+    expect(await metric(stack.url, 'kandev_lsp_leases_released_total{reason="editor_idle"}')).toBe(idleBefore + 1);
+
+    // Reopened: a new server; then the browser tab closes before the idle timer: detach only.
+    await openFile(page, FILE);
+    await waitForLspState(page, 'kotlin', 'ready');
+    const [, second] = pids(s);
+    await closeEditor();
+    await page.clock.fastForward('01:00');
+    const detachedBefore = await metric(stack.url, 'kandev_lsp_leases_detached');
+    await page.close();
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(detachedBefore + 1);
+    expect(received(s, 'shutdown')).toHaveLength(1);
+    expect(isAlive(second as number)).toBe(true);
+  });
+
   it('C14 after the task host stops nothing stale is shown live, and the next session starts a fresh server', async () => {
     const s = await session();
     const page = await (await window()).newPage();

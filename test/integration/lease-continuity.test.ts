@@ -20,6 +20,7 @@ const script: FakeScript = {
       { request: 'client/registerCapability', params: { registrations: [{ id: 'r-detached', method: 'textDocument/references' }] } },
       { request: 'client/unregisterCapability', params: { unregisterations: [{ id: 'r-before', method: 'textDocument/definition' }] } },
       { request: 'workspace/configuration', params: { items: [{ section: 'fake' }] } },
+      { notify: '$/progress', params: { token: 'index', value: { kind: 'begin', title: 'Indexing while detached', percentage: 10 } } },
     ],
     'workspace/didChangeConfiguration': [{ request: 'workspace/configuration', params: { items: [{ section: 'fake' }] } }],
     'textDocument/hover': [{ delayMs: 1_000 }, { respond: { contents: 'hover' } }],
@@ -99,7 +100,8 @@ describe('a lease outlives its browser tab', () => {
     });
     // C11: r-before was unregistered and r-detached registered while no browser was attached.
     expect(ready.registrations).toEqual([{ id: 'r-detached', method: 'textDocument/references' }]);
-    expect(ready.progress).toEqual({ active: [] });
+    // C02: current progress, as the server reported it while no browser was attached.
+    expect(ready.progress.active).toEqual([expect.objectContaining({ token: 'index', title: 'Indexing while detached', percentage: 10 })]);
 
     await back.resume([{ uri: task.uri, text: 'fun main() = println("hi")\n', version: 1 }]);
     const diagnostics = await back.waitFor((f) => f.method === 'textDocument/publishDiagnostics');

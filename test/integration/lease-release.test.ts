@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, received, removeTask, sample, serverPids, startLeaseBackend,
+  eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, received, removeTask, sample, serverPids, shutdownTail, startLeaseBackend,
   type FakeTask, type LeaseBackend,
 } from './lease-support.js';
 
@@ -43,9 +43,8 @@ describe.each(['stop', 'editor_idle'] as const)('release with reason %s', (reaso
     client.control({ control: 'release', reason });
     expect(await client.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason });
     expect(await client.closed).toMatchObject({ code: 1000 });
-    const methods = readLog(task.logFile).map((l) => l.message.method);
-    expect(methods.slice(-2)).toEqual(['shutdown', 'exit']);
     expect(await eventually(() => !isAlive(pid as number) && !isAlive(descendant))).toBe(true);
+    expect(['shutdown', 'shutdown,exit']).toContain(shutdownTail(task.logFile));
     expect(stack.backend.leases.pins.isPinned(task.sessionId)).toBe(false);
     const after = await stack.metrics();
     const series = `kandev_lsp_leases_released_total{reason="${reason}"}`;
@@ -73,7 +72,31 @@ describe('release and pending work', () => {
     expect(await client.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });
     // The fake answers the hover (after its delay) before it answers shutdown, so the late answer
     // reached the broker while this browser was still connected: it was dropped, not forwarded.
-    expect(readLog(task.logFile).map((l) => l.message.method).slice(-3)).toEqual(['textDocument/hover', 'shutdown', 'exit']);
+    const methods = readLog(task.logFile).map((l) => l.message.method);
+    expect(methods.indexOf('textDocument/hover')).toBeLessThan(methods.indexOf('shutdown'));
     expect(client.frames.filter((f) => f.id === 'slow')).toHaveLength(1);
+  });
+});
+
+describe('backend shutdown', () => {
+  it('ends every lease (attached or detached) before the task hosts stop: browsers get 1001, servers are reaped, nothing is left', async () => {
+    const own = await startLeaseBackend();
+    const [a, b] = [await fakeKotlinTask(own, script, 'shutdown-a'), await fakeKotlinTask(own, script, 'shutdown-b')];
+    tasks.push(a, b);
+    const attached = new LeaseClient(own.url, a.sessionId, 'kotlin');
+    await attached.initialize();
+    const detached = new LeaseClient(own.url, b.sessionId, 'kotlin');
+    await detached.initialize();
+    await detached.leave();
+    expect(await eventually(() => own.backend.leases.metrics().detached === 1)).toBe(true);
+    const servers = [...serverPids(a.logFile), ...serverPids(b.logFile)];
+    expect(await eventually(() => spawned(a) !== undefined && spawned(b) !== undefined)).toBe(true);
+    const descendantsOf = [spawned(a), spawned(b)] as number[];
+
+    await own.close();
+    expect(await attached.closed).toMatchObject({ code: 1001 });
+    expect(own.backend.leases.list()).toEqual([]);
+    expect(own.backend.leases.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ shutdown: 2 }) });
+    expect([...servers, ...descendantsOf].filter(isAlive)).toEqual([]);
   });
 });

@@ -110,6 +110,17 @@ export function serverPids(logFile: string): number[] {
   return [...new Set(readLog(logFile).map((l) => l.pid))];
 }
 
+/**
+ * The methods the server received from its polite shutdown on: `shutdown`, then `exit` when it read
+ * it before agentctl reaped it (the stream closes right after `exit`, and agentctl's SIGTERM may
+ * win that race; either way the process is gone).
+ */
+export function shutdownTail(logFile: string): string {
+  const methods = readLog(logFile).map((l) => l.message.method).filter((m): m is string => typeof m === 'string');
+  const at = methods.indexOf('shutdown');
+  return at < 0 ? '' : methods.slice(at).join(',');
+}
+
 /** The messages with `method` the server received. */
 export function received(logFile: string, method: string): Array<Record<string, any>> {
   return readLog(logFile).filter((l) => l.message.method === method).map((l) => l.message);

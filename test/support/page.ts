@@ -232,7 +232,8 @@ export interface FakeSession {
 export interface FakeSessionOptions {
   /** The executable name the fake server is installed as (it goes first on the task PATH). */
   binary: 'kotlin-lsp' | 'typescript-language-server';
-  script: FakeScript;
+  /** The script, or a function of the session's `fileUri` for scripts that answer with locations. */
+  script: FakeScript | ((fileUri: (path: string) => string) => FakeScript);
   /** Files to write, relative to the workspace root. */
   files: Record<string, string>;
   /** Repository folders below the workspace root; default: one repository, the root itself. */
@@ -255,7 +256,8 @@ export async function startFakeSession(stack: RunningStack, options: FakeSession
   const bin = join(dir, 'bin');
   installFakeServer(bin, options.binary);
   const logPath = join(dir, 'server.jsonl');
-  const scriptPath = writeScript(dir, options.script);
+  const fileUri = (path: string) => pathToFileUri(join(workspace, path));
+  const scriptPath = writeScript(dir, typeof options.script === 'function' ? options.script(fileUri) : options.script);
   const repositories = (options.repositories ?? ['']).map((r) => ({ path: r ? join(workspace, r) : workspace }));
   const task = await stack.api<{ id: string }>('/api/tasks', {
     body: {
@@ -271,7 +273,7 @@ export async function startFakeSession(stack: RunningStack, options: FakeSession
     sessionId: session.id,
     workspace,
     logPath,
-    fileUri: (path) => pathToFileUri(join(workspace, path)),
+    fileUri,
     log: () => readLog(logPath),
   };
 }
@@ -366,8 +368,9 @@ export async function runEditorAction(page: Page, id: string): Promise<void> {
   await withEditor(page, (editor, _m, action: string) => {
     editor.focus();
     const found = editor.getAction(action);
-    if (!found) throw new Error(`no editor action ${action}`);
-    void found.run();
+    // Actions registered as commands (peek definition, ...) run through trigger.
+    if (found) void found.run();
+    else editor.trigger('kandev-e2e', action, null);
   }, id);
 }
 

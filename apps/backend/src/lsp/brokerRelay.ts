@@ -40,7 +40,7 @@ export interface BrokerRelayOptions {
   log: Logger;
   clock?: Clock;
   newLeaseId?: () => string;
-  /** Broker timings, for tests; defaults are DESIGN's (1 h detached, 5 s shutdown, 10 s reap). */
+  /** The detached deadline (default one hour); tests rather inject a ManualClock. */
   detachedDeadlineMs?: number;
   shutdownDrainMs?: number;
   holderProbeMs?: number;
@@ -55,7 +55,7 @@ interface Attached {
 export class BrokerRelay implements LspRelay {
   private readonly broker: LeaseBroker;
   private readonly clock: Clock;
-  private readonly browsers = new Map<string, BrowserEndpoint>();
+  /** Browser sockets handed to the broker, by attachment id, until they close. */
   private readonly attached = new Map<string, Attached>();
   private readonly upstreams: UpstreamLinks;
   private readonly timers: LeaseTimers;
@@ -79,7 +79,8 @@ export class BrokerRelay implements LspRelay {
       closed: (event) => this.dispatch(event),
       openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
     });
-    this.targets = { browsers: this.browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
+    const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId)?.browser };
+    this.targets = { browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
   }
 
   /** Which task hosts live leases pin (idle reclaim must leave those alone). */
@@ -124,16 +125,13 @@ export class BrokerRelay implements LspRelay {
 
   private admit(browser: BrowserEndpoint, request: LeaseRequest): void {
     const attachmentId = `a${++this.nextAttachment}`;
-    this.browsers.set(attachmentId, browser);
-    const closed = new Promise<void>((resolve) => {
-      browser.onClose(() => {
-        this.browsers.delete(attachmentId);
-        this.attached.delete(attachmentId);
-        this.dispatch({ type: 'browserClosed', attachmentId });
-        resolve();
-      });
+    let closedNow!: () => void;
+    this.attached.set(attachmentId, { browser, closed: new Promise<void>((resolve) => (closedNow = resolve)) });
+    browser.onClose(() => {
+      this.attached.delete(attachmentId);
+      this.dispatch({ type: 'browserClosed', attachmentId });
+      closedNow();
     });
-    this.attached.set(attachmentId, { browser, closed });
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
     const connected: BrokerEvent = {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,

@@ -12,7 +12,7 @@ import type { TaskHostPins } from './taskHostPins.js';
 import type { UpstreamLinks } from './upstreamLinks.js';
 
 export interface EffectTargets {
-  browsers: ReadonlyMap<string, BrowserEndpoint>;
+  browsers: { get(attachmentId: string): BrowserEndpoint | undefined };
   upstreams: UpstreamLinks;
   timers: LeaseTimers;
   pins: TaskHostPins;

@@ -7,7 +7,8 @@ export type SettingsListener = (next: UserSettings, previous: UserSettings) => v
 
 /**
  * Current settings plus change notification: a live language server must hear about a changed
- * per-language configuration (workspace/didChangeConfiguration), so whoever owns leases subscribes.
+ * per-language configuration (workspace/didChangeConfiguration), so the lease broker subscribes
+ * (server.ts). The broker also derives `autoInstall` for new task-host streams from these settings.
  */
 export class SettingsService {
   private current: UserSettings;
@@ -42,9 +43,5 @@ export class SettingsService {
   onChange(listener: SettingsListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  autoInstall(language: string): boolean {
-    return (this.current.lsp_auto_install_languages as readonly string[]).includes(language);
   }
 }

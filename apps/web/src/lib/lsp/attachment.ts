@@ -75,6 +75,8 @@ export class LspAttachment implements Disposable {
   ) {
     this.progressTracker = new ProgressTracker(env.now);
     const route = createServerRequestRouter({
+      // Never reached through the lease broker: it answers workspace/configuration itself from the
+      // persisted settings (and tells servers about saves). Null is only the answer of last resort.
       configuration: (items) => items.map(() => null),
       registerCapability: (regs) => (this.capabilities ? this.capabilities.register(regs) : this.earlyRegistrations.push(...regs)),
       unregisterCapability: (unregs) => (this.capabilities ? this.capabilities.unregister(unregs) : this.earlyUnregistrations.push(...unregs)),

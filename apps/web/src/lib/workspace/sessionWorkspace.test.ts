@@ -186,6 +186,9 @@ describe('SessionWorkspace', () => {
     expect(b.takeReveal('x.ts')).toBeUndefined();
     expect(a.takeReveal('y.ts')).toBeUndefined();
     expect(a.takeReveal('x.ts')).toEqual({ lineNumber: 4, column: 2 });
+    // An editor mounted twice in one commit (React StrictMode) reveals too; a later mount does not.
+    expect(a.takeReveal('x.ts')).toEqual({ lineNumber: 4, column: 2 });
+    await Promise.resolve();
     expect(a.takeReveal('x.ts')).toBeUndefined();
     expect(a.modelOf('x.ts')).not.toBe(b.modelOf('x.ts'));
   });

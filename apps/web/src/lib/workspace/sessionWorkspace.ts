@@ -85,7 +85,7 @@ export class SessionWorkspace implements Disposable {
   private readonly opening = new Set<string>();
   private readonly openFailed = new Set<string>();
   private readonly binary = new Set<string>();
-  private pendingReveal: { path: string; position: Position } | undefined;
+  private pendingReveal: { path: string; position: Position; taken?: boolean } | undefined;
   private revealSeq = 0;
   private snapshot: WorkspaceSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -216,12 +216,21 @@ export class SessionWorkspace implements Disposable {
     this.changed();
   }
 
-  /** The reveal waiting for this path, if any (consumed once). */
+  /**
+   * The reveal waiting for this path, if any. It is consumed when the current task's microtasks
+   * run, not at once: React may mount an editor twice in one commit (StrictMode re-runs effects on
+   * mount), and the editor that stays must apply the reveal too. A later mount finds nothing.
+   */
   takeReveal(path: string): Position | undefined {
-    if (this.pendingReveal?.path !== path) return undefined;
-    const { position } = this.pendingReveal;
-    this.pendingReveal = undefined;
-    return position;
+    const pending = this.pendingReveal;
+    if (pending?.path !== path) return undefined;
+    if (!pending.taken) {
+      pending.taken = true;
+      queueMicrotask(() => {
+        if (this.pendingReveal === pending) this.pendingReveal = undefined;
+      });
+    }
+    return pending.position;
   }
 
   /** A reference to the session model of a path, loading it from the files API when needed. */
