@@ -79,11 +79,14 @@ async function main(): Promise<void> {
   try {
     const task = await stack.createTask({ title: 'bench', workspace: copyDemoWorkspace(), env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: script } });
     const session = await stack.startSession(task.id);
-    const lspUrl = (lease?: string) => `${stack.url.replace('http', 'ws')}/lsp/${session.id}?language=kotlin${lease ? `&lease=${lease}` : ''}`;
+    // Cold starts run in a session of their own: a connection without a hint claims the newest
+    // detached lease of its session, and that must not be the one the reattach rounds keep.
+    const coldSession = await stack.startSession(task.id);
+    const lspUrl = (sessionId: string, lease?: string) => `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=kotlin${lease ? `&lease=${lease}` : ''}`;
     const headers = { Origin: stack.url };
 
-    const openReady = async (lease?: string) => {
-      const client = await WsLspClient.open(lspUrl(lease), headers);
+    const openReady = async (lease?: string, sessionId = session.id) => {
+      const client = await WsLspClient.open(lspUrl(sessionId, lease), headers);
       const ready = await client.waitFor((m) => m.status === 'ready');
       return { client, ready };
     };
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
       await client.close();
       // A cold start for comparison: a new lease, launched and initialized from nothing.
       const coldStart = performance.now();
-      const fresh = await openReady();
+      const fresh = await openReady(undefined, coldSession.id);
       await initialize(fresh.client);
       cold.push(performance.now() - coldStart);
       fresh.client.send({ control: 'release', reason: 'stop' });
@@ -129,7 +132,8 @@ async function main(): Promise<void> {
     const before = rssKiB(backendPid);
     const held: WsLspClient[] = [];
     for (let i = 0; i < LEASES; i++) {
-      const { client } = await openReady();
+      // Each lease in a session of its own, so none claims another's detached lease.
+      const { client } = await openReady(undefined, (await stack.startSession(task.id)).id);
       await initialize(client);
       await client.request('textDocument/hover', hoverParams);
       held.push(client);
