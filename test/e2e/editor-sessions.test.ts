@@ -93,9 +93,12 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
     await stack?.stop();
   });
 
+  let crashing: FakeSession;
+  let crashedOwner: string;
+
   it('S30 one session\'s server crashing removes only its providers, markers and placeholder models; the other keeps working', async () => {
     const files = { [MAIN]: mainSource, [OTHER]: otherSource };
-    const crashing = await startFakeSession(stack, { binary: 'kotlin-lsp', script: serverScript('A', true), files });
+    crashing = await startFakeSession(stack, { binary: 'kotlin-lsp', script: serverScript('A', true), files });
     const steady = await startFakeSession(stack, { binary: 'kotlin-lsp', script: serverScript('B'), files });
 
     // Both live: diagnostics on each model, and a peeked definition target loaded as a placeholder model.
@@ -113,6 +116,7 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
 
     // A's server exits while answering references.
     await open(crashing);
+    crashedOwner = (await markers(page, crashing.sessionId, MAIN)).find((m) => m.owner.startsWith('kandev-lsp.'))!.owner;
     await setCaret(page, 4, 22);
     await page.keyboard.press('Shift+F12');
     await waitForLspState(page, 'kotlin', 'error');
@@ -133,6 +137,29 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
     await expect.poll(async () => (await suggestRows(page).allInnerTexts()).join('\n'), { timeout: 15_000 }).toContain('completionFromB');
     await page.keyboard.press('Escape');
     expect(new Set(steady.log().map((l) => l.pid)).size).toBe(1);
+  });
+
+  it('S33 Retry replaces the crashed generation: nothing of the old one touches the new server, markers or providers', async () => {
+    await open(crashing, MAIN, 'error');
+    const firstPid = crashing.log()[0]!.pid;
+    await page.locator('[data-testid="lsp-status"][data-language="kotlin"] [data-testid="lsp-retry"]').click();
+    await waitForLspState(page, 'kotlin', 'ready');
+    await expect.poll(() => lspMarkers(crashing), { timeout: 15_000 }).toEqual(['diagnostic from A']);
+    const owners = (await markers(page, crashing.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.owner);
+    expect(owners).toHaveLength(1);
+    expect(owners[0]).not.toBe(crashedOwner);
+
+    // A new process, initialized once, answers the new generation's providers.
+    const pids = [...new Set(crashing.log().map((l) => l.pid))];
+    expect(pids).toHaveLength(2);
+    const secondPid = pids.find((p) => p !== firstPid)!;
+    expect(crashing.log().filter((l) => l.message.method === 'initialize').map((l) => l.pid)).toEqual([firstPid, secondPid]);
+    await setCaret(page, 5, 14);
+    await runEditorAction(page, 'editor.action.showHover');
+    await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 15_000 }).toContain('hover from A');
+    await page.keyboard.press('Escape');
+    expect(crashing.log().filter((l) => l.message.method === 'textDocument/hover').map((l) => l.pid)).toEqual([secondPid]);
+    await waitForLspState(page, 'kotlin', 'ready');
   });
 
   describe('two sessions on the same task-host folder', () => {

@@ -36,7 +36,9 @@ export async function startLeaseBackend(env: Record<string, string> = {}, option
   ensureBuilt('agentctl');
   ensureBuilt('fake-lsp-server');
   const home = mkdtempSync(join(tmpdir(), 'kandev-lease-home-'));
-  const config = loadConfig({ KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_AGENTCTL_STOP_GRACE_MS: '10000', ...env }, repoRoot);
+  const config = loadConfig({ KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_AGENTCTL_STOP_GRACE_MS: '10000',
+    // Idle reclaim off unless a test asks for it: fake-clock jumps must not stop task hosts by the way.
+    KANDEV_TASK_HOST_IDLE_MS: '0', ...env }, repoRoot);
   if (!config.ok) throw new Error(config.error);
   const backend = await startBackend(config.value, options);
   const handle: LeaseBackend = {

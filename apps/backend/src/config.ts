@@ -23,6 +23,8 @@ export interface BackendConfig {
   /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
   allowedOrigins: string[];
   lspMaxConnections: number;
+  /** A running task host unused and unpinned this long is stopped (0: never). */
+  taskHostIdleMs: number;
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
   demoSource: string;
   logToStderr: boolean;
@@ -91,6 +93,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!stopGrace.ok) return stopGrace;
   const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', 8, 1, 10_000);
   if (!maxConnections.ok) return maxConnections;
+  const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
+  if (!idle.ok) return idle;
   const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
   const command = argv(env, 'KANDEV_AGENTCTL_COMMAND', ['node', bundle]);
   if (!command.ok) return command;
@@ -110,6 +114,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     webDir: env.KANDEV_WEB_DIR ? resolve(env.KANDEV_WEB_DIR) : join(repoRoot, 'apps/web/dist'),
     allowedOrigins: allowed.value,
     lspMaxConnections: maxConnections.value,
+    taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',
     docker: docker.value,

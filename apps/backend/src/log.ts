@@ -19,6 +19,7 @@ export const LOG_EVENTS = [
   'session_stopped',
   'sessions_recovered',
   'task_host_exited',
+  'task_host_reclaimed',
   'task_host_kill_escalated',
   'settings_updated',
   'settings_reset',

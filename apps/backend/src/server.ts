@@ -17,7 +17,7 @@ import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger, type LogSink } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRelay } from './lsp/brokerRelay.js';
-import type { Clock } from './lsp/clock.js';
+import { systemClock, type Clock } from './lsp/clock.js';
 import { LspGateway } from './lsp/gateway.js';
 import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
 import type { TaskHostPinView } from './lsp/taskHostPins.js';
@@ -25,6 +25,7 @@ import { createBackendMetrics } from './metrics/backendMetrics.js';
 import { registerLeaseMetrics } from './metrics/leaseMetrics.js';
 import { messageOf } from './result.js';
 import { hostAllowed, originAllowed, type OriginPolicy } from './security/origin.js';
+import { IdleReclaimer } from './sessions/idleReclaimer.js';
 import { SessionService } from './sessions/sessionService.js';
 import { SettingsService } from './settings/settingsService.js';
 import { openDatabase } from './store/database.js';
@@ -109,8 +110,19 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   registerLeaseMetrics(metrics.registry, () => relay.metrics());
   const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy });
   const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
+  // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
+  const reclaimer = new IdleReclaimer({
+    idleMs: config.taskHostIdleMs,
+    clock: options.clock ?? systemClock,
+    pins: relay.pins,
+    isRunning: (id) => sessions.liveHost(id) !== undefined,
+    stop: (id) => sessions.stop(id),
+    log,
+  });
+  sessions.onRunning((id) => reclaimer.touch(id));
+  sessions.onEnded((id) => reclaimer.ended(id));
 
-  const deps: ApiDeps = { tasks, sessions, settings, metrics, log };
+  const deps: ApiDeps = { tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) };
   const router = new Router();
   addSystemRoutes(router, deps);
   addTaskRoutes(router, deps);
@@ -135,6 +147,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('backend_stopping');
+      reclaimer.dispose();
       server.close();
       // Every lease ends first (its servers are told, its streams closed), then the task hosts stop.
       await gateway.close();

@@ -24,6 +24,7 @@ export class SessionService {
   private readonly starting = new Map<string, Promise<unknown>>();
   private readonly stopping = new Map<string, Promise<Session>>();
   private readonly endedListeners = new Set<SessionListener>();
+  private readonly runningListeners = new Set<SessionListener>();
   private shuttingDown = false;
 
   constructor(
@@ -71,6 +72,12 @@ export class SessionService {
     return this.live.size;
   }
 
+  /** Called when a session's task host is up and running. */
+  onRunning(listener: SessionListener): () => void {
+    this.runningListeners.add(listener);
+    return () => this.runningListeners.delete(listener);
+  }
+
   /** Called when a session stops being live for any reason (stop, crash, shutdown). */
   onEnded(listener: SessionListener): () => void {
     this.endedListeners.add(listener);
@@ -113,6 +120,7 @@ export class SessionService {
     const identity = host.pid === undefined ? undefined : processIdentity(host.pid);
     this.sessions.markRunning(sessionId, host.workspace.workspacePath, identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined);
     this.log.info('session_running', { sessionId, pid: host.pid });
+    for (const listener of this.runningListeners) listener(sessionId);
     void host.exited.then((exit) => {
       if (exit.requested || this.live.get(sessionId) !== host) return;
       // It died on its own: the session is over, and nothing may route to it any more.

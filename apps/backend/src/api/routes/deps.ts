@@ -11,4 +11,6 @@ export interface ApiDeps {
   settings: SettingsService;
   metrics: BackendMetrics;
   log: Logger;
+  /** Told of each files request a task host serves: use that keeps it from idle reclaim. */
+  taskHostUsed?: (sessionId: string) => void;
 }

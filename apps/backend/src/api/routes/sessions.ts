@@ -43,6 +43,7 @@ async function forward(deps: ApiDeps, sessionId: string, method: string, agentPa
   if (!session) return errorOf('not_found', 'no such session');
   const host = deps.sessions.liveHost(sessionId);
   if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
+  deps.taskHostUsed?.(sessionId);
   const response = await new AgentctlClient(host.endpoint).forward(method, agentPath, body);
   if (!response.ok) {
     deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: response.error });

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression, installBuiltinGuards, markKandevProvider, selectorTargetsBuiltins, wrapBuiltinProvider } from './builtins.js';
 import { createFakeMonaco } from './testing/fakeMonaco.js';
@@ -63,6 +64,46 @@ describe('Monaco TypeScript built-in guards', () => {
     expect(fake.editor.getModelMarkers({ resource: other.uri }).map((m) => m.message)).toEqual(['other session']);
     claim.dispose();
     expect(fake.editor.getModelMarkers({ owner: 'typescript', resource: owned.uri }).map((m) => m.message)).toEqual(['builtin']);
+  });
+
+  it('S16 every suppressible provider kind answers its own "nothing" only for the claimed feature and owned model', async () => {
+    const fake = createFakeMonaco();
+    const suppression = new BuiltinSuppression();
+    installBuiltinGuards(fake.languages as never, fake.editor as never, suppression);
+    const kinds = [
+      ['registerCompletionItemProvider', 'provideCompletionItems', 'completion', { suggestions: [] }],
+      ['registerHoverProvider', 'provideHover', 'hover', null],
+      ['registerDefinitionProvider', 'provideDefinition', 'definition', null],
+      ['registerReferenceProvider', 'provideReferences', 'references', null],
+      ['registerSignatureHelpProvider', 'provideSignatureHelp', 'signatureHelp', null],
+    ] as const;
+    for (const [register, method] of kinds) (fake.languages as any)[register]('typescript', { [method]: () => `builtin ${method}` });
+    const owned = fake.addModel('kandev-session', 's1', '/a.ts');
+    const other = fake.addModel('kandev-session', 's2', '/a.ts');
+    for (const [, method, feature, empty] of kinds) {
+      const provider = fake.registered.find((r) => typeof r.provider[method] === 'function')!.provider;
+      const claim = suppression.claim('s1', 'typescript', [feature]);
+      expect(await provider[method](owned), feature).toEqual(empty);
+      expect(await provider[method](other), feature).toBe(`builtin ${method}`);
+      claim.dispose();
+      expect(await provider[method](owned), feature).toBe(`builtin ${method}`);
+      // A claim for any other feature leaves this one built-in.
+      const elsewhere = suppression.claim('s1', 'typescript', kinds.map((k) => k[2]).filter((f) => f !== feature));
+      expect(await provider[method](owned), feature).toBe(`builtin ${method}`);
+      elsewhere.dispose();
+    }
+  });
+
+  it('S15 other languages\' providers are never wrapped, and a Kotlin claim does not touch TypeScript models', () => {
+    const fake = createFakeMonaco();
+    const suppression = new BuiltinSuppression();
+    installBuiltinGuards(fake.languages as never, fake.editor as never, suppression);
+    const kotlin = { provideHover: () => 'kotlin builtin' };
+    fake.languages.registerHoverProvider('kotlin', kotlin);
+    fake.languages.registerHoverProvider('typescript', builtinHover([]));
+    expect(fake.registered[0]!.provider).toBe(kotlin);
+    suppression.claim('s1', 'kotlin', ['hover']);
+    expect(fake.registered[1]!.provider.provideHover(fake.addModel('kandev-session', 's1', '/a.ts'))).toEqual({ contents: [{ value: 'builtin' }] });
   });
 
   it('recognizes built-in selectors and leaves other languages alone', () => {

@@ -1,0 +1,67 @@
+import type { Clock } from '../lsp/clock.js';
+import type { TaskHostPinView } from '../lsp/taskHostPins.js';
+import type { Logger } from '../log.js';
+
+export interface IdleReclaimerOptions {
+  /** How long a running, unpinned task host may go without use before it is stopped; 0 disables. */
+  idleMs: number;
+  clock: Clock;
+  /** Live leases pin their task host: it is never reclaimed while pinned (DESIGN section 5). */
+  pins: TaskHostPinView;
+  isRunning(sessionId: string): boolean;
+  stop(sessionId: string): Promise<unknown>;
+  log: Logger;
+}
+
+/**
+ * Reclaims idle task hosts: a session whose task host has no lease pinning it and has served no
+ * files request for `idleMs` is stopped, which reaps everything it runs. Each session has at most
+ * one armed deadline; any use or pin change re-arms or cancels it, so a stale deadline never stops
+ * a task host that is in use.
+ */
+export class IdleReclaimer {
+  private readonly deadlines = new Map<string, () => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: IdleReclaimerOptions) {
+    this.unsubscribe = options.pins.onChange((sessionId, pinned) => (pinned ? this.cancel(sessionId) : this.arm(sessionId)));
+  }
+
+  /** The task host started, or served a request: its idle time starts again. */
+  touch(sessionId: string): void {
+    if (this.options.pins.isPinned(sessionId)) return;
+    this.arm(sessionId);
+  }
+
+  /** The session ended by any path: nothing left to reclaim. */
+  ended(sessionId: string): void {
+    this.cancel(sessionId);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    for (const cancel of this.deadlines.values()) cancel();
+    this.deadlines.clear();
+  }
+
+  private arm(sessionId: string): void {
+    if (this.options.idleMs <= 0 || !this.options.isRunning(sessionId)) return;
+    this.cancel(sessionId);
+    const cancel = this.options.clock.schedule(this.options.clock.now() + this.options.idleMs, () => this.fire(sessionId, cancel));
+    this.deadlines.set(sessionId, cancel);
+  }
+
+  private cancel(sessionId: string): void {
+    this.deadlines.get(sessionId)?.();
+    this.deadlines.delete(sessionId);
+  }
+
+  private fire(sessionId: string, cancel: () => void): void {
+    // Only the deadline armed last may act; pins and liveness are checked again at firing time.
+    if (this.deadlines.get(sessionId) !== cancel) return;
+    this.deadlines.delete(sessionId);
+    if (this.options.pins.isPinned(sessionId) || !this.options.isRunning(sessionId)) return;
+    this.options.log.info('task_host_reclaimed', { sessionId, reason: 'idle' });
+    void this.options.stop(sessionId);
+  }
+}
