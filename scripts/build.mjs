@@ -20,7 +20,9 @@ const targets = {
     external: ['better-sqlite3', 'dockerode', 'bufferutil', 'utf-8-validate'] }),
   'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
   web: async () => {
-    const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit',
+      // What ships is the production build, even when a test runner (NODE_ENV=test) asks for it.
+      env: { ...process.env, NODE_ENV: 'production' } });
     if (r.status !== 0) throw new Error('web build failed');
   },
 };
