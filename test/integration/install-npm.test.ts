@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,11 +47,26 @@ function countingSpawn(): { spawn: SpawnFn; count: () => number } {
   return { spawn: (command, args, options) => (n++, spawn(command, args, options)), count: () => n };
 }
 
-async function initializeOver(launcher: string): Promise<Record<string, any>> {
+/** A file the installed server must understand: hover on `symbol` has to name its type. */
+interface HoverProbe { file: string; languageId: string; text: string; symbol: string }
+
+async function initializeOver(launcher: string, probe?: HoverProbe): Promise<Record<string, any> & { hover?: string }> {
   const client = new StdioLspClient(launcher, ['--stdio'], { env: { ...process.env, HOME: home }, cwd: work });
   try {
-    const reply = await client.request('initialize', { processId: process.pid, rootUri: pathToFileURL(work).href, workspaceFolders: null, capabilities: {} });
+    const reply: Record<string, any> & { hover?: string } = await client.request('initialize', { processId: process.pid, rootUri: pathToFileURL(work).href, workspaceFolders: null, capabilities: {} });
     client.notify('initialized', {});
+    if (probe) {
+      const path = join(work, probe.file);
+      writeFileSync(path, probe.text);
+      const uri = pathToFileURL(path).href;
+      client.notify('textDocument/didOpen', { textDocument: { uri, languageId: probe.languageId, version: 1, text: probe.text } });
+      const index = probe.text.indexOf(probe.symbol);
+      const before = probe.text.slice(0, index + 1).split('\n');
+      const position = { line: before.length - 1, character: (before[before.length - 1] as string).length - 1 };
+      const hover = await client.request('textDocument/hover', { textDocument: { uri }, position });
+      const contents = hover.result?.contents;
+      reply.hover = typeof contents === 'string' ? contents : Array.isArray(contents) ? JSON.stringify(contents) : contents?.value ?? '';
+    }
     await client.request('shutdown', null);
     client.notify('exit', null);
     await client.exited();
@@ -62,7 +77,7 @@ async function initializeOver(launcher: string): Promise<Record<string, any>> {
 }
 
 describe.runIf(hasNpm)('npm-managed language servers', () => {
-  it('S09: pyright installs into the task HOME (not agentctl\'s), concurrent requests share one npm run, and it answers initialize', async () => {
+  it('S09: pyright installs into the task HOME (not agentctl\'s), concurrent requests share one npm run, and it answers hover', async () => {
     const env = taskEnv();
     const counted = countingSpawn();
     const deps = { spawn: counted.spawn, lock: new InstallLock() };
@@ -81,12 +96,13 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     expect(lines[0]).toMatch(/^Installing pyright@1 with /);
     expect(readdirSync(join(home, '.kandev', 'lsp-servers'))).toEqual(['python']); // staging renamed away
 
-    const reply = await initializeOver(launcher);
+    const reply = await initializeOver(launcher, { file: 'probe.py', languageId: 'python', text: 'answer: int = 42\nprint(answer)\n', symbol: 'answer)' });
     expect(reply.result?.capabilities?.hoverProvider).toBeTruthy();
     expect(reply.result?.capabilities?.completionProvider).toBeTruthy();
+    expect(reply.hover).toMatch(/\(variable\) answer: (int|Literal\[42\])/);
   }, INSTALL_TIMEOUT);
 
-  it('S09: typescript-language-server 5 with TypeScript 6 installs into the task HOME and answers initialize on this Node', async () => {
+  it('S09: typescript-language-server 5 with TypeScript 6 installs into the task HOME and answers hover on this Node', async () => {
     const outcome = await installLanguageServer({ language: 'typescript', env: taskEnv(), platform: 'linux', signal: new AbortController().signal });
 
     const dir = join(home, '.kandev', 'lsp-servers', 'typescript');
@@ -96,8 +112,9 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     expect(version('typescript-language-server')).toMatch(/^5\./);
     expect(version('typescript')).toMatch(/^6\./);
 
-    const reply = await initializeOver(launcher);
+    const reply = await initializeOver(launcher, { file: 'probe.ts', languageId: 'typescript', text: 'const answer = 42;\nconsole.log(answer);\n', symbol: 'answer)' });
     expect(reply.result?.capabilities?.completionProvider).toBeTruthy();
+    expect(reply.hover).toMatch(/const answer: 42/);
   }, INSTALL_TIMEOUT);
 
   it('S10: a later connection reuses the cached launcher without running npm again', async () => {
