@@ -4,7 +4,7 @@
  * fallback that never rewrites the preference, and no item for anything that is not a mounted
  * Monaco editor of a supported file.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { BrowserContext, Page, Route } from 'playwright-core';
 import type { UserSettings } from '@kandev/protocol';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { installFakeServer, writeScript } from '../support/fakeServer.js';
+import { installFakeServer, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
 import {
   lspPanel, lspStatus, openFile, openSessionInLocale, startEditorStack, statusBarLspItem, waitForLspState,
 } from '../support/page.js';
@@ -35,12 +35,11 @@ describe.runIf(run)('the application status bar item', () => {
     root = mkdtempSync(join(tmpdir(), 'kandev-status-bar-'));
     const binDir = join(root, 'bin');
     installFakeServer(binDir, 'kotlin-lsp');
-    const ws = join(root, 'ws');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    writeFileSync(join(ws, 'src/Main.kt'), 'fun main() {\n    println("hello")\n}\n');
-    writeFileSync(join(ws, 'src/Slow.kt'), 'class Slow\n');
-    writeFileSync(join(ws, 'src/Blob.kt'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x62, 0x69, 0x6e]));
-    writeFileSync(join(ws, 'notes.txt'), 'plain notes\n');
+    const ws = writeKotlinWorkspace(join(root, 'ws'), {
+      'src/Slow.kt': 'class Slow\n',
+      'src/Blob.kt': Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x62, 0x69, 0x6e]),
+      'notes.txt': 'plain notes\n',
+    });
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
     stack = await startEditorStack();
     const env = { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, { capabilities: { textDocumentSync: 1 } }), FAKE_LSP_LOG: join(root, 'fake.jsonl') };

@@ -14,7 +14,7 @@ import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt } from '../support/build.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
+import { installFakeServer, readLog, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
 import {
   closeLspSocketsWith, lspPanel, lspStatesSeen, lspStatus, openFile, openLspPanel, openSessionInLocale, recordLspStates, startEditorStack, waitForLspState, witnessLspSockets,
 } from '../support/page.js';
@@ -45,14 +45,12 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
   });
 
   function workspace(): string {
-    const dir = join(root, `ws-${++n}`);
-    mkdirSync(join(dir, 'src'), { recursive: true });
-    writeFileSync(join(dir, 'src/Main.kt'), 'fun main() {\n    println("hello")\n}\n');
-    writeFileSync(join(dir, 'build.gradle.kts'), 'plugins { kotlin("jvm") version "2.1.0" }\n');
-    writeFileSync(join(dir, 'main.go'), 'package main\n\nfunc main() {}\n');
-    writeFileSync(join(dir, 'go.mod'), 'module example.com/demo\n\ngo 1.19\n');
-    writeFileSync(join(dir, 'lib.rs'), 'fn main() {}\n');
-    return dir;
+    return writeKotlinWorkspace(join(root, `ws-${++n}`), {
+      'build.gradle.kts': 'plugins { kotlin("jvm") version "2.1.0" }\n',
+      'main.go': 'package main\n\nfunc main() {}\n',
+      'go.mod': 'module example.com/demo\n\ngo 1.19\n',
+      'lib.rs': 'fn main() {}\n',
+    });
   }
 
   /** A session whose task PATH has the fake server as kotlin-lsp (unless `missing`), with its own log. */

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Action } from '../fixtures/fake-lsp-server/script.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
+import { installFakeServer, readLog, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
 import {
   documentOverflowsHorizontally, horizontalOverflow, lspStatus, openFile, openLspPanel, openSessionInLocale, startEditorStack, waitForLspState,
 } from '../support/page.js';
@@ -37,10 +37,7 @@ describe.runIf(run)('status popover, tablet drawer and phone viewer', () => {
     root = mkdtempSync(join(tmpdir(), 'kandev-status-surfaces-'));
     const binDir = join(root, 'bin');
     installFakeServer(binDir, 'kotlin-lsp');
-    const ws = join(root, 'ws');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    writeFileSync(join(ws, 'src/Main.kt'), 'fun main() {\n    println("hello")\n}\n');
-    writeFileSync(join(ws, 'src/util.ts'), 'export const x: number = 1;\n');
+    const ws = writeKotlinWorkspace(join(root, 'ws'), { 'src/util.ts': 'export const x: number = 1;\n' });
     log = join(root, 'fake.jsonl');
     const script = writeScript(root, {
       capabilities: { textDocumentSync: 1 },

@@ -40,3 +40,13 @@ export function readLog(path: string): LoggedMessage[] {
 export function methodsReceived(path: string): string[] {
   return readLog(path).map((l) => l.message.method).filter((m): m is string => typeof m === 'string');
 }
+
+export const KOTLIN_MAIN = 'fun main() {\n    println("hello")\n}\n';
+
+/** A workspace folder with `src/Main.kt` (and any `extra` files), as the Kotlin suites use it. */
+export function writeKotlinWorkspace(dir: string, extra: Record<string, string | Uint8Array> = {}): string {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src/Main.kt'), KOTLIN_MAIN);
+  for (const [path, content] of Object.entries(extra)) writeFileSync(join(dir, path), content);
+  return dir;
+}
