@@ -143,12 +143,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   sessions.onRunning((id) => reclaimer.touch(id));
   sessions.onEnded((id) => reclaimer.ended(id));
 
-  const deps: ApiDeps = { tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) };
-  const router = new Router();
-  addSystemRoutes(router, deps);
-  addTaskRoutes(router, deps);
-  addSessionRoutes(router, deps);
-  addSettingsRoutes(router, deps);
+  const router = createApiRouter({ tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) });
 
   const server = createServer((req, res) => {
     void handleRequest(req, res, { router, config, policy: originPolicy, gate, log });
@@ -181,6 +176,16 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     })());
 
   return { url, access, port, log, tasks, sessions, leases, close };
+}
+
+/** The whole HTTP API; the access tests enumerate its routes to prove each one needs the token. */
+export function createApiRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  addSystemRoutes(router, deps);
+  addTaskRoutes(router, deps);
+  addSessionRoutes(router, deps);
+  addSettingsRoutes(router, deps);
+  return router;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
