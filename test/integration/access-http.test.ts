@@ -48,7 +48,7 @@ describe('access token', () => {
 
   it.each(routes.filter((r) => r.path !== '/api/health'))('$method $path answers 401 without the token, and with a wrong one', async ({ method, path }) => {
     const body = method === 'GET' ? undefined : '{}';
-    const json = body ? { 'content-type': 'application/json' } : {};
+    const json: Record<string, string> = body ? { 'content-type': 'application/json' } : {};
     for (const headers of [json, { ...json, authorization: 'Bearer wrong-token-0123456789' }, { ...json, cookie: `${ACCESS_COOKIE}=wrong-token-0123456789` }]) {
       const reply = await raw(method, `${path}?path=a.ts&q=x`, { headers, body });
       expect(reply.status).toBe(401);
