@@ -54,8 +54,11 @@ async function main(): Promise<number> {
   });
 }
 
+/** The start link; a wildcard bind (0.0.0.0, ::) is opened through loopback on this machine. */
 function signInUrl(base: string, token: string): string {
   const url = new URL(`${base}/`);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
   url.searchParams.set(ACCESS_TOKEN_PARAM, token);
   return url.toString();
 }
