@@ -34,7 +34,11 @@ function escapeHtml(text: string): string {
 
 /** Escapes the copy, then fills {{placeholders}} with (escaped) literals shown as code. */
 function fill(text: string, values: Record<string, string>): string {
-  return escapeHtml(text).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? `<code>${escapeHtml(values[name] as string)}</code>` : whole));
+  return escapeHtml(text).replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
+    if (!(name in values)) return whole;
+    // Short literals stay on one line; the long example link may wrap on a phone.
+    return `<code${name === 'example' ? ' class="wrap"' : ''}>${escapeHtml(values[name] as string)}</code>`;
+  });
 }
 
 export function renderAccessPage(locale: string, origin: string): string {
@@ -57,7 +61,8 @@ export function renderAccessPage(locale: string, origin: string): string {
 body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:2rem 1rem;background:#f6f7f9;color:#1c1f24}
 main{max-width:40rem;margin:0 auto;background:#fff;border:1px solid #d8dce2;border-radius:8px;padding:1.5rem 2rem}
 h1{font-size:1.4rem;margin:0 0 .75rem}h2{font-size:1.05rem;margin:1.25rem 0 .5rem}
-code{font:.9em ui-monospace,monospace;background:#eef0f3;padding:.1em .3em;border-radius:4px;overflow-wrap:anywhere}
+code{font:.9em ui-monospace,monospace;background:#eef0f3;padding:.1em .3em;border-radius:4px;white-space:nowrap}
+code.wrap{white-space:normal;overflow-wrap:anywhere}
 li{margin:.4rem 0}.note{color:#50575f}
 @media (prefers-color-scheme:dark){body{background:#15171a;color:#e4e6ea}main{background:#1e2125;border-color:#33383e}code{background:#2b2f35}.note{color:#a7adb5}}
 </style></head>
