@@ -62,6 +62,10 @@ export class BrokerRelay implements LspRelay {
   private readonly pinsTable = new TaskHostPins();
   private readonly targets: EffectTargets;
   private readonly queue: BrokerEvent[] = [];
+  /** Upstreams not read because this attachment's browser is full, by attachment id. */
+  private readonly upstreamsHeldBy = new Map<string, string>();
+  /** Browsers not read because their lease's upstream is full, by lease id. */
+  private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
   private nextAttachment = 0;
 
@@ -78,6 +82,8 @@ export class BrokerRelay implements LspRelay {
       frame: (event) => this.dispatch(event),
       closed: (event) => this.dispatch(event),
       openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
+      backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
+      refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
     });
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId)?.browser };
     this.targets = { browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
@@ -133,6 +139,7 @@ export class BrokerRelay implements LspRelay {
       closedNow();
     });
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
+    browser.onBackpressure((full) => this.browserBackpressure(attachmentId, full));
     const connected: BrokerEvent = {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
       // The gateway refused unsupported executors (4004) before handing the connection over.
@@ -143,6 +150,41 @@ export class BrokerRelay implements LspRelay {
     if (browser.isClosed) return; // refused (4005) or the backend is stopping
     browser.onFrame((frame) => this.dispatch({ type: 'browserFrame', attachmentId, frame: parsedFrame(frame) }));
     browser.resume();
+  }
+
+  /**
+   * Byte backpressure, browser side: while more than the high watermark waits to be written to a
+   * browser, its lease's upstream is not read, so the server's stdout (through agentctl) waits
+   * instead of the heap. The write deadline still bounds the wait: a browser that makes no
+   * progress for 5 s is detached, and its close releases the upstream to be drained again.
+   */
+  private browserBackpressure(attachmentId: string, full: boolean): void {
+    if (full) {
+      const leaseId = this.broker.leaseOf(attachmentId);
+      if (leaseId === undefined) return;
+      this.upstreamsHeldBy.set(attachmentId, leaseId);
+      this.upstreams.throttle(leaseId, true);
+      return;
+    }
+    const leaseId = this.upstreamsHeldBy.get(attachmentId);
+    if (leaseId === undefined) return;
+    this.upstreamsHeldBy.delete(attachmentId);
+    this.upstreams.throttle(leaseId, false);
+  }
+
+  /** Byte backpressure, upstream side: while agentctl does not take our writes, the browser is not read. */
+  private upstreamBackpressure(leaseId: string, full: boolean): void {
+    if (full) {
+      const attachmentId = this.broker.lease(leaseId)?.attachmentId;
+      const browser = attachmentId === undefined ? undefined : this.attached.get(attachmentId)?.browser;
+      if (!browser) return;
+      this.browsersHeldBy.set(leaseId, browser);
+      browser.throttle(true);
+      return;
+    }
+    const browser = this.browsersHeldBy.get(leaseId);
+    this.browsersHeldBy.delete(leaseId);
+    browser?.throttle(false);
   }
 
   /** The settings API persisted a change: affected servers hear `workspace/didChangeConfiguration`. */
