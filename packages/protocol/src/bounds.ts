@@ -24,8 +24,8 @@ export const MAX_JSON_DEPTH = 256;
  * paused WebSocket or a paused stdout), so backpressure reaches the server's stdout instead of the
  * heap. Reading resumes at the low watermark. One frame may exceed it (a frame is never split).
  */
-export const OUTGOING_HIGH_WATERMARK_BYTES = 4 * 1024 * 1024;
-export const OUTGOING_LOW_WATERMARK_BYTES = 1024 * 1024;
+export const OUTGOING_HIGH_WATERMARK_BYTES = 1024 * 1024;
+export const OUTGOING_LOW_WATERMARK_BYTES = 256 * 1024;
 /**
  * Liveness of both WebSocket hops (browser-backend, backend-agentctl): a ping every interval; a
  * peer that let this many pings in a row go unanswered is dead. Worst case to notice: interval x

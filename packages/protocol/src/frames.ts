@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH } from './bounds.js';
-import { scanJsonNesting, type TopLevelMembers } from './jsonDepth.js';
+import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
 import type { LanguageId } from './languages.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
@@ -96,6 +96,16 @@ export function nestingRefusal(id: string | number | null): Record<string, unkno
   };
 }
 
+/**
+ * The method of a notification, read from a scan without parsing the message: lets a hop drop a
+ * notification nobody will read (a detached lease under a flood) without paying for JSON.parse.
+ */
+export function scannedNotificationMethod(scan: NestingScan): string | undefined {
+  if (scan.tooDeep || scan.top.id !== undefined || primitiveOf(scan.top.jsonrpc) !== '2.0') return undefined;
+  const method = primitiveOf(scan.top.method);
+  return typeof method === 'string' ? method : undefined;
+}
+
 function primitiveOf(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
   try {
@@ -117,8 +127,7 @@ function tooDeepFrame(top: TopLevelMembers): ParsedFrame {
  * Classifies one text frame. Never throws: bad input is a value the caller closes on. Nesting is
  * measured on the raw text first (iteratively), so a deep message is refused, never parsed.
  */
-export function parseFrame(text: string): ParsedFrame {
-  const scan = scanJsonNesting(text);
+export function parseFrame(text: string, scan: NestingScan = scanJsonNesting(text)): ParsedFrame {
   if (scan.tooDeep) return tooDeepFrame(scan.top);
   let value: unknown;
   try {

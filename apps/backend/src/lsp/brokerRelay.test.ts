@@ -417,3 +417,17 @@ describe('BrokerRelay: bounded memory and bounded parsing', () => {
     expect(t.relay.leases()[0]).toMatchObject({ pendingRequests: 0 });
   });
 });
+
+describe('BrokerRelay: a browser that keeps its backlog', () => {
+  it('is detached (4009) when its upstream stayed unread for the hold time; the lease and its stream stay', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.full(true);
+    t.clock.advance(2_499);
+    expect(browser.closedWith).toBeUndefined();
+    t.clock.advance(1);
+    expect(browser.closedWith).toBe(4009);
+    expect(upstream.closedWith).toBeUndefined();
+    expect(t.relay.metrics()).toMatchObject({ active: 0, detached: 1 });
+  });
+});

@@ -13,7 +13,7 @@
  * can never re-enter the broker in the middle of another event's effects.
  */
 import { randomBytes } from 'node:crypto';
-import type { UserSettings } from '@kandev/protocol';
+import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../log.js';
 import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -30,6 +30,13 @@ export const LOCAL_USER = 'local';
 const SHUTDOWN_DRAIN_MS = 5_000;
 /** How long the browser holding a hinted lease gets to answer a ping before it counts as gone. */
 const HOLDER_PROBE_MS = 3_000;
+/**
+ * How long a browser may keep its lease's upstream unread (its backlog above the high watermark)
+ * before it counts as one that cannot take writes. Well under agentctl's own 5 s write deadline,
+ * which would otherwise end the lease (4009) for a browser's sake: a slow tab costs its attachment,
+ * never its server.
+ */
+export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
@@ -44,6 +51,7 @@ export interface BrokerRelayOptions {
   detachedDeadlineMs?: number;
   shutdownDrainMs?: number;
   holderProbeMs?: number;
+  slowBrowserHoldMs?: number;
 }
 
 interface Attached {
@@ -63,7 +71,7 @@ export class BrokerRelay implements LspRelay {
   private readonly targets: EffectTargets;
   private readonly queue: BrokerEvent[] = [];
   /** Upstreams not read because this attachment's browser is full, by attachment id. */
-  private readonly upstreamsHeldBy = new Map<string, string>();
+  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; cancelTimer: () => void }>();
   /** Browsers not read because their lease's upstream is full, by lease id. */
   private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
@@ -83,6 +91,7 @@ export class BrokerRelay implements LspRelay {
       closed: (event) => this.dispatch(event),
       openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
       backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
+      ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
       refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
     });
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId)?.browser };
@@ -161,15 +170,28 @@ export class BrokerRelay implements LspRelay {
   private browserBackpressure(attachmentId: string, full: boolean): void {
     if (full) {
       const leaseId = this.broker.leaseOf(attachmentId);
-      if (leaseId === undefined) return;
-      this.upstreamsHeldBy.set(attachmentId, leaseId);
+      if (leaseId === undefined || this.upstreamsHeldBy.has(attachmentId)) return;
+      const holdMs = this.options.slowBrowserHoldMs ?? SLOW_BROWSER_HOLD_MS;
+      const cancelTimer = this.clock.schedule(this.clock.now() + holdMs, () => this.browserTooSlow(attachmentId));
+      this.upstreamsHeldBy.set(attachmentId, { leaseId, cancelTimer });
       this.upstreams.throttle(leaseId, true);
       return;
     }
-    const leaseId = this.upstreamsHeldBy.get(attachmentId);
-    if (leaseId === undefined) return;
+    const held = this.upstreamsHeldBy.get(attachmentId);
+    if (held === undefined) return;
     this.upstreamsHeldBy.delete(attachmentId);
-    this.upstreams.throttle(leaseId, false);
+    held.cancelTimer();
+    this.upstreams.throttle(held.leaseId, false);
+  }
+
+  /** The browser held its upstream too long: detached like one past its write deadline. */
+  private browserTooSlow(attachmentId: string): void {
+    const browser = this.attached.get(attachmentId)?.browser;
+    if (!browser) return;
+    this.options.log.warn('lsp_peer_unresponsive', { peer: 'browser', reason: 'backlog_not_drained' });
+    this.dispatch({ type: 'browserWriteTimedOut', attachmentId });
+    // The close frame would queue behind the backlog the browser is not taking: drop the socket.
+    browser.terminate();
   }
 
   /** Byte backpressure, upstream side: while agentctl does not take our writes, the browser is not read. */

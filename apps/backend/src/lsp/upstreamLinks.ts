@@ -6,7 +6,7 @@
  * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
-import { CloseCode, parseFrame, type LanguageId, type ParsedFrame } from '@kandev/protocol';
+import { CloseCode, parseFrame, scanJsonNesting, scannedNotificationMethod, type LanguageId, type ParsedFrame } from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
 import { tooDeepOutcome } from './tooDeep.js';
@@ -31,6 +31,8 @@ export interface UpstreamLinkEvents {
   openFailed(language: LanguageId, detail: string): void;
   /** Writes to agentctl crossed the high watermark (true) or fell to the low one (false). */
   backpressure(leaseId: string, full: boolean): void;
+  /** True when the broker would drop this server notification unread (nobody attached to deliver to). */
+  ignores(leaseId: string, method: string): boolean;
   /** The server sent a message nested too deep; it was refused (answered, replaced or dropped). */
   refused(language: LanguageId, kind: 'request' | 'response' | 'notification'): void;
 }
@@ -66,7 +68,13 @@ export class UpstreamLinks {
         if (link.closeCode !== undefined) return stream.close(link.closeCode);
         stream.onBackpressure((full) => this.events.backpressure(leaseId, full));
         if (link.throttled) stream.throttle(true);
-        stream.onFrame((text) => this.received(leaseId, link, stream, parseFrame(text)));
+        stream.onFrame((text) => {
+          // The broker drains a detached lease's server; what it would drop is dropped unparsed.
+          const scan = scanJsonNesting(text);
+          const method = scannedNotificationMethod(scan);
+          if (method !== undefined && this.events.ignores(leaseId, method)) return;
+          this.received(leaseId, link, stream, parseFrame(text, scan));
+        });
         for (const text of link.held.splice(0)) stream.send(text);
       },
       (err: unknown) => {
