@@ -3,13 +3,14 @@
  * test/support/stack.ts) so its memory can be read from /proc, tasks whose `kotlin-lsp` is the
  * scriptable fake server, and the backend's JSON log lines as events to wait for.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { installFakeServer, writeScript } from '../support/fakeServer.js';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
+import { childPids } from './backend-support.js';
 
 export type LogLine = Record<string, unknown> & { event?: string };
 
@@ -65,4 +66,15 @@ export async function fakeTask(stack: RunningStack, script: FakeScript, name = '
   const task = await stack.createTask({ title: name, workspace, env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: logFile } });
   const session = await stack.startSession(task.id);
   return { taskId: task.id, sessionId: session.id, dir, workspace, logFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The agentctl process the backend started for a task whose workspace is `workspace`. */
+export function agentctlPidFor(backendPid: number, workspace: string): number | undefined {
+  return childPids(backendPid, 'agentctl').find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`AGENTCTL_WORKSPACE=${workspace}`);
+    } catch {
+      return false;
+    }
+  });
 }
