@@ -54,14 +54,14 @@ export interface FaultTask {
   remove(): void;
 }
 
-/** A Local PC task whose `kotlin-lsp` is the fake server running `script`, with a running session. */
-export async function fakeTask(stack: RunningStack, script: FakeScript, name = 'task'): Promise<FaultTask> {
+/** A Local PC task whose `kotlin-lsp` (or `binaries`) is the fake server running `script`, with a running session. */
+export async function fakeTask(stack: RunningStack, script: FakeScript, name = 'task', binaries: string[] = ['kotlin-lsp']): Promise<FaultTask> {
   const dir = mkdtempSync(join(tmpdir(), `kandev-faults-${name}-`));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'Main.kt'), 'fun main() = println("hi")\n');
   const bin = join(dir, 'bin');
-  installFakeServer(bin, 'kotlin-lsp');
+  for (const binary of binaries) installFakeServer(bin, binary);
   const logFile = join(dir, 'server.jsonl');
   const task = await stack.createTask({ title: name, workspace, env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: logFile } });
   const session = await stack.startSession(task.id);
