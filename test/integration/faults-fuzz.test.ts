@@ -15,7 +15,7 @@ import { installFakeServer, writeScript } from '../support/fakeServer.js';
 import { MiB, RssSampler, rssBytes } from '../support/procStatus.js';
 import { LeaseClient } from './lease-support.js';
 import { fakeTask, startFaultStack, type FaultStack, type FaultTask } from './faults-support.js';
-import { closingFrame, Prng, survivableFrame, type FuzzFrame } from './faults-fuzzFrames.js';
+import { closingFrame, Prng, survivableFrame, type FuzzFrame } from '../support/fuzzFrames.js';
 
 const SEED = 0x5eed_2026;
 const STAYING_CONNECTIONS = 8;
