@@ -18,17 +18,20 @@ const MAX_GROWTH = 32 * MiB;
 let stack: FaultStack;
 let flooder: FaultTask;
 let neighbour: FaultTask;
+let stalling: FaultTask;
 
 beforeAll(async () => {
   stack = await startFaultStack();
   flooder = await fakeTask(stack, { rules: { 'kandev/startFlood': [{ flood: FLOOD }] } }, 'flooder');
   neighbour = await fakeTask(stack, {}, 'neighbour');
+  stalling = await fakeTask(stack, { rules: { 'kandev/stall': [{ pauseStdinMs: 3_000 }] } }, 'stalling');
 });
 
 afterAll(async () => {
   await stack?.stop();
   flooder?.remove();
   neighbour?.remove();
+  stalling?.remove();
 });
 
 describe('faults: a frozen tab under a notification flood', () => {
@@ -82,3 +85,29 @@ describe('faults: a frozen tab under a notification flood', () => {
     tab.ws.terminate();
   });
 });
+
+describe('faults: a browser writing faster than its server reads', () => {
+  it('the backend stops reading the browser above the watermark instead of queueing: RSS bounded, nothing lost, in order', async () => {
+    const tab = new LeaseClient(stack.url, stalling.sessionId, 'kotlin');
+    await tab.initialize();
+    const pid = stack.process.pid as number;
+    await tab.request('kandev/echo', {});
+    const baseline = rssBytes(pid) as number;
+    const sampler = new RssSampler(pid);
+    // The server stops reading its stdin for a while (shorter than the 5 s write deadline) while
+    // the tab sends 50 MiB (800 x 64 KiB): agentctl stops reading its socket, the backend stops reading the tab.
+    tab.notify('kandev/stall', {});
+    const chunk = 'y'.repeat(64 * 1024);
+    const COUNT = 800;
+    for (let i = 0; i < COUNT; i++) tab.notify('kandev/bulk', { i, chunk });
+    // The server handles messages in order: this answer comes after every bulk message.
+    expect(await tab.request('kandev/echo', {})).toMatchObject({ result: null });
+    const peak = sampler.stop();
+    const bulk = readLog(stalling.logFile).filter((l) => l.message.method === 'kandev/bulk').map((l) => l.message.params.i as number);
+    expect(bulk).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+    console.log(`[faults-backpressure] browser -> server 50 MiB against a stalled stdin: backend RSS growth ${((peak - baseline) / MiB).toFixed(1)} MiB`);
+    expect(peak - baseline).toBeLessThanOrEqual(MAX_GROWTH);
+    await tab.leave();
+  });
+});
+
