@@ -106,6 +106,25 @@ export function scannedNotificationMethod(scan: NestingScan): string | undefined
   return typeof method === 'string' ? method : undefined;
 }
 
+type TooDeep = Extract<ParsedFrame, { kind: 'too_deep' }>;
+type RpcMessage = ReturnType<typeof nestingRefusal>;
+
+/** What becomes of a message refused for its nesting, on whichever hop saw it. */
+export type TooDeepOutcome =
+  /** A request: answered at once by that hop with the refusal; it never takes a pending slot. */
+  | { kind: 'request'; reply: RpcMessage }
+  /** A response: the peer waiting for it gets the refusal in its place, under the same id. */
+  | { kind: 'response'; forward: RpcMessage }
+  /** A notification (or a message without a usable id): dropped; the hop logs it. */
+  | { kind: 'notification' };
+
+export function tooDeepOutcome(frame: TooDeep): TooDeepOutcome {
+  const hasId = frame.id !== undefined && frame.id !== null;
+  if (frame.method !== undefined && hasId) return { kind: 'request', reply: nestingRefusal(frame.id as string | number) };
+  if (frame.method === undefined && hasId) return { kind: 'response', forward: nestingRefusal(frame.id as string | number) };
+  return { kind: 'notification' };
+}
+
 function primitiveOf(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from './bounds.js';
-import { nestingRefusal, parseFrame } from './frames.js';
+import { nestingRefusal, parseFrame, tooDeepOutcome } from './frames.js';
 import { scanJsonNesting } from './jsonDepth.js';
 
 const nested = (depth: number, inner = '0'): string => '['.repeat(depth) + inner + ']'.repeat(depth);
@@ -55,5 +55,14 @@ describe('parseFrame with a nesting bound', () => {
     const refusal = nestingRefusal(3) as { error: { code: number; message: string } };
     expect(refusal.error.code).toBe(-32600);
     expect(refusal.error.message).toContain(String(MAX_JSON_DEPTH));
+  });
+});
+
+describe('tooDeepOutcome', () => {
+  it('answers a request, replaces a response, drops a notification or an id-less message', () => {
+    expect(tooDeepOutcome({ kind: 'too_deep', id: 1, method: 'x' })).toMatchObject({ kind: 'request', reply: { id: 1, error: { code: -32600 } } });
+    expect(tooDeepOutcome({ kind: 'too_deep', id: 's', method: undefined })).toMatchObject({ kind: 'response', forward: { id: 's', error: { code: -32600 } } });
+    expect(tooDeepOutcome({ kind: 'too_deep', id: undefined, method: 'n' })).toEqual({ kind: 'notification' });
+    expect(tooDeepOutcome({ kind: 'too_deep', id: null, method: 'x' })).toEqual({ kind: 'notification' });
   });
 });

@@ -1,4 +1,4 @@
-import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, nestingRefusal, parseFrame } from '@kandev/protocol';
+import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, parseFrame, tooDeepOutcome } from '@kandev/protocol';
 import type { RawData } from 'ws';
 import type WebSocket from 'ws';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
@@ -72,11 +72,10 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     if (parsed.kind === 'too_deep') {
       // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
       // here, a response reaches the server as that error (it waits for one), a notification is dropped.
-      const id = parsed.id ?? null;
-      const kind = parsed.method !== undefined ? (id !== null ? 'request' : 'notification') : id !== null ? 'response' : 'notification';
-      options.onRefused?.(kind);
-      if (kind === 'request') void sender.send(JSON.stringify(nestingRefusal(id)));
-      if (kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(nestingRefusal(id))));
+      const outcome = tooDeepOutcome(parsed);
+      options.onRefused?.(outcome.kind);
+      if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
+      if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
       return;
     }
     if (parsed.kind !== 'jsonrpc') {

@@ -1,7 +1,6 @@
-import { BadInputCloseCode, parseFrame, type StatusFrame } from '@kandev/protocol';
+import { BadInputCloseCode, parseFrame, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
 import { FrameSocket, type FrameSocketOptions, type WsLike } from './frameSocket.js';
 import type { BrowserEndpoint, BrowserFrame } from './relay.js';
-import { tooDeepOutcome } from './tooDeep.js';
 
 export interface BrowserSocketOptions extends FrameSocketOptions {
   /** A message refused for its nesting; the caller logs it (the connection stays up). */

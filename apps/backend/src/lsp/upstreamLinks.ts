@@ -6,10 +6,9 @@
  * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
-import { CloseCode, parseFrame, scanJsonNesting, scannedNotificationMethod, type LanguageId, type ParsedFrame } from '@kandev/protocol';
+import { CloseCode, parseFrame, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
-import { tooDeepOutcome } from './tooDeep.js';
 
 interface Link {
   language: LanguageId;
