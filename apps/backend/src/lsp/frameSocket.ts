@@ -114,7 +114,8 @@ export class FrameSocket {
     if (!this.full && this.pendingBytes > this.highWatermark) this.setFull(true);
     this.ws.send(text, (err) => {
       this.pendingWrites--;
-      this.pendingBytes -= bytes;
+      // A close already released everything queued here (finish): never count below zero.
+      this.pendingBytes = Math.max(0, this.pendingBytes - bytes);
       if (this.full && this.pendingBytes <= this.lowWatermark) this.setFull(false);
       if (err) return;
       // Progress was made: the deadline restarts for whatever is still queued.
