@@ -4,7 +4,9 @@
  *   - request latency and pipelined throughput: direct stdio vs a plain WebSocket pass-through
  *     proxy vs the real path (browser socket -> backend gateway + lease broker -> agentctl bridge);
  *   - reattach-to-ready of a retained lease vs a cold start (launch + initialize);
- *   - backend memory per lease.
+ *   - backend memory per lease;
+ *   - fault figures (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under
+ *     fuzzing, and another session's echo latency during the flood.
  * The server is the fake language server with a canned 1 KiB hover, so the numbers measure the
  * transport and not a language server's own work. Results also go to bench/results/<time>.json.
  */
@@ -15,6 +17,7 @@ import { installFakeServer, writeScript } from '../test/support/fakeServer.js';
 import { authHeaders } from '../test/support/access.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
+import { runFaultBench } from './faults.js';
 import { startPassThroughProxy } from './passThroughProxy.js';
 import { summarize, table } from './stats.js';
 import { WsLspClient } from './wsLspClient.js';
@@ -63,6 +66,15 @@ function rssKiB(pid: number): number {
 
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { at: new Date().toISOString(), sequential: SEQUENTIAL, pipelined: PIPELINED };
+  // BENCH_ONLY=faults runs the fault figures alone (flood and fuzz RSS, neighbour latency).
+  if (process.env.BENCH_ONLY !== 'faults') await transportBench(results);
+  results.faults = await runFaultBench();
+  const out = join(process.cwd(), 'bench/results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `${Date.now()}.json`), JSON.stringify(results, null, 2));
+}
+
+async function transportBench(results: Record<string, unknown>): Promise<void> {
 
   const direct = new StdioLspClient(shim, [], { env: serverEnv });
   await initialize(direct);
@@ -162,9 +174,6 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop();
   }
-  const out = join(process.cwd(), 'bench/results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `${Date.now()}.json`), JSON.stringify(results, null, 2));
 }
 
 main().catch((err) => {

@@ -18,6 +18,8 @@ export type LogEvent =
   | 'stream_bad_frame'
   | 'stream_write_timeout'
   | 'stream_write_failed'
+  | 'stream_client_unresponsive'
+  | 'stream_frame_refused'
   | 'resolve_result'
   | 'install_begin'
   | 'install_done'

@@ -3,7 +3,7 @@
  * files API and LSP streams, prints exactly one `{"event":"listening","port":N}` line on stdout,
  * and on SIGTERM/SIGINT closes every stream with 1001, reaps every tree and exits 0.
  */
-import { STDIN_WRITE_CUTOFF_MS, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
+import { STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
@@ -19,6 +19,11 @@ const SHUTDOWN_DEADLINE_MS = 20_000;
 
 /** The installer module (install/), plugged into the stream through its seam (stream/installer.ts). */
 const installer: InstallLanguageServer = (request) => installLanguageServer(request);
+
+/** Ping timing may be shortened for tests (AGENTCTL_PING_INTERVAL_MS / AGENTCTL_PING_MISSES). */
+function positiveInt(raw: string | undefined, fallback: number): number {
+  return raw !== undefined && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : fallback;
+}
 
 async function main(): Promise<void> {
   const logger = createLogger();
@@ -37,7 +42,10 @@ async function main(): Promise<void> {
     platform: process.platform,
     installer,
     logger,
-    timings: { wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS },
+    timings: {
+      wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS,
+      keepalive: { intervalMs: positiveInt(process.env.AGENTCTL_PING_INTERVAL_MS, WS_PING_INTERVAL_MS), maxMisses: positiveInt(process.env.AGENTCTL_PING_MISSES, WS_PING_MAX_MISSES) },
+    },
   });
 
   let stopping = false;

@@ -1,3 +1,4 @@
+import { WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
@@ -24,6 +25,9 @@ export interface BackendConfig {
   /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
   allowedOrigins: string[];
   lspMaxConnections: number;
+  /** WebSocket pings on both LSP hops: interval, and unanswered pings in a row that mean a dead peer. */
+  lspPingIntervalMs: number;
+  lspPingMisses: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
@@ -104,6 +108,10 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!stopGrace.ok) return stopGrace;
   const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', 8, 1, 10_000);
   if (!maxConnections.ok) return maxConnections;
+  const pingInterval = integer(env, 'KANDEV_LSP_PING_INTERVAL_MS', WS_PING_INTERVAL_MS, 10, 3_600_000);
+  if (!pingInterval.ok) return pingInterval;
+  const pingMisses = integer(env, 'KANDEV_LSP_PING_MISSES', WS_PING_MAX_MISSES, 1, 100);
+  if (!pingMisses.ok) return pingMisses;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
   const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
@@ -127,6 +135,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     webDir: env.KANDEV_WEB_DIR ? resolve(env.KANDEV_WEB_DIR) : join(repoRoot, 'apps/web/dist'),
     allowedOrigins: allowed.value,
     lspMaxConnections: maxConnections.value,
+    lspPingIntervalMs: pingInterval.value,
+    lspPingMisses: pingMisses.value,
     taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',

@@ -30,6 +30,10 @@ export const LOG_EVENTS = [
   'lsp_closed',
   'lsp_upstream_failed',
   'lsp_released',
+  // A JSON-RPC message refused for its nesting (fields: from browser|server, kind).
+  'lsp_frame_refused',
+  // A peer that left its pings unanswered was dropped (fields: peer browser|task_host).
+  'lsp_peer_unresponsive',
   // The lease broker's lifecycle (fields: reason from its closed set, language; never an id).
   'lease_create',
   'lease_attach',

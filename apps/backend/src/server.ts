@@ -118,9 +118,12 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const originPolicy: OriginPolicy = { allowedOrigins: config.allowedOrigins, bindHost: config.host };
   // One lease broker per backend. It ends a session's leases when the session ends, and tells
   // live servers about saved settings (S23, C12).
+  const keepalive = { intervalMs: config.lspPingIntervalMs, maxMisses: config.lspPingMisses };
   const relay = new BrokerRelay({
     maxLeases: config.lspMaxConnections,
-    openUpstream: taskHostStreamOpener(sessions),
+    // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
+    // its leases end with 4009 and their slots free up instead of hanging forever.
+    openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
     settings: () => settings.get(),
     log,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -128,7 +131,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   sessions.onEnded((sessionId) => relay.sessionStopped(sessionId));
   settings.onChange((next) => relay.settingsChanged(next));
   registerLeaseMetrics(metrics.registry, () => relay.metrics());
-  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy, authenticate: (req) => gate.allows(req) });
+  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
   const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
   // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
   const reclaimer = new IdleReclaimer({

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from './bounds.js';
+import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
 import type { LanguageId } from './languages.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
@@ -74,10 +76,78 @@ export type ParsedFrame =
   | { kind: 'jsonrpc'; message: Record<string, unknown> & { jsonrpc: '2.0' } }
   | { kind: 'status'; frame: StatusFrame }
   | { kind: 'control'; frame: ControlFrame }
-  | { kind: 'invalid'; reason: 'not_json' | 'not_an_object' | 'unknown_shape' };
+  /**
+   * A JSON-RPC message nested deeper than MAX_JSON_DEPTH, never parsed. `id` and `method` are its
+   * top-level members when usable: a request (both) is answered with nestingRefusal, a response
+   * (id only) becomes that error, a notification is dropped. The connection stays up.
+   */
+  | { kind: 'too_deep'; id: string | number | null | undefined; method: string | undefined }
+  | { kind: 'invalid'; reason: 'not_json' | 'not_an_object' | 'unknown_shape' | 'too_deep' };
 
-/** Classifies one text frame. Never throws: bad input is a value the caller closes on. */
-export function parseFrame(text: string): ParsedFrame {
+/** JSON-RPC "Invalid Request", the code a message refused for its nesting is answered with. */
+export const JSON_RPC_INVALID_REQUEST = -32600;
+
+/** The error answering (or standing in for) a message refused for its nesting; names the bound. */
+export function nestingRefusal(id: string | number | null): Record<string, unknown> & { jsonrpc: '2.0' } {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: JSON_RPC_INVALID_REQUEST, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels is refused`, data: { maxDepth: MAX_JSON_DEPTH } },
+  };
+}
+
+/**
+ * The method of a notification, read from a scan without parsing the message: lets a hop drop a
+ * notification nobody will read (a detached lease under a flood) without paying for JSON.parse.
+ */
+export function scannedNotificationMethod(scan: NestingScan): string | undefined {
+  if (scan.tooDeep || scan.top.id !== undefined || primitiveOf(scan.top.jsonrpc) !== '2.0') return undefined;
+  const method = primitiveOf(scan.top.method);
+  return typeof method === 'string' ? method : undefined;
+}
+
+type TooDeep = Extract<ParsedFrame, { kind: 'too_deep' }>;
+type RpcMessage = ReturnType<typeof nestingRefusal>;
+
+/** What becomes of a message refused for its nesting, on whichever hop saw it. */
+export type TooDeepOutcome =
+  /** A request: answered at once by that hop with the refusal; it never takes a pending slot. */
+  | { kind: 'request'; reply: RpcMessage }
+  /** A response: the peer waiting for it gets the refusal in its place, under the same id. */
+  | { kind: 'response'; forward: RpcMessage }
+  /** A notification (or a message without a usable id): dropped; the hop logs it. */
+  | { kind: 'notification' };
+
+export function tooDeepOutcome(frame: TooDeep): TooDeepOutcome {
+  const hasId = frame.id !== undefined && frame.id !== null;
+  if (frame.method !== undefined && hasId) return { kind: 'request', reply: nestingRefusal(frame.id as string | number) };
+  if (frame.method === undefined && hasId) return { kind: 'response', forward: nestingRefusal(frame.id as string | number) };
+  return { kind: 'notification' };
+}
+
+function primitiveOf(raw: string | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function tooDeepFrame(top: TopLevelMembers): ParsedFrame {
+  if (primitiveOf(top.jsonrpc) !== '2.0') return { kind: 'invalid', reason: 'too_deep' };
+  const id = primitiveOf(top.id);
+  const method = primitiveOf(top.method);
+  const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) || id === null ? id : undefined;
+  return { kind: 'too_deep', id: usableId, method: typeof method === 'string' ? method : undefined };
+}
+
+/**
+ * Classifies one text frame. Never throws: bad input is a value the caller closes on. Nesting is
+ * measured on the raw text first (iteratively), so a deep message is refused, never parsed.
+ */
+export function parseFrame(text: string, scan: NestingScan = scanJsonNesting(text)): ParsedFrame {
+  if (scan.tooDeep) return tooDeepFrame(scan.top);
   let value: unknown;
   try {
     value = JSON.parse(text);

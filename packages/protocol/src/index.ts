@@ -4,6 +4,7 @@ export * from './bounds.js';
 export * from './closeCodes.js';
 export * from './framing.js';
 export * from './frames.js';
+export * from './jsonDepth.js';
 export * from './languages.js';
 export * from './settings.js';
 export * from './uri.js';

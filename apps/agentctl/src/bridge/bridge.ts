@@ -1,4 +1,4 @@
-import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, parseFrame } from '@kandev/protocol';
+import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, parseFrame, tooDeepOutcome } from '@kandev/protocol';
 import type { RawData } from 'ws';
 import type WebSocket from 'ws';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
@@ -21,6 +21,8 @@ export interface BridgeOptions {
   highWatermark: number;
   /** How long to keep forwarding stdout after the server exited (its last words), at most. */
   exitFlushMs: number;
+  /** A client message refused for its nesting (answered, replaced or dropped); for the log. */
+  onRefused?: (kind: 'request' | 'response' | 'notification') => void;
 }
 
 export interface Bridge {
@@ -67,6 +69,15 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     }
     const text = rawToBuffer(data).toString('utf8');
     const parsed = parseFrame(text);
+    if (parsed.kind === 'too_deep') {
+      // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
+      // here, a response reaches the server as that error (it waits for one), a notification is dropped.
+      const outcome = tooDeepOutcome(parsed);
+      options.onRefused?.(outcome.kind);
+      if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
+      if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
+      return;
+    }
     if (parsed.kind !== 'jsonrpc') {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: parsed.kind === 'invalid' ? parsed.reason : `unexpected ${parsed.kind} frame` });
       return;

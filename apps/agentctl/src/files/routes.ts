@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { scanJsonNesting } from '@kandev/protocol';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
@@ -23,6 +24,7 @@ function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, 
 
 function parseWriteRequest(text: string): { content: string; baseVersion: string | undefined } | undefined {
   let value: unknown;
+  if (scanJsonNesting(text).tooDeep) return undefined;
   try {
     value = JSON.parse(text);
   } catch {

@@ -1,4 +1,7 @@
-import { CloseCode, type HostReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  CloseCode, OUTGOING_HIGH_WATERMARK_BYTES, OUTGOING_LOW_WATERMARK_BYTES, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, type HostReadyFrame,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import WebSocket from 'ws';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { DeadlineSender } from '../bridge/deadlineSender.js';
@@ -7,6 +10,7 @@ import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel 
 import type { LaunchedServer } from '../process/launch.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { childEnv, type TaskEnv } from '../taskEnv.js';
+import { keepClientAlive, type KeepaliveTiming } from './clientKeepalive.js';
 import { bridgeEndOutcome } from './decisions.js';
 import type { InstallLanguageServer } from './installer.js';
 import { runLauncherPhase } from './launcherPhase.js';
@@ -18,6 +22,8 @@ export interface StreamTimings {
   stdinCutoffMs: number;
   reapGraceMs: number;
   exitFlushMs: number;
+  /** Pings to the client (the backend); default WS_PING_INTERVAL_MS x WS_PING_MAX_MISSES. */
+  keepalive?: KeepaliveTiming;
 }
 
 /** What every stream of this agentctl shares: the workspace, the task env and the host's rules. */
@@ -34,8 +40,9 @@ export interface StreamHost {
   resolveFs?: ResolveFs;
 }
 
-const HIGH_WATERMARK_BYTES = 8 * 1024 * 1024;
-const LOW_WATERMARK_BYTES = 1024 * 1024;
+/** Unwritten bytes to the backend above which the server's stdout is paused (DESIGN section 3). */
+const HIGH_WATERMARK_BYTES = OUTGOING_HIGH_WATERMARK_BYTES;
+const LOW_WATERMARK_BYTES = OUTGOING_LOW_WATERMARK_BYTES;
 
 /**
  * One task-host LSP stream (DESIGN section 3): catalog -> resolve -> install (launcherPhase.ts,
@@ -53,6 +60,7 @@ export class LspStream {
   private signalClosed: () => void = () => {};
   private reaping: Promise<void> | undefined;
   private running: Promise<void> | undefined;
+  private readonly stopKeepalive: () => void;
 
   constructor(
     private readonly ws: WebSocket,
@@ -65,6 +73,7 @@ export class LspStream {
     this.sender = new DeadlineSender(ws, host.timings.wsWriteDeadlineMs, () => this.onWriteStuck(), LOW_WATERMARK_BYTES);
     ws.on('error', () => {});
     ws.on('close', () => this.onClientGone());
+    this.stopKeepalive = keepClientAlive(ws, host.timings.keepalive ?? { intervalMs: WS_PING_INTERVAL_MS, maxMisses: WS_PING_MAX_MISSES }, () => this.onClientUnresponsive());
   }
 
   /** Runs the stream to its bridged state (or its refusal). Resolves when that phase is over. */
@@ -93,6 +102,7 @@ export class LspStream {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopKeepalive();
     this.abort.abort();
     this.signalClosed();
   }
@@ -165,7 +175,10 @@ export class LspStream {
       this.ws,
       server,
       this.sender,
-      { stdinCutoffMs: timings.stdinCutoffMs, highWatermark: HIGH_WATERMARK_BYTES, exitFlushMs: timings.exitFlushMs },
+      {
+        stdinCutoffMs: timings.stdinCutoffMs, highWatermark: HIGH_WATERMARK_BYTES, exitFlushMs: timings.exitFlushMs,
+        onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
+      },
       (end) => this.onBridgeEnd(end),
     );
   }
@@ -203,6 +216,15 @@ export class LspStream {
   private onClientGone(): void {
     if (!this.closed) this.log('info', 'stream_closed', { phase: this.server ? 'launched' : 'before_launch' });
     this.markClosed();
+    void this.reapServer();
+  }
+
+  /** The backend stopped answering pings: nobody can use this server any more; reap it. */
+  private onClientUnresponsive(): void {
+    if (this.closed) return;
+    this.log('warn', 'stream_client_unresponsive', { intervalMs: this.host.timings.keepalive?.intervalMs ?? WS_PING_INTERVAL_MS });
+    this.markClosed();
+    this.ws.terminate();
     void this.reapServer();
   }
 

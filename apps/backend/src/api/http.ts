@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiError, ApiErrorCode } from '@kandev/protocol';
+import { MAX_JSON_DEPTH, scanJsonNesting, type ApiError, type ApiErrorCode } from '@kandev/protocol';
 import { apiError, fail, ok, type Result } from '../result.js';
 
 /** What a route answers: JSON, or bytes passed through unchanged (files API, metrics). */
@@ -82,6 +82,9 @@ export function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): 
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return finish(fail(apiError('bad_request', 'a JSON body is required')));
+      // Settings are compared and serialized recursively: a body nested deeper than the bound is
+      // refused before it is parsed, never a stack overflow.
+      if (scanJsonNesting(text).tooDeep) return finish(fail(apiError('bad_request', `the body nests deeper than ${MAX_JSON_DEPTH} levels`)));
       try {
         finish(ok({ value: JSON.parse(text) as unknown, text }));
       } catch {

@@ -18,9 +18,21 @@ class FakeBrowser implements BrowserEndpoint {
   private frameHandler?: (frame: BrowserFrame) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
   private readonly timeoutHandlers: (() => void)[] = [];
+  readonly backpressureHandlers: ((full: boolean) => void)[] = [];
+  throttled = false;
 
   get isClosed(): boolean {
     return this.closedWith !== undefined;
+  }
+  throttle(blocked: boolean): void {
+    this.throttled = blocked;
+  }
+  onBackpressure(handler: (full: boolean) => void): void {
+    this.backpressureHandlers.push(handler);
+  }
+  /** The browser's outgoing queue crossed a watermark. */
+  full(value: boolean): void {
+    for (const h of this.backpressureHandlers) h(value);
   }
   sendStatus(frame: StatusFrame): void {
     this.sent.push(frame as unknown as Record<string, unknown>);
@@ -78,7 +90,21 @@ class FakeUpstream implements UpstreamEndpoint {
   closedWith: number | undefined;
   private frameHandler?: (text: string) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
+  readonly backpressureHandlers: ((full: boolean) => void)[] = [];
+  throttled = false;
 
+  throttle(blocked: boolean): void {
+    this.throttled = blocked;
+  }
+  onBackpressure(handler: (full: boolean) => void): void {
+    this.backpressureHandlers.push(handler);
+  }
+  full(value: boolean): void {
+    for (const h of this.backpressureHandlers) h(value);
+  }
+  emitText(text: string): void {
+    this.frameHandler?.(text);
+  }
   send(text: string): void {
     this.received.push(JSON.parse(text) as Record<string, unknown>);
   }
@@ -349,5 +375,59 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
       'lease_create/new_lease', 'lease_attach/new_lease', 'lease_release/stop', 'lease_exit/reaped',
     ]);
     for (const line of leaseLines) expect(Object.keys(line).sort()).toEqual(['event', 'language', 'level', 'reason', 'time']);
+  });
+});
+
+describe('BrokerRelay: bounded memory and bounded parsing', () => {
+  it('a browser above its byte watermark stops its upstream from being read; below it, or closed, reading resumes', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.full(true);
+    expect(upstream.throttled).toBe(true);
+    browser.full(false);
+    expect(upstream.throttled).toBe(false);
+    browser.full(true);
+    browser.drop(); // a real socket reports `false` on close; the lease's upstream must not stay held
+    browser.full(false);
+    expect(upstream.throttled).toBe(false);
+  });
+
+  it('an upstream above its byte watermark stops the attached browser from being read', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    upstream.full(true);
+    expect(browser.throttled).toBe(true);
+    upstream.full(false);
+    expect(browser.throttled).toBe(false);
+  });
+
+  it('a server request nested too deep is answered upstream; a too-deep response ends its browser request with the bound', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+    upstream.emitText(`{"jsonrpc":"2.0","id":"srv-1","method":"workspace/configuration","params":${deep}}`);
+    expect(upstream.received.at(-1)).toMatchObject({ id: 'srv-1', error: { code: -32600, message: expect.stringContaining('256') } });
+    browser.rpc({ id: 9, method: 'textDocument/hover', params: {} });
+    const hover = upstream.received.find((m) => m.method === 'textDocument/hover') as { id: number };
+    upstream.emitText(`{"jsonrpc":"2.0","id":${hover.id},"result":${deep}}`);
+    expect(browser.sent.at(-1)).toMatchObject({ id: 9, error: { code: -32600 } });
+    upstream.emitText(`{"jsonrpc":"2.0","method":"window/logMessage","params":${deep}}`);
+    expect(browser.sent.at(-1)).toMatchObject({ id: 9 });
+    expect(t.logLines.filter((l) => l.event === 'lsp_frame_refused').map((l) => l.kind)).toEqual(['request', 'response', 'notification']);
+    expect(t.relay.leases()[0]).toMatchObject({ pendingRequests: 0 });
+  });
+});
+
+describe('BrokerRelay: a browser that keeps its backlog', () => {
+  it('is detached (4009) when its upstream stayed unread for the hold time; the lease and its stream stay', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    browser.full(true);
+    t.clock.advance(2_499);
+    expect(browser.closedWith).toBeUndefined();
+    t.clock.advance(1);
+    expect(browser.closedWith).toBe(4009);
+    expect(upstream.closedWith).toBeUndefined();
+    expect(t.relay.metrics()).toMatchObject({ active: 0, detached: 1 });
   });
 });

@@ -13,7 +13,7 @@
  * can never re-enter the broker in the middle of another event's effects.
  */
 import { randomBytes } from 'node:crypto';
-import type { UserSettings } from '@kandev/protocol';
+import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../log.js';
 import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -30,6 +30,13 @@ export const LOCAL_USER = 'local';
 const SHUTDOWN_DRAIN_MS = 5_000;
 /** How long the browser holding a hinted lease gets to answer a ping before it counts as gone. */
 const HOLDER_PROBE_MS = 3_000;
+/**
+ * How long a browser may keep its lease's upstream unread (its backlog above the high watermark)
+ * before it counts as one that cannot take writes. Well under agentctl's own 5 s write deadline,
+ * which would otherwise end the lease (4009) for a browser's sake: a slow tab costs its attachment,
+ * never its server.
+ */
+export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
@@ -44,6 +51,7 @@ export interface BrokerRelayOptions {
   detachedDeadlineMs?: number;
   shutdownDrainMs?: number;
   holderProbeMs?: number;
+  slowBrowserHoldMs?: number;
 }
 
 interface Attached {
@@ -62,6 +70,10 @@ export class BrokerRelay implements LspRelay {
   private readonly pinsTable = new TaskHostPins();
   private readonly targets: EffectTargets;
   private readonly queue: BrokerEvent[] = [];
+  /** Upstreams not read because this attachment's browser is full, by attachment id. */
+  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; cancelTimer: () => void }>();
+  /** Browsers not read because their lease's upstream is full, by lease id. */
+  private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
   private nextAttachment = 0;
 
@@ -78,6 +90,9 @@ export class BrokerRelay implements LspRelay {
       frame: (event) => this.dispatch(event),
       closed: (event) => this.dispatch(event),
       openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
+      backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
+      ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
+      refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
     });
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId)?.browser };
     this.targets = { browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
@@ -133,6 +148,7 @@ export class BrokerRelay implements LspRelay {
       closedNow();
     });
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
+    browser.onBackpressure((full) => this.browserBackpressure(attachmentId, full));
     const connected: BrokerEvent = {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
       // The gateway refused unsupported executors (4004) before handing the connection over.
@@ -143,6 +159,54 @@ export class BrokerRelay implements LspRelay {
     if (browser.isClosed) return; // refused (4005) or the backend is stopping
     browser.onFrame((frame) => this.dispatch({ type: 'browserFrame', attachmentId, frame: parsedFrame(frame) }));
     browser.resume();
+  }
+
+  /**
+   * Byte backpressure, browser side: while more than the high watermark waits to be written to a
+   * browser, its lease's upstream is not read, so the server's stdout (through agentctl) waits
+   * instead of the heap. The write deadline still bounds the wait: a browser that makes no
+   * progress for 5 s is detached, and its close releases the upstream to be drained again.
+   */
+  private browserBackpressure(attachmentId: string, full: boolean): void {
+    if (full) {
+      const leaseId = this.broker.leaseOf(attachmentId);
+      if (leaseId === undefined || this.upstreamsHeldBy.has(attachmentId)) return;
+      const holdMs = this.options.slowBrowserHoldMs ?? SLOW_BROWSER_HOLD_MS;
+      const cancelTimer = this.clock.schedule(this.clock.now() + holdMs, () => this.browserTooSlow(attachmentId));
+      this.upstreamsHeldBy.set(attachmentId, { leaseId, cancelTimer });
+      this.upstreams.throttle(leaseId, true);
+      return;
+    }
+    const held = this.upstreamsHeldBy.get(attachmentId);
+    if (held === undefined) return;
+    this.upstreamsHeldBy.delete(attachmentId);
+    held.cancelTimer();
+    this.upstreams.throttle(held.leaseId, false);
+  }
+
+  /** The browser held its upstream too long: detached like one past its write deadline. */
+  private browserTooSlow(attachmentId: string): void {
+    const browser = this.attached.get(attachmentId)?.browser;
+    if (!browser) return;
+    this.options.log.warn('lsp_peer_unresponsive', { peer: 'browser', reason: 'backlog_not_drained' });
+    this.dispatch({ type: 'browserWriteTimedOut', attachmentId });
+    // The close frame would queue behind the backlog the browser is not taking: drop the socket.
+    browser.terminate();
+  }
+
+  /** Byte backpressure, upstream side: while agentctl does not take our writes, the browser is not read. */
+  private upstreamBackpressure(leaseId: string, full: boolean): void {
+    if (full) {
+      const attachmentId = this.broker.lease(leaseId)?.attachmentId;
+      const browser = attachmentId === undefined ? undefined : this.attached.get(attachmentId)?.browser;
+      if (!browser) return;
+      this.browsersHeldBy.set(leaseId, browser);
+      browser.throttle(true);
+      return;
+    }
+    const browser = this.browsersHeldBy.get(leaseId);
+    this.browsersHeldBy.delete(leaseId);
+    browser?.throttle(false);
   }
 
   /** The settings API persisted a change: affected servers hear `workspace/didChangeConfiguration`. */

@@ -1,18 +1,30 @@
-import { BadInputCloseCode, parseFrame, type StatusFrame } from '@kandev/protocol';
-import { FrameSocket, type WsLike } from './frameSocket.js';
+import { BadInputCloseCode, parseFrame, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
+import { FrameSocket, type FrameSocketOptions, type WsLike } from './frameSocket.js';
 import type { BrowserEndpoint, BrowserFrame } from './relay.js';
+
+export interface BrowserSocketOptions extends FrameSocketOptions {
+  /** A message refused for its nesting; the caller logs it (the connection stays up). */
+  onRefused?: (kind: 'request' | 'response' | 'notification') => void;
+}
 
 /**
  * The browser edge over one accepted WebSocket. It enforces the frame rules before any relay sees
  * a frame: a frame that is not one JSON-RPC message or control frame (not JSON, not an object, a
  * binary frame, a status frame the browser has no business sending) closes this connection with
  * 1007, and only this one. Oversized frames never get here: `maxPayload` closes them with 1009.
+ * A message nested deeper than MAX_JSON_DEPTH is refused here and the connection stays up: a
+ * request is answered at once (the broker never sees it, so it holds no pending slot), a response
+ * reaches the broker as that error, a notification is dropped.
  */
 export class BrowserSocket implements BrowserEndpoint {
   private readonly socket: FrameSocket;
 
-  constructor(ws: WsLike, writeDeadlineMs?: number) {
-    this.socket = new FrameSocket(ws, writeDeadlineMs);
+  private readonly onRefused: BrowserSocketOptions['onRefused'];
+
+  constructor(ws: WsLike, options: BrowserSocketOptions = {}) {
+    const { onRefused, ...socketOptions } = options;
+    this.onRefused = onRefused;
+    this.socket = new FrameSocket(ws, socketOptions);
     // Held until a relay takes over: admission runs first and nothing may reach an upstream early.
     this.socket.pause();
   }
@@ -41,12 +53,32 @@ export class BrowserSocket implements BrowserEndpoint {
     this.socket.resume();
   }
 
+  throttle(blocked: boolean): void {
+    if (blocked) this.socket.pause('backpressure');
+    else this.socket.resume('backpressure');
+  }
+
+  onBackpressure(handler: (full: boolean) => void): void {
+    this.socket.onBackpressure(handler);
+  }
+
+  onDead(handler: () => void): void {
+    this.socket.onDead(handler);
+  }
+
   onFrame(handler: (frame: BrowserFrame) => void): void {
     this.socket.onText((incoming) => {
       if (!('text' in incoming)) return this.socket.close(BadInputCloseCode.InvalidPayload, 'binary frames are not accepted');
       const parsed = parseFrame(incoming.text);
       if (parsed.kind === 'jsonrpc') return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message });
       if (parsed.kind === 'control') return handler({ kind: 'control', frame: parsed.frame });
+      if (parsed.kind === 'too_deep') {
+        const outcome = tooDeepOutcome(parsed);
+        this.onRefused?.(outcome.kind);
+        if (outcome.kind === 'request') this.socket.send(JSON.stringify(outcome.reply));
+        if (outcome.kind === 'response') handler({ kind: 'jsonrpc', text: JSON.stringify(outcome.forward), message: outcome.forward });
+        return;
+      }
       this.socket.close(BadInputCloseCode.InvalidPayload, parsed.kind === 'invalid' ? parsed.reason : 'unexpected_status_frame');
     });
   }

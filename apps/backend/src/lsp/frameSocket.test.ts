@@ -224,3 +224,106 @@ describe('FrameSocket liveness probe', () => {
     expect(silent.listenerCount('pong')).toBe(0);
   });
 });
+
+describe('FrameSocket byte watermarks', () => {
+  it('reports full above the high watermark, and drained at the low one', () => {
+    const ws = new FakeWs();
+    const socket = new FrameSocket(ws, { highWatermarkBytes: 10, lowWatermarkBytes: 4 });
+    const states: boolean[] = [];
+    socket.onBackpressure((full) => states.push(full));
+    socket.send('12345');
+    socket.send('12345');
+    expect(states).toEqual([]);
+    socket.send('1');
+    expect(states).toEqual([true]);
+    expect(socket.bufferedBytes).toBe(11);
+    ws.drainOne();
+    expect(states).toEqual([true]);
+    ws.drainOne();
+    expect(states).toEqual([true, false]);
+  });
+
+  it('a socket closed while full reports drained, so nothing stays held for it', () => {
+    const ws = new FakeWs();
+    const socket = new FrameSocket(ws, { highWatermarkBytes: 1, lowWatermarkBytes: 0 });
+    const states: boolean[] = [];
+    socket.onBackpressure((full) => states.push(full));
+    socket.send('xx');
+    ws.emit('close', 1006);
+    expect(states).toEqual([true, false]);
+  });
+
+  it('a pause for backpressure and the owner pause are independent', () => {
+    const ws = new FakeWs();
+    const socket = new FrameSocket(ws);
+    const got: unknown[] = [];
+    socket.onText((f) => got.push(f));
+    socket.pause('backpressure');
+    socket.pause('owner');
+    ws.text('1');
+    socket.resume('backpressure');
+    expect(got).toEqual([]);
+    expect(ws.paused).toBe(true);
+    socket.resume('owner');
+    expect(got).toEqual([{ text: '1' }]);
+    expect(ws.paused).toBe(false);
+  });
+});
+
+describe('FrameSocket keepalive', () => {
+  it('a peer that answers pings stays; one that stops answering is dead after the misses and terminated', async () => {
+    vi.useFakeTimers();
+    const ws = new FakeWs();
+    const socket = new FrameSocket(ws, { keepalive: { intervalMs: 100, maxMisses: 2 } });
+    const dead: string[] = [];
+    socket.onDead(() => dead.push('dead'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(dead).toEqual([]);
+    ws.answersPings = false;
+    await vi.advanceTimersByTimeAsync(100); // first unanswered ping goes out
+    await vi.advanceTimersByTimeAsync(100); // miss 1
+    expect(dead).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100); // miss 2
+    expect(dead).toEqual(['dead']);
+    expect(ws.terminated).toBe(true);
+  });
+
+  it('any frame from the peer counts as an answer, and a socket we paused is never judged', async () => {
+    vi.useFakeTimers();
+    const ws = new FakeWs();
+    ws.answersPings = false;
+    const socket = new FrameSocket(ws, { keepalive: { intervalMs: 100, maxMisses: 2 } });
+    socket.onText(() => undefined);
+    const dead: string[] = [];
+    socket.onDead(() => dead.push('dead'));
+    for (let i = 0; i < 10; i++) {
+      ws.text('{}');
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(dead).toEqual([]);
+    socket.pause('backpressure');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(dead).toEqual([]);
+  });
+});
+
+describe('BrowserSocket nesting bound', () => {
+  const deep = '['.repeat(4_500) + ']'.repeat(4_500);
+
+  it('answers a too-deep request at once, drops a too-deep notification, passes a too-deep response on as an error; stays open', () => {
+    const ws = new FakeWs();
+    const refused: string[] = [];
+    const socket = new BrowserSocket(ws, { onRefused: (kind) => refused.push(kind) });
+    const frames: unknown[] = [];
+    socket.onFrame((f) => frames.push(f));
+    socket.resume();
+    ws.text(`{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":${deep}}`);
+    ws.text(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":${deep}}`);
+    ws.text(`{"jsonrpc":"2.0","id":"srv-3","result":${deep}}`);
+    expect(JSON.parse(ws.sent[0] as string)).toMatchObject({ id: 5, error: { code: -32600, message: expect.stringContaining('256') } });
+    expect(frames).toEqual([{ kind: 'jsonrpc', text: expect.any(String), message: expect.objectContaining({ id: 'srv-3', error: expect.objectContaining({ code: -32600 }) }) }]);
+    expect(refused).toEqual(['request', 'notification', 'response']);
+    expect(ws.closeCalls).toEqual([]);
+    expect(socket.isClosed).toBe(false);
+  });
+});

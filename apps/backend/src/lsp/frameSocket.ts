@@ -1,4 +1,5 @@
-import { WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
+import { OUTGOING_HIGH_WATERMARK_BYTES, OUTGOING_LOW_WATERMARK_BYTES, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
+import { Keepalive, type KeepaliveTiming } from './keepalive.js';
 
 /** The part of a `ws` WebSocket this file uses, so tests can hand in a fake. */
 export interface WsLike {
@@ -26,28 +27,67 @@ const WS_ERROR_CLOSE_CODES: Record<string, number> = {
 
 export type IncomingText = { text: string } | { binary: true };
 
+export interface FrameSocketOptions {
+  writeDeadlineMs?: number;
+  /** Pings on this timing; absent: no pings (tests of other rules, or a peer pinged elsewhere). */
+  keepalive?: KeepaliveTiming;
+  highWatermarkBytes?: number;
+  lowWatermarkBytes?: number;
+}
+
+/** Why reading is paused; reading resumes only once no reason is left. */
+export type PauseReason = 'owner' | 'backpressure';
+
 /**
  * Text frames over one WebSocket, with the rules every hop shares:
  * - every write has a deadline: if queued writes make no progress for `writeDeadlineMs`, the peer
  *   is stuck and the socket is terminated, so a slow reader can never hold memory or a relay;
+ * - unwritten bytes are counted: above the high watermark `onBackpressure(true)` tells the owner to
+ *   stop reading whatever feeds this socket, at the low watermark (or the close) `false`;
+ * - with `keepalive`, a peer that leaves pings unanswered is dead: `onDead`, then terminated;
  * - frames that arrive while nobody listens, or while paused, are held in order, not dropped;
  * - each close listener runs exactly once, with the code we sent when we closed first (the peer
  *   may echo anything), or else the peer's code.
  */
 export class FrameSocket {
   private pendingWrites = 0;
+  private pendingBytes = 0;
+  private full = false;
   private deadline: NodeJS.Timeout | undefined;
   private sentCloseCode: number | undefined;
   private closedWith: number | undefined;
-  private paused = false;
+  private readonly pausedFor = new Set<PauseReason>();
   private readonly held: IncomingText[] = [];
   private textHandler: ((frame: IncomingText) => void) | undefined;
   private readonly closeHandlers: ((code: number) => void)[] = [];
   private readonly writeTimeoutHandlers: (() => void)[] = [];
+  private readonly backpressureHandlers: ((full: boolean) => void)[] = [];
+  private readonly deadHandlers: (() => void)[] = [];
+  private readonly writeDeadlineMs: number;
+  private readonly highWatermark: number;
+  private readonly lowWatermark: number;
+  private readonly keepalive: Keepalive | undefined;
 
-  constructor(private readonly ws: WsLike, private readonly writeDeadlineMs = WS_WRITE_DEADLINE_MS) {
-    ws.on('message', (data, isBinary) => this.receive(isBinary ? { binary: true } : { text: textOf(data) }));
+  constructor(private readonly ws: WsLike, options: FrameSocketOptions | number = {}) {
+    const opts = typeof options === 'number' ? { writeDeadlineMs: options } : options;
+    this.writeDeadlineMs = opts.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS;
+    this.highWatermark = opts.highWatermarkBytes ?? OUTGOING_HIGH_WATERMARK_BYTES;
+    this.lowWatermark = opts.lowWatermarkBytes ?? OUTGOING_LOW_WATERMARK_BYTES;
+    ws.on('message', (data, isBinary) => {
+      this.keepalive?.heard();
+      this.receive(isBinary ? { binary: true } : { text: textOf(data) });
+    });
     ws.on('close', (code) => this.finish(this.sentCloseCode ?? code));
+    if (opts.keepalive && ws.ping) {
+      const pinger = ws as WsLike & { ping(): void };
+      this.keepalive = new Keepalive(opts.keepalive, {
+        ping: () => pinger.ping(),
+        // Our own pause also stops reading the peer's pongs: that is no sign of death.
+        canJudge: () => this.pausedFor.size === 0,
+        dead: () => this.peerDead(),
+      });
+      ws.on('pong', () => this.keepalive?.heard());
+    }
     // `ws` answers a protocol error (oversized frame, bad UTF-8) with a close frame of its own and
     // then stops reading, so its close event says 1006; the code it actually sent is kept instead.
     ws.on('error', (err) => {
@@ -60,12 +100,23 @@ export class FrameSocket {
     return this.closedWith !== undefined || this.sentCloseCode !== undefined;
   }
 
+  /** Bytes handed to `send` and not yet written to the transport. */
+  get bufferedBytes(): number {
+    return this.pendingBytes;
+  }
+
   send(text: string): void {
     if (this.isClosed) return;
+    const bytes = Buffer.byteLength(text);
     this.pendingWrites++;
+    this.pendingBytes += bytes;
     if (this.pendingWrites === 1) this.armDeadline();
+    if (!this.full && this.pendingBytes > this.highWatermark) this.setFull(true);
     this.ws.send(text, (err) => {
       this.pendingWrites--;
+      // A close already released everything queued here (finish): never count below zero.
+      this.pendingBytes = Math.max(0, this.pendingBytes - bytes);
+      if (this.full && this.pendingBytes <= this.lowWatermark) this.setFull(false);
       if (err) return;
       // Progress was made: the deadline restarts for whatever is still queued.
       if (this.pendingWrites === 0) this.clearDeadline();
@@ -78,11 +129,12 @@ export class FrameSocket {
     this.sentCloseCode = code;
     this.clearDeadline();
     this.held.length = 0;
+    this.keepalive?.stop();
     this.ws.close(code, reason);
     // A paused socket would never read the peer's closing reply and hang until ws's close
     // timeout; nothing is delivered any more once closing, so reading can resume.
-    if (this.paused) {
-      this.paused = false;
+    if (this.pausedFor.size > 0) {
+      this.pausedFor.clear();
       this.ws.resume();
     }
   }
@@ -118,18 +170,33 @@ export class FrameSocket {
     if (this.closedWith !== undefined) return;
     this.sentCloseCode ??= TERMINATED;
     this.clearDeadline();
+    this.keepalive?.stop();
     this.ws.terminate();
   }
 
-  pause(): void {
-    this.paused = true;
-    this.ws.pause();
+  /** Stops reading the peer for `reason` (frames already received are held, in order). */
+  pause(reason: PauseReason = 'owner'): void {
+    if (this.isClosed) return;
+    const wasReading = this.pausedFor.size === 0;
+    this.pausedFor.add(reason);
+    if (wasReading) this.ws.pause();
   }
 
-  resume(): void {
-    this.paused = false;
+  /** Drops `reason`; reading resumes (held frames first) once no reason is left. */
+  resume(reason: PauseReason = 'owner'): void {
+    if (!this.pausedFor.delete(reason) || this.pausedFor.size > 0) return;
     this.ws.resume();
     this.flush();
+  }
+
+  /** Adds a listener for the outgoing queue crossing the high (true) and low (false) watermarks. */
+  onBackpressure(handler: (full: boolean) => void): void {
+    this.backpressureHandlers.push(handler);
+  }
+
+  /** Adds a listener for a peer that left its pings unanswered; it runs before the terminate. */
+  onDead(handler: () => void): void {
+    this.deadHandlers.push(handler);
   }
 
   onText(handler: (frame: IncomingText) => void): void {
@@ -153,7 +220,7 @@ export class FrameSocket {
 
   private receive(frame: IncomingText): void {
     if (this.isClosed) return;
-    if (this.paused || !this.textHandler || this.held.length > 0) {
+    if (this.pausedFor.size > 0 || !this.textHandler || this.held.length > 0) {
       this.held.push(frame);
       return;
     }
@@ -161,7 +228,7 @@ export class FrameSocket {
   }
 
   private flush(): void {
-    while (!this.paused && this.textHandler && this.held.length > 0 && !this.isClosed) {
+    while (this.pausedFor.size === 0 && this.textHandler && this.held.length > 0 && !this.isClosed) {
       this.textHandler(this.held.shift() as IncomingText);
     }
   }
@@ -170,8 +237,23 @@ export class FrameSocket {
     if (this.closedWith !== undefined) return;
     this.closedWith = code;
     this.clearDeadline();
+    this.keepalive?.stop();
     this.held.length = 0;
+    // Whatever this socket held back is released: nothing queued here will be written any more.
+    this.pendingBytes = 0;
+    if (this.full) this.setFull(false);
     for (const handler of this.closeHandlers) handler(code);
+  }
+
+  private setFull(full: boolean): void {
+    this.full = full;
+    for (const handler of this.backpressureHandlers) handler(full);
+  }
+
+  private peerDead(): void {
+    if (this.closedWith !== undefined) return;
+    for (const handler of this.deadHandlers) handler();
+    this.terminate();
   }
 
   private armDeadline(): void {

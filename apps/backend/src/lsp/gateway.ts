@@ -8,6 +8,7 @@ import { hostAllowed, originAllowed, type OriginPolicy } from '../security/origi
 import type { SessionService } from '../sessions/sessionService.js';
 import type { TaskRepository } from '../store/taskRepository.js';
 import { checkAdmission } from './admission.js';
+import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from './keepalive.js';
 import { BrowserSocket } from './browserSocket.js';
 import { parseLspRoute, type LspRoute } from './lspRoute.js';
 import type { LspRelay } from './relay.js';
@@ -22,6 +23,8 @@ export interface GatewayDeps {
   /** Whether the upgrade carries the access token (cookie or bearer). */
   authenticate: (req: IncomingMessage) => boolean;
   writeDeadlineMs?: number;
+  /** Browser pings (KANDEV_LSP_PING_INTERVAL_MS, KANDEV_LSP_PING_MISSES). */
+  keepalive?: KeepaliveTiming;
 }
 
 /**
@@ -61,7 +64,14 @@ export class LspGateway {
 
   private accept(ws: WebSocket, route: LspRoute): void {
     const { sessions, tasks, relay, metrics, log } = this.deps;
-    const browser = new BrowserSocket(ws, this.deps.writeDeadlineMs);
+    // A browser that leaves pings unanswered (a frozen tab, a dead network) is dropped: its close
+    // detaches the lease, which keeps its server for a reattach.
+    const browser = new BrowserSocket(ws, {
+      ...(this.deps.writeDeadlineMs !== undefined ? { writeDeadlineMs: this.deps.writeDeadlineMs } : {}),
+      keepalive: this.deps.keepalive ?? DEFAULT_KEEPALIVE,
+      onRefused: (kind) => log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'browser', kind }),
+    });
+    browser.onDead(() => log.info('lsp_peer_unresponsive', { peer: 'browser' }));
     this.open.add(browser);
     metrics.lspOpened.inc();
     browser.onClose((code) => {

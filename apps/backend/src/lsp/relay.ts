@@ -23,6 +23,10 @@ export interface BrowserEndpoint {
   /** While paused, frames the browser sent are held (and TCP backpressure applies). */
   pause(): void;
   resume(): void;
+  /** Stops (true) or resumes (false) reading the browser because its lease's upstream is full. */
+  throttle(blocked: boolean): void;
+  /** Outgoing bytes crossed the high watermark (true) or fell to the low one / closed (false). */
+  onBackpressure(handler: (full: boolean) => void): void;
   onFrame(handler: (frame: BrowserFrame) => void): void;
   /**
    * Adds a close listener (the gateway and the relay each add one), called once with the code we
@@ -42,6 +46,10 @@ export interface BrowserEndpoint {
 export interface UpstreamEndpoint {
   send(text: string): void;
   close(code: number): void;
+  /** Stops (true) or resumes (false) reading agentctl because the lease's browser is full. */
+  throttle(blocked: boolean): void;
+  /** Outgoing bytes crossed the high watermark (true) or fell to the low one / closed (false). */
+  onBackpressure(handler: (full: boolean) => void): void;
   onFrame(handler: (text: string) => void): void;
   /** Adds a close listener, called once with agentctl's code (1006 when the connection just died). */
   onClose(handler: (code: number) => void): void;

@@ -1,7 +1,7 @@
 import type { TaskHost } from '../executors/executor.js';
 import { fail } from '../result.js';
 import type { UpstreamOpener } from './relay.js';
-import { UpstreamStream } from './upstreamStream.js';
+import { UpstreamStream, type UpstreamOptions } from './upstreamStream.js';
 
 export interface TaskHostSource {
   /** The session's task host once it runs (waiting for a start in flight), or undefined. */
@@ -13,12 +13,11 @@ export interface TaskHostSource {
  * the session's bearer token and `autoInstall` from the owner's settings (the broker put it in the
  * effect; the browser never chooses it). No running task host, or no answer: an error, i.e. 4002.
  */
-export function taskHostStreamOpener(sessions: TaskHostSource, writeDeadlineMs?: number): UpstreamOpener {
+export function taskHostStreamOpener(sessions: TaskHostSource, extra: Pick<UpstreamOptions, 'writeDeadlineMs' | 'keepalive' | 'onDead'> = {}): UpstreamOpener {
   return async ({ sessionId, language, autoInstall }) => {
     const host = await sessions.hostFor(sessionId);
     if (!host) return fail('the session has no running task host');
-    const options: Parameters<typeof UpstreamStream.open>[1] = { language, autoInstall };
-    if (writeDeadlineMs !== undefined) options.writeDeadlineMs = writeDeadlineMs;
+    const options: UpstreamOptions = { ...extra, language, autoInstall };
     return UpstreamStream.open(host.endpoint, options);
   };
 }

@@ -6,7 +6,7 @@
  * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
-import { CloseCode, parseFrame, type LanguageId } from '@kandev/protocol';
+import { CloseCode, parseFrame, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
 
@@ -17,6 +17,8 @@ interface Link {
   held: string[];
   /** A close the broker asked for before the stream opened. */
   closeCode?: number;
+  /** Reading is stopped because the lease's browser cannot take more (applied once open). */
+  throttled: boolean;
   /** Settles when the stream is closed or could not be opened. */
   done: Promise<void>;
 }
@@ -26,6 +28,12 @@ export interface UpstreamLinkEvents {
   closed(event: UpstreamClosed): void;
   /** The stream could not be opened; the detail stays in backend logs. */
   openFailed(language: LanguageId, detail: string): void;
+  /** Writes to agentctl crossed the high watermark (true) or fell to the low one (false). */
+  backpressure(leaseId: string, full: boolean): void;
+  /** True when the broker would drop this server notification unread (nobody attached to deliver to). */
+  ignores(leaseId: string, method: string): boolean;
+  /** The server sent a message nested too deep; it was refused (answered, replaced or dropped). */
+  refused(language: LanguageId, kind: 'request' | 'response' | 'notification'): void;
 }
 
 export class UpstreamLinks {
@@ -40,7 +48,7 @@ export class UpstreamLinks {
   open(leaseId: string, target: UpstreamTarget): void {
     if (this.links.has(leaseId)) return;
     let settle!: () => void;
-    const link: Link = { language: target.language, held: [], done: new Promise<void>((resolve) => (settle = resolve)) };
+    const link: Link = { language: target.language, held: [], throttled: false, done: new Promise<void>((resolve) => (settle = resolve)) };
     this.links.set(leaseId, link);
     const gone = (code: number): void => {
       if (this.links.get(leaseId) === link) this.links.delete(leaseId);
@@ -57,7 +65,15 @@ export class UpstreamLinks {
         link.stream = stream;
         stream.onClose(gone);
         if (link.closeCode !== undefined) return stream.close(link.closeCode);
-        stream.onFrame((text) => this.events.frame({ type: 'upstreamFrame', leaseId, frame: parseFrame(text) }));
+        stream.onBackpressure((full) => this.events.backpressure(leaseId, full));
+        if (link.throttled) stream.throttle(true);
+        stream.onFrame((text) => {
+          // The broker drains a detached lease's server; what it would drop is dropped unparsed.
+          const scan = scanJsonNesting(text);
+          const method = scannedNotificationMethod(scan);
+          if (method !== undefined && this.events.ignores(leaseId, method)) return;
+          this.received(leaseId, link, stream, parseFrame(text, scan));
+        });
         for (const text of link.held.splice(0)) stream.send(text);
       },
       (err: unknown) => {
@@ -65,6 +81,27 @@ export class UpstreamLinks {
         gone(CloseCode.Unavailable);
       },
     );
+  }
+
+  /**
+   * A server message nested deeper than MAX_JSON_DEPTH never reaches the broker as such: a server
+   * request is answered here, a response reaches the broker as the refusal (its browser request
+   * ends with an error naming the bound, not a timeout), a notification is dropped.
+   */
+  private received(leaseId: string, link: Link, stream: UpstreamEndpoint, frame: ParsedFrame): void {
+    if (frame.kind !== 'too_deep') return this.events.frame({ type: 'upstreamFrame', leaseId, frame });
+    const outcome = tooDeepOutcome(frame);
+    this.events.refused(link.language, outcome.kind);
+    if (outcome.kind === 'request') stream.send(JSON.stringify(outcome.reply));
+    if (outcome.kind === 'response') this.events.frame({ type: 'upstreamFrame', leaseId, frame: { kind: 'jsonrpc', message: outcome.forward } });
+  }
+
+  /** Stops or resumes reading a lease's stream (the broker's browser side is full or drained). */
+  throttle(leaseId: string, blocked: boolean): void {
+    const link = this.links.get(leaseId);
+    if (!link || link.throttled === blocked) return;
+    link.throttled = blocked;
+    link.stream?.throttle(blocked);
   }
 
   send(leaseId: string, text: string): void {

@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 import { FrameSocket } from './frameSocket.js';
+import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from './keepalive.js';
 import type { UpstreamEndpoint } from './relay.js';
 
 export interface UpstreamOptions {
@@ -11,6 +12,10 @@ export interface UpstreamOptions {
   autoInstall: boolean;
   handshakeTimeoutMs?: number;
   writeDeadlineMs?: number;
+  /** Pings agentctl on this timing; one that does not answer (hung, SIGSTOP) is dropped (1006 -> 4009). */
+  keepalive?: KeepaliveTiming;
+  /** An unanswered-pings drop, for the log. */
+  onDead?: () => void;
 }
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -35,7 +40,8 @@ export class UpstreamStream implements UpstreamEndpoint {
       followRedirects: false,
     });
     // Wrapped before the handshake ends so frames sent right after it are held, not lost.
-    const socket = new FrameSocket(ws, options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS);
+    const socket = new FrameSocket(ws, { writeDeadlineMs: options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS, keepalive: options.keepalive ?? DEFAULT_KEEPALIVE });
+    if (options.onDead) socket.onDead(options.onDead);
     const opened = await new Promise<Result<void, string>>((resolve) => {
       ws.once('open', () => resolve(ok(undefined)));
       ws.once('unexpected-response', (_req, res) => {
@@ -55,6 +61,15 @@ export class UpstreamStream implements UpstreamEndpoint {
 
   close(code: number): void {
     this.socket.close(code);
+  }
+
+  throttle(blocked: boolean): void {
+    if (blocked) this.socket.pause('backpressure');
+    else this.socket.resume('backpressure');
+  }
+
+  onBackpressure(handler: (full: boolean) => void): void {
+    this.socket.onBackpressure(handler);
   }
 
   onFrame(handler: (text: string) => void): void {

@@ -104,6 +104,17 @@ export class LeaseBroker {
     return this.table.all().map(viewOf);
   }
 
+  /**
+   * True when a server notification `method` would change nothing on this lease now: no browser to
+   * deliver it to and not one the lease retains ($/progress). A pure query; lets the wiring drop a
+   * flood for a detached lease without parsing it. Must agree with serverRpc's serverNotification.
+   */
+  dropsServerNotification(leaseId: LeaseId, method: string): boolean {
+    const lease = this.table.get(leaseId);
+    if (!lease || method === '$/progress') return false;
+    return !lease.attachment || lease.phase !== 'running';
+  }
+
   /** The lease a live attachment is on. */
   leaseOf(attachmentId: AttachmentId): LeaseId | undefined {
     return this.attachments.get(attachmentId);

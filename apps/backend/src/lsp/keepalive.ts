@@ -1,0 +1,62 @@
+import { WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
+
+/** How often a hop pings and how many unanswered pings in a row mean a dead peer. */
+export interface KeepaliveTiming {
+  intervalMs: number;
+  maxMisses: number;
+}
+
+export const DEFAULT_KEEPALIVE: KeepaliveTiming = { intervalMs: WS_PING_INTERVAL_MS, maxMisses: WS_PING_MAX_MISSES };
+
+export interface KeepaliveHooks {
+  ping(): void;
+  /** False while we ourselves stopped reading the peer: its pongs cannot reach us then. */
+  canJudge(): boolean;
+  dead(): void;
+}
+
+/**
+ * Pings a WebSocket peer on a fixed interval. Anything heard from the peer (a pong or any frame)
+ * proves it alive; `maxMisses` ticks in a row without a sound mean it is dead (a frozen tab, a
+ * stopped agentctl, a half-open connection): `dead` is called once and pinging stops.
+ */
+export class Keepalive {
+  private misses = 0;
+  private answered = true;
+  private readonly timer: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(private readonly timing: KeepaliveTiming, private readonly hooks: KeepaliveHooks) {
+    this.timer = setInterval(() => this.tick(), timing.intervalMs);
+    this.timer.unref();
+  }
+
+  heard(): void {
+    this.answered = true;
+    this.misses = 0;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    if (!this.hooks.canJudge()) {
+      this.heard();
+      return;
+    }
+    if (!this.answered && ++this.misses >= this.timing.maxMisses) {
+      this.stop();
+      this.hooks.dead();
+      return;
+    }
+    this.answered = false;
+    try {
+      this.hooks.ping();
+    } catch {
+      // A socket that cannot even take a ping is closing; its close event ends everything.
+    }
+  }
+}
