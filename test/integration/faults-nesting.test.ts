@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_JSON_DEPTH, MAX_PENDING_BROWSER_REQUESTS } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../support/access.js';
 import { startAgentctl, taskPath as agentctlTaskPath, type RunningAgentctl } from '../../apps/agentctl/src/testing/agentctlProcess.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
 import { LeaseClient } from './lease-support.js';
@@ -109,7 +110,7 @@ describe('faults: deeply nested JSON, server to backend', () => {
 
 describe('faults: deeply nested JSON in API bodies', () => {
   it('a settings body nested deeper than the bound is a clear 400; the backend keeps serving', async () => {
-    const res = await fetch(`${stack.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: `{"lsp_server_configs":{"kotlin":${deep(100_000)}}}` });
+    const res = await fetch(`${stack.url}/api/settings`, { method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json' }, body: `{"lsp_server_configs":{"kotlin":${deep(100_000)}}}` });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain(String(MAX_JSON_DEPTH));
     expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { BadInputCloseCode, CloseCode } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../support/access.js';
 import WebSocket from 'ws';
 import { startStack } from '../support/stack.js';
 import { LeaseClient, serverPids } from './lease-support.js';
@@ -186,7 +187,7 @@ describe('faults: the files API refuses workspace escapes', () => {
 
   it.each(escapes)('a read through %s is refused with 400/403 and shows nothing of the outside', async (_what, path) => {
     // The query is built raw so the encodings reach the backend as written.
-    const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=${path}`);
+    const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=${path}`, { headers: authHeaders() });
     const body = await res.text();
     expect([400, 403, 404]).toContain(res.status);
     // On Linux `..\\secret.txt` is an ordinary file name inside the workspace: 404 is right for it.
@@ -196,7 +197,7 @@ describe('faults: the files API refuses workspace escapes', () => {
   });
 
   it('a double-encoded .. is a name, not an escape: not found, nothing read', async () => {
-    const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=%252e%252e%252fsecret.txt`);
+    const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=%252e%252e%252fsecret.txt`, { headers: authHeaders() });
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain(secret);
   });
@@ -204,7 +205,7 @@ describe('faults: the files API refuses workspace escapes', () => {
   it('a write through a symlink or .. is refused and writes nothing', async () => {
     for (const path of ['linked/secret.txt', '../secret.txt', '%2e%2e%2fsecret.txt']) {
       const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=${path}`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'overwritten' }),
+        method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json' }, body: JSON.stringify({ content: 'overwritten' }),
       });
       expect([400, 403]).toContain(res.status);
     }
@@ -216,7 +217,7 @@ describe('faults: the files API refuses workspace escapes', () => {
 describe('faults: cross-origin callers and bad API bodies', () => {
   it('a cross-origin socket is refused at the upgrade and a cross-origin write is refused with 403, changing nothing', async () => {
     const target = await task('origin');
-    const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/lsp/${target.sessionId}?language=kotlin`, { headers: { origin: 'http://evil.example' } });
+    const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/lsp/${target.sessionId}?language=kotlin`, { headers: { ...authHeaders(), origin: 'http://evil.example' } });
     const status = await new Promise<number>((resolve) => {
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
@@ -225,7 +226,7 @@ describe('faults: cross-origin callers and bad API bodies', () => {
     expect(status).toBe(403);
     const before = await stack.api('/api/settings');
     const res = await fetch(`${stack.url}/api/settings`, {
-      method: 'PUT', headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: JSON.stringify({ show_status_bar: false }),
+      method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json', origin: 'http://evil.example' }, body: JSON.stringify({ show_status_bar: false }),
     });
     expect(res.status).toBe(403);
     expect(await stack.api('/api/settings')).toEqual(before);
@@ -241,7 +242,7 @@ describe('faults: cross-origin callers and bad API bodies', () => {
   ];
 
   it.each(badBodies)('%s (%s %s) is refused with a clear error: a code and a message', async (_what, method, path, body, status) => {
-    const res = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${stack.url}${path}`, { method, headers: { ...authHeaders(), 'content-type': 'application/json' }, body });
     expect(res.status).toBe(status);
     expect(await res.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
     expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);
