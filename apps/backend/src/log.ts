@@ -21,6 +21,9 @@ export const LOG_EVENTS = [
   'task_host_exited',
   'task_host_reclaimed',
   'task_host_kill_escalated',
+  // Processes of a task host found by their marker after its agentctl ended (taskHostMarker.ts).
+  'task_host_orphans_reaped',
+  'task_host_orphans_survived',
   'settings_updated',
   'settings_reset',
   'lsp_refused',
