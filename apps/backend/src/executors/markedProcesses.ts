@@ -94,7 +94,10 @@ export async function killMarked(match: (value: string) => boolean): Promise<Mar
   for (let waited = 0; live.length > 0 && waited < KILL_WAIT_MS; waited += POLL_MS) {
     await sleep(POLL_MS);
     // Anything that slipped in between the last freeze round and the kill goes too.
-    for (const pid of findMarked(match)) if (!seen.has(pid)) (seen.add(pid), signal(pid, 'SIGKILL'));
+    for (const pid of findMarked(match).filter((p) => !seen.has(p))) {
+      seen.add(pid);
+      signal(pid, 'SIGKILL');
+    }
     live = [...seen].filter(isRunning);
   }
   return { found: seen.size, survivors: live };
