@@ -14,6 +14,8 @@ import type { InstallLanguageServer } from './stream/installer.js';
 const REAP_GRACE_MS = 3_000;
 /** How long a just-exited server's last stdout is still forwarded before 4006. */
 const EXIT_FLUSH_MS = 1_000;
+/** On a release, the server's moment to act on `exit` before SIGTERM (it usually exits at once). */
+const EXIT_READ_GRACE_MS = 1_000;
 /** Teardown never hangs the task host's stop: after this, exit regardless. */
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     platform: process.platform,
     installer,
     logger,
-    timings: { wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS },
+    timings: { wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS, exitReadGraceMs: EXIT_READ_GRACE_MS },
   });
 
   let stopping = false;

@@ -13,7 +13,9 @@ export type BridgeEnd =
   | { kind: 'client_bad_frame'; closeCode: BadInputCode; detail: string }
   | { kind: 'server_exited'; exit: ExitInfo }
   | { kind: 'server_bad_output'; closeCode: BadInputCode; detail: string }
-  | { kind: 'stdin_stuck' };
+  | { kind: 'stdin_stuck' }
+  /** The backend sent `release-stream` (after `exit`): end the server, reap, report `reaped`. */
+  | { kind: 'release_requested' };
 
 export interface BridgeOptions {
   stdinCutoffMs: number;
@@ -67,6 +69,10 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     }
     const text = rawToBuffer(data).toString('utf8');
     const parsed = parseFrame(text);
+    if (parsed.kind === 'control' && parsed.frame.control === 'release-stream') {
+      finish({ kind: 'release_requested' });
+      return;
+    }
     if (parsed.kind !== 'jsonrpc') {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: parsed.kind === 'invalid' ? parsed.reason : `unexpected ${parsed.kind} frame` });
       return;

@@ -50,7 +50,7 @@ async function start(installer: InstallLanguageServer | undefined, resolveFs?: R
     platform: process.platform,
     installer,
     logger,
-    timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+    timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200, exitReadGraceMs: 200 },
     resolveFs,
   });
   const port = await server.listen('127.0.0.1', 0);
@@ -190,7 +190,7 @@ describe('task-host LSP stream around the installer', () => {
         platform: process.platform,
         installer,
         logger: { log: (_l, e) => events.push(e) },
-        timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+        timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200, exitReadGraceMs: 200 },
       },
       1,
     );

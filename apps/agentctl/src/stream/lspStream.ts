@@ -1,4 +1,4 @@
-import { CloseCode, type HostReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import { CloseCode, type HostReadyFrame, type ReapedFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import WebSocket from 'ws';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { DeadlineSender } from '../bridge/deadlineSender.js';
@@ -18,6 +18,8 @@ export interface StreamTimings {
   stdinCutoffMs: number;
   reapGraceMs: number;
   exitFlushMs: number;
+  /** On a release, how long the server gets to act on `exit` by itself before it is reaped. */
+  exitReadGraceMs: number;
 }
 
 /** What every stream of this agentctl shares: the workspace, the task env and the host's rules. */
@@ -51,7 +53,7 @@ export class LspStream {
   private closed = false;
   private readonly closedSignal: Promise<void>;
   private signalClosed: () => void = () => {};
-  private reaping: Promise<void> | undefined;
+  private reaping: Promise<boolean> | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -172,10 +174,21 @@ export class LspStream {
 
   private onBridgeEnd(end: BridgeEnd): void {
     const outcome = bridgeEndOutcome(end);
+    if (end.kind === 'release_requested') {
+      this.log(outcome.level, outcome.event, outcome.fields);
+      void this.releaseAndReport();
+      return;
+    }
     this.log(outcome.level, outcome.event, end.kind === 'stdin_stuck' ? { cutoffMs: this.host.timings.stdinCutoffMs } : outcome.fields);
-    if (outcome.code === undefined) this.markClosed();
-    else this.close(outcome.code);
-    void this.reapServer();
+    const code = outcome.code;
+    if (code === undefined) {
+      this.markClosed();
+      void this.reapServer();
+      return;
+    }
+    // The close tells the backend that the server is over (4006 "confirmed exit"), so it follows
+    // the reap: nothing of the tree runs once the backend sees it.
+    void this.reapServer().then(() => this.close(code));
   }
 
   /** Closes the WebSocket once, with a code and never a reason text, and ends the stream. */
@@ -214,9 +227,31 @@ export class LspStream {
     void this.reapServer();
   }
 
-  private reapServer(): Promise<void> {
+  /**
+   * The backend's release handshake: it sent `shutdown`, `exit`, then `release-stream`. The server
+   * gets a short grace to act on `exit` by itself, then its tree is reaped; only then does the
+   * backend hear `reaped` (and the close), so its `released` to the browser is true when sent.
+   */
+  private async releaseAndReport(): Promise<void> {
     const server = this.server;
-    if (!server) return Promise.resolve();
+    if (server && !server.hasExited()) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([server.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.host.timings.exitReadGraceMs)))]);
+      clearTimeout(timer);
+    }
+    const clean = await this.reapServer();
+    if (this.closed) return;
+    const reaped: ReapedFrame = { status: 'reaped', clean };
+    if (!(await this.sender.send(JSON.stringify(reaped)))) {
+      this.drop('reaped');
+      return;
+    }
+    this.close(CloseCode.Normal);
+  }
+
+  private reapServer(): Promise<boolean> {
+    const server = this.server;
+    if (!server) return Promise.resolve(true);
     // Stop bridging first: the exit we are about to cause is not a "server exited" event.
     this.bridge?.dispose();
     this.reaping ??= reapServerTree(this.processContext, server, this.host.timings.reapGraceMs);

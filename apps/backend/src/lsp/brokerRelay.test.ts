@@ -79,8 +79,22 @@ class FakeUpstream implements UpstreamEndpoint {
   private frameHandler?: (text: string) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
 
+  readonly controls: string[] = [];
+
   send(text: string): void {
-    this.received.push(JSON.parse(text) as Record<string, unknown>);
+    const frame = JSON.parse(text) as Record<string, unknown>;
+    if (typeof frame.control !== 'string') {
+      this.received.push(frame);
+      return;
+    }
+    this.controls.push(frame.control);
+    // As agentctl: release-stream -> reap the tree -> `reaped` -> close 1000.
+    if (frame.control === 'release-stream') {
+      queueMicrotask(() => {
+        this.emit({ status: 'reaped', clean: true });
+        this.hostClosed(1000);
+      });
+    }
   }
   close(code: number): void {
     if (this.closedWith !== undefined) return;
@@ -230,8 +244,9 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     const shutdown = upstream.received.find((m) => m.method === 'shutdown') as { id: number };
     upstream.emit({ jsonrpc: '2.0', id: shutdown.id, result: null });
     expect(upstream.methods().at(-1)).toBe('exit');
-    expect(upstream.closedWith).toBe(1000);
+    expect(upstream.controls).toEqual(['release-stream']);
     await flush();
+    expect(upstream.closedWith).toBe(1000);
     expect(t.relay.leases()).toEqual([]);
     expect(t.relay.metrics().releasedTotal.expiry).toBe(1);
     expect(t.logLines.map((l) => l.event)).toContain('lease_expiry');

@@ -17,7 +17,7 @@ import {
 import { LeaseTable } from './leaseTable.js';
 import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
-import { afterShutdown, finishRelease, startRelease } from './release.js';
+import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
 import { answerForwardedLocally, routeServerMessage, sendInitialized } from './serverRpc.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
@@ -257,6 +257,7 @@ export class LeaseBroker {
         return; // ours to send, never to receive
       case 'control':
         if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
         return routeBrowserMessage(this.turn(out), lease, attachment, frame.message);
@@ -283,6 +284,13 @@ export class LeaseBroker {
   }
 
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
+    if (frame.status === 'reaped') {
+      // Only the answer to our release-stream counts; agentctl closes the stream right after it.
+      if (lease.phase !== 'releasing' || lease.release?.step !== 'reaping' || !lease.release.awaitsReport) return;
+      finishRelease(lease, frame.clean === true ? 'reaped' : 'reap_incomplete', out);
+      out.closeUpstream(lease.id, 1000);
+      return this.forget(lease, out);
+    }
     if (lease.phase !== 'starting') return; // status frames only precede `ready`
     const attachment = lease.attachment;
     switch (frame.status) {
@@ -312,7 +320,7 @@ export class LeaseBroker {
     const lease = this.table.get(leaseId);
     if (!lease) return;
     if (lease.phase === 'releasing') {
-      finishRelease(lease, true, out);
+      finishRelease(lease, outcomeOfClose(lease), out);
       return this.forget(lease, out);
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
@@ -347,7 +355,7 @@ export class LeaseBroker {
         return afterShutdown(lease, out, this.timing);
       case 'reap':
         if (lease.phase !== 'releasing') return;
-        finishRelease(lease, false, out);
+        finishRelease(lease, 'reap_timeout', out);
         return this.forget(lease, out);
     }
   }

@@ -90,6 +90,11 @@ export type Effect =
   | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
+  /**
+   * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's
+   * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
+   */
+  | { type: 'releaseUpstream'; leaseId: LeaseId }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
@@ -126,8 +131,11 @@ export type EndReason = (typeof END_REASONS)[number];
 
 export const ATTACH_REASONS = ['new_lease', 'lease_hint', 'recent_detached'] as const;
 export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame'] as const;
-/** How a release handshake finished: agentctl confirmed the stream closed, or we stopped waiting. */
-export const EXIT_REASONS = ['reaped', 'reap_timeout'] as const;
+/**
+ * How a release handshake finished: agentctl reported the tree gone, reported that something
+ * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
+ */
+export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
 export const LOG_REASONS = [
   ...ATTACH_REASONS,
   ...DETACH_REASONS,
