@@ -40,6 +40,7 @@ export const LOG_EVENTS = [
   'lease_expiry',
   'lease_eviction',
   'lease_exit',
+  'lease_restart',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -13,3 +13,8 @@ export const BROWSER_REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_RETAINED_LEASE_STATE_BYTES = 4 * 1024 * 1024;
 /** Installer output kept for the install_failed frame: the actionable tail, not the whole log. */
 export const MAX_INSTALL_ERROR_BYTES = 8 * 1024;
+/** The end of a crashed server's stderr carried to the browser (server_exited, restarting). */
+export const SERVER_STDERR_TAIL_BYTES = 8 * 1024;
+/** A server that exits unexpectedly while leased is restarted at most this often in the window. */
+export const SERVER_RESTART_LIMIT = 5;
+export const SERVER_RESTART_WINDOW_MS = 3 * 60_000;

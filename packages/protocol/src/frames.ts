@@ -49,10 +49,27 @@ export interface ReadyFrame extends HostReadyFrame {
 export interface ReapedFrame { status: 'reaped'; clean: boolean }
 
 export interface SynchronizedFrame { status: 'synchronized' }
+
+/**
+ * The server exited unexpectedly while leased and the lease restarts it (DESIGN section 3): attempt
+ * `attempt` of `of` within the restart window. `stderrTail` is the end of the crashed server's
+ * stderr (at most SERVER_STDERR_TAIL_BYTES), for the status details. A `ready{resumed:true}` on the
+ * same socket follows once the new process is initialized: the browser resumes as on a reattach.
+ */
+export interface RestartingFrame { status: 'restarting'; language: LanguageId; attempt: number; of: number; stderrTail?: string }
+
+/**
+ * The server process exited: agentctl sends it to the backend right before closing 4006, and the
+ * backend to the browser right before its own 4006 (no restart, or the restart budget is spent).
+ * `stderrTail`: the end of the server's stderr, at most SERVER_STDERR_TAIL_BYTES.
+ */
+export interface ServerExitedFrame { status: 'server_exited'; language: LanguageId; stderrTail?: string }
 export interface ReleasedFrame { status: 'released'; reason: ReleaseReason }
 
-export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame;
-export type StatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame;
+export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame;
+export type StatusFrame =
+  | InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame
+  | RestartingFrame | ServerExitedFrame;
 
 export type ReleaseReason = 'stop' | 'editor_idle';
 export interface AttachmentReadyControl { control: 'attachment-ready' }

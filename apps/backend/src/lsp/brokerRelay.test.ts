@@ -320,12 +320,38 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
 
   it('agentctl codes pass through; a dead transport becomes 4009, never a reserved code', async () => {
     const t = setup();
-    const a = await t.readyLease();
-    a.upstream.hostClosed(4006);
-    expect(a.browser.closedWith).toBe(4006);
+    const a = t.connect();
+    await flush();
+    (t.upstreams.at(-1) as FakeUpstream).emit(READY);
+    // launched, never initialized: a crash now is not restarted, agentctl's 4006 passes through
+    (t.upstreams.at(-1) as FakeUpstream).hostClosed(4006);
+    expect(a.closedWith).toBe(4006);
     const b = await t.readyLease();
     b.upstream.hostClosed(1006);
     expect(b.browser.closedWith).toBe(4009);
+  });
+
+  it('a crashed initialized server is restarted on the injected clock: restarting, a new stream after the backoff, the broker\'s initialize, ready resumed', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    upstream.emit({ status: 'server_exited', language: 'go', stderrTail: 'panic: boom' });
+    upstream.hostClosed(4006);
+    expect(browser.closedWith).toBeUndefined();
+    expect(browser.statuses()).toEqual(['ready', 'restarting']);
+    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    t.clock.advance(999);
+    await flush();
+    expect(t.upstreams).toHaveLength(1);
+    t.clock.advance(1);
+    await flush();
+    expect(t.upstreams).toHaveLength(2);
+    const next = t.upstreams[1] as FakeUpstream;
+    next.emit(READY);
+    const init = next.received.find((m) => m.method === 'initialize') as { id: number; params: unknown };
+    expect(init.params).toEqual({ capabilities: {} });
+    next.emit({ jsonrpc: '2.0', id: init.id, result: { capabilities: { hoverProvider: true } } });
+    expect(next.methods()).toEqual(['initialize', 'initialized']);
+    expect(browser.statuses()).toEqual(['ready', 'restarting', 'ready']);
   });
 
   it('session stop ends its leases: the stream closes 1001, the browser 4002, the pin goes', async () => {

@@ -29,6 +29,7 @@ const LOG_EVENT: Record<LeaseLogEvent, LogEvent> = {
   release: 'lease_release',
   expiry: 'lease_expiry',
   eviction: 'lease_eviction',
+  restart: 'lease_restart',
   exit: 'lease_exit',
 };
 

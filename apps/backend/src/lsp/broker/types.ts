@@ -110,7 +110,7 @@ export type EffectType = Effect['type'];
 // Closed vocabularies for logs and metrics
 // ---------------------------------------------------------------------------------------------
 
-export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit'] as const;
+export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit', 'restart'] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
 /** Why a lease ended. Each lease ends exactly once, with exactly one of these. */
