@@ -1,4 +1,4 @@
-import { CloseCode, type HostReadyFrame, type ReapedFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import { CloseCode, SERVER_STDERR_TAIL_BYTES, type HostReadyFrame, type LanguageId, type ReapedFrame, type ServerExitedFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import WebSocket from 'ws';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { DeadlineSender } from '../bridge/deadlineSender.js';
@@ -10,6 +10,7 @@ import { childEnv, type TaskEnv } from '../taskEnv.js';
 import { bridgeEndOutcome } from './decisions.js';
 import type { InstallLanguageServer } from './installer.js';
 import { runLauncherPhase } from './launcherPhase.js';
+import { OutputTail } from './outputTail.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 
@@ -54,6 +55,8 @@ export class LspStream {
   private readonly closedSignal: Promise<void>;
   private signalClosed: () => void = () => {};
   private reaping: Promise<boolean> | undefined;
+  /** The launched server's language and the end of its stderr, for the server_exited frame. */
+  private launched: { language: LanguageId; stderrTail: OutputTail } | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -152,6 +155,9 @@ export class LspStream {
       return;
     }
     this.server = server;
+    const tail = new OutputTail(SERVER_STDERR_TAIL_BYTES);
+    this.launched = { language: language.id, stderrTail: tail };
+    server.child.stderr.on('data', (chunk: string | Buffer) => tail.append(chunk.toString()));
     if (this.closed) {
       void this.reapServer();
       return;
@@ -187,8 +193,16 @@ export class LspStream {
       return;
     }
     // The close tells the backend that the server is over (4006 "confirmed exit"), so it follows
-    // the reap: nothing of the tree runs once the backend sees it.
-    void this.reapServer().then(() => this.close(code));
+    // the reap: nothing of the tree runs once the backend sees it. An exit is explained first by
+    // the end of the server's stderr (the backend shows it in the status details).
+    void this.reapServer().then(async () => {
+      if (code === CloseCode.ServerExited && !this.closed) {
+        const stderrTail = this.launched?.stderrTail.value();
+        const exited: ServerExitedFrame = { status: 'server_exited', language: this.launched?.language as LanguageId, ...(stderrTail ? { stderrTail } : {}) };
+        if (!(await this.sender.send(JSON.stringify(exited)))) return this.drop('server_exited');
+      }
+      this.close(code);
+    });
   }
 
   /** Closes the WebSocket once, with a code and never a reason text, and ends the stream. */
