@@ -1,3 +1,4 @@
+import { SERVER_RESTART_LIMIT } from '@kandev/protocol';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
@@ -23,6 +24,8 @@ export interface BackendConfig {
   /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
   allowedOrigins: string[];
   lspMaxConnections: number;
+  /** Restarts of a crashed leased server within 3 minutes (KANDEV_LSP_RESTART_LIMIT, 5; 0: never). */
+  lspRestartLimit: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
@@ -93,6 +96,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!stopGrace.ok) return stopGrace;
   const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', 8, 1, 10_000);
   if (!maxConnections.ok) return maxConnections;
+  const restartLimit = integer(env, 'KANDEV_LSP_RESTART_LIMIT', SERVER_RESTART_LIMIT, 0, 100);
+  if (!restartLimit.ok) return restartLimit;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
   const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
@@ -114,6 +119,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     webDir: env.KANDEV_WEB_DIR ? resolve(env.KANDEV_WEB_DIR) : join(repoRoot, 'apps/web/dist'),
     allowedOrigins: allowed.value,
     lspMaxConnections: maxConnections.value,
+    lspRestartLimit: restartLimit.value,
     taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',

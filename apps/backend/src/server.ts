@@ -106,6 +106,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   // live servers about saved settings (S23, C12).
   const relay = new BrokerRelay({
     maxLeases: config.lspMaxConnections,
+    restartLimit: config.lspRestartLimit,
     openUpstream: taskHostStreamOpener(sessions),
     settings: () => settings.get(),
     log,

@@ -34,6 +34,8 @@ const HOLDER_PROBE_MS = 3_000;
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
   maxLeases: number;
+  /** Restarts of a crashed server within the window (KANDEV_LSP_RESTART_LIMIT; default 5). */
+  restartLimit?: number;
   openUpstream: UpstreamOpener;
   /** The user's persisted settings now. */
   settings: () => UserSettings;
@@ -72,6 +74,7 @@ export class BrokerRelay implements LspRelay {
       newLeaseId: options.newLeaseId ?? (() => randomBytes(18).toString('base64url')),
     };
     if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
+    if (options.restartLimit !== undefined) brokerOptions.restartLimit = options.restartLimit;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
     this.upstreams = new UpstreamLinks(options.openUpstream, {

@@ -3,7 +3,7 @@
  * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
  */
 import {
-  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
+  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
@@ -71,6 +71,7 @@ export class LeaseBroker {
       shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
       reapWaitMs: options.reapWaitMs ?? DEFAULT_REAP_WAIT_MS,
       requestTimeoutMs: options.requestTimeoutMs ?? BROWSER_REQUEST_TIMEOUT_MS,
+      restartLimit: options.restartLimit ?? SERVER_RESTART_LIMIT,
     };
   }
 
@@ -354,7 +355,7 @@ export class LeaseBroker {
       return this.forget(lease, out);
     }
     if (code === CloseCode.ServerExited) {
-      const attempt = admitRestart(lease, out.now);
+      const attempt = admitRestart(lease, out.now, this.timing.restartLimit);
       if (attempt !== undefined) return beginRestart(this.turn(out), lease, attempt);
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }

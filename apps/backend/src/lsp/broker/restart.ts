@@ -1,6 +1,6 @@
 /**
  * The crash budget (DESIGN section 3): a server that exits unexpectedly (agentctl closes 4006) while
- * leased and initialized is restarted by its lease, at most SERVER_RESTART_LIMIT times within
+ * leased and initialized is restarted by its lease, at most `restartLimit` (SERVER_RESTART_LIMIT: 5) times within
  * SERVER_RESTART_WINDOW_MS, after a backoff:
  *
  *   4006 -> `restarting{attempt,of,stderrTail}` to the attached browser, its pending requests
@@ -16,7 +16,7 @@
  * `server_exited` frame with the stderr tail first). Document versions are the lease's, so they
  * keep increasing across processes.
  */
-import { MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_LIMIT, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame } from '@kandev/protocol';
+import { MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame } from '@kandev/protocol';
 import type { Turn } from './context.js';
 import { InitializeExchange } from './initialize.js';
 import { errorResponse, request, RpcErrorCode } from './jsonrpc.js';
@@ -43,17 +43,18 @@ export function restartBackoffMs(attempt: number): number {
  * was initialized (or one being restarted), and only while fewer than the limit fell in the window.
  * Returns the attempt number, or undefined when the lease must end.
  */
-export function admitRestart(lease: Lease, now: number): number | undefined {
+export function admitRestart(lease: Lease, now: number, limit: number): number | undefined {
   const initialized = lease.phase === 'running' && lease.init.answered;
   if (!initialized && lease.restart === undefined) return undefined;
   lease.crashes = lease.crashes.filter((at) => now - at < SERVER_RESTART_WINDOW_MS);
-  if (lease.crashes.length >= SERVER_RESTART_LIMIT) return undefined;
+  if (lease.crashes.length >= limit) return undefined;
   lease.crashes.push(now);
   return lease.crashes.length;
 }
 
 /** The crash is within budget: tell the browser, drop the dead process's state, arm the backoff. */
 export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
+  const limit = turn.timing.restartLimit;
   const { out } = turn;
   const attachment = lease.attachment;
   if (attachment) {
@@ -64,7 +65,7 @@ export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
       out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server is restarting'));
     }
     out.toBrowser(attachment.id, {
-      status: 'restarting', language: lease.language, attempt, of: SERVER_RESTART_LIMIT, ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
+      status: 'restarting', language: lease.language, attempt, of: limit, ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
     });
   }
   lease.serverRequests = new ForwardedServerRequests();

@@ -163,6 +163,8 @@ export interface BrokerOptions {
   shutdownWaitMs?: number;
   /** How long agentctl gets to confirm the stream closed (process tree reaped), default 10 s. */
   reapWaitMs?: number;
+  /** Restarts of a crashed server within SERVER_RESTART_WINDOW_MS, default SERVER_RESTART_LIMIT (5). */
+  restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
