@@ -2,10 +2,11 @@
  * No orphan, ever (Local PC): whatever dies (agentctl by SIGKILL, the backend by SIGKILL, both), and
  * however hard the language server resists (it ignores stdin EOF and SIGTERM, one child stays in
  * its process group, one starts its own session with setsid and also ignores SIGTERM), no process
- * of the task host's language-server trees survives. Real processes, checked in /proc at the
+ * of the task host's language-server trees survives (agentctl's watchdog and the backend's
+ * marker sweeps are the backstops when agentctl itself is killed). Real processes, checked in /proc at the
  * moment the owning side reports the end (host exited, stop answered, new backend listening).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,17 @@ describe('Local PC: a backend that dies (SIGKILL) leaves nothing behind', () => 
   return { stack, agentctl: agentctl as number, tree: await treeOf(logFile), client };
   }
 
+  /** agentctl's watchdog: its child carrying KANDEV_WATCHDOG_INSTANCE. */
+  function watchdogOf(agentctl: number): number | undefined {
+    return childPids(agentctl).find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes('KANDEV_WATCHDOG_INSTANCE=');
+      } catch {
+        return false;
+      }
+    });
+  }
+
   function killed(stack: RunningStack): Promise<unknown> {
     return new Promise((resolve) => stack.process.once('exit', resolve));
   }
@@ -120,8 +132,26 @@ describe('Local PC: a backend that dies (SIGKILL) leaves nothing behind', () => 
     rmSync(stack.home, { recursive: true, force: true });
   });
 
-  it('S55 backend and agentctl both SIGKILLed: the next backend with the same KANDEV_HOME reaps the trees before it listens', async () => {
+  it('S55 backend and agentctl both SIGKILLed, nobody restarts anything: agentctl\'s watchdog kills the trees', async () => {
     const { stack, agentctl, tree, client } = await stackWithServer();
+    const watchdog = watchdogOf(agentctl);
+    expect(watchdog).toBeDefined();
+    process.kill(agentctl, 'SIGSTOP');
+    const gone = killed(stack);
+    stack.process.kill('SIGKILL');
+    await gone;
+    process.kill(agentctl, 'SIGKILL');
+    await client.closed;
+    // The watchdog is not our child either: its end is polled; it exits right after its sweep.
+    expect(await eventually(() => !isAlive(watchdog as number))).toBe(true);
+    expect(tree.filter(isAlive)).toEqual([]);
+    rmSync(stack.home, { recursive: true, force: true });
+  });
+
+  it('S55 backend, agentctl and its watchdog all SIGKILLed: the next backend with the same KANDEV_HOME reaps the trees before it listens', async () => {
+    const { stack, agentctl, tree, client } = await stackWithServer();
+    // As an OOM killer taking everything at once: the watchdog goes first.
+    process.kill(watchdogOf(agentctl) as number, 'SIGKILL');
     // agentctl is frozen first so it cannot react to its stdin's end, and killed only once the
     // backend is dead, so the backend cannot react to agentctl's exit either.
     process.kill(agentctl, 'SIGSTOP');

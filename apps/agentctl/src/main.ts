@@ -7,6 +7,7 @@ import { STDIN_WRITE_CUTOFF_MS, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
+import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
 import type { InstallLanguageServer } from './stream/installer.js';
 
@@ -30,6 +31,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = parsed.config;
+  // Before any stream exists: every process started from here on carries this instance's marker,
+  // and the watchdog kills what carries it once this process is gone, however it ends.
+  startWatchdog(process.env);
   logger.log('info', 'starting', { workspacePath: config.workspacePath, repos: config.repoSubpaths.length, platform: process.platform });
   const server = await createAgentctlServer({
     token: config.token,
