@@ -33,7 +33,8 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     ensureBuilt('fake-lsp-server');
     root = mkdtempSync(join(tmpdir(), 'kandev-status-lifecycle-'));
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
-    stack = await startEditorStack();
+    // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
+    stack = await startEditorStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     browser = await launchChromium();
   });
 

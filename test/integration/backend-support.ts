@@ -114,6 +114,21 @@ function cmdline(pid: number): string {
   }
 }
 
+/**
+ * Which of `pids` run AT THE MOMENT the first frame matching `match` arrives: checked synchronously
+ * in the socket's message handler, so nothing can die between the frame and the check.
+ */
+export function aliveWhen(client: { ws: WebSocket }, match: (f: Record<string, any>) => boolean, pids: () => number[]): Promise<number[]> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      if (!match(JSON.parse(data.toString()) as Record<string, any>)) return;
+      client.ws.off('message', onMessage);
+      resolve(pids().filter(isAlive));
+    };
+    client.ws.on('message', onMessage);
+  });
+}
+
 /** Polls a condition (processes exit asynchronously); never asserts how long it took. */
 export async function eventually(check: () => boolean, attempts = 400): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {

@@ -15,6 +15,7 @@ export type LogEvent =
   | 'stream_open'
   | 'stream_refused'
   | 'stream_closed'
+  | 'stream_release'
   | 'stream_bad_frame'
   | 'stream_write_timeout'
   | 'stream_write_failed'

@@ -23,6 +23,9 @@ export const LOG_EVENTS = [
   'task_host_exited',
   'task_host_reclaimed',
   'task_host_kill_escalated',
+  // Processes of a task host found by their marker after its agentctl ended (taskHostMarker.ts).
+  'task_host_orphans_reaped',
+  'task_host_orphans_survived',
   'settings_updated',
   'settings_reset',
   'lsp_refused',
@@ -43,6 +46,7 @@ export const LOG_EVENTS = [
   'lease_expiry',
   'lease_eviction',
   'lease_exit',
+  'lease_restart',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

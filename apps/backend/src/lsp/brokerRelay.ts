@@ -41,6 +41,8 @@ export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
   maxLeases: number;
+  /** Restarts of a crashed server within the window (KANDEV_LSP_RESTART_LIMIT; default 5). */
+  restartLimit?: number;
   openUpstream: UpstreamOpener;
   /** The user's persisted settings now. */
   settings: () => UserSettings;
@@ -84,6 +86,7 @@ export class BrokerRelay implements LspRelay {
       newLeaseId: options.newLeaseId ?? (() => randomBytes(18).toString('base64url')),
     };
     if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
+    if (options.restartLimit !== undefined) brokerOptions.restartLimit = options.restartLimit;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
     this.upstreams = new UpstreamLinks(options.openUpstream, {

@@ -3,7 +3,7 @@
  * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
  */
 import {
-  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
+  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
@@ -17,7 +17,8 @@ import {
 import { LeaseTable } from './leaseTable.js';
 import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
-import { afterShutdown, finishRelease, startRelease } from './release.js';
+import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
+import { admitRestart, beginRestart, boundedTail, initializeRestarted, serverExitedFrame } from './restart.js';
 import { answerForwardedLocally, routeServerMessage, sendInitialized } from './serverRpc.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
@@ -70,6 +71,7 @@ export class LeaseBroker {
       shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
       reapWaitMs: options.reapWaitMs ?? DEFAULT_REAP_WAIT_MS,
       requestTimeoutMs: options.requestTimeoutMs ?? BROWSER_REQUEST_TIMEOUT_MS,
+      restartLimit: options.restartLimit ?? SERVER_RESTART_LIMIT,
     };
   }
 
@@ -268,6 +270,7 @@ export class LeaseBroker {
         return; // ours to send, never to receive
       case 'control':
         if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
         return routeBrowserMessage(this.turn(out), lease, attachment, frame.message);
@@ -288,12 +291,47 @@ export class LeaseBroker {
         return;
       case 'status':
         return this.hostStatus(lease, frame.frame, out);
-      case 'jsonrpc':
+      case 'jsonrpc': {
+        const initServerId = lease.restart?.initServerId;
+        const m = initServerId === undefined ? undefined : classify(frame.message);
+        if (m?.kind === 'response' && m.id === initServerId) return this.finishRestart(lease, m.ok, frame.message.result, out);
         return routeServerMessage(this.turn(out), lease, frame.message);
+      }
     }
   }
 
+  /** The restarted server answered the broker's `initialize`: the lease runs again (restart.ts). */
+  private finishRestart(lease: Lease, ok: boolean, result: unknown, out: Outbox): void {
+    const serverId = lease.restart?.initServerId as number;
+    lease.restart = undefined;
+    if (!ok) {
+      if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
+      return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, 1000);
+    }
+    lease.init.onServerResponse(serverId, true, result);
+    sendInitialized(this.turn(out), lease);
+    lease.phase = 'running';
+    delete lease.installStatus;
+    const attachment = lease.attachment;
+    if (!attachment) return;
+    // A new generation on the same socket: the browser resumes from the new result, as on a reattach.
+    const next = newAttachment(lease, attachment.id, out.now);
+    lease.attachment = next;
+    out.toBrowser(next.id, this.readyFrame(lease, next));
+  }
+
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
+    if (frame.status === 'server_exited') {
+      lease.stderrTail = boundedTail(frame.stderrTail);
+      return;
+    }
+    if (frame.status === 'reaped') {
+      // Only the answer to our release-stream counts; agentctl closes the stream right after it.
+      if (lease.phase !== 'releasing' || lease.release?.step !== 'reaping' || !lease.release.awaitsReport) return;
+      finishRelease(lease, frame.clean === true ? 'reaped' : 'reap_incomplete', out);
+      out.closeUpstream(lease.id, 1000);
+      return this.forget(lease, out);
+    }
     if (lease.phase !== 'starting') return; // status frames only precede `ready`
     const attachment = lease.attachment;
     switch (frame.status) {
@@ -309,6 +347,7 @@ export class LeaseBroker {
         const host = workspaceIdentity(frame);
         if (!host) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
         lease.host = host;
+        if (lease.restart) return initializeRestarted(this.turn(out), lease);
         lease.phase = 'running';
         delete lease.installStatus;
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, attachment));
@@ -323,8 +362,13 @@ export class LeaseBroker {
     const lease = this.table.get(leaseId);
     if (!lease) return;
     if (lease.phase === 'releasing') {
-      finishRelease(lease, true, out);
+      finishRelease(lease, outcomeOfClose(lease), out);
       return this.forget(lease, out);
+    }
+    if (code === CloseCode.ServerExited) {
+      const attempt = admitRestart(lease, out.now, this.timing.restartLimit);
+      if (attempt !== undefined) return beginRestart(this.turn(out), lease, attempt);
+      if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
     this.endAbruptly(lease, reason, browserCode, out);
@@ -356,9 +400,16 @@ export class LeaseBroker {
       }
       case 'shutdown':
         return afterShutdown(lease, out, this.timing);
+      case 'restart':
+        if (lease.restart?.attempt !== purpose.attempt || lease.endReason !== undefined) return;
+        lease.restart.opened = true;
+        return out.push({
+          type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
+          autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+        });
       case 'reap':
         if (lease.phase !== 'releasing') return;
-        finishRelease(lease, false, out);
+        finishRelease(lease, 'reap_timeout', out);
         return this.forget(lease, out);
     }
   }
@@ -394,6 +445,14 @@ export class LeaseBroker {
   /** Release, expiry, eviction, state limit: the slot goes now, the server is shut down politely. */
   private endGracefully(lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox): void {
     if (!this.accountEnd(lease, reason, out)) return;
+    if (lease.restart && !lease.restart.opened) {
+      // Between a crash and its restart no process exists (agentctl reaped it before its 4006).
+      const waiter = lease.attachment?.id;
+      lease.release = { reason, step: 'reaping', ...(waiter !== undefined ? { waiter } : {}), ...(ack ? { ack } : {}) };
+      lease.phase = 'releasing';
+      finishRelease(lease, 'reaped', out);
+      return this.forget(lease, out);
+    }
     if (lease.attachment) answerForwardedLocally(this.turn(out), lease, lease.attachment.generation);
     startRelease(lease, reason, ack, out, this.timing);
   }

@@ -11,6 +11,7 @@ import { jsonBytes } from './jsonrpc.js';
 import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import type { ReleaseProcess } from './release.js';
+import type { RestartProcess } from './restart.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 import type { AttachmentId, EndReason, LeaseId, SessionId, UserId } from './types.js';
@@ -53,16 +54,23 @@ export interface Lease {
   endReason?: EndReason;
   /** Next id the broker uses towards the server (browser requests, initialize, shutdown). */
   nextServerId: number;
-  readonly init: InitializeExchange;
+  /** Per server process: replaced when a crashed server is restarted (restart.ts). */
+  init: InitializeExchange;
   readonly requests: RequestMap;
-  readonly serverRequests: ForwardedServerRequests;
-  readonly registrations: RegistrationSet;
-  readonly progress: ProgressTracker;
+  serverRequests: ForwardedServerRequests;
+  registrations: RegistrationSet;
+  progress: ProgressTracker;
   readonly versions: DocumentVersions;
   readonly deadline: DetachDeadline;
   /** Fingerprint of the language config the server was last told about. */
   configFingerprint?: string;
   release?: ReleaseProcess;
+  /** When the server exited unexpectedly (epoch ms), for the restart budget. */
+  crashes: number[];
+  /** Set while a crashed server is being restarted. */
+  restart?: RestartProcess;
+  /** The end of the last exited server's stderr (agentctl's server_exited frame). */
+  stderrTail?: string;
 }
 
 export function createLease(init: {
@@ -80,6 +88,7 @@ export function createLease(init: {
     progress: new ProgressTracker(),
     versions: new DocumentVersions(),
     deadline: new DetachDeadline(),
+    crashes: [],
   };
 }
 

@@ -90,6 +90,11 @@ export type Effect =
   | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
+  /**
+   * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's
+   * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
+   */
+  | { type: 'releaseUpstream'; leaseId: LeaseId }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
@@ -105,7 +110,7 @@ export type EffectType = Effect['type'];
 // Closed vocabularies for logs and metrics
 // ---------------------------------------------------------------------------------------------
 
-export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit'] as const;
+export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit', 'restart'] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
 /** Why a lease ended. Each lease ends exactly once, with exactly one of these. */
@@ -126,8 +131,11 @@ export type EndReason = (typeof END_REASONS)[number];
 
 export const ATTACH_REASONS = ['new_lease', 'lease_hint', 'recent_detached'] as const;
 export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame'] as const;
-/** How a release handshake finished: agentctl confirmed the stream closed, or we stopped waiting. */
-export const EXIT_REASONS = ['reaped', 'reap_timeout'] as const;
+/**
+ * How a release handshake finished: agentctl reported the tree gone, reported that something
+ * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
+ */
+export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
 export const LOG_REASONS = [
   ...ATTACH_REASONS,
   ...DETACH_REASONS,
@@ -155,6 +163,8 @@ export interface BrokerOptions {
   shutdownWaitMs?: number;
   /** How long agentctl gets to confirm the stream closed (process tree reaped), default 10 s. */
   reapWaitMs?: number;
+  /** Restarts of a crashed server within SERVER_RESTART_WINDOW_MS, default SERVER_RESTART_LIMIT (5). */
+  restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }

@@ -21,7 +21,7 @@ export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'manualInstal
 export type Guidance = (typeof GUIDANCE)[number];
 
 /** Where a starting server is: launched and waiting for `initialize`, or reattaching (S39). */
-export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing';
+export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing' | 'restarting';
 
 export interface LspStatus {
   state: LspState;
@@ -33,6 +33,8 @@ export interface LspStatus {
   /** Injected-clock ms when the current state (and phase) began: elapsed time is shown from it. */
   since?: number;
   guidance?: Guidance;
+  /** The end of a crashed server's stderr (restarting, or the 4006 that ends the lease). */
+  stderrTail?: string;
   /** Generation of the attachment this status describes (0 before the first start). */
   generation: number;
 }
