@@ -85,10 +85,21 @@ export function childPids(ppid: number, needle = ''): number[] {
   return out;
 }
 
-/** Every live descendant of `pid`. */
+/**
+ * Every live descendant of `pid`, except agentctl's watchdog: agentctl's own guard that outlives
+ * no one (it exits with agentctl), not part of any language-server tree.
+ */
 export function descendants(pid: number): number[] {
-  const children = childPids(pid);
+  const children = childPids(pid).filter((child) => !isWatchdog(child));
   return [...children, ...children.flatMap((c) => descendants(c))];
+}
+
+function isWatchdog(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').includes('KANDEV_WATCHDOG_INSTANCE=');
+  } catch {
+    return false;
+  }
 }
 
 export function isAlive(pid: number): boolean {
