@@ -9,12 +9,18 @@ import type { LanguageId } from './languages.js';
  * The user's per-language JSON (lsp_server_configs) is merged over these, key by key, so a person
  * who wants the schema store can turn it back on explicitly.
  */
+const CSS_SECTION = { validate: true, lint: {} };
+
 export const SERVER_DEFAULT_CONFIGS: Readonly<Partial<Record<LanguageId, Record<string, unknown>>>> = {
   // yaml-language-server fetches the schemastore.org catalog at start unless told not to.
   yaml: { yaml: { schemaStore: { enable: false }, validate: true, hover: true, completion: true } },
-  // VS Code's JSON server downloads http(s) schemas itself unless the setting says no; the
-  // initialization options below also leave it only the file: scheme.
+  // The JSON server's own downloads are closed by its initialization options (below); the
+  // setting is what VS Code's client reads, kept so a person sees downloads are off.
   json: { json: { schemaDownload: { enable: false }, validate: { enable: true } } },
+  // The VS Code CSS and HTML servers read these sections with `workspace/configuration` and fail
+  // on a null answer (they expect VS Code's defaults), so each gets an object.
+  css: { css: CSS_SECTION, scss: CSS_SECTION, less: CSS_SECTION },
+  html: { html: { validate: { scripts: true, styles: true } }, css: CSS_SECTION, javascript: { validate: { enable: true } }, 'js/ts': {} },
   // explainshell is a web service; empty keeps bash-language-server from calling it.
   shell: { bashIde: { explainshellEndpoint: '' } },
 };
