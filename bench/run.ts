@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installFakeServer, writeScript } from '../test/support/fakeServer.js';
+import { authHeaders } from '../test/support/access.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
 import { startPassThroughProxy } from './passThroughProxy.js';
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     // detached lease of its session, and that must not be the one the reattach rounds keep.
     const coldSession = await stack.startSession(task.id);
     const lspUrl = (sessionId: string, lease?: string) => `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=kotlin${lease ? `&lease=${lease}` : ''}`;
-    const headers = { Origin: stack.url };
+    const headers = { Origin: stack.url, ...authHeaders() };
 
     const openReady = async (lease?: string, sessionId = session.id) => {
       const client = await WsLspClient.open(lspUrl(sessionId, lease), headers);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm start`: installs what is missing, builds, and starts Kandev on its embedded defaults
 # (127.0.0.1:7420, SQLite under ~/.kandev) with the demo task. Extra arguments reach the backend:
-# `npm start -- --workspace DIR` also opens DIR as a task.
+# `npm start -- --workspace DIR` also opens DIR as a task. The backend prints the link to open, with
+# the access token (`http://127.0.0.1:7420/?token=...`, docs/access.md): one click signs in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-node-deps.sh

@@ -7,6 +7,7 @@ import {
   CONTAINER_SYSTEM_PATH, containerCreations, dockerAvailable, ownedContainers, removeOwnedContainers, startDockerEnv, stopDockerEnv,
   type DockerEnv,
 } from '../integration/docker-support.js';
+import { authHeaders } from '../support/access.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
@@ -87,14 +88,14 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
   it('S27 a request refused at capacity (4005) starts no container', async () => {
     // Both slots are held by the two editors' leases (detached now, so eviction applies): hold
     // them attached with two sockets first, then a third request must be refused.
-    const open = (sessionId: string) => new WebSocket(`${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=python`, { headers: { Origin: stack.url } });
+    const open = (sessionId: string) => new WebSocket(`${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=python`, { headers: { Origin: stack.url, ...authHeaders() } });
     const ready = (ws: WebSocket) => new Promise<void>((resolve, reject) => {
       ws.on('message', (d) => { if (JSON.parse(d.toString()).status === 'ready') resolve(); });
       ws.once('close', (code) => reject(new Error(`closed ${code}`)));
     });
     // The closed pages' leases detach once the backend sees their sockets end.
     const detached = async () => {
-      const text = await (await fetch(`${stack.url}/metrics`)).text();
+      const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
       return Number(/^kandev_lsp_leases_detached (\d+)/m.exec(text)?.[1] ?? 0);
     };
     await expect.poll(detached, { timeout: 30_000 }).toBe(2);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { authHeaders } from '../support/access.js';
 import { markers } from '../support/page.js';
 
 const RANGE = { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } };
@@ -100,7 +101,7 @@ export function isAlive(pid: number): boolean {
 
 /** One sample of the backend's /metrics (0 when absent). */
 export async function metric(url: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await (await fetch(`${url}/metrics`, { headers: authHeaders() })).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }

@@ -5,6 +5,7 @@ import { basename, delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOG_EVENTS } from '../../apps/backend/src/log.js';
+import { authHeaders, testTokenEnv } from '../support/access.js';
 import { agentctlFromSource, childPids, eventually, isAlive, repoRoot } from './backend-support.js';
 
 /** The backend as a person starts it: `main.ts` with flags, env config, stdout banner, SIGTERM. */
@@ -46,6 +47,7 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
       KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
       // Bounds how long a wedged orphan may run before the restart's reaper escalates to SIGKILL.
       KANDEV_AGENTCTL_STOP_GRACE_MS: '3000',
+      ...testTokenEnv,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,7 +73,7 @@ async function start(args: string[]): Promise<Cli> {
 }
 
 async function api(url: string, method: string, path: string): Promise<any> {
-  const response = await fetch(`${url}${path}`, { method });
+  const response = await fetch(`${url}${path}`, { method, headers: authHeaders() });
   return response.json();
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../support/access.js';
 import { BrowserClient, bundledServersPath, childPids, descendants, eventually, startTestBackend, type TestBackend } from './backend-support.js';
 
 /** The LSP gateway end to end: browser -> backend -> agentctl -> typescript-language-server. */
@@ -46,7 +47,7 @@ async function initialize(client: BrowserClient): Promise<Record<string, any>> {
 }
 
 async function closedCount(code: string): Promise<number> {
-  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
   const line = text.split('\n').find((l) => l.startsWith(`kandev_lsp_connections_closed_total{code="${code}"} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../support/access.js';
 import { childPids, eventually, isAlive, startTestBackend, type TestBackend } from './backend-support.js';
 
 /** Task/session lifecycle and the files API, through the real backend and a real agentctl. */
@@ -33,7 +34,7 @@ async function startSession(): Promise<{ taskId: string; sessionId: string; pid:
 }
 
 async function metric(name: string): Promise<string | undefined> {
-  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
   return text.split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1];
 }
 

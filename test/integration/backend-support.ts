@@ -10,6 +10,7 @@ import { afterAll } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/backend/src/config.js';
 import { startBackend, type RunningBackend } from '../../apps/backend/src/server.js';
+import { authHeaders, testTokenEnv } from '../support/access.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const agentctlFromSource = ['node', '--import', 'tsx', join(repoRoot, 'apps/agentctl/src/main.ts')];
@@ -41,6 +42,7 @@ export async function startTestBackend(env: Record<string, string> = {}): Promis
     KANDEV_LOG_STDERR: '0',
     KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
     KANDEV_AGENTCTL_STOP_GRACE_MS: '15000',
+    ...testTokenEnv,
     ...env,
   }, repoRoot);
   if (!config.ok) throw new Error(config.error);
@@ -49,7 +51,9 @@ export async function startTestBackend(env: Record<string, string> = {}): Promis
     backend,
     home,
     url: backend.url,
-    async api(method, path, body, headers = {}) {
+    async api(method, path, body, extraHeaders = {}) {
+      // The tests' token unless a test passes its own authorization (or '' for none).
+      const headers = Object.fromEntries(Object.entries({ ...authHeaders(env.KANDEV_TOKEN), ...extraHeaders }).filter(([, v]) => v !== ''));
       const response = await fetch(`${backend.url}${path}`, {
         method,
         headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -131,8 +135,10 @@ export class BrowserClient {
   private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   private nextId = 1;
 
-  constructor(url: string, options: { origin?: string } = {}) {
-    this.ws = new WebSocket(url, { headers: options.origin ? { origin: options.origin } : {}, maxPayload: 64 * 1024 * 1024 });
+  /** `token`: the access token sent as a bearer header (the tests' one by default, null for none). */
+  constructor(url: string, options: { origin?: string; token?: string | null } = {}) {
+    const auth = options.token === null ? {} : authHeaders(options.token);
+    this.ws = new WebSocket(url, { headers: { ...auth, ...(options.origin ? { origin: options.origin } : {}) }, maxPayload: 64 * 1024 * 1024 });
     this.ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);
@@ -151,7 +157,7 @@ export class BrowserClient {
     this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   }
 
-  static open(backendUrl: string, sessionId: string, language: string, options: { origin?: string } = {}): BrowserClient {
+  static open(backendUrl: string, sessionId: string, language: string, options: { origin?: string; token?: string | null } = {}): BrowserClient {
     return new BrowserClient(`${backendUrl.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?language=${encodeURIComponent(language)}`, options);
   }
 

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { ExecutorKind, Session, Task } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspTestClient } from '../../apps/agentctl/src/testing/agentctlProcess.js';
+import { TEST_ACCESS_TOKEN } from '../support/access.js';
 import { readLog } from '../support/fakeServer.js';
 import { startReleaseServer, type ReleaseServer } from '../fixtures/release-server/server.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
@@ -69,7 +70,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
   }
 
   function openLsp(sessionId: string, language = 'kotlin'): LspTestClient {
-    return new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, null);
+    return new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, TEST_ACCESS_TOKEN);
   }
 
   async function initialize(client: LspTestClient): Promise<Record<string, unknown>> {
@@ -200,7 +201,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
       const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
       const session = await doomed.startSession(task.id);
       expect(session.status).toBe('running');
-      const client = new LspTestClient(`${doomed.url.replace(/^http/, 'ws')}/lsp/${session.id}?language=kotlin`, null);
+      const client = new LspTestClient(`${doomed.url.replace(/^http/, 'ws')}/lsp/${session.id}?language=kotlin`, TEST_ACCESS_TOKEN);
       await client.status('ready');
       expect(await eventually(() => readLog(ws.logFile).some((l) => 'spawned' in l.message))).toBe(true);
       const [container] = await ownedContainers(env.docker, doomed.home);

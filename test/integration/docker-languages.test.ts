@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Session, Task } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspTestClient } from '../../apps/agentctl/src/testing/agentctlProcess.js';
+import { TEST_ACCESS_TOKEN } from '../support/access.js';
 import { ensureBuilt } from '../support/build.js';
 import { startTestBackend, type TestBackend } from './backend-support.js';
 import { CONTAINER_SYSTEM_PATH, containerHostPids, dockerAvailable, removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv } from './docker-support.js';
@@ -67,7 +68,7 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
     return api<Session>('POST', `/api/tasks/${task.id}/sessions`);
   }
 
-  const openLsp = (sessionId: string, language: string) => new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, null);
+  const openLsp = (sessionId: string, language: string) => new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, TEST_ACCESS_TOKEN);
 
   it('installs docker-langserver with npm inside the container, into its HOME, and reports the unknown instruction', async () => {
     const text = 'FROM debian:12\nRUNN make\n';

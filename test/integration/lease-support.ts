@@ -12,6 +12,7 @@ import { loadConfig } from '../../apps/backend/src/config.js';
 import type { Clock } from '../../apps/backend/src/lsp/clock.js';
 import { startBackend, type RunningBackend } from '../../apps/backend/src/server.js';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { authHeaders, testTokenEnv } from '../support/access.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
 import { taskPath } from '../support/stack.js';
@@ -38,7 +39,7 @@ export async function startLeaseBackend(env: Record<string, string> = {}, option
   const home = mkdtempSync(join(tmpdir(), 'kandev-lease-home-'));
   const config = loadConfig({ KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_AGENTCTL_STOP_GRACE_MS: '10000',
     // Idle reclaim off unless a test asks for it: fake-clock jumps must not stop task hosts by the way.
-    KANDEV_TASK_HOST_IDLE_MS: '0', ...env }, repoRoot);
+    KANDEV_TASK_HOST_IDLE_MS: '0', ...testTokenEnv, ...env }, repoRoot);
   if (!config.ok) throw new Error(config.error);
   const backend = await startBackend(config.value, options);
   const handle: LeaseBackend = {
@@ -47,13 +48,13 @@ export async function startLeaseBackend(env: Record<string, string> = {}, option
     async api(method, path, body) {
       const response = await fetch(`${backend.url}${path}`, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: { ...authHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
       return { status: response.status, json: text ? JSON.parse(text) : undefined };
     },
-    metrics: async () => (await fetch(`${backend.url}/metrics`)).text(),
+    metrics: async () => (await fetch(`${backend.url}/metrics`, { headers: authHeaders() })).text(),
     async close() {
       if (!open.delete(handle)) return;
       await backend.close();
@@ -157,7 +158,7 @@ export class LeaseClient {
     const query = new URLSearchParams({ language });
     if (hint) query.set('lease', hint);
     // autoPong false: a socket whose network died, which answers no ping (half-open).
-    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`, { autoPong: options.autoPong ?? true });
+    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`, { autoPong: options.autoPong ?? true, headers: authHeaders() });
     this.ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { accessCookies } from './access.js';
 import { chromiumPath } from './env.js';
 
 export interface LaunchedBrowser {
@@ -34,9 +35,19 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
 
 export type Viewport = 'desktop' | 'tablet' | 'phone';
 
-/** Browser contexts for the three layouts: pointer precision follows the device. */
-export function newContext(browser: Browser, viewport: Viewport = 'desktop', locale = 'en-US'): Promise<BrowserContext> {
-  if (viewport === 'desktop') return browser.newContext({ viewport: { width: 1400, height: 900 }, locale });
-  if (viewport === 'tablet') return browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, locale });
-  return browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale });
+/**
+ * Browser contexts for the three layouts: pointer precision follows the device. Each is signed in
+ * to every test stack (the access cookie of the tests' fixed token), as a browser that opened the
+ * start link once would be.
+ */
+export async function newContext(browser: Browser, viewport: Viewport = 'desktop', locale = 'en-US'): Promise<BrowserContext> {
+  const context = await browser.newContext(contextOptions(viewport, locale));
+  await context.addCookies(accessCookies());
+  return context;
+}
+
+function contextOptions(viewport: Viewport, locale: string) {
+  if (viewport === 'desktop') return { viewport: { width: 1400, height: 900 }, locale };
+  if (viewport === 'tablet') return { viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, locale };
+  return { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale };
 }

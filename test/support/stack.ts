@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ExecutorKind, Session, Task } from '@kandev/protocol';
+import { authHeaders, testTokenEnv } from './access.js';
 import { ensureBuilt, repoRoot } from './build.js';
 
-/** The backend as users run it: the built bundle, its own KANDEV_HOME, an ephemeral port. */
+/**
+ * The backend as users run it: the built bundle, its own KANDEV_HOME, an ephemeral port, and the
+ * tests' fixed access token (support/access.ts), which `api()` sends as a bearer header.
+ */
 export interface RunningStack {
   url: string;
   home: string;
@@ -36,7 +40,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   ensureBuilt('backend');
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
   const child = spawn(process.execPath, [join(repoRoot, 'apps/backend/dist/backend.mjs')], {
-    env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', ...env },
+    env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', ...testTokenEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
@@ -53,7 +57,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Runn
   async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
     const res = await fetch(`${url}${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { ...authHeaders(env.KANDEV_TOKEN), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     const text = await res.text();

@@ -56,8 +56,19 @@ describe('loadConfig', () => {
     ['KANDEV_AGENTCTL_COMMAND', '[]'],
     ['KANDEV_ALLOWED_ORIGINS', 'not a url'],
     ['KANDEV_LSP_MAX_CONNECTIONS', '0'],
+    ['KANDEV_TOKEN', 'too-short'],
+    ['KANDEV_TOKEN', 'has spaces and ; cookie separators'],
   ])('names the variable when %s=%s is invalid', (name, value) => {
     const config = loadConfig({ [name]: value }, '/repo');
     expect(!config.ok && config.error).toContain(name);
+    // A rejected token is never echoed: the error lands in terminals and logs.
+    if (name === 'KANDEV_TOKEN') expect(!config.ok && config.error).not.toContain(value);
+  });
+
+  it('takes a fixed access token from KANDEV_TOKEN, and none by default (the backend then keeps one in KANDEV_HOME)', () => {
+    const fixed = loadConfig({ KANDEV_TOKEN: 'scripted-token-0123456789' }, '/repo');
+    expect(fixed.ok && fixed.value.accessToken).toBe('scripted-token-0123456789');
+    const generated = loadConfig({}, '/repo');
+    expect(generated.ok && generated.value.accessToken).toBeUndefined();
   });
 });

@@ -14,6 +14,7 @@ export const USAGE = `Usage: kandev [--demo] [--workspace DIR]...
   --help            show this help
 
 Environment: KANDEV_PORT (7420), KANDEV_HOST (127.0.0.1), KANDEV_HOME (~/.kandev),
+KANDEV_TOKEN (a fixed access token; default: generated into KANDEV_HOME/access-token),
 KANDEV_ALLOWED_ORIGINS, KANDEV_LSP_MAX_CONNECTIONS, KANDEV_WEB_DIR, KANDEV_AGENTCTL_BUNDLE,
 KANDEV_AGENTCTL_COMMAND, KANDEV_AGENTCTL_START_TIMEOUT_MS, KANDEV_AGENTCTL_STOP_GRACE_MS.
 `;

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
 import { findRepoRoot } from './paths.js';
 import { fail, ok, type Result } from './result.js';
@@ -28,6 +29,8 @@ export interface BackendConfig {
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
   demoSource: string;
   logToStderr: boolean;
+  /** KANDEV_TOKEN: a fixed access token for scripted use; otherwise KANDEV_HOME/access-token. */
+  accessToken: string | undefined;
   /** local_docker: DOCKER_HOST, KANDEV_DOCKER_IMAGE, KANDEV_DOCKER_NETWORK, KANDEV_DOCKER_MOUNTS. */
   docker: DockerConfig;
 }
@@ -83,6 +86,14 @@ function origins(env: Env, name: string): Result<string[], string> {
   return ok(out);
 }
 
+function accessToken(env: Env): Result<string | undefined, string> {
+  const raw = env.KANDEV_TOKEN;
+  if (raw === undefined || raw === '') return ok(undefined);
+  // Never echo the value: the error lands in logs and terminals.
+  if (!ACCESS_TOKEN_PATTERN.test(raw)) return fail('KANDEV_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -');
+  return ok(raw);
+}
+
 /** Reads the configuration; a bad value is an error naming the variable, never a silent default. */
 export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRoot()): Result<BackendConfig, string> {
   const port = integer(env, 'KANDEV_PORT', DEFAULT_PORT, 0, 65535);
@@ -102,6 +113,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!allowed.ok) return allowed;
   const docker = loadDockerConfig(env);
   if (!docker.ok) return docker;
+  const token = accessToken(env);
+  if (!token.ok) return token;
   return ok({
     host: env.KANDEV_HOST || DEFAULT_HOST,
     port: port.value,
@@ -117,6 +130,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',
+    accessToken: token.value,
     docker: docker.value,
   });
 }

@@ -6,6 +6,8 @@ export const LOG_EVENTS = [
   'backend_started',
   'backend_stopping',
   'backend_stopped',
+  'backend_exposed',
+  'access_ready',
   'config_invalid',
   'store_migrated',
   'request_failed',

@@ -1,3 +1,4 @@
+import { ACCESS_TOKEN_PARAM } from '@kandev/protocol';
 import { parseCli, USAGE } from './cli.js';
 import { loadConfig } from './config.js';
 import { messageOf } from './result.js';
@@ -37,6 +38,8 @@ async function main(): Promise<number> {
   }
 
   process.stdout.write(`Kandev is running at ${backend.url}/\n`);
+  // The one place the token is shown: stdout of the person who started Kandev, never a log.
+  process.stdout.write(`Open ${signInUrl(backend.url, backend.access.value)} to sign in (the token is kept in ${backend.access.source === 'env' ? 'KANDEV_TOKEN' : backend.access.file}).\n`);
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);
@@ -49,6 +52,15 @@ async function main(): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+/** The start link; a wildcard bind (0.0.0.0, ::) is opened through loopback on this machine. */
+function signInUrl(base: string, token: string): string {
+  const url = new URL(`${base}/`);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  url.searchParams.set(ACCESS_TOKEN_PARAM, token);
+  return url.toString();
 }
 
 async function fatal(backend: { close(): Promise<void> }, message: string): Promise<number> {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -24,7 +24,12 @@ import type { TaskHostPinView } from './lsp/taskHostPins.js';
 import { createBackendMetrics } from './metrics/backendMetrics.js';
 import { registerLeaseMetrics } from './metrics/leaseMetrics.js';
 import { messageOf } from './result.js';
-import { hostAllowed, originAllowed, type OriginPolicy } from './security/origin.js';
+import { AccessGate } from './security/accessGate.js';
+import { loadAccessToken, type AccessToken } from './security/accessToken.js';
+import { jsonContentTypeAllowed } from './security/contentType.js';
+import { hostAllowed, isLoopbackName, originAllowed, type OriginPolicy } from './security/origin.js';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './security/privateFiles.js';
+import { signIn, writeUnauthenticatedStatic } from './security/signIn.js';
 import { IdleReclaimer } from './sessions/idleReclaimer.js';
 import { SessionService } from './sessions/sessionService.js';
 import { SettingsService } from './settings/settingsService.js';
@@ -36,6 +41,8 @@ import { TaskRepository } from './store/taskRepository.js';
 export interface RunningBackend {
   /** http://host:port, with the real port when the config asked for 0. */
   url: string;
+  /** The access token (for the start link main.ts prints; never logged). */
+  access: AccessToken;
   port: number;
   log: Logger;
   tasks: TaskRepository;
@@ -61,15 +68,28 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Starts the whole backend in this process; main.ts and the integration tests both use it. */
 export async function startBackend(config: BackendConfig, options: BackendOptions = {}): Promise<RunningBackend> {
+  // Task env, repository paths, the access token: KANDEV_HOME is for its owner's eyes only.
+  ensurePrivateDir(config.home);
   const logDir = join(config.home, 'logs');
-  mkdirSync(logDir, { recursive: true });
+  ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
+  ensurePrivateFile(logFile);
   const sinks: LogSink[] = [(line) => appendFileSync(logFile, line)];
   if (config.logToStderr) sinks.push((line) => process.stderr.write(line));
   const log = createLogger(sinks);
 
-  const opened = openDatabase(join(config.home, 'kandev.db'));
+  const loadedToken = loadAccessToken(config.home, config.accessToken);
+  if (!loadedToken.ok) throw new Error(loadedToken.error);
+  const access = loadedToken.value;
+  const gate = new AccessGate(access.value);
+  log.info('access_ready', { source: access.source, created: access.created });
+
+  const dbPath = join(config.home, 'kandev.db');
+  // SQLite gives its -wal and -shm files the database file's mode: create that one 0600 first.
+  ensurePrivateFile(dbPath);
+  const opened = openDatabase(dbPath);
   if (!opened.ok) throw new Error(opened.error);
+  for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${dbPath}${suffix}`, 0o600);
   const { db, report } = opened.value;
   if (report.applied.length > 0) log.info('store_migrated', { applied: report.applied.join(','), version: report.version });
 
@@ -108,7 +128,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   sessions.onEnded((sessionId) => relay.sessionStopped(sessionId));
   settings.onChange((next) => relay.settingsChanged(next));
   registerLeaseMetrics(metrics.registry, () => relay.metrics());
-  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy });
+  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy, authenticate: (req) => gate.allows(req) });
   const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
   // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
   const reclaimer = new IdleReclaimer({
@@ -122,15 +142,10 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   sessions.onRunning((id) => reclaimer.touch(id));
   sessions.onEnded((id) => reclaimer.ended(id));
 
-  const deps: ApiDeps = { tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) };
-  const router = new Router();
-  addSystemRoutes(router, deps);
-  addTaskRoutes(router, deps);
-  addSessionRoutes(router, deps);
-  addSettingsRoutes(router, deps);
+  const router = createApiRouter({ tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) });
 
   const server = createServer((req, res) => {
-    void handleRequest(req, res, router, config, originPolicy, log);
+    void handleRequest(req, res, { router, config, policy: originPolicy, gate, log });
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => undefined);
@@ -142,6 +157,8 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const port = await listen(server, config.port, config.host);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info('backend_started', { url, home: config.home });
+  // Anyone who can reach the port can try: say so, loudly, every start (the token still guards it).
+  if (!isLoopbackName(config.host)) log.warn('backend_exposed', { host: config.host, port });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -157,7 +174,17 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       log.info('backend_stopped');
     })());
 
-  return { url, port, log, tasks, sessions, leases, close };
+  return { url, access, port, log, tasks, sessions, leases, close };
+}
+
+/** The whole HTTP API; the access tests enumerate its routes to prove each one needs the token. */
+export function createApiRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  addSystemRoutes(router, deps);
+  addTaskRoutes(router, deps);
+  addSessionRoutes(router, deps);
+  addSettingsRoutes(router, deps);
+  return router;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -170,7 +197,20 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-async function handleRequest(req: IncomingMessage, res: ServerResponse, router: Router, config: BackendConfig, policy: OriginPolicy, log: Logger): Promise<void> {
+interface RequestContext {
+  router: Router;
+  config: BackendConfig;
+  policy: OriginPolicy;
+  gate: AccessGate;
+  log: Logger;
+}
+
+/**
+ * Every request passes, in order: Host (DNS rebinding) -> access token (except /api/health and the
+ * sign-in link) -> Origin for state changes -> JSON content type for API writes -> the route.
+ */
+async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+  const { router, config, policy, gate, log } = ctx;
   const url = new URL(req.url ?? '/', 'http://localhost');
   const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics';
   if (!hostAllowed(req.headers.host, policy)) {
@@ -178,15 +218,33 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, router: 
     writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
     return;
   }
+  const isHealth = url.pathname === '/api/health';
+  if (!isApi && signIn(req, res, url, gate, log)) return;
+  if (!isHealth && !gate.allows(req)) {
+    log.warn('request_refused', { reason: 'unauthenticated', method: req.method, api: isApi });
+    if (isApi) {
+      res.setHeader('www-authenticate', 'Bearer');
+      writeReply(res, errorOf('unauthorized', 'an access token is required: the cookie of the start link or Authorization: Bearer'));
+    } else {
+      writeUnauthenticatedStatic(req, res, url);
+    }
+    return;
+  }
   if (!isApi) {
     serveStatic(config.webDir, req, res, url.pathname);
     return;
   }
-  // State changes from another site's page are refused; reads need no check (no CORS headers are
-  // ever sent, so another origin cannot read the answers).
-  if (!SAFE_METHODS.has(req.method ?? 'GET') && !originAllowed(req.headers.origin, req.headers.host, policy)) {
+  // State changes from another site's page are refused, also with a valid token; reads need no
+  // check (no CORS headers are ever sent, so another origin cannot read the answers).
+  const changesState = !SAFE_METHODS.has(req.method ?? 'GET');
+  if (changesState && !originAllowed(req.headers.origin, req.headers.host, policy)) {
     log.warn('request_refused', { reason: 'origin_not_allowed', method: req.method });
     writeReply(res, errorOf('forbidden', 'this origin may not change anything here'));
+    return;
+  }
+  if (changesState && !jsonContentTypeAllowed(req)) {
+    log.warn('request_refused', { reason: 'content_type_not_json', method: req.method });
+    writeReply(res, errorOf('unsupported_media_type', 'send the body as Content-Type: application/json'));
     return;
   }
   const match = router.match(req.method ?? 'GET', url.pathname);

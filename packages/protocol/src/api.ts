@@ -41,6 +41,7 @@ export interface SearchResponse { hits: SearchHit[]; truncated?: boolean }
 export const API_ERROR_CODES = [
   'bad_request', 'not_found', 'path_outside_workspace', 'conflict', 'too_large', 'unauthorized',
   'forbidden', 'session_not_running', 'executor_unsupported', 'task_host_unavailable', 'internal',
+  'unsupported_media_type',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 export interface ApiError { code: ApiErrorCode; message: string }

@@ -10,9 +10,12 @@ const root = mkdtempSync(join(tmpdir(), 'kandev-api-'));
 const repo = join(root, 'repo');
 mkdirSync(repo);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Every backend here runs with this fixed access token; `call` sends it (access tests live in test/integration/access-*).
+const TOKEN = 'api-unit-test-token-0123456789';
+const auth = { authorization: `Bearer ${TOKEN}` };
 
 function config(overrides: Record<string, string> = {}): BackendConfig {
-  const loaded = loadConfig({ KANDEV_HOME: join(root, 'home'), KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_WEB_DIR: join(root, 'web'), ...overrides });
+  const loaded = loadConfig({ KANDEV_HOME: join(root, 'home'), KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_WEB_DIR: join(root, 'web'), KANDEV_TOKEN: TOKEN, ...overrides });
   if (!loaded.ok) throw new Error(loaded.error);
   return loaded.value;
 }
@@ -26,7 +29,7 @@ afterAll(() => backend.close());
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${backend.url}${path}`, {
     method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    headers: body === undefined ? { ...auth, ...headers } : { 'content-type': 'application/json', ...auth, ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
@@ -91,7 +94,7 @@ describe('settings', () => {
     await call('PUT', '/api/settings', { lsp_status_location: 'status_bar' });
     const other = await startBackend(config({ KANDEV_HOME: join(root, 'home') }));
     try {
-      const response = await fetch(`${other.url}/api/settings`);
+      const response = await fetch(`${other.url}/api/settings`, { headers: auth });
       expect(((await response.json()) as { lsp_status_location: string }).lsp_status_location).toBe('status_bar');
     } finally {
       await other.close();

@@ -16,6 +16,7 @@ export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   conflict: 409,
   session_not_running: 409,
   too_large: 413,
+  unsupported_media_type: 415,
   executor_unsupported: 422,
   internal: 500,
   task_host_unavailable: 502,

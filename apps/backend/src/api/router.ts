@@ -44,6 +44,11 @@ export class Router {
     return this.add('PUT', pattern, handler);
   }
 
+  /** Every registered route as `METHOD /pattern` pairs (the access tests enumerate them). */
+  list(): Array<{ method: string; pattern: string }> {
+    return this.routes.map((r) => ({ method: r.method, pattern: `/${r.segments.join('/')}` }));
+  }
+
   match(method: string, pathname: string): RouteMatch {
     const segments = split(pathname);
     const allow: string[] = [];

@@ -33,7 +33,7 @@ const canKillGroups = process.platform !== 'win32';
 export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Result<AgentctlProcess, string>> {
   const [command, ...args] = options.argv;
   if (!command) return fail('empty agentctl command');
-  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
   // A log file that cannot be written (disk full, folder removed) must never take the backend down.
   log.on('error', () => undefined);
   let child: ChildProcess;

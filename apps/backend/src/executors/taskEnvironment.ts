@@ -1,8 +1,11 @@
 /**
  * The environment of a Local PC task host: the backend's own, overridden by the task's env (HOME,
  * PATH, GOBIN, ...), plus agentctl's own variables. Inherited AGENTCTL_* are dropped first so a
- * backend started from inside a task host never leaks its parent's token or workspace.
+ * backend started from inside a task host never leaks its parent's token or workspace, and so is
+ * KANDEV_TOKEN: the backend's access token must not reach code that a repository controls.
  */
+const BACKEND_SECRETS = new Set(['KANDEV_TOKEN']);
+
 export function taskHostEnvironment(
   backendEnv: Record<string, string | undefined>,
   taskEnv: Record<string, string>,
@@ -10,7 +13,7 @@ export function taskHostEnvironment(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(backendEnv)) {
-    if (value !== undefined && !key.startsWith('AGENTCTL_')) env[key] = value;
+    if (value !== undefined && !key.startsWith('AGENTCTL_') && !BACKEND_SECRETS.has(key)) env[key] = value;
   }
   for (const [key, value] of Object.entries(taskEnv)) {
     if (!key.startsWith('AGENTCTL_')) env[key] = value;

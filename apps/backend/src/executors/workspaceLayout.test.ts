@@ -29,7 +29,7 @@ describe('localWorkspaceLayout', () => {
 describe('taskHostEnvironment', () => {
   it('merges task overrides over the backend env and sets agentctl variables last', () => {
     const env = taskHostEnvironment(
-      { PATH: '/usr/bin', HOME: '/root', AGENTCTL_TOKEN: 'inherited', KEEP: '1' },
+      { PATH: '/usr/bin', HOME: '/root', AGENTCTL_TOKEN: 'inherited', KANDEV_TOKEN: 'the-backend-access-token', KEEP: '1' },
       { HOME: '/task-home', GOBIN: '/task-home/bin' },
       { token: 't', workspacePath: '/w', repoSubpaths: ['a'] },
     );

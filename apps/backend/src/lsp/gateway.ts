@@ -19,13 +19,15 @@ export interface GatewayDeps {
   metrics: BackendMetrics;
   log: Logger;
   originPolicy: OriginPolicy;
+  /** Whether the upgrade carries the access token (cookie or bearer). */
+  authenticate: (req: IncomingMessage) => boolean;
   writeDeadlineMs?: number;
 }
 
 /**
  * The browser edge of LSP: `/lsp/:sessionId?language=L&lease=ID`. A cross-site Origin (or a
- * rebinding Host) is refused at the HTTP upgrade with 403: that is an attack, not an admission
- * failure. Everything else is accepted as a WebSocket first and refused with a close code, so the
+ * rebinding Host) is refused at the HTTP upgrade with 403, and a caller without the access token
+ * with 401: neither is an admission failure, and no socket is opened for them. Everything else is accepted as a WebSocket first and refused with a close code, so the
  * browser can show localized copy for it.
  */
 export class LspGateway {
@@ -46,6 +48,11 @@ export class LspGateway {
     if (!hostAllowed(req.headers.host, originPolicy) || !originAllowed(req.headers.origin, req.headers.host, originPolicy)) {
       log.warn('request_refused', { reason: 'origin_not_allowed', path: '/lsp' });
       refuseUpgrade(socket, 403, 'forbidden', 'this origin may not open LSP streams');
+      return true;
+    }
+    if (!this.deps.authenticate(req)) {
+      log.warn('request_refused', { reason: 'unauthenticated', path: '/lsp' });
+      refuseUpgrade(socket, 401, 'unauthorized', 'an access token is required');
       return true;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, route));
@@ -82,10 +89,12 @@ export class LspGateway {
   }
 }
 
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden' };
+
 function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: { code, message } });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );

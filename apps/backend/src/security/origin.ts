@@ -16,7 +16,7 @@ export interface OriginPolicy {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function isLoopbackName(hostname: string): boolean {
+export function isLoopbackName(hostname: string): boolean {
   const name = hostname.toLowerCase();
   return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(name);
 }

@@ -108,7 +108,7 @@ interface Listening {
 
 /** Attaches before starting, so no output is missed, then waits for agentctl's one listening line. */
 async function startAndWaitForListening(container: Docker.Container, options: DockerTaskHostOptions): Promise<Result<Listening, DockerError>> {
-  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
   // A log file that cannot be written must never take the backend down.
   log.on('error', () => undefined);
   const closeLog = () => {

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ACCESS_TOKEN_FILE } from '@kandev/protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, repoRoot } from '../support/build.js';
+
+/**
+ * Issue 11, the start link and files at rest: the built backend as `npm start` runs it, without
+ * KANDEV_TOKEN. It generates a token into KANDEV_HOME (0600), prints the sign-in URL once on
+ * stdout (never in a log), keeps KANDEV_HOME 0700 and its database files 0600.
+ */
+const root = mkdtempSync(join(tmpdir(), 'kandev-access-files-'));
+const running = new Set<ChildProcess>();
+afterAll(async () => {
+  for (const child of running) await stop(child);
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  signIn: string;
+  keptIn: string;
+  stderr: string[];
+}
+
+async function start(home: string, env: Record<string, string> = {}): Promise<Started> {
+  ensureBuilt('agentctl');
+  ensureBuilt('backend');
+  const { KANDEV_TOKEN: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, [join(repoRoot, 'apps/backend/dist/backend.mjs')], {
+    env: { ...inherited, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (line.startsWith('Open ')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`backend exited ${code}: ${stderr.join('\n')}`)));
+  });
+  const base = /^Kandev is running at (http:\/\/[^/]+)\/$/.exec(lines[0] ?? '')?.[1];
+  const open = /^Open (\S+) to sign in \(the token is kept in (.+)\)\.$/.exec(lines[1] ?? '');
+  if (!base || !open) throw new Error(`unexpected banner: ${lines.join(' | ')}`);
+  return { child, base, signIn: open[1] as string, keptIn: open[2] as string, stderr };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  running.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+async function status(url: string, token?: string): Promise<number> {
+  return (await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, redirect: 'manual' })).status;
+}
+
+describe('access token on disk and the start link', () => {
+  const home = join(root, 'home');
+
+  it('first start: generates a 0600 token in a 0700 KANDEV_HOME, prints the sign-in URL once, never logs the token', async () => {
+    const first = await start(home);
+    const tokenFile = join(home, ACCESS_TOKEN_FILE);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.signIn).toBe(`${first.base}/?token=${token}`);
+    expect(first.keptIn).toBe(tokenFile);
+    expect(mode(home)).toBe(0o700);
+    expect(mode(tokenFile)).toBe(0o600);
+
+    // The printed link works; the API wants the token.
+    expect(await status(first.signIn)).toBe(303);
+    expect(await status(`${first.base}/api/tasks`)).toBe(401);
+    expect(await status(`${first.base}/api/tasks`, token)).toBe(200);
+    // A write puts the database in WAL mode with its -wal and -shm files: all private.
+    const put = await fetch(`${first.base}/api/settings`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"locale":"pt-pt"}' });
+    expect(put.status).toBe(200);
+    for (const file of ['kandev.db', 'kandev.db-wal', 'kandev.db-shm']) {
+      expect(existsSync(join(home, file))).toBe(true);
+      expect(mode(join(home, file))).toBe(0o600);
+    }
+    expect(mode(join(home, 'logs'))).toBe(0o700);
+    expect(mode(join(home, 'logs/backend.log'))).toBe(0o600);
+
+    await stop(first.child);
+    expect(first.stderr.some((l) => l.includes('"event":"access_ready"'))).toBe(true);
+    expect(first.stderr.join('\n')).not.toContain(token);
+    expect(readFileSync(join(home, 'logs/backend.log'), 'utf8')).not.toContain(token);
+  });
+
+  it('next start: the same token (links keep working); loosened modes are tightened again', async () => {
+    const token = readFileSync(join(home, ACCESS_TOKEN_FILE), 'utf8').trim();
+    chmodSync(home, 0o755);
+    chmodSync(join(home, 'kandev.db'), 0o644);
+    chmodSync(join(home, ACCESS_TOKEN_FILE), 0o644);
+    const again = await start(home);
+    expect(again.signIn).toBe(`${again.base}/?token=${token}`);
+    expect(mode(home)).toBe(0o700);
+    expect(mode(join(home, 'kandev.db'))).toBe(0o600);
+    expect(mode(join(home, ACCESS_TOKEN_FILE))).toBe(0o600);
+    await stop(again.child);
+  });
+
+  it('KANDEV_TOKEN fixes the token for scripted use and writes no token file', async () => {
+    const scripted = join(root, 'scripted');
+    const fixed = await start(scripted, { KANDEV_TOKEN: 'scripted-token-0123456789' });
+    expect(fixed.signIn).toBe(`${fixed.base}/?token=scripted-token-0123456789`);
+    expect(fixed.keptIn).toBe('KANDEV_TOKEN');
+    expect(existsSync(join(scripted, ACCESS_TOKEN_FILE))).toBe(false);
+    expect(await status(`${fixed.base}/api/tasks`, 'scripted-token-0123456789')).toBe(200);
+    expect(await status(`${fixed.base}/api/tasks`)).toBe(401);
+    await stop(fixed.child);
+    expect(fixed.stderr.join('\n')).not.toContain('scripted-token-0123456789');
+  });
+
+  it('a non-loopback bind logs where it listens and still requires the token', async () => {
+    const exposedHome = join(root, 'exposed');
+    const exposed = await start(exposedHome, { KANDEV_HOST: '0.0.0.0' });
+    const token = readFileSync(join(exposedHome, ACCESS_TOKEN_FILE), 'utf8').trim();
+    const port = new URL(exposed.base).port;
+    const warning = exposed.stderr.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.event === 'backend_exposed');
+    expect(warning).toMatchObject({ level: 'warn', host: '0.0.0.0', port: Number(port) });
+    const local = `http://127.0.0.1:${port}`;
+    // The printed link opens through loopback here (0.0.0.0 is no address a browser should use).
+    expect(exposed.signIn).toBe(`${local}/?token=${token}`);
+    expect(await status(`${local}/api/health`)).toBe(200);
+    expect(await status(`${local}/api/tasks`)).toBe(401);
+    expect(await status(`${local}/`)).toBe(401);
+    expect(await status(`${local}/api/tasks`, token)).toBe(200);
+    await stop(exposed.child);
+  });
+});
