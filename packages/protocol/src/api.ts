@@ -51,6 +51,8 @@ export interface LanguageCatalogEntry {
   id: LanguageId;
   name: string;
   extensions: string[];
+  /** Well-known file names served whatever their extension (`Dockerfile`, `.bashrc`). */
+  fileNames?: string[];
   binary: string;
   args: string[];
   installStrategy: 'npm' | 'go' | 'release' | 'none';

@@ -28,8 +28,8 @@ export const DEFAULT_SETTINGS: UserSettings = {
   status_bar_order: [],
 };
 
-/** Languages whose servers can be installed automatically on some task host (never Kotlin). */
-export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust'];
+/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
 
 export type SettingsError = { field: string; message: string };
 

@@ -53,7 +53,9 @@ describe('HTTP API basics', () => {
       managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
     }));
     expect(languages.json.languages.find((l: { id: string }) => l.id === 'kotlin')).toMatchObject({ autoInstallable: false, experimental: true, installStrategy: 'none' });
-    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin']);
+    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'dockerfile')).toMatchObject({ fileNames: ['Dockerfile', 'Containerfile'], binary: 'docker-langserver' });
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'cpp')).toMatchObject({ autoInstallable: false, installStrategy: 'none', installCommand: 'apt-get install clangd' });
   });
 
   it('answers unknown API paths with a JSON 404 and wrong methods with 405', async () => {

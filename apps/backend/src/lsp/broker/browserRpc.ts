@@ -7,7 +7,8 @@ import { classify, errorResponse, isJsonRpcId, isRecord, notification, resultRes
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
 import { applyBrowserSuccess } from './serverRequests.js';
-import { configFingerprint } from './settings.js';
+import { pushInitialConfiguration } from './serverRpc.js';
+import { withInitializationOptions } from '@kandev/protocol';
 import type { Turn } from './context.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
 
@@ -44,7 +45,8 @@ function browserRequest(
   if (method === 'initialize') {
     const outcome = lease.init.onBrowserInitialize(attachment.generation, id, params, () => allocServerId(lease));
     switch (outcome.action) {
-      case 'forward': return out.toServer(lease.id, withId(message, outcome.serverId));
+      // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it.
+      case 'forward': return out.toServer(lease.id, withId({ ...message, params: withInitializationOptions(lease.language, params) }, outcome.serverId));
       case 'wait': return;
       case 'reply': return reply(resultResponse(id, outcome.result));
       case 'reject': return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));
@@ -69,7 +71,7 @@ function browserNotification(
   if (method === 'initialized') {
     if (lease.init.onBrowserInitialized()) {
       out.toServer(lease.id, message);
-      lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+      pushInitialConfiguration(turn, lease);
     }
     return;
   }

@@ -8,7 +8,7 @@ import { classify, isJsonRpcId, isRecord, notification, request, withId } from '
 import type { Lease } from './lease.js';
 import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
-import { configFingerprint } from './settings.js';
+import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { Turn } from './context.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
 
@@ -25,7 +25,18 @@ export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMes
 /** The broker's own `initialized` (no browser will send it); remembers the config the server has. */
 export function sendInitialized(turn: Turn, lease: Lease): void {
   turn.out.toServer(lease.id, notification('initialized', {}));
-  lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+  pushInitialConfiguration(turn, lease);
+}
+
+/**
+ * Right after `initialized`: push-model servers (the VS Code JSON, CSS and HTML servers) never ask
+ * with `workspace/configuration`, so the settings they start with are pushed once, as VS Code's own
+ * client does. Nothing is sent when there is no configuration at all.
+ */
+export function pushInitialConfiguration(turn: Turn, lease: Lease): void {
+  const config = turn.settings.languageConfig(lease.userId, lease.language);
+  lease.configFingerprint = configFingerprint(config);
+  if (config !== undefined) turn.out.toServer(lease.id, didChangeConfiguration(config));
 }
 
 /** Server requests an ended generation never answered: the broker answers them. */

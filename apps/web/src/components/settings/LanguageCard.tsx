@@ -36,7 +36,7 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
         )}
       </header>
       <p className="language-meta" data-testid="language-extensions">
-        {t('settings.language.extensions', { list: card.extensions.join(' ') })}
+        {t('settings.language.extensions', { list: [...card.extensions, ...(card.fileNames ?? [])].join(' ') })}
       </p>
       {card.binary && (
         <p className="language-meta" data-testid="language-binary">

@@ -17,7 +17,7 @@ export type LspState = (typeof LSP_STATES)[number];
 export type StatusMessage = { key: string; params?: Record<string, string | number> } | { text: string };
 
 /** What the person can do about an unavailable server besides (or instead of) Retry. */
-export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
+export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'clangdManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
 export type Guidance = (typeof GUIDANCE)[number];
 
 /** Where a starting server is: launched and waiting for `initialize`, or reattaching (S39). */
@@ -73,7 +73,15 @@ export function closeMessageKey(rawCode: number, language: LanguageId): string {
   const code = normalizeCloseCode(rawCode);
   if (code === CloseCode.TransportFailure && rawCode !== CloseCode.TransportFailure) return 'close.connectionLost';
   if (code === CloseCode.NoInstaller && language === 'kotlin') return 'close.4007Kotlin';
+  if (code === CloseCode.NoInstaller && language === 'cpp') return 'close.4007Clangd';
   return `close.${code}`;
+}
+
+/** Languages that Kandev never installs get their own by-hand instructions (4007). */
+function manualSetupGuidance(language: LanguageId): Guidance {
+  if (language === 'kotlin') return 'kotlinManualSetup';
+  if (language === 'cpp') return 'clangdManualSetup';
+  return 'manualInstall';
 }
 
 export type CloseDecision =
@@ -114,7 +122,7 @@ export function decideClose(rawCode: number, ctx: CloseContext): CloseDecision {
     case CloseCode.BinaryMissingInstallable:
       return { kind: 'unavailable', message, guidance: 'enableAutoInstall', leaseEnded: true };
     case CloseCode.NoInstaller:
-      return { kind: 'unavailable', message, guidance: ctx.language === 'kotlin' ? 'kotlinManualSetup' : 'manualInstall', leaseEnded: true };
+      return { kind: 'unavailable', message, guidance: manualSetupGuidance(ctx.language), leaseEnded: true };
     case CloseCode.ExecutorUnsupported:
       return { kind: 'unavailable', message, guidance: 'unsupportedExecutor', leaseEnded: false };
     default:

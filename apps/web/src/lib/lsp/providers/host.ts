@@ -1,6 +1,7 @@
 import { documentLanguageId, languageForPath, type LanguageId } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
+import { monacoLanguagesOf } from '../../monaco/languages.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
@@ -40,10 +41,8 @@ export interface ProviderHost {
   preload(fileUris: readonly string[]): Promise<void>;
 }
 
-/** Monaco language ids that a catalog language's models use. */
-export function monacoLanguagesOf(language: LanguageId): string[] {
-  return language === 'typescript' ? ['typescript', 'javascript'] : [language];
-}
+/** Monaco language ids that a catalog language's models use (the table lives with the Monaco setup). */
+export { monacoLanguagesOf };
 
 export function sessionSelector(language: LanguageId): Monaco.languages.LanguageFilter[] {
   return monacoLanguagesOf(language).map((id) => ({ language: id, scheme: SESSION_MODEL_SCHEME }));
