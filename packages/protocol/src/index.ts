@@ -7,3 +7,4 @@ export * from './languages.js';
 export * from './settings.js';
 export * from './uri.js';
 export * from './catalog.js';
+export * from './search.js';
