@@ -1,24 +1,28 @@
 import type { Locale } from '@kandev/protocol';
 import enCommon from '../locales/en/common.json';
 import enLsp from '../locales/en/lsp.json';
+import enSearch from '../locales/en/search.json';
 import pseudoCommon from '../locales/pseudo/common.json';
 import pseudoLsp from '../locales/pseudo/lsp.json';
+import pseudoSearch from '../locales/pseudo/search.json';
 import ptCommon from '../locales/pt-pt/common.json';
 import ptLsp from '../locales/pt-pt/lsp.json';
+import ptSearch from '../locales/pt-pt/search.json';
 import zhCommon from '../locales/zh-cn/common.json';
 import zhLsp from '../locales/zh-cn/lsp.json';
+import zhSearch from '../locales/zh-cn/search.json';
 
-/** Catalog namespaces: `common` for the app shell, `lsp` for language-server status copy. */
-export const NAMESPACES = ['common', 'lsp'] as const;
+/** Catalog namespaces: `common` for the app shell, `lsp` for language-server status copy, `search` for the Search panel's options. */
+export const NAMESPACES = ['common', 'lsp', 'search'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type Catalog = Record<Namespace, Record<string, unknown>>;
 
 export const CATALOGS: Record<Locale, Catalog> = {
-  en: { common: enCommon, lsp: enLsp },
-  pseudo: { common: pseudoCommon, lsp: pseudoLsp },
-  'pt-pt': { common: ptCommon, lsp: ptLsp },
-  'zh-cn': { common: zhCommon, lsp: zhLsp },
+  en: { common: enCommon, lsp: enLsp, search: enSearch },
+  pseudo: { common: pseudoCommon, lsp: pseudoLsp, search: pseudoSearch },
+  'pt-pt': { common: ptCommon, lsp: ptLsp, search: ptSearch },
+  'zh-cn': { common: zhCommon, lsp: zhLsp, search: zhSearch },
 };
 
 /** i18next language tags of our locales (BCP 47 spelling, as html[lang] wants it). */
