@@ -21,6 +21,12 @@ const OPTION_KEYS = [
   { key: 'regex', label: 'regex', text: '.*', testId: 'search-regex' },
 ] as const;
 
+/** `q` plus the options that are on, e.g. `needle|case,word`: what a result answers. */
+export function searchKey(text: string, options: SearchOptions): string {
+  const on = OPTION_KEYS.filter(({ key }) => options[key]).map(({ testId }) => testId.replace('search-', ''));
+  return `${text}|${on.join(',')}`;
+}
+
 /**
  * Content search of one session; a hit opens that session's file at its line and column (S37).
  * Hits stream in as the task host finds them; a new query or option aborts the running search,
@@ -32,16 +38,20 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
   const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });
   const [result, setResult] = useState<SearchState>({ state: 'idle' });
   const running = useRef<AbortController | undefined>(undefined);
+  // What the shown result answers (a test hook: a finished state of an older query is not this one's).
+  const [answered, setAnswered] = useState('');
 
   const run = (text: string, opts: SearchOptions) => {
     running.current?.abort();
     running.current = undefined;
     if (!text.trim()) {
+      setAnswered('');
       setResult({ state: 'idle' });
       return;
     }
     const cancel = new AbortController();
     running.current = cancel;
+    setAnswered(searchKey(text, opts));
     let hits: SearchHit[] = [];
     setResult({ state: 'searching', hits });
     api.searchStream(sessionId, text, opts, cancel.signal, (batch) => {
@@ -69,7 +79,7 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
 
   const hits = result.state === 'searching' || result.state === 'done' ? result.hits : [];
   return (
-    <section className="search-panel" aria-label={t('search.label')} data-testid="search-panel" data-search-state={result.state}>
+    <section className="search-panel" aria-label={t('search.label')} data-testid="search-panel" data-search-state={result.state} data-search-key={answered}>
       <form
         role="search"
         onSubmit={(e) => {
