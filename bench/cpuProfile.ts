@@ -4,18 +4,42 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { SourceMap } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../test/support/build.js';
 import { startStack } from '../test/support/stack.js';
 import { installEchoServer, measurePath, openProduct } from './transport.js';
 import { taskPath } from '../test/support/stack.js';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
 
 export interface SelfTime { fn: string; where: string; ms: number; percent: number }
 
+/** Bundle positions back to the TypeScript source, through the bundle's linked source map. */
+function sourceLocator(): (url: string, line: number, column: number) => string {
+  const maps = new Map<string, SourceMap | undefined>();
+  return (url, line, column) => {
+    if (!url.startsWith('file://')) return url ? `${url}:${line + 1}` : '';
+    const path = new URL(url).pathname;
+    if (!maps.has(path)) {
+      try {
+        maps.set(path, new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8'))));
+      } catch {
+        maps.set(path, undefined);
+      }
+    }
+    const entry = maps.get(path)?.findEntry(line, column) as { originalSource?: string; originalLine?: number } | undefined;
+    if (entry?.originalSource) {
+      const source = entry.originalSource.startsWith('file://') ? new URL(entry.originalSource).pathname : join(path, '..', entry.originalSource);
+      return `${relative(repoRoot, source)}:${(entry.originalLine ?? 0) + 1}`;
+    }
+    return `${relative(repoRoot, path)}:${line + 1}`;
+  };
+}
+
 export function topSelfTime(profile: CpuProfile, top = 15): SelfTime[] {
+  const locate = sourceLocator();
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, { fn: string; where: string; us: number }>();
   let total = 0;
@@ -24,9 +48,9 @@ export function topSelfTime(profile: CpuProfile, top = 15): SelfTime[] {
     const delta = profile.timeDeltas[i] ?? 0;
     total += delta;
     if (!node) return;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
     const fn = functionName || '(anonymous)';
-    const where = url ? `${url.startsWith('file://') ? relative(repoRoot, new URL(url).pathname) : url}:${lineNumber + 1}` : '';
+    const where = locate(url, lineNumber, columnNumber);
     const key = `${fn}@${where}`;
     const entry = self.get(key) ?? { fn, where, us: 0 };
     entry.us += delta;
@@ -37,8 +61,7 @@ export function topSelfTime(profile: CpuProfile, top = 15): SelfTime[] {
 
 export async function profileProductPath(workspace: string, bin: string): Promise<{ top: SelfTime[]; profiledMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-cpuprof-'));
-  // NODE_OPTIONS reaches agentctl and the stub server too: each writes its own file, named by pid.
-  const stack = await startStack({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+  const stack = await startStack({}, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   const backendPid = stack.process.pid as number;
   try {
     installEchoServer(bin);
