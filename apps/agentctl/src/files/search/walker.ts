@@ -8,6 +8,9 @@ import type { SearchQuery } from './query.js';
 
 export interface SearchOutcome { truncated: boolean }
 
+/** Files read concurrently by the walker. */
+const READ_AHEAD = 16;
+
 /** Where each engine sends its hits, in batches, as they are found. */
 export type HitSink = (hits: SearchHit[]) => void;
 
@@ -89,35 +92,48 @@ export async function walkSearch(root: string, query: SearchQuery, limits: Searc
       return;
     }
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Files are read a few at a time (the disk and the thread pool work while we match), and
+    // matched in name order, so hits still arrive in the walk's stable order.
+    let batch: Array<{ rel: string; path: string }> = [];
+    const flush = async (): Promise<boolean> => {
+      const files = batch;
+      batch = [];
+      const contents = await Promise.all(files.map((f) => readSmallFile(f.path, limits.maxFileBytes).catch(() => undefined)));
+      for (let i = 0; i < files.length; i++) {
+        if (signal.aborted) return false;
+        const bytes = contents[i];
+        if (!bytes || looksBinary(bytes)) continue;
+        const { hits, full } = matchLines((files[i] as { rel: string }).rel, bytes.toString('utf8'), pattern, limits.maxHits - state.found, prefilter);
+        if (hits.length > 0) {
+          state.found += hits.length;
+          sink(hits);
+        }
+        if (full) {
+          state.truncated = true;
+          return false;
+        }
+      }
+      return true;
+    };
     for (const d of dirents) {
       if (state.truncated || signal.aborted) return;
       const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) {
-        if (!skipped.has(d.name) && !scope.ignores(childRel, true)) await walk(join(dir, d.name), childRel, scope);
+        if (skipped.has(d.name) || scope.ignores(childRel, true)) continue;
+        if (batch.length > 0 && !(await flush())) return;
+        await walk(join(dir, d.name), childRel, scope);
         continue;
       }
       if (!d.isFile() || scope.ignores(childRel, false)) continue;
       if (++state.visited > limits.maxFilesVisited) {
         state.truncated = true;
+        await flush();
         return;
       }
-      let bytes;
-      try {
-        bytes = await readSmallFile(join(dir, d.name), limits.maxFileBytes);
-      } catch {
-        continue;
-      }
-      if (!bytes || looksBinary(bytes)) continue;
-      const { hits, full } = matchLines(childRel, bytes.toString('utf8'), pattern, limits.maxHits - state.found, prefilter);
-      if (hits.length > 0) {
-        state.found += hits.length;
-        sink(hits);
-      }
-      if (full) {
-        state.truncated = true;
-        return;
-      }
+      batch.push({ rel: childRel, path: join(dir, d.name) });
+      if (batch.length >= READ_AHEAD && !(await flush())) return;
     }
+    if (batch.length > 0) await flush();
   };
 
   await walk(root, '', IgnoreScope.empty());
