@@ -67,11 +67,12 @@ async function transport(dir: string): Promise<void> {
 
     const fake = await startTimes(stack, task.id, 'kotlin', REATTACH_ROUNDS);
     const tsTask = await stack.createTask({ title: 'bench ts', workspace: copyDemoWorkspace() });
-    const real = await startTimes(stack, tsTask.id, 'typescript', Math.max(3, Math.floor(REATTACH_ROUNDS / 2)));
+    const realRounds = Math.max(3, Math.floor(REATTACH_ROUNDS / 2));
+    const real = await startTimes(stack, tsTask.id, 'typescript', realRounds);
     out('ready to use after connect (ms): reattach to a retained lease vs cold start (launch + initialize)', table(['server', 'start', 'p50', 'p95', 'mean', 'resumed'], [
       ['stub (echo server)', 'reattach', fixed(fake.reattach.p50), fixed(fake.reattach.p95), fixed(fake.reattach.mean), `${fake.resumed}/${REATTACH_ROUNDS}`],
       ['stub (echo server)', 'cold start', fixed(fake.cold.p50), fixed(fake.cold.p95), fixed(fake.cold.mean), ''],
-      ['typescript-language-server', 'reattach', fixed(real.reattach.p50), fixed(real.reattach.p95), fixed(real.reattach.mean), `${real.resumed}`],
+      ['typescript-language-server', 'reattach', fixed(real.reattach.p50), fixed(real.reattach.p95), fixed(real.reattach.mean), `${real.resumed}/${realRounds}`],
       ['typescript-language-server', 'cold start', fixed(real.cold.p50), fixed(real.cold.p95), fixed(real.cold.mean), ''],
     ]));
     results.startTimes = { stub: fake, typescript: real };
