@@ -61,7 +61,13 @@ export function topSelfTime(profile: CpuProfile, top = 15): SelfTime[] {
 
 export async function profileProductPath(workspace: string, bin: string): Promise<{ top: SelfTime[]; profiledMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-cpuprof-'));
-  const stack = await startStack({}, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  let stack;
+  try {
+    stack = await startStack({}, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const backendPid = stack.process.pid as number;
   try {
     installEchoServer(bin);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
@@ -31,6 +31,7 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   let stack: RunningStack;
   let browser: LaunchedBrowser;
   let page: Page;
+  let root: string | undefined;
 
   const hits = () => page.locator('[data-testid="search-hit"]');
   const locations = async () => {
@@ -43,7 +44,8 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   beforeAll(async () => {
     ensureBuilt('web');
     stack = await startStack();
-    const task = await stack.createTask({ title: 'Search', workspace: workspace() });
+    root = workspace();
+    const task = await stack.createTask({ title: 'Search', workspace: root });
     const sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
@@ -53,6 +55,7 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it('finds every match ignoring case by default, and none in .gitignored folders', async () => {
