@@ -5,8 +5,9 @@
 //   node scripts/check-cycles.mjs [root ...]   (default: every workspace's src/)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const roots = process.argv.slice(2).length > 0
   ? process.argv.slice(2).map((r) => resolve(r))
   : ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);

@@ -10,3 +10,4 @@ export * from './settings.js';
 export * from './uri.js';
 export * from './catalog.js';
 export * from './serverDefaults.js';
+export * from './search.js';

@@ -6,7 +6,8 @@ import type { Logger } from '../log.js';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
 import type { FilesResult } from './result.js';
-import { searchWorkspace } from './search.js';
+import type { SearchEngineChoice } from './search.js';
+import { handleSearch } from './searchRoute.js';
 import { writeWorkspaceFile } from './write.js';
 import type { Workspace } from './workspace.js';
 
@@ -38,7 +39,7 @@ function parseWriteRequest(text: string): { content: string; baseVersion: string
 }
 
 /** The files API of docs/internals.md. Returns false when the path is not one of its routes. */
-export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger): Promise<boolean> {
+export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger, searchEngine: SearchEngineChoice = { ripgrep: undefined }): Promise<boolean> {
   const path = url.searchParams.get('path');
   switch (url.pathname) {
     case '/api/v1/files':
@@ -74,7 +75,7 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
       break;
     case '/api/v1/search':
       if (req.method !== 'GET') break;
-      answer(res, await searchWorkspace(workspace, url.searchParams.get('q') ?? ''), logger, 'search');
+      await handleSearch(workspace, searchEngine, req, res, url, logger);
       return true;
     default:
       return false;

@@ -6,12 +6,18 @@ import {
   type ListFilesResponse,
   type ReadFileResponse,
   type SearchResponse,
+  type SearchEngine,
+  type SearchHit,
+  type SearchOptions,
+  type SearchStreamLine,
+  searchParams,
   type Session,
   type Task,
   type UserSettings,
   type WriteConflictResponse,
   type WriteFileResponse,
 } from '@kandev/protocol';
+import { NdjsonDecoder } from './ndjson.js';
 
 /** A failed API call: the HTTP status and the API's error code when it sent one. Never shown raw. */
 export class ApiRequestError extends Error {
@@ -26,6 +32,9 @@ export class ApiRequestError extends Error {
 
 /** A task as the list shows it; `sessions` is listed when the backend includes it. */
 export type TaskSummary = Task & { sessions?: Session[] };
+
+/** How a streamed search ended (a cancelled one rejects with an AbortError instead). */
+export interface SearchEnd { truncated: boolean; engine: SearchEngine }
 
 export type WriteOutcome = { ok: true; version: string } | { ok: false; conflict: true; currentVersion?: string };
 
@@ -93,6 +102,35 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
     },
     search(sessionId: string, text: string): Promise<SearchResponse> {
       return json<SearchResponse>(`${session(sessionId)}/search?${q({ q: text })}`);
+    },
+    /**
+     * A search whose hits arrive as the task host finds them. Aborting `signal` (the query changed)
+     * closes the request, which stops the search on the task host.
+     */
+    async searchStream(sessionId: string, text: string, options: SearchOptions, signal: AbortSignal, onHits: (hits: SearchHit[]) => void): Promise<SearchEnd> {
+      const res = await fetchImpl(`${session(sessionId)}/search?${searchParams(text, options, true).toString()}`, { headers: { Accept: 'application/x-ndjson' }, signal });
+      if (!res.ok) throw await errorOf(res);
+      if (!res.body) throw new ApiRequestError(res.status, 'internal');
+      const reader = res.body.getReader();
+      const decoder = new NdjsonDecoder<SearchStreamLine>();
+      const handle = (lines: SearchStreamLine[]): SearchEnd | undefined => {
+        for (const line of lines) {
+          if (line.type === 'hits' && Array.isArray(line.hits)) onHits(line.hits);
+          else if (line.type === 'done') return { truncated: line.truncated === true, engine: line.engine };
+          else if (line.type === 'error') throw new ApiRequestError(line.error?.code === 'bad_request' ? 400 : 500, line.error?.code);
+        }
+        return undefined;
+      };
+      for (;;) {
+        const { done, value } = await reader.read();
+        const end = done ? handle(decoder.end()) : handle(decoder.push(value));
+        if (end) {
+          void reader.cancel().catch(() => undefined);
+          return end;
+        }
+        // A stream that ends without its `done` line was cut (task host gone): a failure, not "no hits".
+        if (done) throw new ApiRequestError(502, 'task_host_unavailable');
+      }
     },
     async getSettings(): Promise<UserSettings> {
       try {

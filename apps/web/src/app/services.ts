@@ -10,6 +10,7 @@ import { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
 import { sessionModelUriParts } from '../lib/lsp/uris.js';
 import { setupMonaco } from '../lib/monaco/setup.js';
+import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
 import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
@@ -41,7 +42,7 @@ let monacoPromise: Promise<MonacoApi> | undefined;
 /** Loads Monaco once and wires it (guards, opener, test hooks). */
 export function loadMonaco(): Promise<MonacoApi> {
   monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
-    setupMonaco(monaco, { suppression, identities, navigate });
+    setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') });
     exposeTestHooks(monaco);
     return monaco;
   });

@@ -1,3 +1,4 @@
+import { SEARCH_QUERY_PARAMS } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -24,7 +25,10 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
 
   router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/files${url.search}`));
   router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/file${url.search}`));
-  router.get('/api/sessions/:id/search', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/search${url.search}`));
+  router.get('/api/sessions/:id/search', ({ params, url }) =>
+    url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
+      ? forwardStream(deps, params.id as string, `/api/v1/search${url.search}`)
+      : forward(deps, params.id as string, 'GET', `/api/v1/search${url.search}`));
 
   router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
@@ -52,4 +56,27 @@ async function forward(deps: ApiDeps, sessionId: string, method: string, agentPa
   // A 401 from agentctl means our token is wrong: the browser's request was fine, the host is not.
   if (response.value.status === 401) return errorOf('task_host_unavailable', 'the task host refused the session credentials');
   return { status: response.value.status, contentType: response.value.contentType, body: response.value.body };
+}
+
+/**
+ * A streamed search: agentctl's NDJSON lines reach the browser as they are written, and a browser
+ * that aborts (the query changed) aborts the request to agentctl, which stops the search there.
+ */
+async function forwardStream(deps: ApiDeps, sessionId: string, agentPath: string): Promise<Reply> {
+  const session = deps.sessions.get(sessionId);
+  if (!session) return errorOf('not_found', 'no such session');
+  const host = deps.sessions.liveHost(sessionId);
+  if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
+  deps.taskHostUsed?.(sessionId);
+  const response = await new AgentctlClient(host.endpoint).open(agentPath);
+  if (!response.ok) {
+    deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: response.error });
+    return errorOf('task_host_unavailable', 'the task host did not answer');
+  }
+  const { status, contentType, body, abort } = response.value;
+  if (status === 401) {
+    abort();
+    return errorOf('task_host_unavailable', 'the task host refused the session credentials');
+  }
+  return { status, contentType, stream: body, cancel: abort };
 }

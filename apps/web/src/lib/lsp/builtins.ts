@@ -93,13 +93,15 @@ export function selectorTargetsBuiltins(selector: unknown): boolean {
 }
 
 /** A built-in provider that answers nothing for owned models and defers to the original otherwise. */
-export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression): P {
+export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression, onBuiltinUse?: () => void): P {
   const { method, empty } = PROVIDE_METHOD[feature];
   const original = (provider as Record<string, unknown>)[method];
   if (typeof original !== 'function') return provider;
   const wrapped = Object.create(provider) as Record<string, unknown>;
   wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
     if (suppression.isSuppressed(model, feature)) return empty();
+    // The built-in answers this one: its worker is needed now (lib/monaco/typescriptWorkerGate.ts).
+    onBuiltinUse?.();
     return (original as (...args: unknown[]) => unknown).call(provider, model, ...rest);
   };
   return wrapped as P;
@@ -135,12 +137,12 @@ const REGISTER_FUNCTIONS: Array<[keyof GuardableLanguages, Exclude<SuppressibleF
  * matter: the decision is made per call, S14). Diagnostics of the built-in worker are held back
  * for owned models and given back when the claim ends.
  */
-export function installBuiltinGuards(languages: GuardableLanguages, editor: GuardableEditor, suppression: BuiltinSuppression): Disposable {
+export function installBuiltinGuards(languages: GuardableLanguages, editor: GuardableEditor, suppression: BuiltinSuppression, onBuiltinUse?: () => void): Disposable {
   const restore: Array<() => void> = [];
   for (const [name, feature] of REGISTER_FUNCTIONS) {
     const original = languages[name].bind(languages);
     languages[name] = (selector, provider, ...rest) => {
-      const effective = !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression) : provider;
+      const effective = !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse) : provider;
       return original(selector, effective, ...rest);
     };
     restore.push(() => {

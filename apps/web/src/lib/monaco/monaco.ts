@@ -29,6 +29,7 @@ import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker.js?worker';
 import type { MonacoApi } from '../lsp/providers/host.js';
+import { typescriptWorkerGate } from './typescriptWorkerGate.js';
 
 // JSON: Monaco's mode is kept for its tokenizer only. Completion, hover, validation and the rest
 // come from the task host's JSON server (with the workspace's schemas); Monaco's own would run a
@@ -48,9 +49,12 @@ jsonDefaults.setDiagnosticsOptions({ validate: false, enableSchemaRequest: false
 
 const TYPESCRIPT_WORKER_LABELS = new Set(['typescript', 'javascript']);
 
-(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker } }).MonacoEnvironment = {
-  getWorker(_id: string, label: string): Worker {
-    return TYPESCRIPT_WORKER_LABELS.has(label) ? new TypeScriptWorker() : new EditorWorker();
+// Monaco accepts a promised worker: the TypeScript one is created (and its 7 MB fetched) only when
+// the gate opens; until then Monaco's requests to it wait.
+(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker | Promise<Worker> } }).MonacoEnvironment = {
+  getWorker(_id: string, label: string): Worker | Promise<Worker> {
+    if (!TYPESCRIPT_WORKER_LABELS.has(label)) return new EditorWorker();
+    return typescriptWorkerGate.whenOpen().then(() => new TypeScriptWorker());
   },
 };
 
