@@ -182,7 +182,7 @@ describe('task-host LSP stream around the installer', () => {
     const events: LogEvent[] = [];
     const stream = new LspStream(
       brokenSocket as unknown as WebSocket,
-      { ok: true, params: { language: 'python', autoInstall: true } },
+      { ok: true, params: { language: 'python', autoInstall: true, trustWorkspaceTools: false } },
       {
         workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
         workspaceReal: workspace,
