@@ -51,7 +51,7 @@ function executor(docker: ReturnType<typeof createDockerClient>, options: Execut
 }
 
 function task(repositories: string[], env: Record<string, string> = {}): Task {
-  return { id: `task-${++sessions}`, title: 'docker', executor: 'local_docker', repositories: repositories.map((path) => ({ path })), env, createdAt: new Date().toISOString() };
+  return { id: `task-${++sessions}`, title: 'docker', executor: 'local_docker', repositories: repositories.map((path) => ({ path })), env, createdAt: new Date().toISOString(), trustWorkspaceTools: false };
 }
 
 function nextSession(): string {

@@ -44,6 +44,10 @@ export class Router {
     return this.add('PUT', pattern, handler);
   }
 
+  patch(pattern: string, handler: Handler): this {
+    return this.add('PATCH', pattern, handler);
+  }
+
   match(method: string, pathname: string): RouteMatch {
     const segments = split(pathname);
     const allow: string[] = [];
