@@ -102,6 +102,10 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     maxLeases: config.lspMaxConnections,
     openUpstream: taskHostStreamOpener(sessions),
     settings: () => settings.get(),
+    workspaceTrusted: (sessionId) => {
+      const session = sessions.get(sessionId);
+      return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
+    },
     log,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -14,10 +14,10 @@ export interface TaskHostSource {
  * effect; the browser never chooses it). No running task host, or no answer: an error, i.e. 4002.
  */
 export function taskHostStreamOpener(sessions: TaskHostSource, writeDeadlineMs?: number): UpstreamOpener {
-  return async ({ sessionId, language, autoInstall }) => {
+  return async ({ sessionId, language, autoInstall, trustWorkspaceTools }) => {
     const host = await sessions.hostFor(sessionId);
     if (!host) return fail('the session has no running task host');
-    const options: Parameters<typeof UpstreamStream.open>[1] = { language, autoInstall };
+    const options: Parameters<typeof UpstreamStream.open>[1] = { language, autoInstall, trustWorkspaceTools };
     if (writeDeadlineMs !== undefined) options.writeDeadlineMs = writeDeadlineMs;
     return UpstreamStream.open(host.endpoint, options);
   };
