@@ -2,7 +2,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '@kandev/protocol';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
-import { diagnosticsOf, hostileWorkspace, hoverText, makeExecutable, openFile, recordingShim, serverEnvironment, setTrust } from './trust-support.js';
+import { diagnosticsOf, hostileWorkspace, hoverText, makeExecutable, openFile, recordingShim, serverEnvironments, setTrust } from './trust-support.js';
 
 /**
  * Workspace trust, pyright (docs/workspace-trust.md). Verified against pyright 1.1.414: pyright
@@ -47,8 +47,9 @@ describe('workspace trust: pyright', () => {
     expect(JSON.stringify(diagnostics.params.diagnostics)).not.toContain('hostile_lib');
     expect(await hoverText(client, uri, 3, 22)).toContain('int');
     // The server's PATH lost the workspace entry; the interpreter it was pinned to is the host's.
-    const env = serverEnvironment('pyright-langserver', 'KANDEV_TRUST_TEST', tag);
-    expect(env?.PATH?.split(delimiter)).not.toContain(join(ws.dir, '.venv/bin'));
+    const servers = serverEnvironments('pyright-langserver', 'KANDEV_TRUST_TEST', tag);
+    expect(servers).toHaveLength(1);
+    expect(servers[0]?.env.PATH?.split(delimiter)).not.toContain(join(ws.dir, '.venv/bin'));
     expect(ws.runs()).toEqual([]);
     await client.leave();
   });

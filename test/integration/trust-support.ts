@@ -79,10 +79,11 @@ export async function openFile(
 }
 
 /**
- * The environment of the running language server `binaryName` whose environment carries
+ * The environments of the running language servers `binaryName` whose environment carries
  * `tag=value` (a variable the test put in the task env, so it finds this task's server only).
  */
-export function serverEnvironment(binaryName: string, tag: string, value: string): Record<string, string> | undefined {
+export function serverEnvironments(binaryName: string, tag: string, value: string): Array<{ pid: number; env: Record<string, string> }> {
+  const found: Array<{ pid: number; env: Record<string, string> }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -92,10 +93,10 @@ export function serverEnvironment(binaryName: string, tag: string, value: string
         const eq = pair.indexOf('=');
         if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
       }
-      if (env[tag] === value) return env;
+      if (env[tag] === value) found.push({ pid: Number(entry), env });
     } catch {
       // The process ended while being read.
     }
   }
-  return undefined;
+  return found;
 }
