@@ -1,9 +1,9 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
 import { findOnPath } from '../resolve/pathLookup.js';
 import type { TaskEnv } from '../taskEnv.js';
-import { isInside } from './untrustedEnv.js';
+import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
 
 /**
  * The task-host tools the backend pins an untrusted server to (docs/workspace-trust.md):
@@ -41,14 +41,3 @@ export function tsserverNextTo(launcher: string): string | undefined {
     return undefined;
   }
 }
-
-const launchable = {
-  isLaunchable(path: string): boolean {
-    try {
-      accessSync(path, constants.X_OK);
-      return statSync(path).isFile();
-    } catch {
-      return false;
-    }
-  },
-};

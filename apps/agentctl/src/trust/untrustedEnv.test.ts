@@ -21,6 +21,13 @@ describe('untrusted server environment', () => {
     expect(untrustedEnvOverrides('typescript', { PATH: '/usr/bin', GOTOOLCHAIN: 'auto' }, ws, 'linux')).toEqual({ PATH: '/usr/bin' });
   });
 
+  it('rust: empties the cargo rustc wrappers, pins RUSTC to the rustc on the guarded PATH, stops rustup auto-installs', () => {
+    const files = { isLaunchable: (p: string) => p === '/opt/rust/bin/rustc' || p === `${ws}/bin/rustc` };
+    expect(untrustedEnvOverrides('rust', { PATH: `${ws}/bin:/opt/rust/bin` }, ws, 'linux', files)).toEqual({
+      PATH: '/opt/rust/bin', RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '', RUSTUP_AUTO_INSTALL: '0', RUSTC: '/opt/rust/bin/rustc',
+    });
+  });
+
   it('keeps the Windows spelling of Path and compares folders case-insensitively', () => {
     const env = { Path: 'C:\\Work\\Repo\\bin;C:\\Windows\\System32' };
     expect(untrustedEnvOverrides('python', env, 'c:\\work\\repo', 'win32')).toEqual({ Path: 'C:\\Windows\\System32' });

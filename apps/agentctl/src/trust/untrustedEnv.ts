@@ -1,5 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import type { LanguageId } from '@kandev/protocol';
+import { findOnPath, type LaunchableCheck } from '../resolve/pathLookup.js';
 import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
 
 /**
@@ -13,12 +14,39 @@ import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../
  *   choose that program.
  * - Go: `GOTOOLCHAIN=local`, so a `go`/`toolchain` line in the repository's go.mod or go.work never
  *   makes the go command download and run another toolchain (Go 1.21+; older go ignores it).
+ * - Rust: rust-analyzer runs `cargo metadata`, which runs `rustc -vV` and `rustc --print=...`
+ *   through the repository's `.cargo/config.toml` `build.rustc-wrapper` and `build.rustc`
+ *   (verified with cargo 1.95). Environment variables win over config files: the wrappers are
+ *   emptied and RUSTC is pinned to the `rustc` on the guarded PATH. `RUSTUP_AUTO_INSTALL=0` keeps a
+ *   repository `rust-toolchain.toml` from making rustup download a toolchain.
  */
-export function untrustedEnvOverrides(language: LanguageId, env: TaskEnv, workspaceReal: string, platform: NodeJS.Platform): Record<string, string> {
-  const overrides: Record<string, string> = { [pathKey(env, platform)]: outsideWorkspacePath(env, workspaceReal, platform) };
+export function untrustedEnvOverrides(
+  language: LanguageId, env: TaskEnv, workspaceReal: string, platform: NodeJS.Platform, files: LaunchableCheck = launchableFiles,
+): Record<string, string> {
+  const path = outsideWorkspacePath(env, workspaceReal, platform);
+  const overrides: Record<string, string> = { [pathKey(env, platform)]: path };
   if (language === 'go') overrides.GOTOOLCHAIN = 'local';
+  if (language === 'rust') {
+    overrides.RUSTC_WRAPPER = '';
+    overrides.RUSTC_WORKSPACE_WRAPPER = '';
+    overrides.RUSTUP_AUTO_INSTALL = '0';
+    const rustc = findOnPath('rustc', { ...env, [pathKey(env, platform)]: path }, platform, files);
+    if (rustc !== undefined) overrides.RUSTC = rustc;
+  }
   return overrides;
 }
+
+/** An executable regular file on this host. */
+export const launchableFiles: LaunchableCheck = {
+  isLaunchable(path: string): boolean {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  },
+};
 
 /** The task PATH without relative entries and without entries that resolve inside the workspace. */
 export function outsideWorkspacePath(env: TaskEnv, workspaceReal: string, platform: NodeJS.Platform): string {
