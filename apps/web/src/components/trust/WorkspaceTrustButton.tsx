@@ -59,11 +59,13 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
         className={`workspace-trust-button ${state}`}
         data-testid="workspace-trust-button"
         data-trusted={trust?.trusted === true}
+        aria-label={t(`button.${state}`)}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
       >
-        <span aria-hidden="true">{trust?.trusted ? '\u{1F6E1}\u{FE0F}' : '\u{1F512}'}</span> {t(`button.${state}`)}
+        <ShieldIcon trusted={trust?.trusted === true} />
+        <span className="workspace-trust-label">{t(`button.${state}`)}</span>
       </button>
       {open && (
         <div className="workspace-trust-dialog" role="dialog" aria-modal="false" aria-labelledby={titleId} data-testid="workspace-trust-dialog">
@@ -101,5 +103,15 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** A shield outline; filled with a check when trusted. Decorative: the button's label says it. */
+function ShieldIcon({ trusted }: { trusted: boolean }) {
+  return (
+    <svg className="workspace-trust-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <path d="M8 1 2.5 3v4.2c0 3.4 2.3 6.3 5.5 7.8 3.2-1.5 5.5-4.4 5.5-7.8V3L8 1Z" fill={trusted ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" />
+      {trusted && <path d="m5.4 8 1.8 1.8 3.4-3.6" fill="none" stroke="#fff8c5" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />}
+    </svg>
   );
 }
