@@ -20,6 +20,11 @@ export interface TrustedToolPins {
   tsserverPath?: string;
   /** The task host's python interpreter (first `python3`/`python` on the task PATH outside the workspace). */
   pythonPath?: string;
+  /**
+   * kotlin: the Gradle/Maven build files (workspace-relative) that kotlin-lsp would import, which
+   * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
+   */
+  buildFiles?: string[];
 }
 
 /** What agentctl says once the server process launched. */

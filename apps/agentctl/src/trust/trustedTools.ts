@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
 import { findOnPath } from '../resolve/pathLookup.js';
 import type { TaskEnv } from '../taskEnv.js';
+import { findImportedBuildFiles } from './buildFiles.js';
 import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
 
 /**
@@ -14,7 +15,9 @@ import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
  * - python: the first `python3` (or `python`) on the already-guarded task PATH, for pyright's
  *   `python.pythonPath`, so a setting pointing into the workspace cannot choose the interpreter.
  *
- * Nothing that resolves inside the workspace is ever returned.
+ * - kotlin: not a pin but what the backend must know: the build files kotlin-lsp would import.
+ *
+ * Nothing that resolves inside the workspace is ever returned as a tool.
  */
 export function findTrustedTools(
   language: LanguageId, launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform,
@@ -27,6 +30,7 @@ export function findTrustedTools(
     const pythonPath = findOnPath('python3', guardedEnv, platform, launchable) ?? findOnPath('python', guardedEnv, platform, launchable);
     return pythonPath && !isInside(pythonPath, workspaceReal, platform) ? { pythonPath } : {};
   }
+  if (language === 'kotlin') return { buildFiles: findImportedBuildFiles(workspaceReal) };
   return {};
 }
 

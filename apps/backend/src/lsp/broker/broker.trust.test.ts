@@ -47,9 +47,13 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
     expect(browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: UNTRUSTED_REFUSALS.typescriptUnpinned } }]);
   });
 
-  it('untrusted Kotlin: initialize is refused (a Gradle import runs build scripts); trusted it is forwarded', () => {
-    expect(initialize(new BrokerHarness(), { language: 'kotlin' }).server).toEqual([]);
-    expect(initialize(new BrokerHarness(), { language: 'kotlin', trusted: true }).server.map((m) => m.method)).toEqual(['initialize']);
+  it('untrusted Kotlin with Gradle/Maven build files: initialize is refused (the import runs build scripts); without them, or trusted, it is forwarded', () => {
+    const gradle = { buildFiles: ['settings.gradle.kts'] };
+    const refused = initialize(new BrokerHarness(), { language: 'kotlin', pins: gradle });
+    expect(refused.server).toEqual([]);
+    expect(refused.browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: UNTRUSTED_REFUSALS.kotlin } }]);
+    expect(initialize(new BrokerHarness(), { language: 'kotlin', pins: { buildFiles: [] } }).server.map((m) => m.method)).toEqual(['initialize']);
+    expect(initialize(new BrokerHarness(), { language: 'kotlin', trusted: true, pins: gradle }).server.map((m) => m.method)).toEqual(['initialize']);
   });
 
   it('untrusted rust-analyzer: build scripts, proc macros and check-on-save are off in initialize and in every configuration answer', () => {

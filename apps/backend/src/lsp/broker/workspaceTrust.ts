@@ -11,7 +11,7 @@
  * | python     | -                                                                 | `python.pythonPath` = the task host's python, or none |
  * | go         | -  (agentctl sets GOTOOLCHAIN=local in gopls's environment)       | -                        |
  * | rust       | build scripts, proc macros and check-on-save off                  | the same, forced          |
- * | kotlin     | refused: importing a Gradle/Maven build runs the repository's build scripts |                 |
+ * | kotlin     | refused when agentctl found Gradle/Maven build files: importing them runs the repository's build scripts |
  *
  * agentctl adds the environment guards (PATH without workspace entries, GOTOOLCHAIN=local).
  * Trusted leases pass everything through unchanged, as before trust existed.
@@ -64,7 +64,8 @@ export function guardInitialize(trust: LeaseTrust, params: unknown): GuardedInit
     case 'rust':
       return { ok: true, params: { ...base, initializationOptions: deepMerge(options, RUST_ANALYZER_UNTRUSTED) } };
     case 'kotlin':
-      return { ok: false, message: UNTRUSTED_REFUSALS.kotlin };
+      // Without build files there is nothing to import, so nothing of the repository's to run.
+      return (trust.pins?.buildFiles?.length ?? 0) > 0 ? { ok: false, message: UNTRUSTED_REFUSALS.kotlin } : { ok: true, params };
     default:
       return { ok: true, params };
   }
