@@ -69,6 +69,8 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
       workspace: workspace(),
       env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, script), FAKE_LSP_LOG: log, ...options.env },
     });
+    // The workspace is a Gradle project: kotlin-lsp may import it only when trusted (docs/workspace-trust.md).
+    await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
     const session = await stack.startSession(task.id);
     return { sessionId: session.id, log };
   }

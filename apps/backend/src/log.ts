@@ -13,6 +13,7 @@ export const LOG_EVENTS = [
   'request_failed',
   'request_refused',
   'task_created',
+  'task_trust_changed',
   'task_ensured',
   'demo_workspace_seeded',
   'session_starting',

@@ -132,6 +132,10 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     // its leases end with 4009 and their slots free up instead of hanging forever.
     openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
     settings: () => settings.get(),
+    workspaceTrusted: (sessionId) => {
+      const session = sessions.get(sessionId);
+      return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
+    },
     log,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -14,6 +14,19 @@ export interface Task {
   repositories: Repository[];
   env: Record<string, string>;
   createdAt: string;
+  /**
+   * Whether language servers may run code the workspace controls (its own TypeScript, interpreters
+   * on a PATH inside it, toolchain switches, build scripts). Off by default; see docs/workspace-trust.md.
+   */
+  trustWorkspaceTools: boolean;
+}
+
+/** Query parameter of agentctl's LSP stream: `true` when the task trusts its workspace's tools. */
+export const TRUST_WORKSPACE_TOOLS_PARAM = 'trustWorkspaceTools';
+
+/** `PATCH /api/tasks/:id`: the fields a person may change on an existing task. */
+export interface TaskPatch {
+  trustWorkspaceTools?: boolean;
 }
 
 export type SessionStatus = 'starting' | 'running' | 'stopped' | 'failed';

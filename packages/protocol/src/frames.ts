@@ -13,10 +13,28 @@ export interface WorkspaceIdentity {
   repoSubpaths: string[];
 }
 
+/**
+ * Task-host tools the backend pins a server to while the task's workspace is not trusted
+ * (docs/workspace-trust.md). agentctl found them outside the workspace; absent when it found none.
+ */
+export interface TrustedToolPins {
+  /** The `tsserver.js` of the TypeScript that the launched typescript-language-server itself resolves. */
+  tsserverPath?: string;
+  /** The task host's python interpreter (first `python3`/`python` on the task PATH outside the workspace). */
+  pythonPath?: string;
+  /**
+   * kotlin: the Gradle/Maven build files (workspace-relative) that kotlin-lsp would import, which
+   * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
+   */
+  buildFiles?: string[];
+}
+
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {
   status: 'ready';
   language: LanguageId;
+  /** Additive: only on the task-host stream, and only when the stream was opened untrusted. */
+  trustedTools?: TrustedToolPins;
 }
 
 export interface ProgressItemSnapshot {

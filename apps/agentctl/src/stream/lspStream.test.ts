@@ -77,7 +77,8 @@ describe('task-host LSP stream around the installer', () => {
     const client = h.open('language=python&autoInstall=true');
     await client.status('ready');
     expect(client.frames.map((f) => f.status)).toEqual(['installing', 'installed', 'ready']);
-    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] });
+    // Untrusted by default: the ready frame says which task-host tools to pin (none on this PATH).
+    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [], trustedTools: {} });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });
     // The installer got the task env without AGENTCTL_* and this host's platform.
@@ -182,7 +183,7 @@ describe('task-host LSP stream around the installer', () => {
     const events: LogEvent[] = [];
     const stream = new LspStream(
       brokenSocket as unknown as WebSocket,
-      { ok: true, params: { language: 'python', autoInstall: true } },
+      { ok: true, params: { language: 'python', autoInstall: true, trustWorkspaceTools: false } },
       {
         workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
         workspaceReal: workspace,

@@ -17,6 +17,8 @@ import { runLauncherPhase } from './launcherPhase.js';
 import { OutputTail } from './outputTail.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
+import { findTrustedTools } from '../trust/trustedTools.js';
+import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
 
 export interface StreamTimings {
   wsWriteDeadlineMs: number;
@@ -73,7 +75,11 @@ export class LspStream {
     private readonly host: StreamHost,
     private readonly id: number,
   ) {
-    this.env = childEnv(host.env, {}, host.platform);
+    // Untrusted (the default): resolve, install and launch with the guarded env (docs/workspace-trust.md).
+    const guards = params.ok && !params.params.trustWorkspaceTools
+      ? untrustedEnvOverrides(params.params.language, host.env, host.workspaceReal, host.platform)
+      : {};
+    this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
     this.sender = new DeadlineSender(ws, host.timings.wsWriteDeadlineMs, () => this.onWriteStuck(), LOW_WATERMARK_BYTES);
     ws.on('error', () => {});
@@ -124,7 +130,7 @@ export class LspStream {
     }
     const { language: id, autoInstall } = this.params.params;
     const language = catalogLanguage(id);
-    this.log('info', 'stream_open', { autoInstall });
+    this.log('info', 'stream_open', { autoInstall, trustWorkspaceTools: this.params.params.trustWorkspaceTools });
     const result = await runLauncherPhase({
       language,
       env: this.env,
@@ -173,6 +179,9 @@ export class LspStream {
       return;
     }
     const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace };
+    if (this.params.ok && !this.params.params.trustWorkspaceTools) {
+      ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
+    }
     if (!(await this.sender.send(JSON.stringify(ready)))) {
       this.drop('ready');
       return;

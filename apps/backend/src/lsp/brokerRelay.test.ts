@@ -251,7 +251,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
   it('autoInstall comes from the settings, never the browser; a saved change reaches the live server (S23)', async () => {
     const t = setup({ settings: { ...DEFAULT_SETTINGS, lsp_auto_install_languages: ['go'] } });
     const { upstream } = await t.readyLease();
-    expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true }]);
+    expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true, trustWorkspaceTools: false }]);
     t.setSettings({ ...DEFAULT_SETTINGS, lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
     expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { staticcheck: true } } } });
     upstream.emit({ jsonrpc: '2.0', id: 'cfg', method: 'workspace/configuration', params: { items: [{ section: 'gopls' }] } });

@@ -46,6 +46,8 @@ export interface BrokerRelayOptions {
   openUpstream: UpstreamOpener;
   /** The user's persisted settings now. */
   settings: () => UserSettings;
+  /** The session's task trusts its workspace's tools now (absent: never). */
+  workspaceTrusted?: (sessionId: string) => boolean;
   log: Logger;
   clock?: Clock;
   newLeaseId?: () => string;
@@ -156,6 +158,7 @@ export class BrokerRelay implements LspRelay {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
       // The gateway refused unsupported executors (4004) before handing the connection over.
       executorSupported: true, settings: this.options.settings(),
+      trustWorkspaceTools: this.options.workspaceTrusted?.(request.sessionId) ?? false,
     };
     if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
     this.dispatch(connected);

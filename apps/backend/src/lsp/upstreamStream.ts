@@ -1,4 +1,4 @@
-import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, type LanguageId } from '@kandev/protocol';
+import { LSP_MAX_BODY_BYTES, TRUST_WORKSPACE_TOOLS_PARAM, WS_WRITE_DEADLINE_MS, type LanguageId } from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
@@ -10,6 +10,8 @@ export interface UpstreamOptions {
   language: LanguageId;
   /** From the user's settings, never from the browser: agentctl decides whether it can install. */
   autoInstall: boolean;
+  /** The task's trust switch: absent or false, agentctl runs the server with its trust guards. */
+  trustWorkspaceTools?: boolean;
   handshakeTimeoutMs?: number;
   writeDeadlineMs?: number;
   /** Pings agentctl on this timing; one that does not answer (hung, SIGSTOP) is dropped (1006 -> 4009). */
@@ -32,6 +34,7 @@ export class UpstreamStream implements UpstreamEndpoint {
     const url = new URL('/api/v1/lsp/stream', endpoint.baseUrl.replace(/^http/, 'ws'));
     url.searchParams.set('language', options.language);
     url.searchParams.set('autoInstall', String(options.autoInstall));
+    url.searchParams.set(TRUST_WORKSPACE_TOOLS_PARAM, String(options.trustWorkspaceTools === true));
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${endpoint.token}` },
       maxPayload: LSP_MAX_BODY_BYTES,

@@ -15,21 +15,26 @@ import zhCommon from '../locales/zh-cn/common.json';
 import zhFaults from '../locales/zh-cn/faults.json';
 import zhLsp from '../locales/zh-cn/lsp.json';
 import zhSearch from '../locales/zh-cn/search.json';
+import enTrust from '../locales/en/trust.json';
+import pseudoTrust from '../locales/pseudo/trust.json';
+import ptTrust from '../locales/pt-pt/trust.json';
+import zhTrust from '../locales/zh-cn/trust.json';
 
 /**
  * Catalog namespaces: `common` for the app shell, `lsp` for language-server status copy, `faults`
- * for a crashed server's restart and last output, `search` for the Search panel's options.
+ * for a crashed server's restart and last output, `search` for the Search panel's options, `trust`
+ * for workspace trust.
  */
-export const NAMESPACES = ['common', 'lsp', 'faults', 'search'] as const;
+export const NAMESPACES = ['common', 'lsp', 'faults', 'search', 'trust'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export type Catalog = Record<Namespace, Record<string, unknown>>;
 
 export const CATALOGS: Record<Locale, Catalog> = {
-  en: { common: enCommon, lsp: enLsp, faults: enFaults, search: enSearch },
-  pseudo: { common: pseudoCommon, lsp: pseudoLsp, faults: pseudoFaults, search: pseudoSearch },
-  'pt-pt': { common: ptCommon, lsp: ptLsp, faults: ptFaults, search: ptSearch },
-  'zh-cn': { common: zhCommon, lsp: zhLsp, faults: zhFaults, search: zhSearch },
+  en: { common: enCommon, lsp: enLsp, faults: enFaults, search: enSearch, trust: enTrust },
+  pseudo: { common: pseudoCommon, lsp: pseudoLsp, faults: pseudoFaults, search: pseudoSearch, trust: pseudoTrust },
+  'pt-pt': { common: ptCommon, lsp: ptLsp, faults: ptFaults, search: ptSearch, trust: ptTrust },
+  'zh-cn': { common: zhCommon, lsp: zhLsp, faults: zhFaults, search: zhSearch, trust: zhTrust },
 };
 
 /** i18next language tags of our locales (BCP 47 spelling, as html[lang] wants it). */

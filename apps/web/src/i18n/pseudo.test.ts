@@ -20,7 +20,7 @@ async function generator(): Promise<PseudoGenerator> {
 describe('pseudo locale', () => {
   it('the committed pseudo catalogs equal the generator output from en (run node scripts/pseudo-locale.mjs)', async () => {
     const generated = (await generator()).generatePseudoCatalogs(localesDir);
-    // One catalog per registered namespace (catalogs.ts), so a new namespace file cannot be forgotten.
+    // One pseudo catalog per registered namespace (catalogs.ts), no more, no fewer.
     expect(Object.keys(generated).sort()).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
     for (const [file, text] of Object.entries(generated)) {
       expect(readFileSync(join(localesDir, 'pseudo', file), 'utf8'), `pseudo/${file}`).toBe(text);

@@ -2,6 +2,7 @@ import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody } from '../http.js';
 import type { ApiDeps } from './deps.js';
 import { parseNewTask } from '../../tasks/taskValidation.js';
+import { parseTaskPatch } from '../../tasks/taskPatch.js';
 
 /** Tasks and their sessions (DESIGN section 9). */
 export function addTaskRoutes(router: Router, deps: ApiDeps): void {
@@ -21,6 +22,22 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
     const task = deps.tasks.get(params.id as string);
     if (!task) return errorOf('not_found', 'no such task');
     return { status: 200, json: { ...task, sessions: deps.sessions.listForTask(task.id) } };
+  });
+
+  // Trust changes reach servers started after this (docs/workspace-trust.md): a lease keeps the
+  // trust it was started with, and the next lease of the session gets the new one.
+  router.patch('/api/tasks/:id', async ({ req, params }) => {
+    const id = params.id as string;
+    if (!deps.tasks.get(id)) return errorOf('not_found', 'no such task');
+    const body = await readJsonBody(req);
+    if (!body.ok) return errorReply(body.error);
+    const patch = parseTaskPatch(body.value.value);
+    if (!patch.ok) return errorReply(patch.error);
+    if (patch.value.trustWorkspaceTools !== undefined) {
+      deps.tasks.setTrustWorkspaceTools(id, patch.value.trustWorkspaceTools);
+      deps.log.info('task_trust_changed', { taskId: id, trustWorkspaceTools: patch.value.trustWorkspaceTools });
+    }
+    return { status: 200, json: deps.tasks.get(id) };
   });
 
   router.get('/api/tasks/:id/sessions', ({ params }) => {

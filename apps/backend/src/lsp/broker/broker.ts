@@ -4,7 +4,7 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type WorkspaceIdentity,
+  type TrustedToolPins, type WorkspaceIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
@@ -19,7 +19,7 @@ import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
 import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
 import { admitRestart, beginRestart, boundedTail, initializeRestarted, serverExitedFrame } from './restart.js';
-import { answerForwardedLocally, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { answerForwardedLocally, leaseConfig, routeServerMessage, sendInitialized } from './serverRpc.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
@@ -145,6 +145,8 @@ export class LeaseBroker {
     if (this.attachments.has(e.attachmentId)) return;
     if (!e.executorSupported) return out.closeBrowser(e.attachmentId, CloseCode.ExecutorUnsupported);
     this.observeSettings(e.userId, e.settings, out);
+    const trusted = e.trustWorkspaceTools === true;
+    this.retireOtherTrust(e, trusted, out);
     const claim = this.table.claim(e);
     if (claim.kind === 'reattach') {
       this.counters.reattached += 1;
@@ -159,6 +161,7 @@ export class LeaseBroker {
     if (admission.kind === 'evict') this.endGracefully(admission.victim, 'eviction', undefined, out);
     const lease = createLease({
       id: this.newLeaseId(), sessionId: e.sessionId, language: e.language, userId: e.userId, createdAt: out.now, seq: ++this.seq,
+      trustWorkspaceTools: trusted,
     });
     this.table.add(lease);
     this.counters.created += 1;
@@ -166,8 +169,21 @@ export class LeaseBroker {
     out.push({
       type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
       autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+      trustWorkspaceTools: lease.trustWorkspaceTools,
     });
     this.attach(lease, e.attachmentId, 'new_lease', out);
+  }
+
+  /**
+   * A trust change reaches servers started after it: a detached lease of this (session, language,
+   * user) that was started under the other trust is released instead of reattached, so the
+   * connection gets a fresh server under the task's trust now.
+   */
+  private retireOtherTrust(e: BrowserConnected, trusted: boolean, out: Outbox): void {
+    for (const lease of this.table.all()) {
+      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId) continue;
+      if (isDetached(lease) && lease.trustWorkspaceTools !== trusted) this.endGracefully(lease, 'trust_changed', undefined, out);
+    }
   }
 
   private attach(lease: Lease, attachmentId: AttachmentId, via: AttachReason, out: Outbox): void {
@@ -347,6 +363,8 @@ export class LeaseBroker {
         const host = workspaceIdentity(frame);
         if (!host) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
         lease.host = host;
+        const pins = (frame as { trustedTools?: unknown }).trustedTools;
+        if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
         if (lease.restart) return initializeRestarted(this.turn(out), lease);
         lease.phase = 'running';
         delete lease.installStatus;
@@ -403,9 +421,11 @@ export class LeaseBroker {
       case 'restart':
         if (lease.restart?.attempt !== purpose.attempt || lease.endReason !== undefined) return;
         lease.restart.opened = true;
+        // The restarted server runs under the trust the lease started with, like the first one.
         return out.push({
           type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
           autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+          trustWorkspaceTools: lease.trustWorkspaceTools,
         });
       case 'reap':
         if (lease.phase !== 'releasing') return;
@@ -419,7 +439,7 @@ export class LeaseBroker {
     if (!this.settings.observe(userId, settings)) return;
     for (const lease of this.table.ofUser(userId)) {
       if (lease.phase !== 'running' || !lease.init.initializedSent) continue;
-      const config = this.settings.languageConfig(userId, lease.language);
+      const config = leaseConfig({ settings: this.settings }, lease);
       const fingerprint = configFingerprint(config);
       if (fingerprint === lease.configFingerprint) continue;
       lease.configFingerprint = fingerprint;
@@ -491,6 +511,7 @@ function endLog(reason: EndReason): [LogEvent, LogReason] {
     case 'state_limit':
     case 'session_stopped':
     case 'shutdown':
+    case 'trust_changed':
       return ['release', reason];
     default:
       return ['exit', reason];
@@ -503,6 +524,15 @@ function workspaceIdentity(frame: unknown): WorkspaceIdentity | undefined {
   if (typeof workspaceUri !== 'string' || typeof workspacePath !== 'string') return undefined;
   if (!Array.isArray(repoSubpaths) || !repoSubpaths.every((p) => typeof p === 'string')) return undefined;
   return { workspaceUri, workspacePath, repoSubpaths: [...repoSubpaths] as string[] };
+}
+
+/** Only non-empty strings survive: anything else from the task host is ignored. */
+function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
+  const out: TrustedToolPins = {};
+  if (typeof pins.tsserverPath === 'string' && pins.tsserverPath !== '') out.tsserverPath = pins.tsserverPath;
+  if (typeof pins.pythonPath === 'string' && pins.pythonPath !== '') out.pythonPath = pins.pythonPath;
+  if (Array.isArray(pins.buildFiles)) out.buildFiles = pins.buildFiles.filter((f): f is string => typeof f === 'string').slice(0, 16);
+  return out;
 }
 
 function viewOf(lease: Lease): LeaseView {

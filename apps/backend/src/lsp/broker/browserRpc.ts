@@ -9,6 +9,8 @@ import type { TrackRefusal } from './requestMap.js';
 import { applyBrowserSuccess } from './serverRequests.js';
 import { pushInitialConfiguration } from './serverRpc.js';
 import { withInitializationOptions } from '@kandev/protocol';
+import { leaseTrust } from './lease.js';
+import { guardInitialize } from './workspaceTrust.js';
 import type { Turn } from './context.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
 
@@ -43,10 +45,14 @@ function browserRequest(
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
   if (lease.phase !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
   if (method === 'initialize') {
-    const outcome = lease.init.onBrowserInitialize(attachment.generation, id, params, () => allocServerId(lease));
+    // The broker, not the browser, decides what may run on the task host (workspaceTrust.ts).
+    // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it; the
+    // trust guard runs last so nothing the browser or the defaults say can loosen it.
+    const guarded = guardInitialize(leaseTrust(lease), withInitializationOptions(lease.language, params));
+    if (!guarded.ok) return reply(errorResponse(id, RpcErrorCode.RequestFailed, guarded.message));
+    const outcome = lease.init.onBrowserInitialize(attachment.generation, id, guarded.params, () => allocServerId(lease));
     switch (outcome.action) {
-      // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it.
-      case 'forward': return out.toServer(lease.id, withId({ ...message, params: withInitializationOptions(lease.language, params) }, outcome.serverId));
+      case 'forward': return out.toServer(lease.id, withId({ ...message, params: guarded.params }, outcome.serverId));
       case 'wait': return;
       case 'reply': return reply(resultResponse(id, outcome.result));
       case 'reject': return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));

@@ -3,7 +3,9 @@
  * lease id), owned by one user, attached to at most one browser at a time. Everything the broker
  * retains for a browser that comes back lives here.
  */
-import { MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { DetachDeadline } from './deadlines.js';
 import { DocumentSync, DocumentVersions } from './documents.js';
 import { InitializeExchange } from './initialize.js';
@@ -15,6 +17,7 @@ import type { RestartProcess } from './restart.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 import type { AttachmentId, EndReason, LeaseId, SessionId, UserId } from './types.js';
+import type { LeaseTrust } from './workspaceTrust.js';
 
 /**
  * starting: upstream opened, agentctl resolving/installing/launching (no `ready` yet)
@@ -41,6 +44,10 @@ export interface Lease {
   readonly createdAt: number;
   /** Creation order, to break ties deterministically. */
   readonly seq: number;
+  /** The task's workspace trust when the lease was created; fixed for the lease's life. */
+  readonly trustWorkspaceTools: boolean;
+  /** Task-host tools agentctl pinned (ready frame), used while untrusted. */
+  trustedTools?: TrustedToolPins;
   phase: LeasePhase;
   host?: WorkspaceIdentity;
   /** Latest installing/installed frame while starting, replayed to a browser that attaches then. */
@@ -74,10 +81,11 @@ export interface Lease {
 }
 
 export function createLease(init: {
-  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number;
+  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number; trustWorkspaceTools?: boolean;
 }): Lease {
   return {
     ...init,
+    trustWorkspaceTools: init.trustWorkspaceTools ?? false,
     phase: 'starting',
     generation: 0,
     nextServerId: 1,
@@ -120,4 +128,9 @@ export function holdsSlot(lease: Lease): boolean {
 /** Detached, live, not releasing: may be reattached or evicted. */
 export function isDetached(lease: Lease): boolean {
   return holdsSlot(lease) && lease.phase !== 'releasing' && lease.attachment === undefined;
+}
+
+/** What workspaceTrust.ts decides on for this lease. */
+export function leaseTrust(lease: Lease): LeaseTrust {
+  return { language: lease.language, trusted: lease.trustWorkspaceTools, pins: lease.trustedTools };
 }

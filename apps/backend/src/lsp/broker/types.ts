@@ -36,6 +36,8 @@ export interface BrowserConnected {
   executorSupported: boolean;
   /** The user's persisted settings as the store has them now. */
   settings: UserSettings;
+  /** The task's "Trust this workspace's tools" switch now; absent means not trusted. */
+  trustWorkspaceTools?: boolean;
 }
 
 export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame }
@@ -87,7 +89,7 @@ export type Effect =
    * admission (executor supported, capacity) succeeded. From here until `releaseSlot` the lease
    * pins its task host.
    */
-  | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean }
+  | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean; trustWorkspaceTools: boolean }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
   /**
@@ -126,6 +128,7 @@ export const END_REASONS = [
   'state_limit', // retained state would exceed 4 MiB: the lease cannot be resumed, so it is released on detach
   'session_stopped',
   'shutdown',
+  'trust_changed', // a detached lease started under the other trust, released when its session reconnects
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
 

@@ -3,6 +3,7 @@ import { useFormFactor } from '../../app/hooks.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { DesktopSession } from './DesktopSession.js';
 import { PhoneSession } from './PhoneSession.js';
+import { WorkspaceTrustButton } from '../trust/WorkspaceTrustButton.js';
 
 interface SessionViewProps {
   sessionId: string;
@@ -19,6 +20,7 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
       <div className="session-header">
         <a href="#/">{t('session.back')}</a>
         <h1>{t('session.title', { id: sessionId })}</h1>
+        <WorkspaceTrustButton sessionId={sessionId} />
       </div>
       {form === 'phone' ? (
         <PhoneSession sessionId={sessionId} initialFile={initialFile} />

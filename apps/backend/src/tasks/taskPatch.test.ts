@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { parseTaskPatch } from './taskPatch.js';
+
+describe('PATCH /api/tasks/:id body', () => {
+  it('accepts the trust switch as a boolean', () => {
+    expect(parseTaskPatch({ trustWorkspaceTools: true })).toEqual({ ok: true, value: { trustWorkspaceTools: true } });
+    expect(parseTaskPatch({ trustWorkspaceTools: false })).toEqual({ ok: true, value: { trustWorkspaceTools: false } });
+  });
+
+  it('refuses anything else whole, with a clear message', () => {
+    const refused = (body: unknown) => {
+      const result = parseTaskPatch(body);
+      return result.ok ? undefined : result.error;
+    };
+    expect(refused({ trustWorkspaceTools: 'true' })).toMatchObject({ code: 'bad_request', message: 'trustWorkspaceTools must be true or false' });
+    expect(refused({ trustWorkspaceTools: true, title: 'x' })).toMatchObject({ code: 'bad_request', message: 'cannot change "title"' });
+    expect(refused({})).toMatchObject({ code: 'bad_request', message: 'nothing to change' });
+    expect(refused([true])).toMatchObject({ code: 'bad_request' });
+    expect(refused(null)).toMatchObject({ code: 'bad_request' });
+  });
+});
