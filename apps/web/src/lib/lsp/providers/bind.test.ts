@@ -20,6 +20,9 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     flush: () => undefined,
     isOpen: () => true,
     onSemanticTokensRefresh: refresh.event,
+    onDiagnosticRefresh: new Emitter<void>().event,
+    onInlayHintRefresh: new Emitter<void>().event,
+    onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
 }
 
