@@ -14,7 +14,7 @@ import {
   toMonacoCompletionKind,
   toMonacoCompletionList,
 } from './completion.js';
-import { documentTarget, sessionSelector, type ProviderHost } from './host.js';
+import type { ProviderHost } from './host.js';
 import { MonacoCompletionItemKind } from './monacoEnums.js';
 
 const word = { startLineNumber: 3, startColumn: 5, endLineNumber: 3, endColumn: 8 };
