@@ -51,7 +51,10 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
       if (token.isCancellationRequested) return { edits: [] };
       if (!edit) return { edits: [], rejectReason: host.text('rename.nothing') };
       const result = await host.applyEdit(edit, new Map([[target.path, version]]));
-      return result.applied ? { edits: [] } : { edits: [], rejectReason: result.failureReason };
+      if (result.applied) return { edits: [] };
+      // Monaco's message fades; the notice stays until dismissed, since nothing was changed.
+      host.notify(result.failureReason);
+      return { edits: [], rejectReason: result.failureReason };
     },
   };
   if (prepare) {

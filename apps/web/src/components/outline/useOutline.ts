@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'react';
+import { editing } from '../../app/services.js';
+import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
+import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+
+export type OutlineState =
+  | { kind: 'noFile' }
+  | { kind: 'unavailable' }
+  | { kind: 'loading' }
+  | { kind: 'ready'; symbols: OutlineSymbol[] };
+
+/** Refetch this long after the last keystroke, not on every one. */
+const REFRESH_DELAY_MS = 400;
+
+/**
+ * The document symbols of a session file from whichever connection offers them, refreshed when
+ * the text changes or a connection (re)registers its source (a resumed lease, a new generation).
+ */
+export function useOutline(workspace: SessionWorkspace, path: string | undefined): OutlineState {
+  const [state, setState] = useState<OutlineState>({ kind: 'noFile' });
+  useEffect(() => {
+    if (!path) {
+      setState({ kind: 'noFile' });
+      return undefined;
+    }
+    let live = true;
+    let seq = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fetchNow = async () => {
+      const source = editing.documentSymbols.forPath(workspace.sessionId, path)[0];
+      if (!source) {
+        setState({ kind: 'unavailable' });
+        return;
+      }
+      const mine = ++seq;
+      setState((prev) => (prev.kind === 'ready' ? prev : { kind: 'loading' }));
+      const symbols = await source(path).catch(() => undefined);
+      if (!live || mine !== seq) return;
+      setState(symbols ? { kind: 'ready', symbols } : { kind: 'unavailable' });
+    };
+    const schedule = (delay: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void fetchNow(), delay);
+    };
+    schedule(0);
+    const sources = editing.documentSymbols.onDidChange(() => schedule(50));
+    const model = workspace.modelOf(path);
+    const content = model?.onDidChangeContent(() => schedule(REFRESH_DELAY_MS));
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      sources.dispose();
+      content?.dispose();
+    };
+  }, [workspace, path]);
+  return state;
+}
