@@ -27,7 +27,7 @@ export function Breadcrumbs({ workspace, path }: { workspace: SessionWorkspace; 
               <span className={`symbol-glyph symbol-${symbolGroup(s.kind)}`} aria-hidden="true">
                 {symbolGlyph(s.kind)}
               </span>
-              {s.name}
+              <span className="crumb-name">{s.name}</span>
             </button>
           </li>
         ))}

@@ -74,6 +74,8 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
         return;
       }
     }
+    // The server must see the edit (didChange) before the command that follows from it.
+    context.flush(entry.path);
     if (item.command) await executeCommand(item.command);
   };
   const executeCommand = async (command: Command) => {
