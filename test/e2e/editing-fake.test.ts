@@ -40,10 +40,10 @@ function script(fileUri: (path: string) => string): FakeScript {
       'textDocument/prepareRename': [{ respond: { range: range(1, 4, 10), placeholder: 'helper' } }],
       'textDocument/rename': [{ respond: renameEdit }],
       'textDocument/codeAction': [{ respond: [{ title: 'Insert a greeting', kind: 'quickfix', data: { id: 7 } }] }],
-      'codeAction/resolve': [{ respond: { title: 'Insert a greeting', kind: 'quickfix', data: { id: 7 }, edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0, 0), newText: '// hello\n' }] } }, command: { title: 'after', command: 'fake.after', arguments: [7] } } }],
+      'codeAction/resolve': [{ respond: { title: 'Insert a greeting', kind: 'quickfix', data: { id: 7 }, edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// hello\n' }] } }, command: { title: 'after', command: 'fake.after', arguments: [7] } } }],
       'workspace/executeCommand': [
         // Line 3 (0-based): after the action's own edit inserted a line above.
-        { request: 'workspace/applyEdit', params: { label: 'after', edit: { changes: { [fileUri(MAIN)]: [{ range: range(3, 0, 3, 1), newText: '} // done' }] } } } },
+        { request: 'workspace/applyEdit', params: { label: 'after', edit: { changes: { [fileUri(MAIN)]: [{ range: range(3, 0, 1), newText: '} // done' }] } } } },
         { respond: null },
       ],
       'textDocument/diagnostic': [{
@@ -56,6 +56,9 @@ function script(fileUri: (path: string) => string): FakeScript {
         ],
       }],
       'textDocument/didSave': [{ request: 'workspace/diagnostic/refresh' }],
+      // The broker sends didClose when the browser detaches: from the second one on (the last
+      // test closes the page), the server asks for an edit while nobody is attached.
+      'textDocument/didClose': [{ sequence: 'close', steps: [[], [{ request: 'workspace/applyEdit', params: { edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// late\n' }] } } } }]] }],
       'workspace/symbol': [{ respond: [{ name: 'target', kind: 12, location: { uri: fileUri(OTHER) }, data: { id: 1 } }] }],
       'workspaceSymbol/resolve': [{ respond: { name: 'target', kind: 12, location: { uri: fileUri(OTHER), range: range(2, 4, 10) } } }],
     },
@@ -165,5 +168,13 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     await page.locator(`[data-testid="editor-tab"][data-path="${OTHER}"][data-active="true"]`).waitFor({ timeout: 15_000 });
     await expect.poll(() => caretPosition(page)).toEqual({ lineNumber: 3, column: 5 });
     expect(received(session, 'workspaceSymbol/resolve')).toHaveLength(1);
+  });
+
+  it('workspace/applyEdit while no browser is attached is answered applied:false with a reason by the broker, and nothing is written', async () => {
+    const before = readFileSync(join(session.workspace, MAIN), 'utf8');
+    await page.close();
+    await expect.poll(() => session.log().map((l) => l.message as { result?: { applied?: boolean; failureReason?: string } }).filter((m) => m.result?.applied === false).map((m) => m.result!.failureReason), { timeout: 30_000 })
+      .toContain('no editor is attached to apply the edit');
+    expect(readFileSync(join(session.workspace, MAIN), 'utf8')).toBe(before);
   });
 });

@@ -43,7 +43,7 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
   const modelText = (path: string) =>
     page.evaluate(({ sid, p }) => {
-      const monaco = (window as any).__kandev.monaco; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const monaco = (window as any).__kandev.monaco;
       return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
     }, { sid: sessionId, p: path });
 
