@@ -53,12 +53,18 @@ function fromFlat(list: SymbolInformation[], uri: string): OutlineSymbol[] {
   return roots;
 }
 
-/** A documentSymbol answer, hierarchical or flat, as one outline tree. `uri` filters flat answers. */
+/** Siblings in document order (servers may answer by name, as tsserver's navigation tree does). */
+function byPosition(list: OutlineSymbol[]): OutlineSymbol[] {
+  for (const s of list) s.children = byPosition(s.children);
+  return list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+/** A documentSymbol answer, hierarchical or flat, as one outline tree in document order. `uri` filters flat answers. */
 export function toOutline(result: Array<DocumentSymbol | SymbolInformation> | null | undefined, uri: string): OutlineSymbol[] {
   if (!Array.isArray(result) || result.length === 0) return [];
   const flat = result.some((s) => typeof (s as SymbolInformation).location === 'object');
   if (flat) return fromFlat(result as SymbolInformation[], uri);
-  return (result as DocumentSymbol[]).map(fromHierarchical).filter((s): s is OutlineSymbol => s !== undefined);
+  return byPosition((result as DocumentSymbol[]).map(fromHierarchical).filter((s): s is OutlineSymbol => s !== undefined));
 }
 
 /** Monaco's SymbolKind is LSP's minus one (File = 0 there, 1 here). */

@@ -29,8 +29,12 @@ function setup(answer: (method: string, params: any) => unknown, caps: Record<st
 
 describe('document symbols', () => {
   it('hierarchical answers keep their tree; flat answers nest by range containment (not by name)', () => {
-    const tree = toOutline([{ name: 'A', kind: 5, range: r(0, 0, 2, 1), selectionRange: r(0, 6, 0, 7), children: [{ name: 'run', kind: 6, range: r(1, 2, 1, 10), selectionRange: r(1, 2, 1, 5) }] }], 'file:///workspace/src/a.ts');
-    expect(tree).toMatchObject([{ name: 'A', kind: 5, children: [{ name: 'run', kind: 6, children: [] }] }]);
+    const tree = toOutline([{ name: 'A', kind: 5, range: r(0, 0, 2, 1), selectionRange: r(0, 6, 0, 7), children: [
+      { name: 'zeta', kind: 7, range: r(1, 12, 1, 14), selectionRange: r(1, 12, 1, 14) },
+      { name: 'run', kind: 6, range: r(1, 2, 1, 10), selectionRange: r(1, 2, 1, 5) },
+    ] }], 'file:///workspace/src/a.ts');
+    // Children come back in document order whatever order the server used (tsserver sorts by name).
+    expect(tree).toMatchObject([{ name: 'A', kind: 5, children: [{ name: 'run', kind: 6, children: [] }, { name: 'zeta' }] }]);
     const flat = toOutline([
       { name: 'run', kind: 6, containerName: 'B', location: { uri: 'file:///workspace/src/a.ts', range: r(5, 2, 5, 10) } },
       { name: 'A', kind: 5, location: { uri: 'file:///workspace/src/a.ts', range: r(0, 0, 2, 1) } },
@@ -39,7 +43,7 @@ describe('document symbols', () => {
     ], 'file:///workspace/src/a.ts');
     expect(flat.map((s) => [s.name, s.children.map((c) => c.name)])).toEqual([['A', []], ['B', ['run']]]);
     expect(symbolPathAt(tree, { line: 1, character: 4 }).map((s) => s.name)).toEqual(['A', 'run']);
-    expect(toMonacoDocumentSymbols(tree)[0]).toMatchObject({ name: 'A', kind: 4, range: { startLineNumber: 1, endLineNumber: 3 }, children: [{ name: 'run', kind: 5 }] });
+    expect(toMonacoDocumentSymbols(tree)[0]).toMatchObject({ name: 'A', kind: 4, range: { startLineNumber: 1, endLineNumber: 3 }, children: [{ name: 'run', kind: 5 }, { name: 'zeta', kind: 6 }] });
     expect(toOutline(null, 'x')).toEqual([]);
   });
 
