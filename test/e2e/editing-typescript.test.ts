@@ -138,4 +138,19 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await page.keyboard.press('Control+S');
     await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 }).toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
   });
+
+  it('inlay hints (off by default) show the server\'s parameter-name hints once switched on for the language', async () => {
+    await openFile(page, 'src/main.ts');
+    const lineText = () => page.locator('.view-lines').innerText();
+    expect(await lineText()).not.toContain('a:');
+    await putSettings(stack, {
+      lsp_editor_features: { typescript: { inlay_hints: true } },
+      lsp_server_configs: { typescript: { typescript: { inlayHints: { includeInlayParameterNameHints: 'all' } } } },
+    });
+    await page.reload();
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // `addNumbers(1, 2)` (the unsaved rename was dropped by the reload): the hints name the parameters.
+    await expect.poll(lineText, { timeout: 60_000 }).toMatch(/Numbers\(a:\s*1, b:\s*2\)/);
+  });
 });
