@@ -87,6 +87,8 @@ export class SessionWorkspace implements Disposable {
   private readonly openFailed = new Set<string>();
   private readonly binary = new Set<string>();
   private pendingReveal: { path: string; position: Position; taken?: boolean } | undefined;
+  /** Models being replaced with what a workspace edit wrote to disk: not an edit to keep in a tab. */
+  private readonly syncingFromDisk = new Set<string>();
   private revealSeq = 0;
   private snapshot: WorkspaceSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -266,7 +268,7 @@ export class SessionWorkspace implements Disposable {
     let wasDirty = false;
     entry.subscription = model.onDidChangeContent(() => {
       const dirty = this.isDirty(path);
-      if (dirty && !this.tabs.some((t) => t.path === path)) {
+      if (dirty && !this.syncingFromDisk.has(path) && !this.tabs.some((t) => t.path === path)) {
         // Edited outside a tab (e.g. in a peek view): give it a tab so the edit is never lost.
         entry.refs++;
         this.addTab(path, toDisposable(() => {
@@ -392,15 +394,23 @@ export class SessionWorkspace implements Disposable {
         for (const [path, file] of written) {
           const entry = this.models.get(path);
           if (!entry || this.tabs.some((t) => t.path === path)) continue;
-          if (entry.model.getValue() !== file.content) entry.model.setValue(file.content);
+          this.syncingFromDisk.add(path);
+          try {
+            if (entry.model.getValue() !== file.content) entry.model.setValue(file.content);
+          } finally {
+            this.syncingFromDisk.delete(path);
+          }
           entry.baseVersion = file.version;
           entry.savedAltVersion = entry.model.getAlternativeVersionId();
         }
         for (const [from, to] of renamed) {
           if (this.tabs.some((t) => t.path === from)) {
-            const wasActive = this.active === from;
+            // The tab follows its file to the new path; focus stays where it was.
+            const previous = this.active;
             this.close(from);
-            if (wasActive) void this.open(to);
+            void this.open(to).then(() => {
+              if (previous && previous !== from) this.activate(previous);
+            });
           }
         }
         for (const path of deleted) if (this.tabs.some((t) => t.path === path)) this.close(path);
