@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EDITOR_FEATURE_KEYS, type EditorFeatureKey, type LanguageId, type UserSettings } from '@kandev/protocol';
 import type { SaveSettings } from './SettingsPage.js';
+import './editingSwitches.css';
 
 const LABELS: Record<EditorFeatureKey, string> = {
   format_on_save: 'settings.formatOnSave',
