@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, openFile, openSession, received, setCaret, startEditorStack, startFakeSession, waitForLspState, putSettings, type FakeSession } from '../support/page.js';
+import { caretPosition, editorText, markers, withEditor, openFile, openSession, received, setCaret, startEditorStack, startFakeSession, waitForLspState, putSettings, type FakeSession } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -35,6 +35,7 @@ function script(fileUri: (path: string) => string): FakeScript {
       executeCommandProvider: { commands: ['fake.after'] },
       diagnosticProvider: { identifier: 'fake', interFileDependencies: false, workspaceDiagnostics: false },
       workspaceSymbolProvider: { resolveProvider: true },
+      inlayHintProvider: { resolveProvider: true },
     },
     rules: {
       'textDocument/prepareRename': [{ respond: { range: range(1, 4, 10), placeholder: 'helper' } }],
@@ -59,6 +60,8 @@ function script(fileUri: (path: string) => string): FakeScript {
       // The broker sends didClose when the browser detaches: from the second one on (the last
       // test closes the page), the server asks for an edit while nobody is attached.
       'textDocument/didClose': [{ sequence: 'close', steps: [[], [{ request: 'workspace/applyEdit', params: { edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// late\n' }] } } } }]] }],
+      'textDocument/inlayHint': [{ respond: [{ position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, data: { id: 3 } }] }],
+      'inlayHint/resolve': [{ respond: { position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, tooltip: 'returns nothing', data: { id: 3 } } }],
       'workspace/symbol': [{ respond: [{ name: 'target', kind: 12, location: { uri: fileUri(OTHER) }, data: { id: 1 } }] }],
       'workspaceSymbol/resolve': [{ respond: { name: 'target', kind: 12, location: { uri: fileUri(OTHER), range: range(2, 4, 10) } } }],
     },
@@ -75,7 +78,7 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
 
   beforeAll(async () => {
     stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
+    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'], lsp_editor_features: { kotlin: { inlay_hints: true } } });
     session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files });
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
@@ -168,6 +171,17 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     await page.locator(`[data-testid="editor-tab"][data-path="${OTHER}"][data-active="true"]`).waitFor({ timeout: 15_000 });
     await expect.poll(() => caretPosition(page)).toEqual({ lineNumber: 3, column: 5 });
     expect(received(session, 'workspaceSymbol/resolve')).toHaveLength(1);
+  });
+
+  it('inlay hints (switched on for the language) are shown from textDocument/inlayHint and resolved with the original hint on hover', async () => {
+    await page.locator(`[data-testid="editor-tab"][data-path="${MAIN}"] .tab-label`).click();
+    const hints = () => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ options: { after?: { content?: string } } }>).map((d) => d.options.after?.content).filter((c): c is string => Boolean(c)));
+    // Monaco injects the label with non-breaking spaces.
+    await expect.poll(async () => (await hints()).map((h) => h.replace(/\u00a0/g, ' ').trim()), { timeout: 15_000 }).toContain(': Unit');
+    const hint = page.locator('.view-lines span', { hasText: /:\sUnit/ }).last();
+    await hint.hover();
+    await expect.poll(() => received(session, 'inlayHint/resolve').length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(received(session, 'inlayHint/resolve')[0]!.params).toMatchObject({ label: ': Unit', data: { id: 3 } });
   });
 
   it('workspace/applyEdit while no browser is attached is answered applied:false with a reason by the broker, and nothing is written', async () => {
