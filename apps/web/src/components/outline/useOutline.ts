@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { editing } from '../../app/services.js';
 import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
+import { CancelSource } from '../../lib/lsp/providers/pullDiagnostics.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
 export type OutlineState =
@@ -24,18 +25,20 @@ export function useOutline(workspace: SessionWorkspace, path: string | undefined
       return undefined;
     }
     let live = true;
-    let seq = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // A newer fetch (or leaving the file) cancels the one in flight: $/cancelRequest to the server.
+    let inflight: CancelSource | undefined;
     const fetchNow = async () => {
       const source = editing.documentSymbols.forPath(workspace.sessionId, path)[0];
+      inflight?.cancel();
       if (!source) {
         setState({ kind: 'unavailable' });
         return;
       }
-      const mine = ++seq;
+      const mine = (inflight = new CancelSource());
       setState((prev) => (prev.kind === 'ready' ? prev : { kind: 'loading' }));
-      const symbols = await source(path).catch(() => undefined);
-      if (!live || mine !== seq) return;
+      const symbols = await source(path, mine.token).catch(() => undefined);
+      if (!live || mine !== inflight || mine.token.isCancellationRequested) return;
       setState(symbols ? { kind: 'ready', symbols } : { kind: 'unavailable' });
     };
     const schedule = (delay: number) => {
@@ -49,6 +52,7 @@ export function useOutline(workspace: SessionWorkspace, path: string | undefined
     return () => {
       live = false;
       clearTimeout(timer);
+      inflight?.cancel();
       sources.dispose();
       content?.dispose();
     };
