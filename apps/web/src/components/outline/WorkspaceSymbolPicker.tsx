@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { editing } from '../../app/services.js';
 import type { CancellationLike } from '../../lib/lsp/jsonRpc.js';
 import type { WorkspaceSymbolItem } from '../../lib/lsp/editing/registry.js';
-import { CancelSource } from '../../lib/lsp/providers/pullDiagnostics.js';
+import { CancelSource } from '../../lib/lsp/cancellation.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { symbolGlyph, symbolGroup } from './symbolKinds.js';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { editing } from '../../app/services.js';
 import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
-import { CancelSource } from '../../lib/lsp/providers/pullDiagnostics.js';
+import { CancelSource } from '../../lib/lsp/cancellation.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
 export type OutlineState =

@@ -1,33 +1,8 @@
 import type { Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import type { FeatureRegistration } from '../capabilities.js';
-import { DisposableStore, Emitter, toDisposable, type Disposable } from '../disposable.js';
-import type { CancellationLike } from '../jsonRpc.js';
+import { CancelSource } from '../cancellation.js';
+import { DisposableStore, toDisposable, type Disposable } from '../disposable.js';
 import type { ProviderHost } from './host.js';
-
-/** A token this client can cancel: a superseded pull sends `$/cancelRequest`. */
-export class CancelSource {
-  private readonly emitter = new Emitter<void>();
-  private cancelled = false;
-  readonly token: CancellationLike;
-
-  constructor() {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the token reads this source's state
-    const source = this;
-    this.token = {
-      get isCancellationRequested() {
-        return source.cancelled;
-      },
-      onCancellationRequested: (listener) => source.emitter.event(listener),
-    };
-  }
-
-  cancel(): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
-    this.emitter.fire();
-    this.emitter.dispose();
-  }
-}
 
 /** What one pull means for the markers: new diagnostics, or "unchanged since resultId". */
 export function readReport(report: DocumentDiagnosticReport | null | undefined): { kind: 'full'; resultId?: string; items: Diagnostic[] } | { kind: 'unchanged'; resultId: string } | undefined {
