@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, withEditor, openFile, openSession, received, setCaret, startEditorStack, startFakeSession, waitForLspState, putSettings, type FakeSession } from '../support/page.js';
+import { caretPosition, editorText, markers, runEditorAction, withEditor, openFile, openSession, received, setCaret, startEditorStack, startFakeSession, waitForLspState, putSettings, type FakeSession } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -36,6 +36,8 @@ function script(fileUri: (path: string) => string): FakeScript {
       diagnosticProvider: { identifier: 'fake', interFileDependencies: false, workspaceDiagnostics: false },
       workspaceSymbolProvider: { resolveProvider: true },
       inlayHintProvider: { resolveProvider: true },
+      documentHighlightProvider: true,
+      foldingRangeProvider: true,
     },
     rules: {
       'textDocument/prepareRename': [{ respond: { range: range(1, 4, 10), placeholder: 'helper' } }],
@@ -62,6 +64,9 @@ function script(fileUri: (path: string) => string): FakeScript {
       'textDocument/didClose': [{ sequence: 'close', steps: [[], [{ request: 'workspace/applyEdit', params: { edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// late\n' }] } } } }]] }],
       'textDocument/inlayHint': [{ respond: [{ position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, data: { id: 3 } }] }],
       'inlayHint/resolve': [{ respond: { position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, tooltip: 'returns nothing', data: { id: 3 } } }],
+      'textDocument/documentHighlight': [{ respond: [{ range: range(2, 4, 10), kind: 3 }] }],
+      // Folds the first line over the second: no indentation rule would produce this range.
+      'textDocument/foldingRange': [{ respond: [{ startLine: 0, endLine: 1, kind: 'region' }] }],
       'workspace/symbol': [{ respond: [{ name: 'target', kind: 12, location: { uri: fileUri(OTHER) }, data: { id: 1 } }] }],
       'workspaceSymbol/resolve': [{ respond: { name: 'target', kind: 12, location: { uri: fileUri(OTHER), range: range(2, 4, 10) } } }],
     },
@@ -182,6 +187,22 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     await hint.hover();
     await expect.poll(() => received(session, 'inlayHint/resolve').length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(received(session, 'inlayHint/resolve')[0]!.params).toMatchObject({ label: ': Unit', data: { id: 3 } });
+  });
+
+  it('document highlights and folding ranges come from the server where it offers them', async () => {
+    await page.locator(`[data-testid="editor-tab"][data-path="${MAIN}"] .tab-label`).click();
+    await setCaret(page, 3, 6);
+    await expect.poll(() => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
+      .filter((d) => /wordHighlight/.test(d.options.className ?? '')).map((d) => `${d.range.startLineNumber}:${d.range.startColumn}:${d.options.className}`)).then((list) => [...new Set(list)]), { timeout: 15_000 })
+      // Monaco may draw one highlight twice (text and overview ruler): the distinct ones are what the server sent.
+      .toEqual(['3:5:wordHighlightStrong']);
+    expect(received(session, 'textDocument/documentHighlight').at(-1)!.params.position).toEqual({ line: 2, character: 5 });
+    await expect.poll(() => received(session, 'textDocument/foldingRange').length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await runEditorAction(page, 'editor.foldAll');
+    // Line 2 is hidden under line 1: the server's range, not Monaco's indentation folding.
+    await expect.poll(() => withEditor(page, (editor) => (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber])))
+      .toEqual([[1, 1], [3, 5]]);
+    await runEditorAction(page, 'editor.unfoldAll');
   });
 
   it('workspace/applyEdit while no browser is attached is answered applied:false with a reason by the broker, and nothing is written', async () => {
