@@ -48,6 +48,21 @@ export interface ReadFileResponse { content: string; version: string }
 export interface WriteFileRequest { content: string; baseVersion?: string }
 export interface WriteFileResponse { version: string }
 export interface WriteConflictResponse { error: ApiError; currentVersion: string }
+/**
+ * One step of an atomic multi-file change (a language server's WorkspaceEdit, applied to files that
+ * are not open). `baseVersion` is the version the client read; a mismatch aborts the whole batch.
+ */
+export type FileOperation =
+  | { kind: 'write'; path: string; content: string; baseVersion?: string }
+  | { kind: 'create'; path: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'rename'; from: string; to: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'delete'; path: string; recursive?: boolean; ignoreIfNotExists?: boolean };
+export interface ApplyFilesRequest { operations: FileOperation[] }
+/** Versions of every file a write or create left behind, by path. */
+export interface ApplyFilesResponse { versions: Record<string, string> }
+/** 409: nothing was written; why each refused operation was refused. */
+export interface ApplyConflict { path: string; reason: 'changed' | 'exists' | 'missing'; currentVersion?: string }
+export interface ApplyConflictResponse { error: ApiError; conflicts: ApplyConflict[] }
 export interface SearchHit { path: string; line: number; column: number; preview: string }
 export interface SearchResponse { hits: SearchHit[]; truncated?: boolean }
 

@@ -3,6 +3,7 @@ import { scanJsonNesting } from '@kandev/protocol';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
+import { applyFileOperations, parseApplyRequest } from './apply.js';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
 import type { FilesResult } from './result.js';
@@ -73,6 +74,30 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
         return true;
       }
       break;
+    case '/api/v1/files/apply': {
+      if (req.method !== 'POST') break;
+      const body = await readBody(req, MAX_WRITE_BODY_BYTES);
+      if (!body.ok) {
+        if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
+        else res.destroy();
+        return true;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.text);
+      } catch {
+        parsed = undefined;
+      }
+      const operations = parseApplyRequest(parsed);
+      if (!operations) {
+        sendError(res, 400, 'bad_request', 'body must be {"operations": [write|create|rename|delete, ...]}');
+        return true;
+      }
+      const outcome = await applyFileOperations(workspace, operations);
+      if (!outcome.ok && 'conflicts' in outcome) sendError(res, 409, 'conflict', outcome.error.message, { conflicts: outcome.conflicts });
+      else answer(res, outcome, logger, 'files/apply');
+      return true;
+    }
     case '/api/v1/search':
       if (req.method !== 'GET') break;
       await handleSearch(workspace, searchEngine, req, res, url, logger);
@@ -80,7 +105,7 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
     default:
       return false;
   }
-  res.setHeader('allow', url.pathname === '/api/v1/file' ? 'GET, PUT' : 'GET');
+  res.setHeader('allow', url.pathname === '/api/v1/file' ? 'GET, PUT' : url.pathname === '/api/v1/files/apply' ? 'POST' : 'GET');
   sendError(res, 405 as number, 'bad_request', 'method not allowed');
   return true;
 }

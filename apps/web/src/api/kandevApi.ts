@@ -15,6 +15,9 @@ import {
   type Task,
   type UserSettings,
   type WriteConflictResponse,
+  type ApplyConflictResponse,
+  type ApplyFilesResponse,
+  type FileOperation,
   type WriteFileResponse,
 } from '@kandev/protocol';
 import { NdjsonDecoder } from './ndjson.js';
@@ -99,6 +102,21 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       if (!res.ok) throw await errorOf(res);
       const body = (await res.json()) as WriteFileResponse;
       return { ok: true, version: body.version };
+    },
+    /** Several file operations checked and applied as one (a WorkspaceEdit); 409 is an outcome. */
+    async applyFiles(sessionId: string, operations: FileOperation[]): Promise<{ ok: true; versions: Record<string, string> } | { ok: false; conflicts: ApplyConflictResponse['conflicts'] }> {
+      const res = await fetchImpl(`${session(sessionId)}/files/apply`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ operations }),
+      });
+      if (res.status === 409) {
+        const body = (await res.json().catch(() => ({}))) as Partial<ApplyConflictResponse>;
+        return { ok: false, conflicts: Array.isArray(body.conflicts) ? body.conflicts : [] };
+      }
+      if (!res.ok) throw await errorOf(res);
+      const body = (await res.json()) as ApplyFilesResponse;
+      return { ok: true, versions: body.versions ?? {} };
     },
     search(sessionId: string, text: string): Promise<SearchResponse> {
       return json<SearchResponse>(`${session(sessionId)}/search?${q({ q: text })}`);

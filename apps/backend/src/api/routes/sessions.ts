@@ -40,6 +40,18 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
     return forward(deps, params.id as string, 'PUT', `/api/v1/file${url.search}`, body.value.text);
   });
+
+  // A language server's WorkspaceEdit on files that are not open: agentctl checks every version
+  // and confines every path before writing any (docs/editing.md).
+  router.post('/api/sessions/:id/files/apply', async ({ params, req }) => {
+    const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
+    if (!body.ok) return errorReply(body.error);
+    const value = body.value.value as { operations?: unknown } | null;
+    if (typeof value !== 'object' || value === null || !Array.isArray(value.operations)) {
+      return errorOf('bad_request', 'the body must be {"operations": [...]}');
+    }
+    return forward(deps, params.id as string, 'POST', '/api/v1/files/apply', body.value.text);
+  });
 }
 
 async function forward(deps: ApiDeps, sessionId: string, method: string, agentPath: string, body?: string): Promise<Reply> {

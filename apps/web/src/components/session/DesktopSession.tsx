@@ -10,6 +10,7 @@ import { CodeEditor } from '../editor/CodeEditor.js';
 import { baseName, EditorTabs } from '../editor/EditorTabs.js';
 import { SaveBanners } from '../editor/SaveBanners.js';
 import { FileTree } from '../files/FileTree.js';
+import { EditorChrome, EditorOverlays, SidebarOutline } from '../outline/mount.js';
 import { SearchPanel } from '../search/SearchPanel.js';
 import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { LspStatusControl } from '../status/LspStatusControl.js';
@@ -95,6 +96,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
       <aside className="session-sidebar">
         <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
         <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} />
+        <SidebarOutline workspace={workspace} path={active?.path} />
       </aside>
       <section className="session-main">
         <EditorTabs tabs={snapshot.tabs} activePath={snapshot.activePath} onActivate={(path) => workspace.activate(path)} onClose={close} />
@@ -126,12 +128,14 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
             {t('editor.binary', { path: snapshot.activePath })}
           </p>
         )}
+        {active && <EditorChrome workspace={workspace} path={active.path} />}
         {active ? (
           <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} onShown={onShown} onHidden={onHidden} />
         ) : (
           !snapshot.activePath && <p className="editor-empty">{t('editor.empty')}</p>
         )}
       </section>
+      <EditorOverlays workspace={workspace} />
     </div>
   );
 }

@@ -63,6 +63,9 @@ export class LspAttachment implements Disposable {
   private store = new DisposableStore();
   private readonly rpc: JsonRpcEndpoint;
   private readonly semanticRefresh = new Emitter<void>();
+  private readonly diagnosticRefresh = new Emitter<void>();
+  private readonly inlayHintRefresh = new Emitter<void>();
+  private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
   private phaseValue: AttachmentPhase = 'connecting';
@@ -92,6 +95,13 @@ export class LspAttachment implements Disposable {
       registerCapability: (regs) => (this.capabilities ? this.capabilities.register(regs) : this.earlyRegistrations.push(...regs)),
       unregisterCapability: (unregs) => (this.capabilities ? this.capabilities.unregister(unregs) : this.earlyUnregistrations.push(...unregs)),
       semanticTokensRefresh: () => this.semanticRefresh.fire(),
+      diagnosticRefresh: () => this.diagnosticRefresh.fire(),
+      inlayHintRefresh: () => this.inlayHintRefresh.fire(),
+      applyEdit: async (params) => {
+        if (!this.binding || this.disposed) return { applied: false, failureReason: 'the editor is not ready' };
+        if (!isObject(params) || !isObject(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
+        return this.binding.applyEdit(params as never);
+      },
     });
     this.rpc = new JsonRpcEndpoint((message) => this.sendFrame(message), {
       onRequest: route,
@@ -282,6 +292,7 @@ export class LspAttachment implements Disposable {
         serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
         timers: this.env.timers,
         debounceMs: this.env.debounceMs,
+        onSent: (path, kind) => this.documentSynced.fire({ path, kind }),
       }),
     );
     this.sync = sync;
@@ -295,6 +306,9 @@ export class LspAttachment implements Disposable {
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
       onSemanticTokensRefresh: this.semanticRefresh.event,
+      onDiagnosticRefresh: this.diagnosticRefresh.event,
+      onInlayHintRefresh: this.inlayHintRefresh.event,
+      onDocumentSync: this.documentSynced.event,
     };
     try {
       this.binding = this.store.add(this.env.bindFeatures(context));
@@ -337,6 +351,9 @@ export class LspAttachment implements Disposable {
     } finally {
       this.rpc.dispose();
       this.semanticRefresh.dispose();
+      this.diagnosticRefresh.dispose();
+      this.inlayHintRefresh.dispose();
+      this.documentSynced.dispose();
       try {
         this.socket.close(1000);
       } catch {

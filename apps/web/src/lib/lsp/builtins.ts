@@ -9,7 +9,11 @@ import { parseSessionModelUri, type UriParts } from './uris.js';
  * session and from plain models too, so instead every built-in provider is wrapped as it
  * registers and asks, per call, whether its model is owned for that feature.
  */
-export const SUPPRESSIBLE_FEATURES = ['completion', 'hover', 'definition', 'references', 'signatureHelp', 'diagnostics'] as const;
+export const SUPPRESSIBLE_FEATURES = [
+  'completion', 'hover', 'definition', 'references', 'signatureHelp', 'diagnostics',
+  // Editing features Monaco's TypeScript worker also provides (docs/editing.md)
+  'documentSymbol', 'rename', 'codeAction', 'rangeFormatting', 'onTypeFormatting', 'documentHighlight', 'inlayHint',
+] as const;
 export type SuppressibleFeature = (typeof SUPPRESSIBLE_FEATURES)[number];
 
 /** Monaco language ids whose built-in language service this guards. */
@@ -70,13 +74,25 @@ export function isKandevProvider(provider: unknown): boolean {
   return typeof provider === 'object' && provider !== null && kandevProviders.has(provider);
 }
 
-/** The provide method of each provider kind and what "nothing" is for it. */
-const PROVIDE_METHOD: Record<Exclude<SuppressibleFeature, 'diagnostics'>, { method: string; empty: () => unknown }> = {
-  completion: { method: 'provideCompletionItems', empty: () => ({ suggestions: [] }) },
-  hover: { method: 'provideHover', empty: () => null },
-  definition: { method: 'provideDefinition', empty: () => null },
-  references: { method: 'provideReferences', empty: () => null },
-  signatureHelp: { method: 'provideSignatureHelp', empty: () => null },
+type ProvideMethod = { method: string; empty: () => unknown };
+
+/**
+ * The provide methods of each provider kind and what "nothing" is for each. Rename has two: a
+ * location answer of `undefined` makes Monaco ask the next provider, as does a null edit.
+ */
+const PROVIDE_METHODS: Record<Exclude<SuppressibleFeature, 'diagnostics'>, ProvideMethod[]> = {
+  completion: [{ method: 'provideCompletionItems', empty: () => ({ suggestions: [] }) }],
+  hover: [{ method: 'provideHover', empty: () => null }],
+  definition: [{ method: 'provideDefinition', empty: () => null }],
+  references: [{ method: 'provideReferences', empty: () => null }],
+  signatureHelp: [{ method: 'provideSignatureHelp', empty: () => null }],
+  documentSymbol: [{ method: 'provideDocumentSymbols', empty: () => null }],
+  rename: [{ method: 'provideRenameEdits', empty: () => null }, { method: 'resolveRenameLocation', empty: () => undefined }],
+  codeAction: [{ method: 'provideCodeActions', empty: () => ({ actions: [], dispose: () => undefined }) }],
+  rangeFormatting: [{ method: 'provideDocumentRangeFormattingEdits', empty: () => null }],
+  onTypeFormatting: [{ method: 'provideOnTypeFormattingEdits', empty: () => null }],
+  documentHighlight: [{ method: 'provideDocumentHighlights', empty: () => null }],
+  inlayHint: [{ method: 'provideInlayHints', empty: () => ({ hints: [], dispose: () => undefined }) }],
 };
 
 /** Does a Monaco LanguageSelector target the built-in TypeScript/JavaScript languages? */
@@ -94,16 +110,18 @@ export function selectorTargetsBuiltins(selector: unknown): boolean {
 
 /** A built-in provider that answers nothing for owned models and defers to the original otherwise. */
 export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression, onBuiltinUse?: () => void): P {
-  const { method, empty } = PROVIDE_METHOD[feature];
-  const original = (provider as Record<string, unknown>)[method];
-  if (typeof original !== 'function') return provider;
+  const methods = PROVIDE_METHODS[feature].filter(({ method }) => typeof (provider as Record<string, unknown>)[method] === 'function');
+  if (methods.length === 0) return provider;
   const wrapped = Object.create(provider) as Record<string, unknown>;
-  wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
-    if (suppression.isSuppressed(model, feature)) return empty();
-    // The built-in answers this one: its worker is needed now (lib/monaco/typescriptWorkerGate.ts).
-    onBuiltinUse?.();
-    return (original as (...args: unknown[]) => unknown).call(provider, model, ...rest);
-  };
+  for (const { method, empty } of methods) {
+    const original = (provider as Record<string, unknown>)[method] as (...args: unknown[]) => unknown;
+    wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
+      if (suppression.isSuppressed(model, feature)) return empty();
+      // The built-in answers this one: its worker is needed now (lib/monaco/typescriptWorkerGate.ts).
+      onBuiltinUse?.();
+      return original.call(provider, model, ...rest);
+    };
+  }
   return wrapped as P;
 }
 
@@ -116,6 +134,13 @@ export interface GuardableLanguages {
   registerDefinitionProvider: RegisterFn;
   registerReferenceProvider: RegisterFn;
   registerSignatureHelpProvider: RegisterFn;
+  registerDocumentSymbolProvider: RegisterFn;
+  registerRenameProvider: RegisterFn;
+  registerCodeActionProvider: RegisterFn;
+  registerDocumentRangeFormattingEditProvider: RegisterFn;
+  registerOnTypeFormattingEditProvider: RegisterFn;
+  registerDocumentHighlightProvider: RegisterFn;
+  registerInlayHintsProvider: RegisterFn;
 }
 export interface GuardableEditor {
   setModelMarkers(model: ModelLike, owner: string, markers: unknown[]): void;
@@ -129,6 +154,13 @@ const REGISTER_FUNCTIONS: Array<[keyof GuardableLanguages, Exclude<SuppressibleF
   ['registerDefinitionProvider', 'definition'],
   ['registerReferenceProvider', 'references'],
   ['registerSignatureHelpProvider', 'signatureHelp'],
+  ['registerDocumentSymbolProvider', 'documentSymbol'],
+  ['registerRenameProvider', 'rename'],
+  ['registerCodeActionProvider', 'codeAction'],
+  ['registerDocumentRangeFormattingEditProvider', 'rangeFormatting'],
+  ['registerOnTypeFormattingEditProvider', 'onTypeFormatting'],
+  ['registerDocumentHighlightProvider', 'documentHighlight'],
+  ['registerInlayHintsProvider', 'inlayHint'],
 ];
 
 /**

@@ -30,7 +30,7 @@ function harness(options: { reconnectDelaysMs?: number[] } = {}) {
       bindFeatures: (context): FeatureBinding => {
         const entry = { context, disposed: false, diagnostics: [] as unknown[] };
         bindings.push(entry);
-        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), dispose: () => void (entry.disposed = true) };
+        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), applyEdit: async () => ({ applied: false }), dispose: () => void (entry.disposed = true) };
       },
       onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
       timers,
