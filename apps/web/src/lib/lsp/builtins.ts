@@ -108,6 +108,15 @@ export function selectorTargetsBuiltins(selector: unknown): boolean {
   return Array.isArray(selector) ? selector.some(one) : one(selector);
 }
 
+/**
+ * Features Monaco asks for by itself as soon as a model is shown (the light bulb, highlights under
+ * the caret, inlay hints, the outline behind breadcrumbs), before a starting server has claimed the
+ * model. Such a call does not make the built-in "needed": it waits for the worker like any other
+ * and the worker is loaded only when the person asks for something the server does not own, or the
+ * server is not on its way (typescriptWorkerGate.ts).
+ */
+const ASKED_UNPROMPTED: ReadonlySet<SuppressibleFeature> = new Set(['codeAction', 'documentHighlight', 'inlayHint', 'documentSymbol']);
+
 /** A built-in provider that answers nothing for owned models and defers to the original otherwise. */
 export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression, onBuiltinUse?: () => void): P {
   const methods = PROVIDE_METHODS[feature].filter(({ method }) => typeof (provider as Record<string, unknown>)[method] === 'function');
@@ -118,7 +127,7 @@ export function wrapBuiltinProvider<P extends object>(feature: Exclude<Suppressi
     wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
       if (suppression.isSuppressed(model, feature)) return empty();
       // The built-in answers this one: its worker is needed now (lib/monaco/typescriptWorkerGate.ts).
-      onBuiltinUse?.();
+      if (!ASKED_UNPROMPTED.has(feature)) onBuiltinUse?.();
       return original.call(provider, model, ...rest);
     };
   }
