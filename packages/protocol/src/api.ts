@@ -59,3 +59,16 @@ export interface LanguageCatalogEntry {
   autoInstallable: boolean;
   experimental?: boolean;
 }
+
+/**
+ * Why a task body was refused, sent next to the error (`{"error", "invalid": {field, reason, index?}}`)
+ * so the browser shows localized copy at the right field instead of the backend's message.
+ */
+export const TASK_INVALID_REASONS = [
+  'body', 'title_empty', 'title_too_long', 'executor_unknown', 'repositories_count', 'path_empty', 'path_not_absolute',
+  'path_missing', 'path_not_directory', 'path_duplicate', 'paths_nested', 'env_invalid',
+] as const;
+export type TaskInvalidReason = (typeof TASK_INVALID_REASONS)[number];
+export interface TaskInvalid { field: 'body' | 'title' | 'executor' | 'repositories' | 'env'; reason: TaskInvalidReason; index?: number }
+/** PATCH /api/tasks/:id */
+export interface TaskPatch { title?: string }
