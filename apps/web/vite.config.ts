@@ -17,6 +17,13 @@ export default defineConfig({
     target: 'es2022',
     // Monaco and the TypeScript worker are large by nature; splitting them further buys nothing.
     chunkSizeWarningLimit: 8_000,
+    rollupOptions: {
+      // Radix ships "use client" for React Server Components; a client-only bundle has no use for it.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
   server: {
     proxy: {
