@@ -1,5 +1,5 @@
 import { ChevronRight } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
 import { treeKeyAction, typeAhead, visibleTreeRows } from '../../lib/workspace/treeRows.js';
@@ -24,6 +24,7 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
   const [focused, setFocused] = useState<string | undefined>();
   const typed = useRef({ text: '', at: 0 });
   const list = useRef<HTMLUListElement>(null);
+  const idPrefix = useId();
 
   useEffect(() => {
     void tree.load('');
@@ -103,37 +104,45 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
       );
     }
     return (byParent.get(folder) ?? []).map((row) => {
+      const labelId = `${idPrefix}-${rows.indexOf(row)}`;
       const isDir = row.type === 'directory';
       const active = !isDir && row.path === activePath;
+      // The row is the treeitem (its name is just the file name); an expanded folder's children
+      // follow it in a role=group, as VS Code's explorer keeps rows flat with aria-level.
       return (
-        <li
-          key={row.path}
-          role="treeitem"
-          className="tree-item"
-          data-testid="tree-node"
-          data-path={row.path}
-          data-type={row.type}
-          aria-level={row.depth + 1}
-          aria-setsize={row.siblings}
-          aria-posinset={row.position}
-          aria-expanded={isDir ? row.expanded : undefined}
-          aria-selected={active}
-          aria-label={row.name}
-          data-active={active ? 'true' : undefined}
-          tabIndex={row.path === tabStop ? 0 : -1}
-          onFocus={(e) => {
-            if (e.target === e.currentTarget) setFocused(row.path);
-          }}
-        >
-          <div className={`tree-row${active ? ' active' : ''}`} style={{ paddingInlineStart: `${depth * 12 + 6}px` }} title={row.path}>
-            <span className={`tree-chevron${row.expanded ? ' open' : ''}`} aria-hidden="true">
-              {isDir && <ChevronRight size={14} />}
-            </span>
-            {isDir ? <FolderIcon open={row.expanded} /> : <FileIcon name={row.name} />}
-            <span className="tree-name">{row.name}</span>
-          </div>
-          {row.expanded && <ul role="group">{renderFolder(row.path, depth + 1)}</ul>}
-        </li>
+        <Fragment key={row.path}>
+          <li
+            role="treeitem"
+            className="tree-item"
+            data-testid="tree-node"
+            data-path={row.path}
+            data-type={row.type}
+            aria-level={row.depth + 1}
+            aria-setsize={row.siblings}
+            aria-posinset={row.position}
+            aria-expanded={isDir ? row.expanded : undefined}
+            aria-selected={active}
+            aria-labelledby={labelId}
+            data-active={active ? 'true' : undefined}
+            tabIndex={row.path === tabStop ? 0 : -1}
+            onFocus={(e) => {
+              if (e.target === e.currentTarget) setFocused(row.path);
+            }}
+          >
+            <div className={`tree-row${active ? ' active' : ''}`} style={{ paddingInlineStart: `${depth * 12 + 6}px` }} title={row.path}>
+              <span className={`tree-chevron${row.expanded ? ' open' : ''}`} aria-hidden="true">
+                {isDir && <ChevronRight size={14} />}
+              </span>
+              {isDir ? <FolderIcon open={row.expanded} /> : <FileIcon name={row.name} />}
+              <span className="tree-name" id={labelId}>{row.name}</span>
+            </div>
+          </li>
+          {row.expanded && (
+            <li role="none">
+              <ul role="group" aria-labelledby={labelId}>{renderFolder(row.path, depth + 1)}</ul>
+            </li>
+          )}
+        </Fragment>
       );
     });
   };

@@ -15,14 +15,14 @@ export function ProblemsStatusItem() {
       data-testid="status-bar-problems"
       data-errors={error}
       data-warnings={warning}
-      aria-label={t('problems.statusLabel', { errors: error, warnings: warning })}
       aria-pressed={problemsOpen}
       onClick={() => workbench.update({ problemsOpen: !problemsOpen })}
     >
+      <span className="visually-hidden">{t('problems.statusLabel', { errors: error, warnings: warning })}</span>
       <SeverityIcon severity="error" size={13} />
-      <span>{error}</span>
+      <span aria-hidden="true">{error}</span>
       <SeverityIcon severity="warning" size={13} />
-      <span>{warning}</span>
+      <span aria-hidden="true">{warning}</span>
     </button>
   );
 }
