@@ -54,11 +54,9 @@ const axeSource = () => readFileSync(join(repoRoot, 'node_modules/axe-core/axe.m
 export async function seriousAxeViolations(page: Page, exclude: string[] = []): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource() });
   const violations = await page.evaluate(async (excluded) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- axe is injected at run time
     const axe = (window as any).axe;
     const context = excluded.length ? { include: [document], exclude: excluded.map((s: string) => [s]) } : document;
     const result = await axe.run(context, { resultTypes: ['violations'] });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- axe's own result shape
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`.slice(0, 300)) }));
   }, exclude);
   return violations.filter((v: AxeViolation) => v.impact === 'serious' || v.impact === 'critical');

@@ -15,7 +15,7 @@ export function useProblems(monaco: MonacoApi, sessionId: string, openPaths: rea
   const key = openPaths.join('\n');
   return useMemo(
     () => problemsOf(monaco.editor.getModelMarkers({}) as unknown as MarkerLike[], sessionId, new Set(openPaths)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for openPaths; `tick` for the marker service
+    // `key` stands for openPaths (a new array each render); `tick` for the marker service.
     [monaco, sessionId, key, tick],
   );
 }
