@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Session, Task } from '@kandev/protocol';
-import { emulateScheme, expectTheme, openHome, openSettings, pageOverflowsHorizontally, screenshot, seriousAxeViolations } from '../support/app.js';
+import { emulateScheme, expectTheme, openHome, openSettings, reloadPage, pageOverflowsHorizontally, screenshot, seriousAxeViolations } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openFile, openSession, startEditorStack } from '../support/page.js';
@@ -143,4 +143,32 @@ describe.runIf(run)('application shell: screens, accessibility and layout', () =
       expect(found).toEqual([]);
     });
   }
+
+  it('the Settings theme switch pins Light or Dark over the OS choice, survives a reload, and Monaco follows', async () => {
+    const page = await pageFor('desktop');
+    await emulateScheme(page, 'light');
+    await openSettings(page, stack.url);
+    await expectTheme(page, 'light');
+    expect(await page.getByTestId('settings-theme').getAttribute('data-theme-preference')).toBe('system');
+    await page.getByTestId('settings-theme-dark').check();
+    await expectTheme(page, 'dark');
+    await reloadPage(page);
+    await page.getByTestId('settings-page').waitFor();
+    await expectTheme(page, 'dark');
+    expect(await page.getByTestId('settings-theme').getAttribute('data-theme-preference')).toBe('dark');
+
+    await openSession(page, stack.url, session.id);
+    await openFile(page, 'src/main.ts');
+    await page.locator('.monaco-editor.vs-dark').first().waitFor();
+    await openSettings(page, stack.url);
+    await page.getByTestId('settings-theme-system').check();
+    await expectTheme(page, 'light');
+    // System follows the OS live.
+    await emulateScheme(page, 'dark');
+    await expectTheme(page, 'dark');
+    await openSession(page, stack.url, session.id);
+    await page.locator('.monaco-editor.vs-dark').first().waitFor();
+    await emulateScheme(page, 'light');
+    await page.locator('.monaco-editor.vs').first().waitFor();
+  });
 });
