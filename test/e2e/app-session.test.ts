@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Session } from '@kandev/protocol';
-import { reloadPage } from '../support/app.js';
+import { reloadPage, screenshot } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { caretPosition, editorText, openFile, openSession, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
@@ -149,6 +149,7 @@ describe.runIf(run)('session workbench', () => {
     const row = group.locator('[data-testid="problem-row"][data-severity="error"]');
     expect(await row.innerText()).toMatch(/not assignable to type 'number'/);
     expect(await page.getByTestId('status-bar-problems').getAttribute('data-errors')).toBe('1');
+    await screenshot(page, 'problems-desktop-light');
 
     await page.locator('[data-testid="editor-tab"][data-path="src/total.ts"] .tab-label').click();
     await row.click();

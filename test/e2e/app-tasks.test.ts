@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Session, Task } from '@kandev/protocol';
-import { openHome } from '../support/app.js';
+import { openHome, screenshot } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { startEditorStack } from '../support/page.js';
@@ -53,6 +53,7 @@ describe.runIf(run)('tasks and sessions in the browser', () => {
   it('creates a task from the browser; the backend refuses a missing folder and a file, shown at the field', async () => {
     await openHome(page, stack.url);
     await page.getByTestId('tasks-empty').waitFor();
+    await screenshot(page, 'tasks-empty-desktop-light');
     await page.getByTestId('new-task').click();
     const dialog = page.getByTestId('create-task-dialog');
     await dialog.waitFor();
