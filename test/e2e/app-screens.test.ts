@@ -171,4 +171,23 @@ describe.runIf(run)('application shell: screens, accessibility and layout', () =
     await emulateScheme(page, 'light');
     await page.locator('.monaco-editor.vs').first().waitFor();
   });
+
+  it('the pseudo locale (a third longer, accented) still fits a 390 px phone and a tablet without sideways overflow', async () => {
+    for (const viewport of ['phone', 'tablet'] as const) {
+      const page = await pageFor(viewport);
+      await openHome(page, stack.url, 'pseudo');
+      await page.locator(`[data-testid="task-row"][data-task-id="${task.id}"] [data-testid="session-row"]`).first().waitFor();
+      expect(await pageOverflowsHorizontally(page)).toBe(false);
+      await screenshot(page, `tasks-${viewport}-pseudo`);
+      await page.locator(`[data-testid="task-row"][data-task-id="${task.id}"] [data-testid="session-link"]`).first().click();
+      await page.getByTestId('session-view').waitFor();
+      await page.locator('[data-testid="session-task-title"]', { hasText: task.title }).waitFor();
+      await page.locator('[data-testid="tree-node"][data-path="src"]').click();
+      await page.locator('[data-testid="tree-node"][data-path="src/greeter.ts"]').click();
+      await page.locator('[data-testid="editor"][data-path="src/greeter.ts"]').waitFor();
+      await page.waitForTimeout(300);
+      expect(await pageOverflowsHorizontally(page)).toBe(false);
+      await screenshot(page, `session-${viewport}-pseudo`);
+    }
+  });
 });

@@ -5,8 +5,9 @@ import { repoRoot } from './build.js';
 
 /** Helpers for the application-shell suites (test/e2e/app-*.test.ts): pages, themes, axe, screenshots. */
 
-export async function openHome(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/#/`);
+/** The task list, optionally with a pinned locale (`?locale=`). */
+export async function openHome(page: Page, url: string, locale?: string): Promise<void> {
+  await page.goto(locale ? `${url}/?locale=${locale}#/` : `${url}/#/`);
   await page.locator('[data-testid="task-list"]').waitFor({ state: 'attached' });
 }
 
