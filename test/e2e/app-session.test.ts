@@ -179,4 +179,26 @@ describe.runIf(run)('session workbench', () => {
     expect(await group.count()).toBe(0);
     expect(await page.getByTestId('status-bar-problems').getAttribute('data-errors')).toBe('0');
   });
+
+  it('the Files pane resizes from its splitter by keyboard and pointer, within bounds, and keeps its width after a reload', async () => {
+    const splitter = page.getByTestId('sidebar-splitter');
+    const width = async () => Math.round((await page.locator('#session-sidebar').boundingBox())!.width);
+    const before = await width();
+    await splitter.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(width).toBe(before + 32);
+    expect(await splitter.getAttribute('aria-valuenow')).toBe(String(before + 32));
+    const box = (await splitter.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 2000, box.y + 200, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(width).toBe(560);
+    await page.keyboard.press('Home');
+    await expect.poll(width).toBe(180);
+    await reloadPage(page);
+    await page.getByTestId('sidebar-splitter').waitFor();
+    await expect.poll(width).toBe(180);
+  });
 });
