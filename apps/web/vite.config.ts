@@ -25,6 +25,11 @@ export default defineConfig({
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         'bench-monaco': fileURLToPath(new URL('bench-monaco.html', import.meta.url)),
       },
+      // Radix ships "use client" for React Server Components; a client-only bundle has no use for it.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
     },
   },
   server: {

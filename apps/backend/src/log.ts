@@ -12,7 +12,7 @@ export const LOG_EVENTS = [
   'store_migrated',
   'request_failed',
   'request_refused',
-  'task_created',
+  'task_created', 'task_renamed', 'task_deleted',
   'task_trust_changed',
   'task_ensured',
   'demo_workspace_seeded',

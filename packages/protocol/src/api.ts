@@ -24,8 +24,9 @@ export interface Task {
 /** Query parameter of agentctl's LSP stream: `true` when the task trusts its workspace's tools. */
 export const TRUST_WORKSPACE_TOOLS_PARAM = 'trustWorkspaceTools';
 
-/** `PATCH /api/tasks/:id`: the fields a person may change on an existing task. */
+/** `PATCH /api/tasks/:id`: the fields a person may change on an existing task (at least one). */
 export interface TaskPatch {
+  title?: string;
   trustWorkspaceTools?: boolean;
 }
 
@@ -90,3 +91,14 @@ export interface LanguageCatalogEntry {
   autoInstallable: boolean;
   experimental?: boolean;
 }
+
+/**
+ * Why a task body was refused, sent next to the error (`{"error", "invalid": {field, reason, index?}}`)
+ * so the browser shows localized copy at the right field instead of the backend's message.
+ */
+export const TASK_INVALID_REASONS = [
+  'body', 'title_empty', 'title_too_long', 'executor_unknown', 'repositories_count', 'path_empty', 'path_not_absolute',
+  'path_missing', 'path_not_directory', 'path_duplicate', 'paths_nested', 'env_invalid', 'trust_invalid', 'nothing_to_change',
+] as const;
+export type TaskInvalidReason = (typeof TASK_INVALID_REASONS)[number];
+export interface TaskInvalid { field: 'body' | 'title' | 'executor' | 'repositories' | 'env' | 'trustWorkspaceTools'; reason: TaskInvalidReason; index?: number }

@@ -53,6 +53,10 @@ export class Router {
     return this.add('PATCH', pattern, handler);
   }
 
+  delete(pattern: string, handler: Handler): this {
+    return this.add('DELETE', pattern, handler);
+  }
+
   match(method: string, pathname: string): RouteMatch {
     const segments = split(pathname);
     const allow: string[] = [];

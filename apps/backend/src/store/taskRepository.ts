@@ -64,6 +64,19 @@ export class TaskRepository {
     return this.db.prepare('UPDATE tasks SET trust_workspace_tools = ? WHERE id = ?').run(trusted ? 1 : 0, id).changes === 1;
   }
 
+  /** Renames a task; false when no such task exists. */
+  rename(id: string, title: string): boolean {
+    return this.db.prepare('UPDATE tasks SET title = ? WHERE id = ?').run(title, id).changes > 0;
+  }
+
+  /** Deletes a task and its session history; the caller stopped its live sessions first. */
+  delete(id: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM sessions WHERE task_id = ?').run(id);
+      return this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id).changes > 0;
+    })();
+  }
+
   updateEnv(id: string, env: Record<string, string>): void {
     this.db.prepare('UPDATE tasks SET env = ? WHERE id = ?').run(JSON.stringify(env), id);
   }

@@ -1,22 +1,31 @@
 import type { TaskPatch } from '@kandev/protocol';
-import { apiError, fail, ok, type Result } from '../result.js';
+import { ok, type Result } from '../result.js';
+import { parseTitle, refuse, type TaskInputError } from './taskValidation.js';
 
-const PATCHABLE = new Set(['trustWorkspaceTools']);
+const PATCHABLE = new Set(['title', 'trustWorkspaceTools']);
 
 /**
- * Validates `PATCH /api/tasks/:id`. Only the fields a person may change after creation are
- * accepted; an unknown field or a wrong type is refused whole, so nothing is half-applied.
+ * Validates `PATCH /api/tasks/:id`: a new title and/or the workspace trust switch. Only the fields
+ * a person may change after creation are accepted (the workspace is fixed once sessions exist); an
+ * unknown field or a wrong type refuses the whole body, so nothing is half-applied.
  */
-export function parseTaskPatch(body: unknown): Result<TaskPatch> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(apiError('bad_request', 'the body must be a JSON object'));
+export function parseTaskPatch(body: unknown): Result<TaskPatch, TaskInputError> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse('the body must be a JSON object', { field: 'body', reason: 'body' });
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => !PATCHABLE.has(key));
-  if (unknown.length > 0) return fail(apiError('bad_request', `cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`));
+  if (unknown.length > 0) return refuse(`cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`, { field: 'body', reason: 'body' });
   const patch: TaskPatch = {};
+  if ('title' in record) {
+    const title = parseTitle(record.title);
+    if (!title.ok) return title;
+    patch.title = title.value;
+  }
   if ('trustWorkspaceTools' in record) {
-    if (typeof record.trustWorkspaceTools !== 'boolean') return fail(apiError('bad_request', 'trustWorkspaceTools must be true or false'));
+    if (typeof record.trustWorkspaceTools !== 'boolean') {
+      return refuse('trustWorkspaceTools must be true or false', { field: 'trustWorkspaceTools', reason: 'trust_invalid' });
+    }
     patch.trustWorkspaceTools = record.trustWorkspaceTools;
   }
-  if (Object.keys(patch).length === 0) return fail(apiError('bad_request', 'nothing to change'));
+  if (Object.keys(patch).length === 0) return refuse('nothing to change', { field: 'body', reason: 'nothing_to_change' });
   return ok(patch);
 }

@@ -2,6 +2,7 @@ import {
   DEFAULT_SETTINGS,
   type LanguageCatalogEntry,
   type ApiErrorCode,
+  type ExecutorKind,
   type FileEntry,
   type ListFilesResponse,
   type ReadFileResponse,
@@ -13,6 +14,7 @@ import {
   searchParams,
   type Session,
   type Task,
+  type TaskInvalid,
   type UserSettings,
   type WriteConflictResponse,
   type ApplyConflictResponse,
@@ -27,6 +29,8 @@ export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: ApiErrorCode | undefined,
+    /** For a refused task: which field and why (the browser shows its own copy for it). */
+    readonly invalid?: TaskInvalid,
   ) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}`);
     this.name = 'ApiRequestError';
@@ -39,19 +43,30 @@ export type TaskSummary = Task & { sessions?: Session[] };
 /** How a streamed search ended (a cancelled one rejects with an AbortError instead). */
 export interface SearchEnd { truncated: boolean; engine: SearchEngine }
 
+export interface NewTaskInput {
+  title: string;
+  executor: ExecutorKind;
+  repositories: Array<{ path: string }>;
+}
+
 export type WriteOutcome = { ok: true; version: string } | { ok: false; conflict: true; currentVersion?: string };
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 async function errorOf(res: Response): Promise<ApiRequestError> {
   let code: ApiErrorCode | undefined;
+  let invalid: TaskInvalid | undefined;
   try {
-    const body = (await res.json()) as { error?: { code?: unknown } };
+    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid> };
     if (typeof body?.error?.code === 'string') code = body.error.code as ApiErrorCode;
+    if (typeof body?.invalid?.reason === 'string' && typeof body.invalid.field === 'string') {
+      invalid = { field: body.invalid.field, reason: body.invalid.reason };
+      if (typeof body.invalid.index === 'number') invalid.index = body.invalid.index;
+    }
   } catch {
     // not JSON
   }
-  return new ApiRequestError(res.status, code);
+  return new ApiRequestError(res.status, code, invalid);
 }
 
 /** The backend's HTTP API (DESIGN section 9), relative to the page's origin. */
@@ -68,6 +83,22 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
     async listTasks(): Promise<TaskSummary[]> {
       const body = await json<TaskSummary[] | { tasks?: TaskSummary[] }>('/api/tasks');
       return Array.isArray(body) ? body : Array.isArray(body.tasks) ? body.tasks : [];
+    },
+    getTask(taskId: string): Promise<TaskSummary> {
+      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`);
+    },
+    createTask(input: NewTaskInput): Promise<Task> {
+      return json<Task>('/api/tasks', { method: 'POST', body: JSON.stringify(input) });
+    },
+    renameTask(taskId: string, title: string): Promise<TaskSummary> {
+      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body: JSON.stringify({ title }) });
+    },
+    /** Stops the task's live sessions first (server side), then deletes it with its history. */
+    async deleteTask(taskId: string): Promise<void> {
+      await json<unknown>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'DELETE' });
+    },
+    getSession(sessionId: string): Promise<Session> {
+      return json<Session>(session(sessionId));
     },
     startSession(taskId: string): Promise<Session> {
       return json<Session>(`/api/tasks/${encodeURIComponent(taskId)}/sessions`, { method: 'POST', body: '{}' });

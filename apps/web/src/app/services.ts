@@ -22,6 +22,8 @@ import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspa
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { serverLocale } from '../i18n/i18n.js';
 import { sessionHash } from './route.js';
+import { monacoThemeFor } from './theme.js';
+import { themeStore } from './themeStore.js';
 
 /**
  * The window's long-lived objects: one API client, one LSP connection registry, one built-in
@@ -55,6 +57,9 @@ export function loadMonaco(): Promise<MonacoApi> {
   monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
     setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') });
     exposeTestHooks(monaco);
+    // Monaco's theme follows the app's (System follows the OS, live).
+    monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
+    themeStore.subscribe(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved)));
     return monaco;
   });
   return monacoPromise;

@@ -77,7 +77,7 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
       const h = new BrokerHarness();
       const lease = h.readyLease('tab', { language: 'python', settings, trusted });
       const fx = h.fromServer(lease, req(5, 'workspace/configuration', { items: [{ section: 'python' }, { section: 'python.pythonPath' }] }));
-      return (toServer(fx, lease)[0] as { result: unknown[] }).result;
+      return (toServer(fx, lease)[0] as unknown as { result: unknown[] }).result;
     };
     expect(ask(false)).toEqual([{ pythonPath: TRUSTED_TOOLS.pythonPath, analysis: { typeCheckingMode: 'strict' } }, TRUSTED_TOOLS.pythonPath]);
     expect(ask(true)).toEqual([{ pythonPath: '/workspace/.venv/bin/python', analysis: { typeCheckingMode: 'strict' } }, '/workspace/.venv/bin/python']);
