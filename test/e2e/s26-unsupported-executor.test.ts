@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { ExecutorKind, Session, Task } from '@kandev/protocol';
-import { openHome, screenshot } from '../support/app.js';
+import { emulateScheme, expectTheme, openHome, screenshot } from '../support/app.js';
 import { repoRoot } from '../support/build.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
@@ -110,6 +110,10 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     expect(await page.getByTestId('session-view').getAttribute('data-session-id')).toBe(refused!.id);
     await expectNotice(page, 'remote_docker', 'en');
     await screenshot(page, 's26-unsupported-desktop-en');
+    await emulateScheme(page, 'dark');
+    await expectTheme(page, 'dark');
+    await screenshot(page, 's26-unsupported-desktop-en-dark');
+    await emulateScheme(page, 'light');
 
     // Back to the list: the task offers Open, which shows the same failed session again.
     await openHome(page, stack.url);
@@ -125,6 +129,7 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     const tablet = await pageFor(browser.browser, 'tablet');
     await openFromList(tablet, 'ssh', 'pt-pt');
     await expectNotice(tablet, 'ssh', 'pt-pt');
+    await screenshot(tablet, 's26-unsupported-tablet-pt-pt');
     await tablet.context().close();
 
     const phone = await pageFor(browser.browser, 'phone');
