@@ -85,6 +85,11 @@ export function childPids(ppid: number, needle = ''): number[] {
   return out;
 }
 
+/** The children of an agentctl that are language servers: every child but its watchdog. */
+export function serverChildren(agentctlPid: number): number[] {
+  return childPids(agentctlPid).filter((child) => !isWatchdog(child));
+}
+
 /**
  * Every live descendant of `pid`, except agentctl's watchdog: agentctl's own guard that outlives
  * no one (it exits with agentctl), not part of any language-server tree.

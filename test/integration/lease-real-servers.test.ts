@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskPath } from '../support/stack.js';
-import { aliveWhen, childPids, descendants, eventually, isAlive, LeaseClient, startLeaseBackend, startSession, type LeaseBackend } from './lease-support.js';
+import { aliveWhen, childPids, descendants, serverChildren, eventually, isAlive, LeaseClient, startLeaseBackend, startSession, type LeaseBackend } from './lease-support.js';
 
 /**
  * Continuity with real language servers: typescript-language-server (from the repository's
@@ -52,13 +52,13 @@ describe('typescript-language-server', () => {
     first.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 7, text: unsaved } });
     await first.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri && f.params.diagnostics.length > 0);
     expect(JSON.stringify(diagnosticsFor(first, uri))).toContain('not assignable');
-    const server = childPids(agentctlPid);
+    const server = serverChildren(agentctlPid);
     expect(server).toHaveLength(1);
     const servers = descendants(agentctlPid); // the server and its tsserver processes
 
     await first.leave();
     expect(await eventually(() => stack.backend.leases.list().some((l) => l.id === ready.lease && l.detachedAt !== undefined))).toBe(true);
-    expect(childPids(agentctlPid)).toEqual(server);
+    expect(serverChildren(agentctlPid)).toEqual(server);
 
     const back = new LeaseClient(stack.url, sessionId, 'typescript', ready.lease);
     const resumed = await back.waitFor((f) => f.status === 'ready');
@@ -78,7 +78,7 @@ describe('typescript-language-server', () => {
       if (!hover.result) await new Promise((r) => setTimeout(r, 200));
     }
     expect(JSON.stringify(hover?.result?.contents)).toContain('hello(name: string): string');
-    expect(childPids(agentctlPid)).toEqual(server);
+    expect(serverChildren(agentctlPid)).toEqual(server);
     servers.forEach((pid) => expect(isAlive(pid)).toBe(true));
 
     const aliveAtReleased = aliveWhen(back, (f) => f.status === 'released', () => servers);
