@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './agentctlLaunch.js';
 export * from './api.js';
 export * from './bounds.js';
 export * from './closeCodes.js';

@@ -52,7 +52,7 @@ describe('parseFrame with a nesting bound', () => {
   });
 
   it('the refusal names the bound and is not a cancellation', () => {
-    const refusal = nestingRefusal(3) as { error: { code: number; message: string } };
+    const refusal = nestingRefusal(3) as unknown as { error: { code: number; message: string } };
     expect(refusal.error.code).toBe(-32600);
     expect(refusal.error.message).toContain(String(MAX_JSON_DEPTH));
   });

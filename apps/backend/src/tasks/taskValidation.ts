@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { EXECUTOR_KINDS, type ExecutorKind } from '@kandev/protocol';
+import { AGENTCTL_ENV_PREFIX, EXECUTOR_KINDS, type ExecutorKind } from '@kandev/protocol';
 import { localWorkspaceLayout } from '../executors/workspaceLayout.js';
 import { apiError, fail, ok, type Result } from '../result.js';
 import type { NewTask } from '../store/taskRepository.js';
@@ -63,7 +63,7 @@ function parseEnv(env: unknown): Result<Record<string, string>> {
   for (const [name, value] of entries) {
     if (!ENV_NAME.test(name)) return fail(apiError('bad_request', `env name is not valid: ${name}`));
     // agentctl's own variables are set by the backend for each session, never by a task.
-    if (name.startsWith('AGENTCTL_')) return fail(apiError('bad_request', `env may not set ${name}`));
+    if (name.startsWith(AGENTCTL_ENV_PREFIX)) return fail(apiError('bad_request', `env may not set ${name}`));
     if (typeof value !== 'string') return fail(apiError('bad_request', `env ${name} must be a string`));
     out[name] = value;
   }
