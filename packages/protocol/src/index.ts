@@ -8,5 +8,6 @@ export * from './frames.js';
 export * from './jsonDepth.js';
 export * from './languages.js';
 export * from './settings.js';
+export * from './taskHostPaths.js';
 export * from './uri.js';
 export * from './catalog.js';

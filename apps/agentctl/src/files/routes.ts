@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { scanJsonNesting } from '@kandev/protocol';
+import { TASK_HOST_PATHS, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
@@ -22,7 +22,7 @@ function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, 
   sendError(res, result.error.status, result.error.code, result.error.message);
 }
 
-function parseWriteRequest(text: string): { content: string; baseVersion: string | undefined } | undefined {
+function parseWriteRequest(text: string): WriteFileRequest | undefined {
   let value: unknown;
   if (scanJsonNesting(text).tooDeep) return undefined;
   try {
@@ -41,11 +41,11 @@ function parseWriteRequest(text: string): { content: string; baseVersion: string
 export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger): Promise<boolean> {
   const path = url.searchParams.get('path');
   switch (url.pathname) {
-    case '/api/v1/files':
+    case TASK_HOST_PATHS.files:
       if (req.method !== 'GET') break;
       answer(res, await listFiles(workspace, path ?? ''), logger, 'files');
       return true;
-    case '/api/v1/file':
+    case TASK_HOST_PATHS.file:
       if (path === null || path === '') {
         sendError(res, 400, 'bad_request', 'path is required');
         return true;
@@ -72,14 +72,14 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
         return true;
       }
       break;
-    case '/api/v1/search':
+    case TASK_HOST_PATHS.search:
       if (req.method !== 'GET') break;
       answer(res, await searchWorkspace(workspace, url.searchParams.get('q') ?? ''), logger, 'search');
       return true;
     default:
       return false;
   }
-  res.setHeader('allow', url.pathname === '/api/v1/file' ? 'GET, PUT' : 'GET');
+  res.setHeader('allow', url.pathname === TASK_HOST_PATHS.file ? 'GET, PUT' : 'GET');
   sendError(res, 405 as number, 'bad_request', 'method not allowed');
   return true;
 }

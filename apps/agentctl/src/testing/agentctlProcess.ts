@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { agentctlLaunchEnv, parseListeningLine } from '@kandev/protocol';
+import { TASK_HOST_PATHS, agentctlLaunchEnv, parseListeningLine } from '@kandev/protocol';
 import WebSocket from 'ws';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -98,7 +98,7 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     },
     openStream(query, override) {
       const used = override === undefined ? token : override;
-      return new LspTestClient(`ws://127.0.0.1:${port}/api/v1/lsp/stream?${query}`, used);
+      return new LspTestClient(`ws://127.0.0.1:${port}${TASK_HOST_PATHS.lspStream}?${query}`, used);
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

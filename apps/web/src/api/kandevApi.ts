@@ -11,6 +11,7 @@ import {
   type UserSettings,
   type WriteConflictResponse,
   type WriteFileResponse,
+  type WriteFileRequest,
 } from '@kandev/protocol';
 
 /** A failed API call: the HTTP status and the API's error code when it sent one. Never shown raw. */
@@ -75,7 +76,7 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       const res = await fetchImpl(`${session(sessionId)}/file?${q({ path })}`, {
         method: 'PUT',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: JSON.stringify(baseVersion === undefined ? { content } : { content, baseVersion }),
+        body: JSON.stringify((baseVersion === undefined ? { content } : { content, baseVersion }) satisfies WriteFileRequest),
       });
       if (res.status === 409) {
         let currentVersion: string | undefined;
