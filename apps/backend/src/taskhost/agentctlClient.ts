@@ -1,5 +1,5 @@
 import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
-import type { TaskHostEndpoint } from '../executors/executor.js';
+import type { TaskHostEndpoint } from './endpoint.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 
 export interface ForwardedResponse {

@@ -10,10 +10,9 @@ import { InitializeExchange } from './initialize.js';
 import { jsonBytes } from './jsonrpc.js';
 import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
-import type { ReleaseProcess } from './release.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
-import type { AttachmentId, EndReason, LeaseId, SessionId, UserId } from './types.js';
+import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, SessionId, UserId } from './types.js';
 
 /**
  * starting: upstream opened, agentctl resolving/installing/launching (no `ready` yet)

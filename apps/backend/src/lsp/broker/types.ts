@@ -4,7 +4,7 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, LanguageId, ParsedFrame, StatusFrame, UserSettings } from '@kandev/protocol';
+import type { CloseCode, LanguageId, ParsedFrame, ReleaseReason, StatusFrame, UserSettings } from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -157,4 +157,15 @@ export interface BrokerOptions {
   reapWaitMs?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+}
+
+/** A lease's release in progress (release.ts drives it; the lease holds it). */
+export interface ReleaseProcess {
+  reason: EndReason;
+  /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
+  waiter?: AttachmentId;
+  /** The reason echoed in `released` (only for a browser-initiated release). */
+  ack?: ReleaseReason;
+  step: 'shutting_down' | 'reaping';
+  shutdownServerId?: number;
 }
