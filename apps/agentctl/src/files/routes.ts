@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TASK_HOST_PATHS, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
+import { TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
@@ -30,8 +30,8 @@ function parseWriteRequest(text: string): WriteFileRequest | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { content, baseVersion } = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const { content, baseVersion } = value;
   if (typeof content !== 'string') return undefined;
   if (baseVersion !== undefined && typeof baseVersion !== 'string') return undefined;
   return { content, baseVersion };

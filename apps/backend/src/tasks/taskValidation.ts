@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { AGENTCTL_ENV_PREFIX, EXECUTOR_KINDS, type ExecutorKind } from '@kandev/protocol';
+import { AGENTCTL_ENV_PREFIX, EXECUTOR_KINDS, isRecord, type ExecutorKind } from '@kandev/protocol';
 import { localWorkspaceLayout } from '../executors/workspaceLayout.js';
 import { apiError, fail, ok, type Result } from '../result.js';
 import type { NewTask } from '../store/taskRepository.js';
@@ -10,17 +10,13 @@ const MAX_REPOSITORIES = 32;
 const MAX_ENV_ENTRIES = 256;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Validates `POST /api/tasks`. Local PC repositories must be absolute folders that exist now, and
  * must form a workspace (see localWorkspaceLayout); other kinds keep their paths as given, since
  * they name places on another host.
  */
 export function parseNewTask(body: unknown): Result<NewTask> {
-  if (!isObject(body)) return fail(apiError('bad_request', 'the body must be a JSON object'));
+  if (!isRecord(body)) return fail(apiError('bad_request', 'the body must be a JSON object'));
   const { title, executor, repositories, env } = body;
   if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) {
     return fail(apiError('bad_request', `title must be a non-empty string of at most ${MAX_TITLE} characters`));
@@ -34,7 +30,7 @@ export function parseNewTask(body: unknown): Result<NewTask> {
   }
   const paths: string[] = [];
   for (const repository of repositories) {
-    if (!isObject(repository) || typeof repository.path !== 'string' || repository.path === '') {
+    if (!isRecord(repository) || typeof repository.path !== 'string' || repository.path === '') {
       return fail(apiError('bad_request', 'each repository must be {"path": "..."}'));
     }
     if (!isAbsolute(repository.path)) return fail(apiError('bad_request', `repository path must be absolute: ${repository.path}`));
@@ -56,7 +52,7 @@ export function parseNewTask(body: unknown): Result<NewTask> {
 
 function parseEnv(env: unknown): Result<Record<string, string>> {
   if (env === undefined || env === null) return ok({});
-  if (!isObject(env)) return fail(apiError('bad_request', 'env must be an object of string values'));
+  if (!isRecord(env)) return fail(apiError('bad_request', 'env must be an object of string values'));
   const entries = Object.entries(env);
   if (entries.length > MAX_ENV_ENTRIES) return fail(apiError('bad_request', `env may have at most ${MAX_ENV_ENTRIES} entries`));
   const out: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import {
   DEFAULT_SETTINGS,
+  isRecord,
   type LanguageCatalogEntry,
   type ApiErrorCode,
   type FileEntry,
@@ -120,7 +121,3 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
 }
 
 export type KandevApi = ReturnType<typeof createKandevApi>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -4,7 +4,7 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, LanguageId, ParsedFrame, ReleaseReason, StatusFrame, UserSettings } from '@kandev/protocol';
+import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, ParsedFrame, ReleaseReason, StatusFrame, UserSettings } from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -12,8 +12,8 @@ export type SessionId = string;
 export type UserId = string;
 export type TimerId = string;
 
-export type JsonRpcId = string | number;
-export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
+/** packages/protocol's; re-exported so the broker's modules keep one vocabulary import. */
+export type { JsonRpcId, JsonRpcMessage };
 
 // ---------------------------------------------------------------------------------------------
 // Events

@@ -1,4 +1,4 @@
-import { parseFrame, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import { isRecord, parseFrame, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from './capabilities.js';
 import { DisposableStore, Emitter, type Disposable, type Timers } from './disposable.js';
@@ -207,7 +207,7 @@ export class LspAttachment implements Disposable {
       return;
     }
     if (this.disposed) return;
-    const capabilities = isObject(result) && isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    const capabilities = isRecord(result) && isRecord(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     this.rpc.notify('initialized', {});
     if (!this.activate(capabilities, [])) return;
     this.phaseValue = 'ready';
@@ -217,11 +217,11 @@ export class LspAttachment implements Disposable {
   /** resumed:true: no initialize; rebuild from what the broker retained, reopen, then attachment-ready. */
   private resume(frame: ReadyFrame): void {
     const result = frame.initializeResult;
-    if (!isObject(result) || !isObject(result.capabilities)) {
+    if (!isRecord(result) || !isRecord(result.capabilities)) {
       this.fail({ key: 'message.protocolError' });
       return;
     }
-    if (isObject(frame.progress)) {
+    if (isRecord(frame.progress)) {
       this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
       this.host.onProgress(this);
     }
@@ -282,7 +282,7 @@ export class LspAttachment implements Disposable {
 
   private onNotification(method: string, params: unknown): void {
     if (method === 'textDocument/publishDiagnostics') {
-      if (this.binding && isObject(params) && typeof params.uri === 'string' && Array.isArray(params.diagnostics)) {
+      if (this.binding && isRecord(params) && typeof params.uri === 'string' && Array.isArray(params.diagnostics)) {
         this.binding.publishDiagnostics(params as unknown as PublishDiagnosticsParams);
       }
     } else if (method === '$/progress') {
@@ -307,8 +307,4 @@ export class LspAttachment implements Disposable {
       }
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
