@@ -4,13 +4,13 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS, CloseCode, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type WorkspaceIdentity,
+  type WorkspaceIdentity, readyFrameIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
 import type { BrokerTiming, Turn } from './context.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
-import { classify, errorResponse, isRecord, notification, RpcErrorCode } from './jsonrpc.js';
+import { classify, errorResponse, notification, RpcErrorCode } from './jsonrpc.js';
 import {
   createLease, exceedsRetainedLimit, isDetached, newAttachment, retainedBytes, type Attachment, type Lease, type LeasePhase,
 } from './lease.js';
@@ -306,9 +306,10 @@ export class LeaseBroker {
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'ready': {
-        const host = workspaceIdentity(frame);
-        if (!host) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
-        lease.host = host;
+        // packages/protocol's one ready-frame rule: an invalid identity ends the lease (1007 upstream).
+        const host = readyFrameIdentity(frame);
+        if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+        lease.host = host.identity;
         lease.phase = 'running';
         delete lease.installStatus;
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, attachment));
@@ -436,14 +437,6 @@ function endLog(reason: EndReason): [LogEvent, LogReason] {
     default:
       return ['exit', reason];
   }
-}
-
-function workspaceIdentity(frame: unknown): WorkspaceIdentity | undefined {
-  if (!isRecord(frame)) return undefined;
-  const { workspaceUri, workspacePath, repoSubpaths } = frame;
-  if (typeof workspaceUri !== 'string' || typeof workspacePath !== 'string') return undefined;
-  if (!Array.isArray(repoSubpaths) || !repoSubpaths.every((p) => typeof p === 'string')) return undefined;
-  return { workspaceUri, workspacePath, repoSubpaths: [...repoSubpaths] as string[] };
 }
 
 function viewOf(lease: Lease): LeaseView {

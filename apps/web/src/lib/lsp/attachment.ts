@@ -1,4 +1,4 @@
-import { isRecord, parseFrame, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import { isRecord, parseFrame, readyFrameIdentity, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from './capabilities.js';
 import { DisposableStore, Emitter, type Disposable, type Timers } from './disposable.js';
@@ -180,15 +180,13 @@ export class LspAttachment implements Disposable {
   }
 
   private onReady(frame: ReadyFrame): void {
-    if (typeof frame.workspaceUri !== 'string' || typeof frame.workspacePath !== 'string') {
+    // packages/protocol's one ready-frame rule: an invalid identity is refused whole, never filtered.
+    const identity = readyFrameIdentity(frame);
+    if (!identity.ok) {
       this.fail({ key: 'message.protocolError' });
       return;
     }
-    this.workspace = {
-      workspaceUri: frame.workspaceUri,
-      workspacePath: frame.workspacePath,
-      repoSubpaths: Array.isArray(frame.repoSubpaths) ? frame.repoSubpaths.filter((s): s is string => typeof s === 'string') : [],
-    };
+    this.workspace = identity.identity;
     this.host.onReadyFrame(this, frame);
     if (frame.resumed === true) this.resume(frame);
     else void this.initialize(this.workspace);
