@@ -67,12 +67,12 @@ export function isControlFrame(value: unknown): value is ControlFrame {
 }
 
 /** A JSON-RPC 2.0 message: the minimum shape every hop checks before forwarding. */
-export function isJsonRpcMessage(value: unknown): value is Record<string, unknown> & { jsonrpc: '2.0' } {
+export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
   return isRecord(value) && value.jsonrpc === '2.0';
 }
 
 export type ParsedFrame =
-  | { kind: 'jsonrpc'; message: Record<string, unknown> & { jsonrpc: '2.0' } }
+  | { kind: 'jsonrpc'; message: JsonRpcMessage }
   | { kind: 'status'; frame: StatusFrame }
   | { kind: 'control'; frame: ControlFrame }
   /**
