@@ -4,18 +4,21 @@ import { encodeLspFrame, LspFrameDecoder } from '@kandev/protocol';
 import { WebSocketServer } from 'ws';
 
 /**
- * The baseline a lease broker must be compared with: the thinnest useful WebSocket-to-stdio proxy
+ * A 1-hop baseline a lease broker must be compared with: the thinnest useful WebSocket-to-stdio proxy
  * (one process per connection, frames copied both ways, nothing tracked).
  */
-export async function startPassThroughProxy(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; close(): Promise<void> }> {
+export async function startPassThroughProxy(command: string, args: string[], env: NodeJS.ProcessEnv, mode: 'raw' | 'json' = 'raw'): Promise<{ url: string; close(): Promise<void> }> {
+  // 'json' parses every message and encodes it again on each side, as a proxy that looks into
+  // messages must; 'raw' only reframes (Content-Length <-> WebSocket frame).
+  const relay = mode === 'json' ? (text: string) => JSON.stringify(JSON.parse(text)) : (text: string) => text;
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   server.on('connection', (socket) => {
     const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
     const decoder = new LspFrameDecoder();
     child.stdout.on('data', (chunk: Buffer) => {
-      for (const body of decoder.push(chunk)) socket.send(body);
+      for (const body of decoder.push(chunk)) socket.send(relay(body));
     });
-    socket.on('message', (data) => child.stdin.write(encodeLspFrame(data.toString())));
+    socket.on('message', (data) => child.stdin.write(encodeLspFrame(relay(data.toString()))));
     socket.on('close', () => child.kill('SIGTERM'));
     child.on('exit', () => socket.close(4006));
   });

@@ -1,179 +1,170 @@
 /**
  * Benchmarks (DESIGN section 8), run on demand with `npm run bench`, never in the test suite.
- * One run compares, side by side:
- *   - request latency and pipelined throughput: direct stdio vs a plain WebSocket pass-through
- *     proxy vs the real path (browser socket -> backend gateway + lease broker -> agentctl bridge);
- *   - reattach-to-ready of a retained lease vs a cold start (launch + initialize);
- *   - backend memory per lease;
- *   - fault figures (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under
- *     fuzzing, and another session's echo latency during the flood.
- * The server is the fake language server with a canned 1 KiB hover, so the numbers measure the
- * transport and not a language server's own work. Results also go to bench/results/<time>.json.
+ * One run compares, side by side (sections: `npm run bench -- transport load search profile faults`):
+ *   - transport: a stub server (bench/echoServer.mjs) answering `bench/echo` of 200 B to 1 MB and
+ *     flooding 20k notifications, reached by direct stdio, a 1-hop proxy that parses and re-encodes
+ *     JSON, a 1-hop raw reframing proxy, and the product's whole path (browser-side WebSocket ->
+ *     backend gateway + lease broker -> agentctl -> stdio); then what only the product has:
+ *     reattach vs cold start (stub and real typescript-language-server), backend memory per lease,
+ *     p50 with 1/4/8 leases busy at once, and with 10k documents open in one lease;
+ *   - load: first load of the editor on a fresh Chromium profile against a bare Monaco page;
+ *   - search: the files search on a generated 13k-file tree against plain ripgrep;
+ *   - profile: the product path once with the backend under --cpu-prof (top self time).
+ *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
+ *     and another session's echo latency during the flood.
+ * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
+ * and the profile in bench/results/NOTES.md.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installFakeServer, writeScript } from '../test/support/fakeServer.js';
-import { authHeaders } from '../test/support/access.js';
+import { ensureBuilt, repoRoot } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
-import { StdioLspClient } from '../test/support/stdioClient.js';
+import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
-import { startPassThroughProxy } from './passThroughProxy.js';
-import { summarize, table } from './stats.js';
-import { WsLspClient } from './wsLspClient.js';
+import { bareMonaco, firstLoad } from './firstLoad.js';
+import { searchBench } from './search.js';
+import { table } from './stats.js';
+import {
+  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes,
+  type PathResult,
+} from './transport.js';
 
-const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 500);
-const PIPELINED = Number(process.env.BENCH_PIPELINED ?? 2000);
-const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 10);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults']);
+const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
 
-const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
-const bin = join(dir, 'bin');
-const shim = installFakeServer(bin, 'kotlin-lsp');
-const script = writeScript(dir, {
-  capabilities: { hoverProvider: true },
-  rules: { 'textDocument/hover': [{ respond: { contents: { kind: 'markdown', value: 'x'.repeat(1024) } } }] },
-});
-const serverEnv = { ...process.env, FAKE_LSP_SCRIPT: script };
-const hoverParams = { textDocument: { uri: 'file:///w/a.kt' }, position: { line: 0, character: 0 } };
+const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length };
+const report: string[] = [];
+const out = (title: string, body: string) => {
+  console.log(`\n${title}\n\n${body}`);
+  report.push(`### ${title}\n\n\`\`\`\n${body}\n\`\`\``);
+};
+const fixed = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
-interface Requester { request(method: string, params: unknown): Promise<Record<string, any>> }
-
-async function measure(client: Requester): Promise<{ latency: ReturnType<typeof summarize>; throughput: number }> {
-  for (let i = 0; i < 50; i++) await client.request('textDocument/hover', hoverParams); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < SEQUENTIAL; i++) {
-    const start = performance.now();
-    await client.request('textDocument/hover', hoverParams);
-    samples.push(performance.now() - start);
-  }
-  const start = performance.now();
-  await Promise.all(Array.from({ length: PIPELINED }, () => client.request('textDocument/hover', hoverParams)));
-  const throughput = PIPELINED / ((performance.now() - start) / 1000);
-  return { latency: summarize(samples), throughput };
+function pathRows(paths: Array<[string, PathResult]>): string {
+  const headers = ['path', ...ECHO_SIZES.flatMap((s) => [`${s.label} p50`, 'p95', 'p99']), 'notif/s', 'MiB/s'];
+  const rows = paths.map(([name, r]) => [name, ...ECHO_SIZES.flatMap((s) => [fixed(r.echo[s.label]?.p50), fixed(r.echo[s.label]?.p95), fixed(r.echo[s.label]?.p99)]),
+    r.flood.messagesPerSecond.toFixed(0), r.flood.mibPerSecond.toFixed(1)]);
+  return table(headers, rows);
 }
 
-async function initialize(client: Requester & { send?: (m: Record<string, unknown>) => void; notify?: (m: string, p: unknown) => void }): Promise<void> {
-  await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
-  if (client.notify) client.notify('initialized', {});
-  else client.send?.({ jsonrpc: '2.0', method: 'initialized', params: {} });
-}
+async function transport(dir: string): Promise<void> {
+  const bin = join(dir, 'bin');
+  const shim = installEchoServer(bin);
+  const paths: Array<[string, PathResult]> = [];
+  paths.push(['direct stdio', await directStdio(shim)]);
+  paths.push(['1-hop proxy, JSON parse + re-encode', await oneHopProxy(shim, 'json')]);
+  paths.push(['1-hop proxy, raw reframing', await oneHopProxy(shim, 'raw')]);
 
-function rssKiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? NaN);
-}
-
-async function main(): Promise<void> {
-  const results: Record<string, unknown> = { at: new Date().toISOString(), sequential: SEQUENTIAL, pipelined: PIPELINED };
-  // BENCH_ONLY=faults runs the fault figures alone (flood and fuzz RSS, neighbour latency).
-  if (process.env.BENCH_ONLY !== 'faults') await transportBench(results);
-  results.faults = await runFaultBench();
-  const out = join(process.cwd(), 'bench/results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `${Date.now()}.json`), JSON.stringify(results, null, 2));
-}
-
-async function transportBench(results: Record<string, unknown>): Promise<void> {
-
-  const direct = new StdioLspClient(shim, [], { env: serverEnv });
-  await initialize(direct);
-  const directResult = await measure(direct);
-  direct.child.kill();
-
-  const proxy = await startPassThroughProxy(shim, [], serverEnv);
-  const proxied = await WsLspClient.open(proxy.url);
-  await initialize(proxied);
-  const proxyResult = await measure(proxied);
-  await proxied.close();
-  await proxy.close();
-
-  const stack = await startStack();
+  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '32' });
   try {
-    const task = await stack.createTask({ title: 'bench', workspace: copyDemoWorkspace(), env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: script } });
-    const session = await stack.startSession(task.id);
-    // Cold starts run in a session of their own: a connection without a hint claims the newest
-    // detached lease of its session, and that must not be the one the reattach rounds keep.
-    const coldSession = await stack.startSession(task.id);
-    const lspUrl = (sessionId: string, lease?: string) => `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=kotlin${lease ? `&lease=${lease}` : ''}`;
-    const headers = { Origin: stack.url, ...authHeaders() };
+    const task = await stack.createTask({ title: 'bench', workspace: copyDemoWorkspace(), env: { PATH: taskPath(bin) } });
+    const { peer } = await openProduct(stack, (await stack.startSession(task.id)).id);
+    await peer.initialize();
+    paths.push(['Kandev: browser WS -> backend -> agentctl -> stdio', await measurePath(peer)]);
+    await peer.close();
+    out(`round trip of bench/echo (ms) and a flood of ${FLOOD.count} x ${FLOOD.size} B notifications`, pathRows(paths));
+    results.transport = Object.fromEntries(paths);
 
-    const openReady = async (lease?: string, sessionId = session.id) => {
-      const client = await WsLspClient.open(lspUrl(sessionId, lease), headers);
-      const ready = await client.waitFor((m) => m.status === 'ready');
-      return { client, ready };
-    };
-
-    const cold: number[] = [];
-    const full = await (async () => {
-      const start = performance.now();
-      const { client } = await openReady();
-      await initialize(client);
-      cold.push(performance.now() - start);
-      return client;
-    })();
-    const fullResult = await measure(full);
-    const firstReady = full.received.find((m) => m.status === 'ready') as { lease: string };
-    await full.close();
-
-    const reattach: number[] = [];
-    let lease = firstReady.lease;
-    let resumedCount = 0;
-    for (let i = 0; i < REATTACH_ROUNDS; i++) {
-      const start = performance.now();
-      const { client, ready } = await openReady(lease);
-      if (ready.resumed) {
-        resumedCount++;
-        client.send({ control: 'attachment-ready' });
-        await client.waitFor((m) => m.status === 'synchronized');
-      } else {
-        await initialize(client);
-      }
-      reattach.push(performance.now() - start);
-      lease = ready.lease;
-      await client.close();
-      // A cold start for comparison: a new lease, launched and initialized from nothing.
-      const coldStart = performance.now();
-      const fresh = await openReady(undefined, coldSession.id);
-      await initialize(fresh.client);
-      cold.push(performance.now() - coldStart);
-      fresh.client.send({ control: 'release', reason: 'stop' });
-      await fresh.client.closed;
-    }
-
-    const backendPid = stack.process.pid as number;
-    const before = rssKiB(backendPid);
-    const held: WsLspClient[] = [];
-    for (let i = 0; i < LEASES; i++) {
-      // Each lease in a session of its own, so none claims another's detached lease.
-      const { client } = await openReady(undefined, (await stack.startSession(task.id)).id);
-      await initialize(client);
-      await client.request('textDocument/hover', hoverParams);
-      held.push(client);
-    }
-    const after = rssKiB(backendPid);
-    for (const client of held) await client.close();
-
-    const rows = [
-      ['direct stdio', directResult.latency.p50, directResult.latency.p95, directResult.latency.p99, directResult.throughput],
-      ['plain WebSocket proxy', proxyResult.latency.p50, proxyResult.latency.p95, proxyResult.latency.p99, proxyResult.throughput],
-      ['gateway + broker + bridge', fullResult.latency.p50, fullResult.latency.p95, fullResult.latency.p99, fullResult.throughput],
-    ];
-    console.log(`\nhover round trip (ms) over ${SEQUENTIAL} sequential requests, and requests/s over ${PIPELINED} pipelined\n`);
-    console.log(table(['path', 'p50', 'p95', 'p99', 'req/s'], rows));
-    const reattachSummary = summarize(reattach);
-    const coldSummary = summarize(cold);
-    console.log(`\nready after connect (ms), ${REATTACH_ROUNDS} rounds; ${resumedCount} of ${REATTACH_ROUNDS} reattaches resumed a retained lease\n`);
-    console.log(table(['start', 'p50', 'p95', 'mean'], [
-      ['reattach to retained lease', reattachSummary.p50, reattachSummary.p95, reattachSummary.mean],
-      ['cold start (launch + initialize)', coldSummary.p50, coldSummary.p95, coldSummary.mean],
+    const fake = await startTimes(stack, task.id, 'kotlin', REATTACH_ROUNDS);
+    const tsTask = await stack.createTask({ title: 'bench ts', workspace: copyDemoWorkspace() });
+    const realRounds = Math.max(3, Math.floor(REATTACH_ROUNDS / 2));
+    const real = await startTimes(stack, tsTask.id, 'typescript', realRounds);
+    out('ready to use after connect (ms): reattach to a retained lease vs cold start (launch + initialize)', table(['server', 'start', 'p50', 'p95', 'mean', 'resumed'], [
+      ['stub (echo server)', 'reattach', fixed(fake.reattach.p50), fixed(fake.reattach.p95), fixed(fake.reattach.mean), `${fake.resumed}/${REATTACH_ROUNDS}`],
+      ['stub (echo server)', 'cold start', fixed(fake.cold.p50), fixed(fake.cold.p95), fixed(fake.cold.mean), ''],
+      ['typescript-language-server', 'reattach', fixed(real.reattach.p50), fixed(real.reattach.p95), fixed(real.reattach.mean), `${real.resumed}/${realRounds}`],
+      ['typescript-language-server', 'cold start', fixed(real.cold.p50), fixed(real.cold.p95), fixed(real.cold.mean), ''],
     ]));
-    console.log(`\nbackend memory: ${before} KiB before, ${after} KiB with ${LEASES} more leases: ${((after - before) / LEASES).toFixed(0)} KiB per lease\n`);
-    Object.assign(results, { direct: directResult, proxy: proxyResult, full: fullResult, reattach: reattachSummary, cold: coldSummary, resumedCount,
-      memory: { beforeKiB: before, afterKiB: after, leases: LEASES } });
+    results.startTimes = { stub: fake, typescript: real };
+
+    const memory = await memoryPerLease(stack, task.id, LEASES);
+    const busy: Array<[string, Awaited<ReturnType<typeof concurrentLeases>>]> = [];
+    for (const n of [1, 4, 8]) busy.push([`${n} lease${n > 1 ? 's' : ''} busy at once`, await concurrentLeases(stack, task.id, n)]);
+    busy.push([`1 lease with ${DOCUMENTS} open documents`, await manyDocuments(stack, task.id, DOCUMENTS)]);
+    out('Kandev path under load: 200 B bench/echo round trip (ms)', table(['load', 'p50', 'p95', 'p99'], busy.map(([name, s]) => [name, fixed(s.p50), fixed(s.p95), fixed(s.p99)])));
+    out('backend memory per lease', `${memory.beforeKiB} KiB before, ${memory.afterKiB} KiB with ${LEASES} more leases: ${memory.perLeaseKiB.toFixed(0)} KiB per lease`);
+    results.load = Object.fromEntries(busy);
+    results.memory = memory;
   } finally {
     await stack.stop();
   }
+}
+
+async function load(): Promise<void> {
+  ensureBuilt('web');
+  const stack = await startStack();
+  try {
+    const task = await stack.createTask({ title: 'bench load', workspace: copyDemoWorkspace() });
+    const sessionId = (await stack.startSession(task.id)).id;
+    const rows = [
+      await firstLoad(stack, sessionId, 'src/main.ts', 'typescript'),
+      await firstLoad(stack, sessionId, 'app/main.py', 'python'),
+      await bareMonaco(stack, sessionId, 'src/main.ts'),
+    ];
+    out('first load on a fresh Chromium profile (KiB over the wire incl. headers; ms from navigation)', table(
+      ['page', 'editor visible ms', 'KiB then', 'server ready ms', 'KiB then', 'requests', 'TS worker fetched'],
+      rows.map((r) => [r.page, fixed(r.editorMs, 0), fixed(r.editorKiB, 0), fixed(r.readyMs, 0), fixed(r.readyKiB, 0), String(r.requests), r.typescriptWorker ? 'yes' : 'no']),
+    ));
+    results.firstLoad = rows;
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function search(): Promise<void> {
+  const stack = await startStack();
+  try {
+    const { rows, files, mib } = await searchBench(stack);
+    out(`files search on a generated tree of ${files} files, ${mib.toFixed(0)} MiB (median of 3, ms, whole answer read)`, table(['engine', 'rare string', 'no match'], rows.map((r) => [r.engine, fixed(r.rareMs, 0), fixed(r.nothingMs, 0)])));
+    results.search = { files, mib, rows };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function profile(dir: string): Promise<void> {
+  const { top, profiledMs } = await profileProductPath(copyDemoWorkspace(), join(dir, 'profile-bin'));
+  const body = table(['self ms', '%', 'function', 'where'], top.map((t) => [fixed(t.ms, 1), fixed(t.percent, 1), t.fn, t.where]));
+  out(`backend CPU profile of one product-path run (${(profiledMs / 1000).toFixed(1)} s profiled), top self time`, body);
+  results.profile = { profiledMs, top };
+  const notes = [
+    '# Benchmark notes',
+    '',
+    `Backend CPU profile (\`node --cpu-prof\`) of one run of the product path (bench/echo 200 B - 1 MB, then ${FLOOD.count} notifications),`,
+    `measured ${new Date().toISOString()} by \`npm run bench -- profile\`. Top self time; "(idle)" and "(program)" are V8's own buckets.`,
+    '',
+    '```',
+    body,
+    '```',
+    '',
+  ];
+  writeFileSync(join(repoRoot, 'bench/results/NOTES.md'), notes.join('\n'));
+}
+
+async function main(): Promise<void> {
+  ensureBuilt('agentctl');
+  ensureBuilt('backend');
+  const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
+  mkdirSync(join(repoRoot, 'bench/results'), { recursive: true });
+  try {
+    if (sections.has('transport')) await transport(dir);
+    if (sections.has('load')) await load();
+    if (sections.has('search')) await search();
+    if (sections.has('profile')) await profile(dir);
+    if (sections.has('faults')) results.faults = await runFaultBench();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const stamp = Date.now();
+  const outDir = join(repoRoot, 'bench/results');
+  writeFileSync(join(outDir, `${stamp}.json`), JSON.stringify(results, null, 2));
+  const markdown = [`# npm run bench, ${results.at as string}`, '', `Node ${process.version}, ${String(results.cpus)} CPUs.`, '', ...report, ''].join('\n');
+  writeFileSync(join(outDir, `${stamp}.md`), markdown);
+  writeFileSync(join(outDir, 'latest.md'), markdown);
+  console.log(`\nresults: bench/results/${stamp}.json, bench/results/${stamp}.md`);
 }
 
 main().catch((err) => {

@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = { platform: 'node', target: 'node20', format: 'esm', bundle: true, sourcemap: 'linked', logLevel: 'warning',
@@ -24,6 +25,9 @@ const targets = {
       // What ships is the production build, even when a test runner (NODE_ENV=test) asks for it.
       env: { ...process.env, NODE_ENV: 'production' } });
     if (r.status !== 0) throw new Error('web build failed');
+    // Vite empties dist first, so stale .br/.gz siblings of an older build cannot survive.
+    const sizes = precompress(join(root, 'apps/web/dist'));
+    console.log(`precompressed web: ${(sizes.raw / 1048576).toFixed(1)} MiB -> brotli ${(sizes.br / 1048576).toFixed(1)} MiB, gzip ${(sizes.gz / 1048576).toFixed(1)} MiB`);
   },
 };
 

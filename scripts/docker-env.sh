@@ -8,6 +8,10 @@ set -euo pipefail
 state=${KANDEV_DOCKER_STATE:-/tmp/kandev-dockerd}
 image=${KANDEV_DOCKER_IMAGE:-kandev-test-base}
 sock="$state/docker.sock"
+# Bump when the image's package list changes: an image of another version is rebuilt. docker import
+# takes no LABEL, so the version travels as an ENV entry of the image config.
+image_version=2
+image_packages=ripgrep
 mkdir -p "$state"
 
 mirror() {
@@ -32,12 +36,16 @@ start() {
     done
     DOCKER_HOST="unix://$sock" docker info >/dev/null 2>&1 || { tail -20 "$state/dockerd.log" >&2; exit 1; }
   fi
-  if ! DOCKER_HOST="unix://$sock" docker image inspect "$image" >/dev/null 2>&1; then
+  local built_version
+  built_version=$(DOCKER_HOST="unix://$sock" docker image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image" 2>/dev/null \
+    | sed -n 's/^KANDEV_BASE_IMAGE_VERSION=//p' || true)
+  if [ "$built_version" != "$image_version" ]; then
     local root="$state/rootfs"
     rm -rf "$root"
-    echo "building the $image image with debootstrap (a few minutes)" >&2
-    debootstrap --variant=minbase bookworm "$root" "$(mirror)" >"$state/debootstrap.log" 2>&1 || { tail -20 "$state/debootstrap.log" >&2; exit 1; }
-    tar -C "$root" -c . | DOCKER_HOST="unix://$sock" docker import - "$image" >/dev/null
+    echo "building the $image image (version $image_version) with debootstrap (a few minutes)" >&2
+    # ripgrep: agentctl's workspace search uses rg when the task host has it.
+    debootstrap --variant=minbase --include="$image_packages" bookworm "$root" "$(mirror)" >"$state/debootstrap.log" 2>&1 || { tail -20 "$state/debootstrap.log" >&2; exit 1; }
+    tar -C "$root" -c . | DOCKER_HOST="unix://$sock" docker import --change "ENV KANDEV_BASE_IMAGE_VERSION=$image_version" - "$image" >/dev/null
     rm -rf "$root"
   fi
   echo "export DOCKER_HOST=unix://$sock"

@@ -10,6 +10,10 @@ bash scripts/install-node-deps.sh
 if ! command -v gopls >/dev/null; then
   bash scripts/install-system-deps.sh golang-go gopls || echo "note: Go intelligence needs gopls on PATH" >&2
 fi
+# ripgrep makes the files search fast; without it agentctl's own (slower) walker answers.
+if ! command -v rg >/dev/null; then
+  bash scripts/install-system-deps.sh ripgrep || echo "note: the files search is faster with ripgrep (rg) on PATH" >&2
+fi
 node scripts/build.mjs agentctl backend
 if [ ! -f apps/web/dist/index.html ] || [ -n "$(find apps/web/src apps/web/index.html packages/protocol/src -newer apps/web/dist/index.html -print -quit)" ]; then
   node scripts/build.mjs web

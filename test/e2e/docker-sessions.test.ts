@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CONTAINER_SYSTEM_PATH, containerCreations, dockerAvailable, ownedContainers, removeOwnedContainers, startDockerEnv, stopDockerEnv,
+  CONTAINER_SYSTEM_PATH, containerCreations, containerHostPids, dockerAvailable, ownedContainers, removeOwnedContainers, startDockerEnv, stopDockerEnv,
   type DockerEnv,
 } from '../integration/docker-support.js';
 import { authHeaders } from '../support/access.js';
@@ -20,7 +20,7 @@ const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)') &
  * Two Local Docker tasks, both rooted at /workspace inside their own containers, open side by side
  * in one browser: each editor keeps its own session's content, and each container's real
  * typescript-language-server analyses only its own files (S32 with Docker). With one lease slot,
- * a refused LSP request creates no container (S27).
+ * a refused LSP request starts nothing on a task host: no container, no stream, no process (S27).
  */
 describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser', () => {
   let env: DockerEnv;
@@ -85,7 +85,7 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     await context.close();
   });
 
-  it('S27 a request refused at capacity (4005) starts no container', async () => {
+  it('S27 a request refused at capacity (4005) starts nothing on the task host: no container, no stream, no server process', async () => {
     // Both slots are held by the two editors' leases (detached now, so eviction applies): hold
     // them attached with two sockets first, then a third request must be refused.
     const open = (sessionId: string) => new WebSocket(`${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=python`, { headers: { Origin: stack.url, ...authHeaders() } });
@@ -102,14 +102,33 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     const first = open(sessions.a);
     const second = open(sessions.b);
     await Promise.all([ready(first), ready(second)]);
+    // A third Docker session that never had a language server: the refusal is the first LSP request
+    // its task host would see, so anything the backend started for it would show there.
+    const task = await stack.api<{ id: string }>('/api/tasks', {
+      body: { title: 'docker c', executor: 'local_docker', repositories: [{ path: copyDemoWorkspace() }], env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } },
+    });
+    const c = (await stack.startSession(task.id)).id;
+    const [info] = await env.docker.listContainers({ filters: { label: [`dev.kandev.session=${c}`] } });
+    const processesBefore = await containerHostPids(env.docker, info!.Id);
     const before = (await ownedContainers(env.docker, stack.home)).length;
     const since = Date.now() / 1000;
-    const refused = open(sessions.a);
+    const refused = open(c);
     const code = await new Promise<number>((resolve) => refused.once('close', (c) => resolve(c)));
     expect(code).toBe(4005);
     expect((await ownedContainers(env.docker, stack.home)).length).toBe(before);
     expect(await containerCreations(env.docker, [`dev.kandev.owner=${stack.home}`], since, Date.now() / 1000 + 1)).toEqual([]);
-    first.close();
+    expect(await containerHostPids(env.docker, info!.Id)).toEqual(processesBefore);
+
+    // Free a slot and open c for real: its agentctl must have seen exactly this one stream. A stream
+    // opened for the refused request (even one closed at once) would make it two.
+    const released = new Promise<void>((resolve) => first.on('message', (d) => { if (JSON.parse(d.toString()).status === 'released') resolve(); }));
+    first.send(JSON.stringify({ control: 'release', reason: 'stop' }));
+    await released;
+    const admitted = open(c);
+    await ready(admitted);
+    const log = readFileSync(join(stack.home, 'logs', `agentctl-${c}.log`), 'utf8');
+    expect(log.split('\n').filter((line) => line.includes('"event":"stream_open"'))).toHaveLength(1);
+    admitted.close();
     second.close();
   });
 });

@@ -82,7 +82,8 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
   const lspMarkers = async (session: FakeSession) => (await markers(page, session.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
 
   beforeAll(async () => {
-    stack = await startEditorStack();
+    // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
+    stack = await startEditorStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();

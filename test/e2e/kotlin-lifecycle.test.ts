@@ -42,7 +42,8 @@ describe.runIf(run)('Kotlin through a fake kotlin-lsp on the task PATH', () => {
 
   beforeAll(async () => {
     ensureBuilt('web');
-    stack = await startStack();
+    // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
+    stack = await startStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     // S01's precondition: Kotlin auto-start is enabled in the user's settings.
     await stack.api('/api/settings', { method: 'PUT', body: { lsp_auto_start_languages: ['typescript', 'python', 'go', 'kotlin'] } });
     browser = await launchChromium();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { LanguageCatalogEntry, UserSettings } from '@kandev/protocol';
+import { LANGUAGE_IDS, type LanguageCatalogEntry, type UserSettings } from '@kandev/protocol';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { startEditorStack } from '../support/page.js';
@@ -48,7 +48,7 @@ describe.runIf(run)('Editors settings', () => {
   });
 
   it('S05 every language card prints its install command, prerequisites and managed destination, visible without hover', async () => {
-    expect(await page.getByTestId('language-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-language')))).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin']);
+    expect(await page.getByTestId('language-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-language')))).toEqual([...LANGUAGE_IDS]);
     for (const entry of catalog.filter((e) => e.autoInstallable)) {
       const c = card(entry.id!);
       if (entry.installCommand) {
@@ -74,6 +74,16 @@ describe.runIf(run)('Editors settings', () => {
     const kotlinEntry = catalog.find((e) => e.id === 'kotlin');
     for (const p of kotlinEntry?.prerequisites ?? []) expect(await kotlin.getByTestId('prerequisites').innerText()).toContain(p);
     expect(await card('go').getByTestId('experimental-badge').count()).toBe(0);
+  });
+
+  it('C/C++ (clangd) has no auto-install toggle and says how to install it with the package manager; Dockerfile lists its file names', async () => {
+    const cpp = card('cpp');
+    expect(await cpp.getByTestId('auto-install-toggle').count()).toBe(0);
+    expect(await cpp.getByTestId('auto-start-toggle').count()).toBe(1);
+    expect(await cpp.getByTestId('install-command').innerText()).toBe('apt-get install clangd');
+    expect(await cpp.getByTestId('prerequisites').innerText()).toContain('compile_commands.json');
+    expect(await card('dockerfile').getByTestId('language-extensions').innerText()).toMatch(/Dockerfile Containerfile/);
+    expect(await card('yaml').getByTestId('auto-install-toggle').count()).toBe(1);
   });
 
   it('auto-start and auto-install toggles save through PUT /api/settings', async () => {

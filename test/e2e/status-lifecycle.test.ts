@@ -33,7 +33,8 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     ensureBuilt('fake-lsp-server');
     root = mkdtempSync(join(tmpdir(), 'kandev-status-lifecycle-'));
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
-    stack = await startEditorStack();
+    // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
+    stack = await startEditorStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     browser = await launchChromium();
   });
 
@@ -68,6 +69,8 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
       workspace: workspace(),
       env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, script), FAKE_LSP_LOG: log, ...options.env },
     });
+    // The workspace is a Gradle project: kotlin-lsp may import it only when trusted (docs/workspace-trust.md).
+    await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
     const session = await stack.startSession(task.id);
     return { sessionId: session.id, log };
   }

@@ -38,7 +38,8 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     binDir = join(root, 'bin');
     installFakeServer(binDir, 'kotlin-lsp');
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
-    stack = await startEditorStack();
+    // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
+    stack = await startEditorStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     browser = await launchChromium();
   });
 

@@ -1,10 +1,11 @@
 import { CloseCode } from '@kandev/protocol';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentctl, taskPath, type RunningAgentctl } from '../../apps/agentctl/src/testing/agentctlProcess.js';
+import { repoRoot } from '../support/build.js';
 
 let temp: string;
 let workspace: string;
@@ -30,7 +31,11 @@ describe('agentctl LSP bridge with real language servers', () => {
   it('bridges typescript-language-server: ready with workspace identity, initialize, then hover', async () => {
     const client = agentctl.openStream('language=typescript&autoInstall=false');
     const ready = await client.status('ready');
-    expect(ready).toEqual({ status: 'ready', language: 'typescript', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] });
+    // Untrusted by default: agentctl names the TypeScript next to the launched server for the backend to pin.
+    expect(ready).toEqual({
+      status: 'ready', language: 'typescript', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [],
+      trustedTools: { tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')) },
+    });
     const rootUri = pathToFileURL(workspace).href;
     const init = await client.request('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {} });
     expect(init.result).toMatchObject({ capabilities: { hoverProvider: true } });

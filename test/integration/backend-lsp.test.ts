@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from '../support/access.js';
-import { BrowserClient, bundledServersPath, childPids, descendants, eventually, startTestBackend, type TestBackend } from './backend-support.js';
+import { aliveWhen, BrowserClient, bundledServersPath, childPids, descendants, startTestBackend, type TestBackend } from './backend-support.js';
 
 /** The LSP gateway end to end: browser -> backend -> agentctl -> typescript-language-server. */
 const root = mkdtempSync(join(tmpdir(), 'kandev-backend-lsp-'));
@@ -102,9 +102,10 @@ describe('admission', () => {
       expect(await second.closed).toMatchObject({ code: 4005 });
       expect(descendants(pid)).toEqual(firstServers);
       // Closing a tab only detaches (the lease keeps its slot); an explicit release gives it back.
+      const aliveAtReleased = aliveWhen(first, (f) => f.status === 'released', () => firstServers);
       first.sendRaw(JSON.stringify({ control: 'release', reason: 'stop' }));
       expect(await first.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });
-      expect(await eventually(() => firstServers.every((p) => !descendants(pid).includes(p)))).toBe(true);
+      expect(await aliveAtReleased).toEqual([]);
       const third = BrowserClient.open(small.url, session.json.id, 'typescript');
       expect(await third.waitFor((f) => f.status === 'ready')).toMatchObject({ resumed: false });
       third.ws.close(1000);
@@ -138,10 +139,11 @@ describe('a real language server through the whole path', () => {
 
     const servers = descendants(agentctlPid).filter((pid) => !earlier.includes(pid));
     expect(servers.length).toBeGreaterThan(0);
+    const aliveAtReleased = aliveWhen(client, (f) => f.status === 'released', () => servers);
     client.ws.send(JSON.stringify({ control: 'release', reason: 'stop' }));
     expect(await client.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });
+    expect(await aliveAtReleased).toEqual([]);
     expect(await client.closed).toMatchObject({ code: 1000 });
-    expect(await eventually(() => servers.every((pid) => !descendants(agentctlPid).includes(pid)))).toBe(true);
   });
 });
 

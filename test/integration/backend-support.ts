@@ -85,10 +85,21 @@ export function childPids(ppid: number, needle = ''): number[] {
   return out;
 }
 
-/** Every live descendant of `pid`. */
+/**
+ * Every live descendant of `pid`, except agentctl's watchdog: agentctl's own guard that outlives
+ * no one (it exits with agentctl), not part of any language-server tree.
+ */
 export function descendants(pid: number): number[] {
-  const children = childPids(pid);
+  const children = childPids(pid).filter((child) => !isWatchdog(child));
   return [...children, ...children.flatMap((c) => descendants(c))];
+}
+
+function isWatchdog(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').includes('KANDEV_WATCHDOG_INSTANCE=');
+  } catch {
+    return false;
+  }
 }
 
 export function isAlive(pid: number): boolean {
@@ -112,6 +123,21 @@ function cmdline(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * Which of `pids` run AT THE MOMENT the first frame matching `match` arrives: checked synchronously
+ * in the socket's message handler, so nothing can die between the frame and the check.
+ */
+export function aliveWhen(client: { ws: WebSocket }, match: (f: Record<string, any>) => boolean, pids: () => number[]): Promise<number[]> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      if (!match(JSON.parse(data.toString()) as Record<string, any>)) return;
+      client.ws.off('message', onMessage);
+      resolve(pids().filter(isAlive));
+    };
+    client.ws.on('message', onMessage);
+  });
 }
 
 /** Polls a condition (processes exit asynchronously); never asserts how long it took. */

@@ -66,6 +66,9 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
 
   async function dockerSession(ws: DockerWorkspace): Promise<Session> {
     const task = await api<Task>('POST', '/api/tasks', { title: 'docker', executor: 'local_docker', repositories: [{ path: ws.dir }], env: ws.env });
+    // The fake server is mounted inside the workspace (/workspace/.tools/bin on the task PATH), which
+    // only a task that trusts its workspace's tools may run (docs/workspace-trust.md).
+    await api('PATCH', `/api/tasks/${task.id}`, { trustWorkspaceTools: true });
     return api<Session>('POST', `/api/tasks/${task.id}/sessions`);
   }
 
@@ -199,6 +202,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     try {
       const ws = dockerWorkspace(join(root, 'backend-dies'), { 'Main.kt': '' }, { onStart: [{ spawnDescendant: { detached: true } }] });
       const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
+      await doomed.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } }); // fake server inside the workspace
       const session = await doomed.startSession(task.id);
       expect(session.status).toBe('running');
       const client = new LspTestClient(`${doomed.url.replace(/^http/, 'ws')}/lsp/${session.id}?language=kotlin`, TEST_ACCESS_TOKEN);

@@ -51,7 +51,7 @@ function executor(docker: ReturnType<typeof createDockerClient>, options: Execut
 }
 
 function task(repositories: string[], env: Record<string, string> = {}): Task {
-  return { id: `task-${++sessions}`, title: 'docker', executor: 'local_docker', repositories: repositories.map((path) => ({ path })), env, createdAt: new Date().toISOString() };
+  return { id: `task-${++sessions}`, title: 'docker', executor: 'local_docker', repositories: repositories.map((path) => ({ path })), env, createdAt: new Date().toISOString(), trustWorkspaceTools: false };
 }
 
 function nextSession(): string {
@@ -111,7 +111,9 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
 
   function openStream(host: TaskHost, language = 'kotlin'): LspTestClient {
     const ws = host.endpoint.baseUrl.replace(/^http/, 'ws');
-    return new LspTestClient(`${ws}/api/v1/lsp/stream?language=${language}&autoInstall=false`, host.endpoint.token);
+    // Trusted: the fake server is mounted inside the workspace (/workspace/.tools/bin), which an
+    // untrusted stream never runs (docs/workspace-trust.md).
+    return new LspTestClient(`${ws}/api/v1/lsp/stream?language=${language}&autoInstall=false&trustWorkspaceTools=true`, host.endpoint.token);
   }
 
   async function containerOf(sessionId: string): Promise<string> {

@@ -16,9 +16,9 @@ import { authHeaders, testTokenEnv } from '../support/access.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
 import { taskPath } from '../support/stack.js';
-import { childPids, descendants, eventually, isAlive } from './backend-support.js';
+import { aliveWhen, childPids, descendants, eventually, isAlive } from './backend-support.js';
 
-export { childPids, descendants, eventually, isAlive, readLog };
+export { aliveWhen, childPids, descendants, eventually, isAlive, readLog };
 
 export interface LeaseBackend {
   backend: RunningBackend;

@@ -12,7 +12,7 @@ const targets: Record<Target, { output: string; sources: string[] }> = {
   agentctl: { output: 'apps/agentctl/dist/agentctl.mjs', sources: ['apps/agentctl/src', 'packages/protocol/src'] },
   backend: { output: 'apps/backend/dist/backend.mjs', sources: ['apps/backend/src', 'packages/protocol/src'] },
   'fake-lsp-server': { output: 'test/fixtures/dist/fake-lsp-server.mjs', sources: ['test/fixtures/fake-lsp-server', 'packages/protocol/src'] },
-  web: { output: 'apps/web/dist/index.html', sources: ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/protocol/src'] },
+  web: { output: 'apps/web/dist/index.html', sources: ['apps/web/src', 'apps/web/index.html', 'apps/web/bench-monaco.html', 'apps/web/vite.config.ts', 'packages/protocol/src'] },
 };
 
 function newestMtime(path: string): number {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot } from './build.js';
@@ -15,6 +15,13 @@ export function installFakeServer(binDir: string, name: string): string {
   const shim = join(binDir, name);
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${fakeServerBundle}" "$@"\n`);
   chmodSync(shim, 0o755);
+  // A real typescript-language-server install has its TypeScript next to it; an untrusted task pins
+  // tsserver.path to that one (docs/workspace-trust.md), so the fake gets one too.
+  const typescript = join(binDir, '..', 'node_modules', 'typescript');
+  if (name === 'typescript-language-server' && !existsSync(typescript)) {
+    mkdirSync(join(typescript, '..'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules/typescript'), typescript);
+  }
   return shim;
 }
 

@@ -206,9 +206,9 @@ export function webDistSnapshot(): string {
 }
 
 /** The real stack for an editor suite, serving its own snapshot of the web app (removed on stop). */
-export async function startEditorStack(): Promise<RunningStack> {
+export async function startEditorStack(env: Record<string, string> = {}): Promise<RunningStack> {
   const web = webDistSnapshot();
-  const stack = await startStack({ KANDEV_WEB_DIR: web });
+  const stack = await startStack({ KANDEV_WEB_DIR: web, ...env });
   return {
     ...stack,
     async stop() {

@@ -35,11 +35,12 @@ export function taskPath(...extra: string[]): string {
   return [...extra, bundledServersPath, process.env.PATH ?? '/usr/bin:/bin'].join(delimiter);
 }
 
-export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
+/** `nodeArgs` go to the backend's node before its bundle (the benchmarks' `--cpu-prof`). */
+export async function startStack(env: Record<string, string> = {}, options: { nodeArgs?: string[] } = {}): Promise<RunningStack> {
   ensureBuilt('agentctl');
   ensureBuilt('backend');
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
-  const child = spawn(process.execPath, [join(repoRoot, 'apps/backend/dist/backend.mjs')], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(repoRoot, 'apps/backend/dist/backend.mjs')], {
     env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', ...testTokenEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,7 @@ import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_M
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
+import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
 import type { InstallLanguageServer } from './stream/installer.js';
 
@@ -14,6 +15,8 @@ import type { InstallLanguageServer } from './stream/installer.js';
 const REAP_GRACE_MS = 3_000;
 /** How long a just-exited server's last stdout is still forwarded before 4006. */
 const EXIT_FLUSH_MS = 1_000;
+/** On a release, the server's moment to act on `exit` before SIGTERM (it usually exits at once). */
+const EXIT_READ_GRACE_MS = 1_000;
 /** Teardown never hangs the task host's stop: after this, exit regardless. */
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -33,6 +36,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = parsed.config;
+  // Before any stream exists: every process started from here on carries this instance's marker,
+  // and the watchdog kills what carries it once this process is gone, however it ends.
+  startWatchdog(process.env);
   logger.log('info', 'starting', { workspacePath: config.workspacePath, repos: config.repoSubpaths.length, platform: process.platform });
   const server = await createAgentctlServer({
     token: config.token,
@@ -43,7 +49,7 @@ async function main(): Promise<void> {
     installer,
     logger,
     timings: {
-      wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS,
+      wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS, exitReadGraceMs: EXIT_READ_GRACE_MS,
       keepalive: { intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS), maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES) },
     },
   });

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { handleFilesRoute } from './files/routes.js';
+import { chooseSearchEngine } from './files/search.js';
 import { Workspace } from './files/workspace.js';
 import { createBearerCheck } from './http/auth.js';
 import { sendError, sendJson } from './http/respond.js';
@@ -41,6 +42,9 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
   const authorized = createBearerCheck(token);
   const logger = options.logger;
   const streams = new StreamTable();
+  // Looked up once: the task environment (and so its PATH) is fixed for this agentctl's life.
+  const searchEngine = chooseSearchEngine(streamHost.env);
+  logger.log('info', 'search_engine', { engine: searchEngine.ripgrep ? 'ripgrep' : 'walker' });
   let nextStreamId = 1;
   let stopping = false;
   // No compression (no inflate bombs); frames above the LSP body bound are refused with 1009.
@@ -57,7 +61,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       sendJson(res, 200, { ok: true, ...identity, platform: options.platform });
       return;
     }
-    if (await handleFilesRoute(workspace, req, res, url, logger)) return;
+    if (await handleFilesRoute(workspace, req, res, url, logger, searchEngine)) return;
     sendError(res, 404, 'not_found', 'no such route');
   }
 

@@ -1,4 +1,4 @@
-import { WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
+import { SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
@@ -28,6 +28,8 @@ export interface BackendConfig {
   /** WebSocket pings on both LSP hops: interval, and unanswered pings in a row that mean a dead peer. */
   lspPingIntervalMs: number;
   lspPingMisses: number;
+  /** Restarts of a crashed leased server within 3 minutes (KANDEV_LSP_RESTART_LIMIT, 5; 0: never). */
+  lspRestartLimit: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
@@ -112,6 +114,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!pingInterval.ok) return pingInterval;
   const pingMisses = integer(env, 'KANDEV_LSP_PING_MISSES', WS_PING_MAX_MISSES, 1, 100);
   if (!pingMisses.ok) return pingMisses;
+  const restartLimit = integer(env, 'KANDEV_LSP_RESTART_LIMIT', SERVER_RESTART_LIMIT, 0, 100);
+  if (!restartLimit.ok) return restartLimit;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
   const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
@@ -137,6 +141,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     lspMaxConnections: maxConnections.value,
     lspPingIntervalMs: pingInterval.value,
     lspPingMisses: pingMisses.value,
+    lspRestartLimit: restartLimit.value,
     taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',

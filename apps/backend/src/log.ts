@@ -12,7 +12,8 @@ export const LOG_EVENTS = [
   'store_migrated',
   'request_failed',
   'request_refused',
-  'task_created',
+  'task_created', 'task_renamed', 'task_deleted',
+  'task_trust_changed',
   'task_ensured',
   'demo_workspace_seeded',
   'session_starting',
@@ -23,6 +24,9 @@ export const LOG_EVENTS = [
   'task_host_exited',
   'task_host_reclaimed',
   'task_host_kill_escalated',
+  // Processes of a task host found by their marker after its agentctl ended (taskHostMarker.ts).
+  'task_host_orphans_reaped',
+  'task_host_orphans_survived',
   'settings_updated',
   'settings_reset',
   'lsp_refused',
@@ -43,6 +47,7 @@ export const LOG_EVENTS = [
   'lease_expiry',
   'lease_eviction',
   'lease_exit',
+  'lease_restart',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -12,7 +12,8 @@ import { addTaskRoutes } from './api/routes/tasks.js';
 import { serveStatic } from './api/staticFiles.js';
 import type { BackendConfig } from './config.js';
 import { LocalDockerExecutor } from './executors/localDocker.js';
-import { LocalPcExecutor } from './executors/localPc.js';
+import { LocalPcExecutor, sweepOrphanedTrees } from './executors/localPc.js';
+import { ownerTag } from './executors/taskHostMarker.js';
 import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger, type LogSink } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
@@ -95,6 +96,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
 
   const tasks = new TaskRepository(db);
   const settings = new SettingsService(new SettingsRepository(db), log);
+  const owner = ownerTag(config.home);
   const executors = new ExecutorRegistry([
     new LocalPcExecutor({
       agentctlCommand: config.agentctlCommand,
@@ -103,12 +105,16 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       logDir,
       cwd: process.cwd(),
       backendEnv: process.env,
+      owner,
       log,
     }),
     LocalDockerExecutor.fromConfig(config, { logDir, log }),
   ]);
   const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
   sessions.stopLeftovers(config.agentctlStopGraceMs);
+  // A previous backend with this KANDEV_HOME that was SIGKILLed together with its agentctl left
+  // their language-server trees running: nothing else would ever end them.
+  await sweepOrphanedTrees(owner, log);
 
   const metrics = createBackendMetrics({
     runningSessions: () => sessions.runningCount(),
@@ -121,10 +127,15 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const keepalive = { intervalMs: config.lspPingIntervalMs, maxMisses: config.lspPingMisses };
   const relay = new BrokerRelay({
     maxLeases: config.lspMaxConnections,
+    restartLimit: config.lspRestartLimit,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
     // its leases end with 4009 and their slots free up instead of hanging forever.
     openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
     settings: () => settings.get(),
+    workspaceTrusted: (sessionId) => {
+      const session = sessions.get(sessionId);
+      return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
+    },
     log,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -14,6 +14,20 @@ export interface Task {
   repositories: Repository[];
   env: Record<string, string>;
   createdAt: string;
+  /**
+   * Whether language servers may run code the workspace controls (its own TypeScript, interpreters
+   * on a PATH inside it, toolchain switches, build scripts). Off by default; see docs/workspace-trust.md.
+   */
+  trustWorkspaceTools: boolean;
+}
+
+/** Query parameter of agentctl's LSP stream: `true` when the task trusts its workspace's tools. */
+export const TRUST_WORKSPACE_TOOLS_PARAM = 'trustWorkspaceTools';
+
+/** `PATCH /api/tasks/:id`: the fields a person may change on an existing task (at least one). */
+export interface TaskPatch {
+  title?: string;
+  trustWorkspaceTools?: boolean;
 }
 
 export type SessionStatus = 'starting' | 'running' | 'stopped' | 'failed';
@@ -35,6 +49,21 @@ export interface ReadFileResponse { content: string; version: string }
 export interface WriteFileRequest { content: string; baseVersion?: string }
 export interface WriteFileResponse { version: string }
 export interface WriteConflictResponse { error: ApiError; currentVersion: string }
+/**
+ * One step of an atomic multi-file change (a language server's WorkspaceEdit, applied to files that
+ * are not open). `baseVersion` is the version the client read; a mismatch aborts the whole batch.
+ */
+export type FileOperation =
+  | { kind: 'write'; path: string; content: string; baseVersion?: string }
+  | { kind: 'create'; path: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'rename'; from: string; to: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'delete'; path: string; recursive?: boolean; ignoreIfNotExists?: boolean };
+export interface ApplyFilesRequest { operations: FileOperation[] }
+/** Versions of every file a write or create left behind, by path. */
+export interface ApplyFilesResponse { versions: Record<string, string> }
+/** 409: nothing was written; why each refused operation was refused. */
+export interface ApplyConflict { path: string; reason: 'changed' | 'exists' | 'missing'; currentVersion?: string }
+export interface ApplyConflictResponse { error: ApiError; conflicts: ApplyConflict[] }
 export interface SearchHit { path: string; line: number; column: number; preview: string }
 export interface SearchResponse { hits: SearchHit[]; truncated?: boolean }
 
@@ -51,6 +80,8 @@ export interface LanguageCatalogEntry {
   id: LanguageId;
   name: string;
   extensions: string[];
+  /** Well-known file names served whatever their extension (`Dockerfile`, `.bashrc`). */
+  fileNames?: string[];
   binary: string;
   args: string[];
   installStrategy: 'npm' | 'go' | 'release' | 'none';
@@ -60,3 +91,14 @@ export interface LanguageCatalogEntry {
   autoInstallable: boolean;
   experimental?: boolean;
 }
+
+/**
+ * Why a task body was refused, sent next to the error (`{"error", "invalid": {field, reason, index?}}`)
+ * so the browser shows localized copy at the right field instead of the backend's message.
+ */
+export const TASK_INVALID_REASONS = [
+  'body', 'title_empty', 'title_too_long', 'executor_unknown', 'repositories_count', 'path_empty', 'path_not_absolute',
+  'path_missing', 'path_not_directory', 'path_duplicate', 'paths_nested', 'env_invalid', 'trust_invalid', 'nothing_to_change',
+] as const;
+export type TaskInvalidReason = (typeof TASK_INVALID_REASONS)[number];
+export interface TaskInvalid { field: 'body' | 'title' | 'executor' | 'repositories' | 'env' | 'trustWorkspaceTools'; reason: TaskInvalidReason; index?: number }

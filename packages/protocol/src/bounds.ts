@@ -33,3 +33,8 @@ export const OUTGOING_LOW_WATERMARK_BYTES = 256 * 1024;
  */
 export const WS_PING_INTERVAL_MS = 10_000;
 export const WS_PING_MAX_MISSES = 2;
+/** The end of a crashed server's stderr carried to the browser (server_exited, restarting). */
+export const SERVER_STDERR_TAIL_BYTES = 8 * 1024;
+/** A server that exits unexpectedly while leased is restarted at most this often in the window. */
+export const SERVER_RESTART_LIMIT = 5;
+export const SERVER_RESTART_WINDOW_MS = 3 * 60_000;

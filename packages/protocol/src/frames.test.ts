@@ -8,6 +8,8 @@ describe('parseFrame', () => {
     expect(parseFrame('{"status":"synchronized"}').kind).toBe('status');
     expect(parseFrame('{"control":"attachment-ready"}').kind).toBe('control');
     expect(parseFrame('{"control":"release","reason":"stop"}').kind).toBe('control');
+    expect(parseFrame('{"control":"release-stream"}')).toEqual({ kind: 'control', frame: { control: 'release-stream' } });
+    expect(parseFrame('{"status":"reaped","clean":true}')).toEqual({ kind: 'status', frame: { status: 'reaped', clean: true } });
   });
 
   it('turns bad input into a value instead of throwing', () => {

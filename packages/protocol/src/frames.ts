@@ -15,10 +15,28 @@ export interface WorkspaceIdentity {
   repoSubpaths: string[];
 }
 
+/**
+ * Task-host tools the backend pins a server to while the task's workspace is not trusted
+ * (docs/workspace-trust.md). agentctl found them outside the workspace; absent when it found none.
+ */
+export interface TrustedToolPins {
+  /** The `tsserver.js` of the TypeScript that the launched typescript-language-server itself resolves. */
+  tsserverPath?: string;
+  /** The task host's python interpreter (first `python3`/`python` on the task PATH outside the workspace). */
+  pythonPath?: string;
+  /**
+   * kotlin: the Gradle/Maven build files (workspace-relative) that kotlin-lsp would import, which
+   * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
+   */
+  buildFiles?: string[];
+}
+
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {
   status: 'ready';
   language: LanguageId;
+  /** Additive: only on the task-host stream, and only when the stream was opened untrusted. */
+  trustedTools?: TrustedToolPins;
 }
 
 export interface ProgressItemSnapshot {
@@ -44,16 +62,47 @@ export interface ReadyFrame extends HostReadyFrame {
   progress?: ProgressSnapshot;
 }
 
+/**
+ * agentctl -> backend only, the last frame of a task-host stream that was asked to release (a
+ * `release-stream` control): the server's whole process tree is gone (`clean`), or agentctl gave up
+ * after the kill deadline with something still running (`clean: false`). The broker answers the
+ * browser `released` only after a clean report (DESIGN section 4).
+ */
+export interface ReapedFrame { status: 'reaped'; clean: boolean }
+
 export interface SynchronizedFrame { status: 'synchronized' }
+
+/**
+ * The server exited unexpectedly while leased and the lease restarts it (DESIGN section 3): attempt
+ * `attempt` of `of` within the restart window. `stderrTail` is the end of the crashed server's
+ * stderr (at most SERVER_STDERR_TAIL_BYTES), for the status details. A `ready{resumed:true}` on the
+ * same socket follows once the new process is initialized: the browser resumes as on a reattach.
+ */
+export interface RestartingFrame { status: 'restarting'; language: LanguageId; attempt: number; of: number; stderrTail?: string }
+
+/**
+ * The server process exited: agentctl sends it to the backend right before closing 4006, and the
+ * backend to the browser right before its own 4006 (no restart, or the restart budget is spent).
+ * `stderrTail`: the end of the server's stderr, at most SERVER_STDERR_TAIL_BYTES.
+ */
+export interface ServerExitedFrame { status: 'server_exited'; language: LanguageId; stderrTail?: string }
 export interface ReleasedFrame { status: 'released'; reason: ReleaseReason }
 
-export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame;
-export type StatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame;
+export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame;
+export type StatusFrame =
+  | InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame
+  | RestartingFrame | ServerExitedFrame;
 
 export type ReleaseReason = 'stop' | 'editor_idle';
 export interface AttachmentReadyControl { control: 'attachment-ready' }
 export interface ReleaseControl { control: 'release'; reason: ReleaseReason }
-export type ControlFrame = AttachmentReadyControl | ReleaseControl;
+/**
+ * backend -> agentctl only, on the task-host stream after the broker sent `exit`: end the server
+ * (a short grace to read `exit`, then SIGTERM, then SIGKILL), reap its whole tree, answer with a
+ * `reaped` frame, then close 1000. A browser sending it is ignored.
+ */
+export interface ReleaseStreamControl { control: 'release-stream' }
+export type ControlFrame = AttachmentReadyControl | ReleaseControl | ReleaseStreamControl;
 
 
 export function isStatusFrame(value: unknown): value is StatusFrame {
@@ -62,7 +111,7 @@ export function isStatusFrame(value: unknown): value is StatusFrame {
 
 export function isControlFrame(value: unknown): value is ControlFrame {
   if (!isRecord(value) || 'jsonrpc' in value) return false;
-  if (value.control === 'attachment-ready') return true;
+  if (value.control === 'attachment-ready' || value.control === 'release-stream') return true;
   return value.control === 'release' && (value.reason === 'stop' || value.reason === 'editor_idle');
 }
 

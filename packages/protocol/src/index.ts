@@ -15,3 +15,5 @@ export * from './settings.js';
 export * from './taskHostPaths.js';
 export * from './uri.js';
 export * from './catalog.js';
+export * from './serverDefaults.js';
+export * from './search.js';

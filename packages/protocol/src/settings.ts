@@ -17,7 +17,13 @@ export interface UserSettings {
   locale: Locale;
   /** Order of the application status-bar items, persisted when the user reorders them. */
   status_bar_order: string[];
+  /** Per-language editing switches (format on save / on type, inlay hints); absent means off. */
+  lsp_editor_features: Partial<Record<LanguageId, EditorFeatureSettings>>;
 }
+
+export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints'] as const;
+export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
+export type EditorFeatureSettings = Partial<Record<EditorFeatureKey, boolean>>;
 
 export const DEFAULT_SETTINGS: UserSettings = {
   lsp_auto_start_languages: ['typescript', 'python', 'go'],
@@ -27,10 +33,11 @@ export const DEFAULT_SETTINGS: UserSettings = {
   show_status_bar: true,
   locale: 'en',
   status_bar_order: [],
+  lsp_editor_features: {},
 };
 
-/** Languages whose servers can be installed automatically on some task host (never Kotlin). */
-export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust'];
+/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
 
 export type SettingsError = { field: string; message: string };
 
@@ -90,6 +97,24 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, error: { field, message: 'must be an array of strings' } };
         next.status_bar_order = value as string[];
         break;
+      case 'lsp_editor_features': {
+        if (!isRecord(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
+        const features: UserSettings['lsp_editor_features'] = { ...current.lsp_editor_features };
+        for (const [lang, entry] of Object.entries(value)) {
+          if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
+          if (entry === null) { delete features[lang]; continue; }
+          if (!isRecord(entry)) return { ok: false, error: { field, message: `${lang}: must be an object of switches` } };
+          const merged: EditorFeatureSettings = { ...features[lang] };
+          for (const [key, flag] of Object.entries(entry)) {
+            if (!(EDITOR_FEATURE_KEYS as readonly string[]).includes(key)) return { ok: false, error: { field, message: `${lang}: unknown switch ${key}` } };
+            if (typeof flag !== 'boolean') return { ok: false, error: { field, message: `${lang}.${key}: must be true or false` } };
+            merged[key as EditorFeatureKey] = flag;
+          }
+          features[lang] = merged;
+        }
+        next.lsp_editor_features = features;
+        break;
+      }
       default:
         return { ok: false, error: { field, message: 'unknown setting' } };
     }

@@ -13,7 +13,9 @@ export type BridgeEnd =
   | { kind: 'client_bad_frame'; closeCode: BadInputCode; detail: string }
   | { kind: 'server_exited'; exit: ExitInfo }
   | { kind: 'server_bad_output'; closeCode: BadInputCode; detail: string }
-  | { kind: 'stdin_stuck' };
+  | { kind: 'stdin_stuck' }
+  /** The backend sent `release-stream` (after `exit`): end the server, reap, report `reaped`. */
+  | { kind: 'release_requested' };
 
 export interface BridgeOptions {
   stdinCutoffMs: number;
@@ -76,6 +78,10 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
       options.onRefused?.(outcome.kind);
       if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
       if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
+      return;
+    }
+    if (parsed.kind === 'control' && parsed.frame.control === 'release-stream') {
+      finish({ kind: 'release_requested' });
       return;
     }
     if (parsed.kind !== 'jsonrpc') {

@@ -4,7 +4,7 @@ import { GOPLS_PACKAGE, NPM_SERVERS } from '../install/layout.js';
 import { CATALOG, catalogLanguage, hasInstallerFor } from './catalog.js';
 
 describe('language catalog (DESIGN section 6)', () => {
-  it('has exactly the five protocol languages with their servers and arguments', () => {
+  it('has exactly the protocol languages with their servers and arguments', () => {
     expect(CATALOG.map((l) => l.id)).toEqual([...LANGUAGE_IDS]);
     expect(CATALOG.map((l) => [l.id, l.binary, l.args.join(' ')])).toEqual([
       ['typescript', 'typescript-language-server', '--stdio'],
@@ -12,7 +12,38 @@ describe('language catalog (DESIGN section 6)', () => {
       ['go', 'gopls', ''],
       ['rust', 'rust-analyzer', ''],
       ['kotlin', 'kotlin-lsp', '--stdio'],
+      ['json', 'vscode-json-language-server', '--stdio'],
+      ['yaml', 'yaml-language-server', '--stdio'],
+      ['shell', 'bash-language-server', 'start'],
+      ['dockerfile', 'docker-langserver', '--stdio'],
+      ['css', 'vscode-css-language-server', '--stdio'],
+      ['html', 'vscode-html-language-server', '--stdio'],
+      ['cpp', 'clangd', '--background-index=false'],
     ]);
+  });
+
+  it('clangd is never auto-installed; its card says how to install it with the system package manager', () => {
+    const cpp = catalogLanguage('cpp');
+    expect(cpp.autoInstallable).toBe(false);
+    expect(cpp.installStrategy).toBe('none');
+    expect(cpp.installCommand).toBe('apt-get install clangd');
+    expect(cpp.prerequisites.join(' ')).toMatch(/compile_commands\.json/);
+    for (const platform of ['linux', 'darwin', 'win32'] as const) expect(hasInstallerFor('cpp', platform)).toBe(false);
+  });
+
+  it('pins npm servers that run on Node 20 and shares one install for JSON, CSS and HTML', () => {
+    expect(NPM_SERVERS.yaml.packages).toEqual(['yaml-language-server@1']); // 2.x needs Node >= 22.13
+    expect(NPM_SERVERS.shell.packages).toEqual(['bash-language-server@5']);
+    expect(NPM_SERVERS.dockerfile.packages).toEqual(['dockerfile-language-server-nodejs@0.15']);
+    for (const id of ['json', 'css', 'html'] as const) {
+      expect(NPM_SERVERS[id].packages).toEqual(['vscode-langservers-extracted@4']);
+      expect(catalogLanguage(id).installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/vscode-langservers vscode-langservers-extracted@4');
+      expect(catalogLanguage(id).managedDestination).toBe('~/.kandev/lsp-servers/vscode-langservers/node_modules/.bin');
+      expect(hasInstallerFor(id, 'win32')).toBe(true);
+    }
+    expect(catalogLanguage('dockerfile').fileNames).toEqual(expect.arrayContaining(['Dockerfile', 'Containerfile']));
+    expect(catalogLanguage('shell').fileNames).toEqual(expect.arrayContaining(['.bashrc']));
+    expect(catalogLanguage('shell').prerequisites.join(' ')).toMatch(/shellcheck/);
   });
 
   it('S03 Kotlin is never auto-installable on any host', () => {
@@ -41,7 +72,7 @@ describe('language catalog (DESIGN section 6)', () => {
   it('shows the installers\' own pinned install commands and destinations (one layout source)', () => {
     expect(catalogLanguage('typescript').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server@5 typescript@6');
     expect(catalogLanguage('python').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/python pyright@1');
-    for (const id of ['typescript', 'python'] as const) {
+    for (const id of ['typescript', 'python', 'yaml', 'shell', 'dockerfile'] as const) {
       const entry = catalogLanguage(id);
       for (const pkg of NPM_SERVERS[id].packages) expect(entry.installCommand, id).toContain(pkg);
       expect(entry.binary).toBe(NPM_SERVERS[id].bin);

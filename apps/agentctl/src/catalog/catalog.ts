@@ -1,7 +1,7 @@
 import { LANGUAGE_CATALOG, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
 
 /**
- * The five languages agentctl can serve (DESIGN section 6). Data only: how a language's server is
+ * The languages agentctl can serve (DESIGN section 6). Data only: how a language's server is
  * found lives in resolve/, how it is installed in install/. Server binaries, install commands and
  * destinations come from the protocol's catalog, which the installers and the managed layout
  * (install/layout.ts) also read, so the command shown to a person installs exactly the pinned
@@ -22,6 +22,14 @@ const INSTALLER_PLATFORMS: Readonly<Record<LanguageId, readonly NodeJS.Platform[
   // Release archives are fetched for Linux and macOS only; a manual Windows install still runs.
   rust: ['linux', 'darwin'],
   kotlin: [],
+  json: POSIX_AND_WINDOWS,
+  yaml: POSIX_AND_WINDOWS,
+  shell: POSIX_AND_WINDOWS,
+  dockerfile: POSIX_AND_WINDOWS,
+  css: POSIX_AND_WINDOWS,
+  html: POSIX_AND_WINDOWS,
+  // clangd comes from the host's package manager (it must match the host's libc and LLVM).
+  cpp: [],
 };
 
 export const CATALOG: readonly CatalogLanguage[] = LANGUAGE_CATALOG.map((entry) => ({ ...entry, installerPlatforms: INSTALLER_PLATFORMS[entry.id] }));
@@ -33,7 +41,7 @@ export function catalogLanguage(id: LanguageId): CatalogLanguage {
   return entry;
 }
 
-/** Whether agentctl on `platform` can install this language's server itself. Kotlin: never. */
+/** Whether agentctl on `platform` can install this language's server itself. Kotlin and clangd: never. */
 export function hasInstallerFor(id: LanguageId, platform: NodeJS.Platform): boolean {
   const entry = catalogLanguage(id);
   return entry.autoInstallable && entry.installStrategy !== 'none' && entry.installerPlatforms.includes(platform);

@@ -3,10 +3,12 @@ import { TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } fro
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
+import { applyFileOperations, parseApplyRequest } from './apply.js';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
-import type { FilesResult } from './result.js';
-import { searchWorkspace } from './search.js';
+import type { FilesResult } from '../filesResult.js';
+import type { SearchEngineChoice } from './search.js';
+import { handleSearch } from './searchRoute.js';
 import { writeWorkspaceFile } from './write.js';
 import type { Workspace } from './workspace.js';
 
@@ -38,7 +40,7 @@ function parseWriteRequest(text: string): WriteFileRequest | undefined {
 }
 
 /** The files API of docs/internals.md. Returns false when the path is not one of its routes. */
-export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger): Promise<boolean> {
+export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger, searchEngine: SearchEngineChoice = { ripgrep: undefined }): Promise<boolean> {
   const path = url.searchParams.get('path');
   switch (url.pathname) {
     case TASK_HOST_PATHS.files:
@@ -72,14 +74,38 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
         return true;
       }
       break;
+    case TASK_HOST_PATHS.filesApply: {
+      if (req.method !== 'POST') break;
+      const body = await readBody(req, MAX_WRITE_BODY_BYTES);
+      if (!body.ok) {
+        if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
+        else res.destroy();
+        return true;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.text);
+      } catch {
+        parsed = undefined;
+      }
+      const operations = parseApplyRequest(parsed);
+      if (!operations) {
+        sendError(res, 400, 'bad_request', 'body must be {"operations": [write|create|rename|delete, ...]}');
+        return true;
+      }
+      const outcome = await applyFileOperations(workspace, operations);
+      if (!outcome.ok && 'conflicts' in outcome) sendError(res, 409, 'conflict', outcome.error.message, { conflicts: outcome.conflicts });
+      else answer(res, outcome, logger, 'files/apply');
+      return true;
+    }
     case TASK_HOST_PATHS.search:
       if (req.method !== 'GET') break;
-      answer(res, await searchWorkspace(workspace, url.searchParams.get('q') ?? ''), logger, 'search');
+      await handleSearch(workspace, searchEngine, req, res, url, logger);
       return true;
     default:
       return false;
   }
-  res.setHeader('allow', url.pathname === TASK_HOST_PATHS.file ? 'GET, PUT' : 'GET');
+  res.setHeader('allow', url.pathname === TASK_HOST_PATHS.file ? 'GET, PUT' : url.pathname === TASK_HOST_PATHS.filesApply ? 'POST' : 'GET');
   sendError(res, 405 as number, 'bad_request', 'method not allowed');
   return true;
 }

@@ -1,92 +1,60 @@
-import type { SearchHit, SearchResponse } from '@kandev/protocol';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readBounded } from './read.js';
-import { fail, ok, type FilesResult } from './result.js';
+import type { SearchEngine, SearchHit, SearchOptions, SearchResponse } from '@kandev/protocol';
+import type { TaskEnv } from '../taskEnv.js';
+import { JSON_SEARCH_LIMITS, type SearchLimits } from './search/limits.js';
+import { parseSearchQuery, type SearchQuery } from './search/query.js';
+import { findRipgrep, ripgrepSearch, RipgrepRefused } from './search/ripgrep.js';
+import { walkSearch, type HitSink } from './search/walker.js';
+import { fail, ok, type FilesResult } from '../filesResult.js';
 import type { Workspace } from './workspace.js';
 
-export const MAX_SEARCH_HITS = 200;
-export const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
-export const MAX_QUERY_CHARS = 256;
-/** Bounds the walk of a huge workspace; the answer is then marked truncated. */
-const MAX_FILES_VISITED = 50_000;
-const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
-const PREVIEW_CHARS = 240;
+export { MAX_QUERY_CHARS } from './search/query.js';
+export const MAX_SEARCH_HITS = JSON_SEARCH_LIMITS.maxHits;
+export const MAX_SEARCH_FILE_BYTES = JSON_SEARCH_LIMITS.maxFileBytes;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const PLAIN: SearchOptions = { caseSensitive: false, wholeWord: false, regex: false };
 
-function looksBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, 8_000).includes(0);
-}
+/** Which engine searches: ripgrep when the task environment's PATH has it, else the walker. */
+export interface SearchEngineChoice { ripgrep: string | undefined }
 
-function preview(line: string, index: number): string {
-  if (line.length <= PREVIEW_CHARS) return line;
-  const start = Math.max(0, Math.min(index - 60, line.length - PREVIEW_CHARS));
-  return line.slice(start, start + PREVIEW_CHARS);
-}
-
-interface WalkState {
-  hits: SearchHit[];
-  visited: number;
-  truncated: boolean;
+export function chooseSearchEngine(env: TaskEnv): SearchEngineChoice {
+  return { ripgrep: findRipgrep(env) };
 }
 
 /**
- * Walks without following symlinks (so nothing outside the workspace is read and link loops are
- * impossible), in name order so the same tree gives the same hits.
+ * One search with either engine, hits to `sink` as they are found. A ripgrep that fails to start
+ * falls back to the walker, so a broken rg costs speed, never answers.
  */
-async function walk(dir: string, rel: string, pattern: RegExp, state: WalkState): Promise<void> {
-  let dirents;
-  try {
-    dirents = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const d of dirents) {
-    if (state.truncated) return;
-    const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
-    if (d.isDirectory()) {
-      if (!SKIPPED_DIRS.has(d.name)) await walk(join(dir, d.name), childRel, pattern, state);
-      continue;
-    }
-    if (!d.isFile()) continue;
-    if (++state.visited > MAX_FILES_VISITED) {
-      state.truncated = true;
-      return;
-    }
-    let read;
+export async function runSearch(workspace: Workspace, query: SearchQuery, limits: SearchLimits, engine: SearchEngineChoice, signal: AbortSignal, sink: HitSink): Promise<FilesResult<{ truncated: boolean; engine: SearchEngine }>> {
+  if (engine.ripgrep) {
+    let delivered = false;
     try {
-      read = await readBounded(join(dir, d.name), MAX_SEARCH_FILE_BYTES);
-    } catch {
-      continue;
-    }
-    if (read.kind !== 'file' || looksBinary(read.bytes)) continue;
-    const lines = read.bytes.toString('utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = (lines[i] as string).replace(/\r$/, '');
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(line); m !== null; m = pattern.exec(line)) {
-        if (state.hits.length >= MAX_SEARCH_HITS) {
-          state.truncated = true;
-          return;
-        }
-        // Columns are 1-based UTF-16 offsets, as Monaco counts them.
-        state.hits.push({ path: childRel, line: i + 1, column: m.index + 1, preview: preview(line, m.index) });
-        if (m[0].length === 0) pattern.lastIndex++;
-      }
+      const outcome = await ripgrepSearch(engine.ripgrep, workspace.real, query, limits, signal, (hits) => {
+        delivered = true;
+        sink(hits);
+      });
+      return ok({ truncated: outcome.truncated, engine: 'ripgrep' });
+    } catch (err) {
+      if (err instanceof RipgrepRefused) return fail(400, 'bad_request', `the search was refused: ${err.message}`);
+      if (delivered) throw err;
     }
   }
+  const outcome = await walkSearch(workspace.real, query, limits, signal, sink);
+  return ok({ truncated: outcome.truncated, engine: 'walker' });
 }
 
-/** Case-insensitive plain-text search of the workspace: at most 200 hits. */
-export async function searchWorkspace(workspace: Workspace, query: string): Promise<FilesResult<SearchResponse>> {
-  if (query.length === 0) return fail(400, 'bad_request', 'q is required');
-  if (query.length > MAX_QUERY_CHARS) return fail(400, 'bad_request', `q is longer than ${MAX_QUERY_CHARS} characters`);
-  if (query.includes('\n')) return fail(400, 'bad_request', 'q must be a single line');
-  const state: WalkState = { hits: [], visited: 0, truncated: false };
-  await walk(workspace.real, '', new RegExp(escapeRegExp(query), 'gi'), state);
-  return ok(state.truncated ? { hits: state.hits, truncated: true } : { hits: state.hits });
+/** Plain-text search of the workspace (case-insensitive unless asked), as one JSON answer. */
+export async function searchWorkspace(workspace: Workspace, text: string, options: SearchOptions = PLAIN, engine: SearchEngineChoice = { ripgrep: undefined }): Promise<FilesResult<SearchResponse>> {
+  const query = parseSearchQuery(text, options);
+  if (!query.ok) return query;
+  const hits: SearchHit[] = [];
+  const outcome = await runSearch(workspace, query.value, JSON_SEARCH_LIMITS, engine, new AbortController().signal, (batch) => void hits.push(...batch));
+  if (!outcome.ok) return outcome;
+  // ripgrep searches in parallel; a stable order keeps one answer the same from one call to the next.
+  if (outcome.value.engine === 'ripgrep') hits.sort(byLocation);
+  return ok(outcome.value.truncated ? { hits, truncated: true } : { hits });
+}
+
+function byLocation(a: SearchHit, b: SearchHit): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.line - b.line || a.column - b.column;
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAX_READ_BYTES, readBounded } from './read.js';
-import { fail, ok, type FilesError, type FilesResult } from './result.js';
+import { fail, ok, type FilesError, type FilesResult } from '../filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 
@@ -12,7 +12,14 @@ export type WriteOutcome = FilesResult<WriteFileResponse> | { ok: false; error: 
 /** Writes to one real path are serialized, so "check the version, then rename" is atomic here. */
 const locks = new Map<string, Promise<unknown>>();
 
-async function withPathLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+/** Holds the locks of several real paths at once (taken in sorted order, so two batches cannot deadlock). */
+export async function withPathLocks<T>(paths: readonly string[], work: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(paths)].sort();
+  const step = (i: number): Promise<T> => (i === sorted.length ? work() : withPathLock(sorted[i] as string, () => step(i + 1)));
+  return step(0);
+}
+
+export async function withPathLock<T>(path: string, work: () => Promise<T>): Promise<T> {
   const previous = locks.get(path) ?? Promise.resolve();
   const run = previous.then(work, work);
   const settled = run.then(
@@ -28,7 +35,7 @@ async function withPathLock<T>(path: string, work: () => Promise<T>): Promise<T>
 }
 
 /** Temp file next to the target (same file system, so rename is atomic), then rename over it. */
-async function atomicWrite(target: string, bytes: Buffer, mode: number | undefined): Promise<void> {
+export async function atomicWrite(target: string, bytes: Buffer, mode: number | undefined): Promise<void> {
   const temp = join(dirname(target), `.${basename(target)}.kandev-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode ?? 0o644);
   try {

@@ -2,7 +2,7 @@ import type { LanguageId } from '@kandev/protocol';
 import type { TaskEnv } from '../taskEnv.js';
 import { resolveDeps, type InstallDeps, type Installer } from './deps.js';
 import { goInstaller } from './go.js';
-import { KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';
+import { CLANGD_GUIDANCE, KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';
 import { HostFiles } from './hostFs.js';
 import { isNpmLanguage } from './layout.js';
 import { npmInstaller } from './npm.js';
@@ -40,6 +40,8 @@ function installerFor(language: LanguageId, platform: NodeJS.Platform): Installe
       return platform === 'win32' ? { guidance: RUST_WINDOWS_GUIDANCE } : releaseInstaller;
     case 'kotlin':
       return { guidance: KOTLIN_GUIDANCE };
+    case 'cpp':
+      return { guidance: CLANGD_GUIDANCE };
   }
 }
 

@@ -13,6 +13,8 @@ import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
  *
  *   <managed root>/typescript/node_modules/.bin/typescript-language-server[.cmd]
  *   <managed root>/python/node_modules/.bin/pyright-langserver[.cmd]
+ *   <managed root>/vscode-langservers/node_modules/.bin/vscode-{json,css,html}-language-server[.cmd]
+ *   <managed root>/{yaml,shell,dockerfile}/node_modules/.bin/<server>[.cmd]
  *   <managed root>/rust/rust-analyzer
  *   gopls: wherever `go install` puts it (GOBIN, GOPATH/bin, ~/go/bin), not in the managed root
  *
@@ -40,8 +42,9 @@ export function managedRoot(env: TaskEnv, platform: NodeJS.Platform): string | u
   return home === undefined ? undefined : pathFor(platform).join(home, ...MANAGED_SEGMENTS);
 }
 
+/** The folder of a language under the managed root; npm servers that share a package share it. */
 export function languageDir(root: string, language: LanguageId, platform: NodeJS.Platform): string {
-  return pathFor(platform).join(root, language);
+  return pathFor(platform).join(root, isNpmLanguage(language) ? NPM_SERVERS[language].dir : language);
 }
 
 /** The concrete launcher of an npm-installed server: the `.cmd` shim on Windows (S10). */
@@ -61,7 +64,7 @@ export function goplsName(platform: NodeJS.Platform): string {
 /**
  * The directory of the managed root that holds this language's launcher: npm servers in
  * <root>/<language>/node_modules/.bin, rust-analyzer in <root>/rust. Undefined for gopls (Go's own
- * bin dirs, goBinDirs) and Kotlin (a manual install, found on the task PATH only).
+ * bin dirs, goBinDirs), Kotlin and clangd (manual installs, found on the task PATH only).
  */
 export function managedBinDir(root: string, language: LanguageId, platform: NodeJS.Platform): string | undefined {
   if (isNpmLanguage(language)) return pathFor(platform).join(languageDir(root, language, platform), ...NPM_BIN_SEGMENTS);
@@ -99,7 +102,8 @@ export function findGopls(env: TaskEnv, platform: NodeJS.Platform, files: Launch
 /** The launcher a previous install left, if it is complete; reads the same layout the installers write. */
 export function findInstalled(language: LanguageId, env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
   if (language === 'go') return findGopls(env, platform, files);
-  if (language === 'kotlin') return undefined; // manual install only: found on PATH by resolve/, never here
+  // Manual installs only (kotlin-lsp, clangd): found on PATH by resolve/, never here.
+  if (language === 'kotlin' || language === 'cpp') return undefined;
   const root = managedRoot(env, platform);
   if (root === undefined) return undefined;
   const dir = languageDir(root, language, platform);

@@ -9,14 +9,16 @@ import { createStaging, publishDirectory, sweepStale } from './publish.js';
 import { describeExit, runInstaller } from './run.js';
 
 /**
- * typescript-language-server (+ TypeScript) and pyright, installed with the task's own npm into
- * `<managed root>/<language>`: `npm install --prefix <staging> <pinned packages>`, then the staging
+ * The npm-installed servers (typescript-language-server + TypeScript, pyright, the VS Code JSON/CSS/HTML
+ * servers, yaml-language-server, bash-language-server, docker-langserver), installed with the task's
+ * own npm into `<managed root>/<NPM_SERVERS[language].dir>`: `npm install --prefix <staging> <pinned packages>`, then the staging
  * directory is renamed into place. npm's .bin links are relative (and its Windows shims use %~dp0),
  * so the install keeps working after the rename.
  */
 export function npmInstaller(language: NpmLanguage): Installer {
   return {
-    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${language}`,
+    // Keyed by folder: JSON, CSS and HTML share one install and must never race on it.
+    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${NPM_SERVERS[language].dir}`,
     install: (ctx) => installWithNpm(ctx, language),
   };
 }
@@ -39,7 +41,7 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
   const staging = await createStaging(files, platform, root, language);
   try {
     output.note(`Installing ${server.packages.join(' ')} with ${npm}`);
-    // --ignore-scripts: neither package needs one, and a lifecycle script would be code from the
+    // --ignore-scripts: no pinned package needs one, and a lifecycle script would be code from the
     // registry running with the task's credentials and spawning descendants we must then reap.
     const args = ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--loglevel=notice', ...server.packages];
     const line = launchCommand(npm, args, platform, env);

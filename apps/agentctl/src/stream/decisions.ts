@@ -38,6 +38,9 @@ export function bridgeEndOutcome(end: BridgeEnd): BridgeEndOutcome {
       return { code: CloseCode.ServerExited, level: 'warn', event: 'server_exited', fields: { exitCode: end.exit.code, signal: end.exit.signal } };
     case 'server_bad_output':
       return { code: end.closeCode, level: 'warn', event: 'server_bad_output', fields: { detail: end.detail, code: end.closeCode } };
+    case 'release_requested':
+      // The stream reports `reaped` and closes 1000 itself once the tree is gone (lspStream.ts).
+      return { code: CloseCode.Normal, level: 'info', event: 'stream_release', fields: {} };
     case 'stdin_stuck':
       // The hung server is killed and reaped: to the browser that is an exit (Retry), not a transport loss.
       return { code: CloseCode.ServerExited, level: 'warn', event: 'server_stdin_timeout', fields: {} };

@@ -50,7 +50,7 @@ async function start(installer: InstallLanguageServer | undefined, resolveFs?: R
     platform: process.platform,
     installer,
     logger,
-    timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+    timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200, exitReadGraceMs: 200 },
     resolveFs,
   });
   const port = await server.listen('127.0.0.1', 0);
@@ -77,7 +77,8 @@ describe('task-host LSP stream around the installer', () => {
     const client = h.open('language=python&autoInstall=true');
     await client.status('ready');
     expect(client.frames.map((f) => f.status)).toEqual(['installing', 'installed', 'ready']);
-    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] });
+    // Untrusted by default: the ready frame says which task-host tools to pin (none on this PATH).
+    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [], trustedTools: {} });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });
     // The installer got the task env without AGENTCTL_* and this host's platform.
@@ -182,7 +183,7 @@ describe('task-host LSP stream around the installer', () => {
     const events: LogEvent[] = [];
     const stream = new LspStream(
       brokenSocket as unknown as WebSocket,
-      { ok: true, params: { language: 'python', autoInstall: true } },
+      { ok: true, params: { language: 'python', autoInstall: true, trustWorkspaceTools: false } },
       {
         workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
         workspaceReal: workspace,
@@ -190,7 +191,7 @@ describe('task-host LSP stream around the installer', () => {
         platform: process.platform,
         installer,
         logger: { log: (_l, e) => events.push(e) },
-        timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200 },
+        timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200, exitReadGraceMs: 200 },
       },
       1,
     );
@@ -225,5 +226,36 @@ describe('task-host LSP stream around the installer', () => {
     expect(await client.closed).toEqual({ code: CloseCode.GoingAway, reason: '' });
     expect(client.frames.map((f) => f.status)).toEqual(['installing']);
     expect(h.events).toContain('install_cancelled');
+  });
+});
+
+describe('how a bridged stream ends', () => {
+  const installed = () => recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+
+  it('release-stream (after exit): the server gets its moment to exit, the tree is reaped, then reaped{clean} and close 1000', async () => {
+    const h = await start(installed());
+    const client = h.open('language=python&autoInstall=true');
+    await client.status('ready');
+    await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
+    client.notify('exit', null);
+    client.ws.send(JSON.stringify({ control: 'release-stream' }));
+    expect(await client.status('reaped')).toEqual({ status: 'reaped', clean: true });
+    expect(await client.closed).toEqual({ code: CloseCode.Normal, reason: '' });
+    // The reap finished before the report: its log line is already there.
+    expect(h.events).toContain('stream_release');
+    expect(h.events.indexOf('reap_done')).toBeGreaterThan(h.events.indexOf('stream_release'));
+  });
+
+  it('a server that exits by itself: server_exited with its stderr tail, then 4006 once its tree is reaped', async () => {
+    const h = await start(installed());
+    const client = h.open('language=python&autoInstall=true');
+    await client.status('ready');
+    await client.request('test/stderr', { text: 'panic: the last words' });
+    client.notify('test/exit', { code: 3 });
+    const exited = await client.status('server_exited');
+    expect(exited).toMatchObject({ status: 'server_exited', language: 'python' });
+    expect(String(exited.stderrTail)).toContain('panic: the last words');
+    expect(await client.closed).toEqual({ code: CloseCode.ServerExited, reason: '' });
+    expect(h.events).toContain('reap_done');
   });
 });

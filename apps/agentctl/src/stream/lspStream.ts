@@ -1,6 +1,6 @@
 import {
-  CloseCode, OUTGOING_HIGH_WATERMARK_BYTES, OUTGOING_LOW_WATERMARK_BYTES, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, type HostReadyFrame,
-  type WorkspaceIdentity,
+  CloseCode, OUTGOING_HIGH_WATERMARK_BYTES, OUTGOING_LOW_WATERMARK_BYTES, SERVER_STDERR_TAIL_BYTES, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES,
+  type HostReadyFrame, type LanguageId, type ReapedFrame, type ServerExitedFrame, type WorkspaceIdentity,
 } from '@kandev/protocol';
 import WebSocket from 'ws';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
@@ -14,8 +14,11 @@ import { keepClientAlive, type KeepaliveTiming } from './clientKeepalive.js';
 import { bridgeEndOutcome } from './decisions.js';
 import type { InstallLanguageServer } from './installer.js';
 import { runLauncherPhase } from './launcherPhase.js';
+import { OutputTail } from './outputTail.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
+import { findTrustedTools } from '../trust/trustedTools.js';
+import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
 
 export interface StreamTimings {
   wsWriteDeadlineMs: number;
@@ -24,6 +27,8 @@ export interface StreamTimings {
   exitFlushMs: number;
   /** Pings to the client (the backend); default WS_PING_INTERVAL_MS x WS_PING_MAX_MISSES. */
   keepalive?: KeepaliveTiming;
+  /** On a release, how long the server gets to act on `exit` by itself before it is reaped. */
+  exitReadGraceMs: number;
 }
 
 /** What every stream of this agentctl shares: the workspace, the task env and the host's rules. */
@@ -58,7 +63,9 @@ export class LspStream {
   private closed = false;
   private readonly closedSignal: Promise<void>;
   private signalClosed: () => void = () => {};
-  private reaping: Promise<void> | undefined;
+  private reaping: Promise<boolean> | undefined;
+  /** The launched server's language and the end of its stderr, for the server_exited frame. */
+  private launched: { language: LanguageId; stderrTail: OutputTail } | undefined;
   private running: Promise<void> | undefined;
   private readonly stopKeepalive: () => void;
 
@@ -68,7 +75,11 @@ export class LspStream {
     private readonly host: StreamHost,
     private readonly id: number,
   ) {
-    this.env = childEnv(host.env, {}, host.platform);
+    // Untrusted (the default): resolve, install and launch with the guarded env (docs/workspace-trust.md).
+    const guards = params.ok && !params.params.trustWorkspaceTools
+      ? untrustedEnvOverrides(params.params.language, host.env, host.workspaceReal, host.platform)
+      : {};
+    this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
     this.sender = new DeadlineSender(ws, host.timings.wsWriteDeadlineMs, () => this.onWriteStuck(), LOW_WATERMARK_BYTES);
     ws.on('error', () => {});
@@ -119,7 +130,7 @@ export class LspStream {
     }
     const { language: id, autoInstall } = this.params.params;
     const language = catalogLanguage(id);
-    this.log('info', 'stream_open', { autoInstall });
+    this.log('info', 'stream_open', { autoInstall, trustWorkspaceTools: this.params.params.trustWorkspaceTools });
     const result = await runLauncherPhase({
       language,
       env: this.env,
@@ -160,11 +171,17 @@ export class LspStream {
       return;
     }
     this.server = server;
+    const tail = new OutputTail(SERVER_STDERR_TAIL_BYTES);
+    this.launched = { language: language.id, stderrTail: tail };
+    server.child.stderr.on('data', (chunk: string | Buffer) => tail.append(chunk.toString()));
     if (this.closed) {
       void this.reapServer();
       return;
     }
     const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace };
+    if (this.params.ok && !this.params.params.trustWorkspaceTools) {
+      ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
+    }
     if (!(await this.sender.send(JSON.stringify(ready)))) {
       this.drop('ready');
       return;
@@ -185,10 +202,29 @@ export class LspStream {
 
   private onBridgeEnd(end: BridgeEnd): void {
     const outcome = bridgeEndOutcome(end);
+    if (end.kind === 'release_requested') {
+      this.log(outcome.level, outcome.event, outcome.fields);
+      void this.releaseAndReport();
+      return;
+    }
     this.log(outcome.level, outcome.event, end.kind === 'stdin_stuck' ? { cutoffMs: this.host.timings.stdinCutoffMs } : outcome.fields);
-    if (outcome.code === undefined) this.markClosed();
-    else this.close(outcome.code);
-    void this.reapServer();
+    const code = outcome.code;
+    if (code === undefined) {
+      this.markClosed();
+      void this.reapServer();
+      return;
+    }
+    // The close tells the backend that the server is over (4006 "confirmed exit"), so it follows
+    // the reap: nothing of the tree runs once the backend sees it. An exit is explained first by
+    // the end of the server's stderr (the backend shows it in the status details).
+    void this.reapServer().then(async () => {
+      if (code === CloseCode.ServerExited && !this.closed) {
+        const stderrTail = this.launched?.stderrTail.value();
+        const exited: ServerExitedFrame = { status: 'server_exited', language: this.launched?.language as LanguageId, ...(stderrTail ? { stderrTail } : {}) };
+        if (!(await this.sender.send(JSON.stringify(exited)))) return this.drop('server_exited');
+      }
+      this.close(code);
+    });
   }
 
   /** Closes the WebSocket once, with a code and never a reason text, and ends the stream. */
@@ -236,9 +272,31 @@ export class LspStream {
     void this.reapServer();
   }
 
-  private reapServer(): Promise<void> {
+  /**
+   * The backend's release handshake: it sent `shutdown`, `exit`, then `release-stream`. The server
+   * gets a short grace to act on `exit` by itself, then its tree is reaped; only then does the
+   * backend hear `reaped` (and the close), so its `released` to the browser is true when sent.
+   */
+  private async releaseAndReport(): Promise<void> {
     const server = this.server;
-    if (!server) return Promise.resolve();
+    if (server && !server.hasExited()) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([server.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.host.timings.exitReadGraceMs)))]);
+      clearTimeout(timer);
+    }
+    const clean = await this.reapServer();
+    if (this.closed) return;
+    const reaped: ReapedFrame = { status: 'reaped', clean };
+    if (!(await this.sender.send(JSON.stringify(reaped)))) {
+      this.drop('reaped');
+      return;
+    }
+    this.close(CloseCode.Normal);
+  }
+
+  private reapServer(): Promise<boolean> {
+    const server = this.server;
+    if (!server) return Promise.resolve(true);
     // Stop bridging first: the exit we are about to cause is not a "server exited" event.
     this.bridge?.dispose();
     this.reaping ??= reapServerTree(this.processContext, server, this.host.timings.reapGraceMs);

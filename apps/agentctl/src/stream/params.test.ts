@@ -3,10 +3,20 @@ import { parseStreamParams } from './params.js';
 
 describe('stream parameters', () => {
   it('accepts catalog languages and true/false auto-install, refusing anything else', () => {
-    expect(parseStreamParams(new URLSearchParams('language=go&autoInstall=true'))).toEqual({ ok: true, params: { language: 'go', autoInstall: true } });
-    expect(parseStreamParams(new URLSearchParams('language=kotlin'))).toEqual({ ok: true, params: { language: 'kotlin', autoInstall: false } });
+    expect(parseStreamParams(new URLSearchParams('language=go&autoInstall=true'))).toEqual({
+      ok: true, params: { language: 'go', autoInstall: true, trustWorkspaceTools: false },
+    });
+    expect(parseStreamParams(new URLSearchParams('language=kotlin'))).toEqual({
+      ok: true, params: { language: 'kotlin', autoInstall: false, trustWorkspaceTools: false },
+    });
     expect(parseStreamParams(new URLSearchParams('language=cobol')).ok).toBe(false);
     expect(parseStreamParams(new URLSearchParams('')).ok).toBe(false);
     expect(parseStreamParams(new URLSearchParams('language=go&autoInstall=1')).ok).toBe(false);
+  });
+
+  it('workspace trust is off unless the backend says exactly true', () => {
+    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=true'))).toMatchObject({ ok: true, params: { trustWorkspaceTools: true } });
+    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=false'))).toMatchObject({ ok: true, params: { trustWorkspaceTools: false } });
+    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=yes')).ok).toBe(false);
   });
 });

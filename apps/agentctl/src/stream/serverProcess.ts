@@ -35,8 +35,11 @@ export async function startServer(ctx: ServerProcessContext, language: CatalogLa
   return server;
 }
 
-/** Reaps the server's whole tree (SIGTERM, `graceMs`, SIGKILL) and logs how that went; never rejects. */
-export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer, graceMs: number): Promise<void> {
+/**
+ * Reaps the server's whole tree (SIGTERM, `graceMs`, SIGKILL) and logs how that went; never rejects.
+ * Resolves true when nothing of the tree runs any more.
+ */
+export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer, graceMs: number): Promise<boolean> {
   return reapTree(server, { graceMs }).then(
     (report) => {
       const clean = report.survivors.length === 0;
@@ -46,7 +49,11 @@ export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer
         killed: report.killed,
         survivors: report.survivors.length,
       });
+      return clean;
     },
-    (err) => ctx.log('error', 'reap_incomplete', { pid: server.pid, ...errorFields(err) }),
+    (err) => {
+      ctx.log('error', 'reap_incomplete', { pid: server.pid, ...errorFields(err) });
+      return false;
+    },
   );
 }

@@ -53,7 +53,9 @@ describe('HTTP API basics', () => {
       managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
     }));
     expect(languages.json.languages.find((l: { id: string }) => l.id === 'kotlin')).toMatchObject({ autoInstallable: false, experimental: true, installStrategy: 'none' });
-    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin']);
+    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'dockerfile')).toMatchObject({ fileNames: ['Dockerfile', 'Containerfile'], binary: 'docker-langserver' });
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'cpp')).toMatchObject({ autoInstallable: false, installStrategy: 'none', installCommand: 'apt-get install clangd' });
   });
 
   it('answers unknown API paths with a JSON 404 and wrong methods with 405', async () => {
@@ -121,6 +123,38 @@ describe('tasks and sessions without a task host', () => {
     expect(await call('GET', `/api/sessions/${started.json.session.id}`)).toMatchObject({ status: 200, json: { status: 'failed' } });
     const files = await call('GET', `/api/sessions/${started.json.session.id}/files?path=`);
     expect(files).toMatchObject({ status: 409, json: { error: { code: 'session_not_running' } } });
+  });
+
+  it('names the field and reason of a refused task, so the browser can say what to fix', async () => {
+    const refused = await call('POST', '/api/tasks', { title: 't', executor: 'local_pc', repositories: [{ path: 'relative/dir' }] });
+    expect(refused).toMatchObject({ status: 400, json: { error: { code: 'bad_request' }, invalid: { field: 'repositories', reason: 'path_not_absolute', index: 0 } } });
+    expect(refused.json.error.invalid).toBeUndefined();
+  });
+
+  it('renames a task and refuses an empty title, keeping the old one', async () => {
+    const created = await call('POST', '/api/tasks', { title: 'before', executor: 'local_pc', repositories: [{ path: repo }] });
+    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: ' after ' })).toMatchObject({ status: 200, json: { id: created.json.id, title: 'after', sessions: [] } });
+    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: '' })).toMatchObject({ status: 400, json: { invalid: { field: 'title', reason: 'title_empty' } } });
+    expect((await call('GET', `/api/tasks/${created.json.id}`)).json.title).toBe('after');
+    expect(await call('PATCH', '/api/tasks/missing', { title: 'x' })).toMatchObject({ status: 404 });
+  });
+
+  it('deletes a task with its session history, and 404s afterwards', async () => {
+    const task = await call('POST', '/api/tasks', { title: 'doomed', executor: 'remote_docker', repositories: [{ path: '/workspace' }] });
+    const failed = await call('POST', `/api/tasks/${task.json.id}/sessions`);
+    expect(failed.status).toBe(422);
+    expect(await call('DELETE', `/api/tasks/${task.json.id}`)).toMatchObject({ status: 200, json: { id: task.json.id, sessionsStopped: [] } });
+    expect(await call('GET', `/api/tasks/${task.json.id}`)).toMatchObject({ status: 404 });
+    expect(await call('GET', `/api/sessions/${failed.json.session.id}`)).toMatchObject({ status: 404 });
+    expect((await call('GET', '/api/tasks')).json.tasks.map((t: { id: string }) => t.id)).not.toContain(task.json.id);
+    expect(await call('DELETE', `/api/tasks/${task.json.id}`)).toMatchObject({ status: 404 });
+  });
+
+  it('lists each task with its sessions', async () => {
+    const task = await call('POST', '/api/tasks', { title: 'listed', executor: 'remote_docker', repositories: [{ path: '/workspace' }] });
+    const failed = await call('POST', `/api/tasks/${task.json.id}/sessions`);
+    const listed = (await call('GET', '/api/tasks')).json.tasks.find((t: { id: string }) => t.id === task.json.id);
+    expect(listed.sessions).toEqual([expect.objectContaining({ id: failed.json.session.id, status: 'failed' })]);
   });
 
   it('answers 404 for an unknown session, for reads, files and stop', async () => {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_JSON_DEPTH, scanJsonNesting, type ApiError, type ApiErrorCode } from '@kandev/protocol';
 import { apiError, fail, ok, type Result } from '../result.js';
@@ -5,7 +6,11 @@ import { apiError, fail, ok, type Result } from '../result.js';
 /** What a route answers: JSON, or bytes passed through unchanged (files API, metrics). */
 export type Reply =
   | { status: number; json: unknown }
-  | { status: number; contentType: string; body: string | Buffer };
+  | { status: number; contentType: string; body: string | Buffer }
+  | StreamReply;
+
+/** A body passed on as it arrives (a streamed search); `cancel` runs when the client goes away first. */
+export interface StreamReply { status: number; contentType: string; stream: Readable; cancel(): void }
 
 export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   bad_request: 400,
@@ -32,6 +37,10 @@ export function errorOf(code: ApiErrorCode, message: string): Reply {
 }
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
+  if ('stream' in reply) {
+    writeStreamReply(res, reply);
+    return;
+  }
   const body = 'json' in reply ? JSON.stringify(reply.json) : reply.body;
   const contentType = 'json' in reply ? 'application/json; charset=utf-8' : reply.contentType;
   res.writeHead(reply.status, {
@@ -41,6 +50,19 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     'x-content-type-options': 'nosniff',
   });
   res.end(body);
+}
+
+function writeStreamReply(res: ServerResponse, reply: StreamReply): void {
+  res.writeHead(reply.status, { 'content-type': reply.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.flushHeaders();
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      reply.cancel();
+      reply.stream.destroy();
+    }
+  });
+  reply.stream.once('error', () => res.destroy());
+  reply.stream.pipe(res);
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -49,6 +49,14 @@ export class Router {
     return this.routes.map((r) => ({ method: r.method, pattern: `/${r.segments.join('/')}` }));
   }
 
+  patch(pattern: string, handler: Handler): this {
+    return this.add('PATCH', pattern, handler);
+  }
+
+  delete(pattern: string, handler: Handler): this {
+    return this.add('DELETE', pattern, handler);
+  }
+
   match(method: string, pathname: string): RouteMatch {
     const segments = split(pathname);
     const allow: string[] = [];

@@ -1,6 +1,7 @@
 import { createReadStream, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { chooseEncoding, type ContentEncoding } from './contentEncoding.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -80,18 +81,56 @@ function fileAt(path: string): Stats | undefined {
   }
 }
 
+const SIBLING_SUFFIX: Record<Exclude<ContentEncoding, 'identity'>, string> = { br: '.br', gzip: '.gz' };
+
+/** The precompressed siblings (scripts/precompress.mjs) that exist next to a file. */
+function availableEncodings(path: string): Map<ContentEncoding, { path: string; stats: Stats }> {
+  const found = new Map<ContentEncoding, { path: string; stats: Stats }>();
+  for (const [encoding, suffix] of Object.entries(SIBLING_SUFFIX) as Array<[ContentEncoding, string]>) {
+    const stats = fileAt(path + suffix);
+    if (stats) found.set(encoding, { path: path + suffix, stats });
+  }
+  return found;
+}
+
+/** A weak validator per representation: the same file compressed differently is a different body. */
+function etagOf(stats: Stats, encoding: ContentEncoding): string {
+  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+}
+
+function notModified(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}
+
 function send(req: IncomingMessage, res: ServerResponse, path: string, stats: Stats, cacheControl: string): void {
-  res.writeHead(200, {
+  const siblings = availableEncodings(path);
+  const encoding = chooseEncoding(req.headers['accept-encoding'], [...siblings.keys()]);
+  const body = encoding === 'identity' ? { path, stats } : (siblings.get(encoding) as { path: string; stats: Stats });
+  const etag = etagOf(body.stats, encoding);
+  const headers: Record<string, string | number> = {
     'content-type': contentTypeFor(path),
-    'content-length': stats.size,
     'cache-control': cacheControl,
     'x-content-type-options': 'nosniff',
-  });
+    etag,
+  };
+  // Caches must key on Accept-Encoding whenever the answer could have differed by it.
+  if (siblings.size > 0) headers.vary = 'Accept-Encoding';
+  if (notModified(req, etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  headers['content-length'] = body.stats.size;
+  res.writeHead(200, headers);
   if (req.method === 'HEAD') {
     res.end();
     return;
   }
-  const stream = createReadStream(path);
+  const stream = createReadStream(body.path);
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }

@@ -105,8 +105,22 @@ class FakeUpstream implements UpstreamEndpoint {
   emitText(text: string): void {
     this.frameHandler?.(text);
   }
+  readonly controls: string[] = [];
+
   send(text: string): void {
-    this.received.push(JSON.parse(text) as Record<string, unknown>);
+    const frame = JSON.parse(text) as Record<string, unknown>;
+    if (typeof frame.control !== 'string') {
+      this.received.push(frame);
+      return;
+    }
+    this.controls.push(frame.control);
+    // As agentctl: release-stream -> reap the tree -> `reaped` -> close 1000.
+    if (frame.control === 'release-stream') {
+      queueMicrotask(() => {
+        this.emit({ status: 'reaped', clean: true });
+        this.hostClosed(1000);
+      });
+    }
   }
   close(code: number): void {
     if (this.closedWith !== undefined) return;
@@ -237,7 +251,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
   it('autoInstall comes from the settings, never the browser; a saved change reaches the live server (S23)', async () => {
     const t = setup({ settings: { ...DEFAULT_SETTINGS, lsp_auto_install_languages: ['go'] } });
     const { upstream } = await t.readyLease();
-    expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true }]);
+    expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true, trustWorkspaceTools: false }]);
     t.setSettings({ ...DEFAULT_SETTINGS, lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
     expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { staticcheck: true } } } });
     upstream.emit({ jsonrpc: '2.0', id: 'cfg', method: 'workspace/configuration', params: { items: [{ section: 'gopls' }] } });
@@ -256,8 +270,9 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     const shutdown = upstream.received.find((m) => m.method === 'shutdown') as { id: number };
     upstream.emit({ jsonrpc: '2.0', id: shutdown.id, result: null });
     expect(upstream.methods().at(-1)).toBe('exit');
-    expect(upstream.closedWith).toBe(1000);
+    expect(upstream.controls).toEqual(['release-stream']);
     await flush();
+    expect(upstream.closedWith).toBe(1000);
     expect(t.relay.leases()).toEqual([]);
     expect(t.relay.metrics().releasedTotal.expiry).toBe(1);
     expect(t.logLines.map((l) => l.event)).toContain('lease_expiry');
@@ -331,12 +346,38 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
 
   it('agentctl codes pass through; a dead transport becomes 4009, never a reserved code', async () => {
     const t = setup();
-    const a = await t.readyLease();
-    a.upstream.hostClosed(4006);
-    expect(a.browser.closedWith).toBe(4006);
+    const a = t.connect();
+    await flush();
+    (t.upstreams.at(-1) as FakeUpstream).emit(READY);
+    // launched, never initialized: a crash now is not restarted, agentctl's 4006 passes through
+    (t.upstreams.at(-1) as FakeUpstream).hostClosed(4006);
+    expect(a.closedWith).toBe(4006);
     const b = await t.readyLease();
     b.upstream.hostClosed(1006);
     expect(b.browser.closedWith).toBe(4009);
+  });
+
+  it('a crashed initialized server is restarted on the injected clock: restarting, a new stream after the backoff, the broker\'s initialize, ready resumed', async () => {
+    const t = setup();
+    const { browser, upstream } = await t.readyLease();
+    upstream.emit({ status: 'server_exited', language: 'go', stderrTail: 'panic: boom' });
+    upstream.hostClosed(4006);
+    expect(browser.closedWith).toBeUndefined();
+    expect(browser.statuses()).toEqual(['ready', 'restarting']);
+    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    t.clock.advance(999);
+    await flush();
+    expect(t.upstreams).toHaveLength(1);
+    t.clock.advance(1);
+    await flush();
+    expect(t.upstreams).toHaveLength(2);
+    const next = t.upstreams[1] as FakeUpstream;
+    next.emit(READY);
+    const init = next.received.find((m) => m.method === 'initialize') as { id: number; params: unknown };
+    expect(init.params).toEqual({ capabilities: {} });
+    next.emit({ jsonrpc: '2.0', id: init.id, result: { capabilities: { hoverProvider: true } } });
+    expect(next.methods()).toEqual(['initialize', 'initialized']);
+    expect(browser.statuses()).toEqual(['ready', 'restarting', 'ready']);
   });
 
   it('session stop ends its leases: the stream closes 1001, the browser 4002, the pin goes', async () => {

@@ -41,9 +41,13 @@ export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 export interface BrokerRelayOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
   maxLeases: number;
+  /** Restarts of a crashed server within the window (KANDEV_LSP_RESTART_LIMIT; default 5). */
+  restartLimit?: number;
   openUpstream: UpstreamOpener;
   /** The user's persisted settings now. */
   settings: () => UserSettings;
+  /** The session's task trusts its workspace's tools now (absent: never). */
+  workspaceTrusted?: (sessionId: string) => boolean;
   log: Logger;
   clock?: Clock;
   newLeaseId?: () => string;
@@ -84,6 +88,7 @@ export class BrokerRelay implements LspRelay {
       newLeaseId: options.newLeaseId ?? (() => randomBytes(18).toString('base64url')),
     };
     if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
+    if (options.restartLimit !== undefined) brokerOptions.restartLimit = options.restartLimit;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
     this.upstreams = new UpstreamLinks(options.openUpstream, {
@@ -153,6 +158,7 @@ export class BrokerRelay implements LspRelay {
       type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
       // The gateway refused unsupported executors (4004) before handing the connection over.
       executorSupported: true, settings: this.options.settings(),
+      trustWorkspaceTools: this.options.workspaceTrusted?.(request.sessionId) ?? false,
     };
     if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
     this.dispatch(connected);

@@ -3,7 +3,7 @@
  * decides anything: the broker did. I/O that completes later comes back as events (see
  * BrokerRelay), never as a return value.
  */
-import { isSendableCloseCode, normalizeCloseCode } from '@kandev/protocol';
+import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
 import type { Logger, LogEvent } from '../log.js';
 import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
@@ -19,6 +19,8 @@ export interface EffectTargets {
   log: Logger;
 }
 
+const RELEASE_STREAM: ReleaseStreamControl = { control: 'release-stream' };
+
 const LOG_EVENT: Record<LeaseLogEvent, LogEvent> = {
   create: 'lease_create',
   attach: 'lease_attach',
@@ -27,6 +29,7 @@ const LOG_EVENT: Record<LeaseLogEvent, LogEvent> = {
   release: 'lease_release',
   expiry: 'lease_expiry',
   eviction: 'lease_eviction',
+  restart: 'lease_restart',
   exit: 'lease_exit',
 };
 
@@ -50,13 +53,18 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
       return;
     case 'openUpstream':
       t.pins.pin(effect.leaseId, effect.sessionId);
-      t.upstreams.open(effect.leaseId, { sessionId: effect.sessionId, language: effect.language, autoInstall: effect.autoInstall });
+      t.upstreams.open(effect.leaseId, { sessionId: effect.sessionId, language: effect.language, autoInstall: effect.autoInstall,
+        trustWorkspaceTools: effect.trustWorkspaceTools,
+      });
       return;
     case 'sendToUpstream':
       t.upstreams.send(effect.leaseId, JSON.stringify(effect.message));
       return;
     case 'closeUpstream':
       t.upstreams.close(effect.leaseId, effect.code);
+      return;
+    case 'releaseUpstream':
+      t.upstreams.send(effect.leaseId, JSON.stringify(RELEASE_STREAM));
       return;
     case 'armTimer':
       t.timers.arm(effect.timerId, effect.atMs);

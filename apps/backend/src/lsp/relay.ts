@@ -68,6 +68,8 @@ export interface UpstreamTarget {
   sessionId: string;
   language: LanguageId;
   autoInstall: boolean;
+  /** From the task's trust switch when the lease was created, never from the browser. */
+  trustWorkspaceTools: boolean;
 }
 
 /** Starts or resumes the session's task host if needed and opens one LSP stream; an error means 4002. */

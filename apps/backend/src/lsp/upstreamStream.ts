@@ -10,6 +10,8 @@ export interface UpstreamOptions {
   language: LanguageId;
   /** From the user's settings, never from the browser: agentctl decides whether it can install. */
   autoInstall: boolean;
+  /** The task's trust switch: absent or false, agentctl runs the server with its trust guards. */
+  trustWorkspaceTools?: boolean;
   handshakeTimeoutMs?: number;
   writeDeadlineMs?: number;
   /** Pings agentctl on this timing; one that does not answer (hung, SIGSTOP) is dropped (1006 -> 4009). */

@@ -158,6 +158,16 @@ export class SessionService {
     return this.sessions.get(sessionId) as Session;
   }
 
+  /**
+   * Stops every session of a task that is starting or running (a start in flight is awaited, then
+   * stopped), so deleting the task leaves no task host or lease behind. Resolves when all are down.
+   */
+  async stopAllOfTask(taskId: string): Promise<Session[]> {
+    const live = this.sessions.listForTask(taskId).filter((s) => s.status === 'starting' || s.status === 'running' || this.live.has(s.id) || this.starting.has(s.id));
+    const stopped = await Promise.all(live.map((s) => this.stop(s.id)));
+    return stopped.flatMap((r) => (r.ok ? [r.value] : []));
+  }
+
   /** Backend shutdown: every live task host stops, in parallel. */
   async stopAll(): Promise<void> {
     this.shuttingDown = true;

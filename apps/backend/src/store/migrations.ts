@@ -50,4 +50,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN host_identity TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'task_workspace_trust',
+    // Whether a task's language servers may run code its workspace controls (docs/workspace-trust.md).
+    // Off for every existing task: trust is something a person gives, never a default.
+    sql: `
+      ALTER TABLE tasks ADD COLUMN trust_workspace_tools INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

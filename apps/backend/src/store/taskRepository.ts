@@ -9,6 +9,7 @@ interface TaskRow {
   repositories: string;
   env: string;
   created_at: string;
+  trust_workspace_tools: number;
 }
 
 export interface NewTask {
@@ -26,6 +27,7 @@ function toTask(row: TaskRow): Task {
     repositories: JSON.parse(row.repositories) as Repository[],
     env: JSON.parse(row.env) as Record<string, string>,
     createdAt: row.created_at,
+    trustWorkspaceTools: row.trust_workspace_tools === 1,
   };
 }
 
@@ -38,7 +40,7 @@ export class TaskRepository {
     this.db
       .prepare('INSERT INTO tasks (id, title, executor, repositories, env, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, task.title, task.executor, JSON.stringify(task.repositories), JSON.stringify(task.env), createdAt);
-    return { id, ...task, createdAt };
+    return { id, ...task, createdAt, trustWorkspaceTools: false };
   }
 
   get(id: string): Task | undefined {
@@ -55,6 +57,24 @@ export class TaskRepository {
     return this.list().find(
       (t) => t.executor === 'local_pc' && t.title === title && t.repositories.length === 1 && t.repositories[0]?.path === folder,
     );
+  }
+
+  /** Records whether the task trusts its workspace's tools; false when there is no such task. */
+  setTrustWorkspaceTools(id: string, trusted: boolean): boolean {
+    return this.db.prepare('UPDATE tasks SET trust_workspace_tools = ? WHERE id = ?').run(trusted ? 1 : 0, id).changes === 1;
+  }
+
+  /** Renames a task; false when no such task exists. */
+  rename(id: string, title: string): boolean {
+    return this.db.prepare('UPDATE tasks SET title = ? WHERE id = ?').run(title, id).changes > 0;
+  }
+
+  /** Deletes a task and its session history; the caller stopped its live sessions first. */
+  delete(id: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM sessions WHERE task_id = ?').run(id);
+      return this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id).changes > 0;
+    })();
   }
 
   updateEnv(id: string, env: Record<string, string>): void {

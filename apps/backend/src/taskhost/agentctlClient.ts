@@ -1,4 +1,6 @@
 import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { TaskHostEndpoint } from './endpoint.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 
@@ -6,6 +8,14 @@ export interface ForwardedResponse {
   status: number;
   contentType: string;
   body: Buffer;
+}
+
+/** An answer whose body is still arriving (a streamed search); abort() cancels it on agentctl. */
+export interface StreamedResponse {
+  status: number;
+  contentType: string;
+  body: Readable;
+  abort(): void;
 }
 
 export interface HostHealth extends WorkspaceIdentity {
@@ -51,6 +61,31 @@ export class AgentctlClient {
       // fetch reports "fetch failed"; the useful part (ECONNREFUSED, a timeout) is its cause.
       const cause = (err as { cause?: { code?: unknown } }).cause?.code;
       return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+    }
+  }
+
+  /**
+   * A GET whose body is passed on as it arrives. Only waiting for the headers is bounded in time: a
+   * long search keeps streaming until it ends or the caller aborts, which cancels it on agentctl.
+   */
+  async open(pathAndQuery: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<StreamedResponse, string>> {
+    const controller = new AbortController();
+    const headersDeadline = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+        headers: { authorization: `Bearer ${this.endpoint.token}` },
+        signal: controller.signal,
+        redirect: 'error',
+      });
+      const body = response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+      // Aborting surfaces as an error on the body; the caller has stopped listening by then.
+      body.on('error', () => undefined);
+      return ok({ status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body, abort: () => controller.abort() });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+    } finally {
+      clearTimeout(headersDeadline);
     }
   }
 }

@@ -3,23 +3,36 @@ import {
   isRecord,
   type LanguageCatalogEntry,
   type ApiErrorCode,
+  type ExecutorKind,
   type FileEntry,
   type ListFilesResponse,
   type ReadFileResponse,
   type SearchResponse,
+  type SearchEngine,
+  type SearchHit,
+  type SearchOptions,
+  type SearchStreamLine,
+  searchParams,
   type Session,
   type Task,
+  type TaskInvalid,
   type UserSettings,
   type WriteConflictResponse,
+  type ApplyConflictResponse,
+  type ApplyFilesResponse,
+  type FileOperation,
   type WriteFileResponse,
   type WriteFileRequest,
 } from '@kandev/protocol';
+import { NdjsonDecoder } from './ndjson.js';
 
 /** A failed API call: the HTTP status and the API's error code when it sent one. Never shown raw. */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: ApiErrorCode | undefined,
+    /** For a refused task: which field and why (the browser shows its own copy for it). */
+    readonly invalid?: TaskInvalid,
   ) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}`);
     this.name = 'ApiRequestError';
@@ -29,19 +42,33 @@ export class ApiRequestError extends Error {
 /** A task as the list shows it; `sessions` is listed when the backend includes it. */
 export type TaskSummary = Task & { sessions?: Session[] };
 
+/** How a streamed search ended (a cancelled one rejects with an AbortError instead). */
+export interface SearchEnd { truncated: boolean; engine: SearchEngine }
+
+export interface NewTaskInput {
+  title: string;
+  executor: ExecutorKind;
+  repositories: Array<{ path: string }>;
+}
+
 export type WriteOutcome = { ok: true; version: string } | { ok: false; conflict: true; currentVersion?: string };
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 async function errorOf(res: Response): Promise<ApiRequestError> {
   let code: ApiErrorCode | undefined;
+  let invalid: TaskInvalid | undefined;
   try {
-    const body = (await res.json()) as { error?: { code?: unknown } };
+    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid> };
     if (typeof body?.error?.code === 'string') code = body.error.code as ApiErrorCode;
+    if (typeof body?.invalid?.reason === 'string' && typeof body.invalid.field === 'string') {
+      invalid = { field: body.invalid.field, reason: body.invalid.reason };
+      if (typeof body.invalid.index === 'number') invalid.index = body.invalid.index;
+    }
   } catch {
     // not JSON
   }
-  return new ApiRequestError(res.status, code);
+  return new ApiRequestError(res.status, code, invalid);
 }
 
 /** The backend's HTTP API (DESIGN section 9), relative to the page's origin. */
@@ -58,6 +85,22 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
     async listTasks(): Promise<TaskSummary[]> {
       const body = await json<TaskSummary[] | { tasks?: TaskSummary[] }>('/api/tasks');
       return Array.isArray(body) ? body : Array.isArray(body.tasks) ? body.tasks : [];
+    },
+    getTask(taskId: string): Promise<TaskSummary> {
+      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`);
+    },
+    createTask(input: NewTaskInput): Promise<Task> {
+      return json<Task>('/api/tasks', { method: 'POST', body: JSON.stringify(input) });
+    },
+    renameTask(taskId: string, title: string): Promise<TaskSummary> {
+      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body: JSON.stringify({ title }) });
+    },
+    /** Stops the task's live sessions first (server side), then deletes it with its history. */
+    async deleteTask(taskId: string): Promise<void> {
+      await json<unknown>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'DELETE' });
+    },
+    getSession(sessionId: string): Promise<Session> {
+      return json<Session>(session(sessionId));
     },
     startSession(taskId: string): Promise<Session> {
       return json<Session>(`/api/tasks/${encodeURIComponent(taskId)}/sessions`, { method: 'POST', body: '{}' });
@@ -93,8 +136,52 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       const body = (await res.json()) as WriteFileResponse;
       return { ok: true, version: body.version };
     },
+    /** Several file operations checked and applied as one (a WorkspaceEdit); 409 is an outcome. */
+    async applyFiles(sessionId: string, operations: FileOperation[]): Promise<{ ok: true; versions: Record<string, string> } | { ok: false; conflicts: ApplyConflictResponse['conflicts'] }> {
+      const res = await fetchImpl(`${session(sessionId)}/files/apply`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ operations }),
+      });
+      if (res.status === 409) {
+        const body = (await res.json().catch(() => ({}))) as Partial<ApplyConflictResponse>;
+        return { ok: false, conflicts: Array.isArray(body.conflicts) ? body.conflicts : [] };
+      }
+      if (!res.ok) throw await errorOf(res);
+      const body = (await res.json()) as ApplyFilesResponse;
+      return { ok: true, versions: body.versions ?? {} };
+    },
     search(sessionId: string, text: string): Promise<SearchResponse> {
       return json<SearchResponse>(`${session(sessionId)}/search?${q({ q: text })}`);
+    },
+    /**
+     * A search whose hits arrive as the task host finds them. Aborting `signal` (the query changed)
+     * closes the request, which stops the search on the task host.
+     */
+    async searchStream(sessionId: string, text: string, options: SearchOptions, signal: AbortSignal, onHits: (hits: SearchHit[]) => void): Promise<SearchEnd> {
+      const res = await fetchImpl(`${session(sessionId)}/search?${searchParams(text, options, true).toString()}`, { headers: { Accept: 'application/x-ndjson' }, signal });
+      if (!res.ok) throw await errorOf(res);
+      if (!res.body) throw new ApiRequestError(res.status, 'internal');
+      const reader = res.body.getReader();
+      const decoder = new NdjsonDecoder<SearchStreamLine>();
+      const handle = (lines: SearchStreamLine[]): SearchEnd | undefined => {
+        for (const line of lines) {
+          if (line.type === 'hits' && Array.isArray(line.hits)) onHits(line.hits);
+          else if (line.type === 'done') return { truncated: line.truncated === true, engine: line.engine };
+          else if (line.type === 'error') throw new ApiRequestError(line.error?.code === 'bad_request' ? 400 : 500, line.error?.code);
+        }
+        return undefined;
+      };
+      for (;;) {
+        const { done, value } = await reader.read();
+        const end = done ? handle(decoder.end()) : handle(decoder.push(value));
+        if (end) {
+          void reader.cancel().catch(() => undefined);
+          return end;
+        }
+        // A stream that ends without its `done` line was cut (task host gone): a failure, not "no hits".
+        if (done) throw new ApiRequestError(502, 'task_host_unavailable');
+      }
     },
     async getSettings(): Promise<UserSettings> {
       try {

@@ -1,17 +1,54 @@
+import { Keyboard, LayoutGrid } from 'lucide-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SessionView } from '../components/session/SessionView.js';
 import { SettingsPage } from '../components/settings/SettingsPage.js';
+import { ShortcutsDialog } from '../components/shortcuts/ShortcutsDialog.js';
 import { AppStatusBar } from '../components/statusbar/AppStatusBar.js';
 import { TaskList } from '../components/tasks/TaskList.js';
 import { useRoute } from './hooks.js';
+import { isTextField, shortcutOf } from './shortcuts.js';
+import { useWorkbench, workbench } from './workbench.js';
 
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
+  const { t: tw } = useTranslation('workbench');
+  const { shortcutsHelp } = useWorkbench();
+  const inSession = route.name === 'session';
+
+  // Capture phase: the shortcuts work while Monaco has focus, before it sees the keys.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const id = shortcutOf(e, isTextField(e.target));
+      if (id === 'help') {
+        e.preventDefault();
+        workbench.update({ shortcutsHelp: true });
+      } else if (id === 'quickOpen' && inSession && document.querySelector('[data-testid="session-view"][data-form-factor="desktop"], [data-testid="session-view"][data-form-factor="tablet"]')) {
+        e.preventDefault();
+        e.stopPropagation();
+        workbench.update({ quickOpen: true });
+      } else if (id === 'findInFiles' && inSession) {
+        const input = document.querySelector<HTMLInputElement>('[data-testid="search-input"]');
+        if (input) {
+          e.preventDefault();
+          e.stopPropagation();
+          input.focus();
+          input.select();
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [inSession]);
+
   return (
     <div className="app">
       <header className="app-header">
         <a href="#/" className="app-title">
+          <span className="app-logo" aria-hidden="true">
+            <LayoutGrid size={16} />
+          </span>
           {t('app.title')}
         </a>
         <nav className="app-nav" aria-label={t('nav.main')}>
@@ -22,6 +59,9 @@ export function App() {
             {t('nav.settings')}
           </a>
         </nav>
+        <button type="button" className="icon-button app-help" data-testid="shortcuts-button" aria-label={tw('shortcuts.open')} title={tw('shortcuts.open')} onClick={() => workbench.update({ shortcutsHelp: true })}>
+          <Keyboard size={16} aria-hidden="true" />
+        </button>
       </header>
       {route.name === 'session' ? (
         <SessionView
@@ -36,6 +76,7 @@ export function App() {
         <TaskList />
       )}
       <AppStatusBar />
+      <ShortcutsDialog open={shortcutsHelp} onOpenChange={(open) => workbench.update({ shortcutsHelp: open })} />
     </div>
   );
 }

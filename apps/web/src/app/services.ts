@@ -1,20 +1,29 @@
-import { mergeSettings, type LanguageId, type UserSettings } from '@kandev/protocol';
+import { languageForPath, mergeSettings, type LanguageId, type UserSettings } from '@kandev/protocol';
 import { createKandevApi } from '../api/kandevApi.js';
 import i18next from 'i18next';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { LeaseHints } from '../lib/lsp/leaseHint.js';
+import { Emitter } from '../lib/lsp/disposable.js';
+import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
+import { formatBeforeSave } from '../lib/lsp/editing/formatOnSave.js';
+import { EditingNotices } from '../lib/lsp/editing/notices.js';
+import { preferencesOf } from '../lib/lsp/editing/preferences.js';
+import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
-import { sessionModelUriParts } from '../lib/lsp/uris.js';
+import { sessionModelUriParts, workspaceRelativePath } from '../lib/lsp/uris.js';
 import { setupMonaco } from '../lib/monaco/setup.js';
+import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
 import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { serverLocale } from '../i18n/i18n.js';
 import { sessionHash } from './route.js';
+import { monacoThemeFor } from './theme.js';
+import { themeStore } from './themeStore.js';
 
 /**
  * The window's long-lived objects: one API client, one LSP connection registry, one built-in
@@ -26,6 +35,11 @@ export const lspRegistry = new LspConnectionRegistry();
 export const suppression = new BuiltinSuppression();
 export const identities = new WorkspaceIdentityStore();
 export const leaseHints = new LeaseHints(safeSessionStorage());
+/** Outline, workspace symbols and format-on-save sources of every connection in this window. */
+export const editing = new EditingRegistry();
+export const editingNotices = new EditingNotices();
+const preferencesChanged = new Emitter<void>();
+const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
 const workspaces = new Map<string, SessionWorkspace>();
 
 function safeSessionStorage(): Storage | undefined {
@@ -41,8 +55,11 @@ let monacoPromise: Promise<MonacoApi> | undefined;
 /** Loads Monaco once and wires it (guards, opener, test hooks). */
 export function loadMonaco(): Promise<MonacoApi> {
   monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
-    setupMonaco(monaco, { suppression, identities, navigate });
+    setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') });
     exposeTestHooks(monaco);
+    // Monaco's theme follows the app's (System follows the OS, live).
+    monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
+    themeStore.subscribe(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved)));
     return monaco;
   });
   return monacoPromise;
@@ -51,7 +68,22 @@ export function loadMonaco(): Promise<MonacoApi> {
 export function sessionWorkspace(sessionId: string, monaco: MonacoApi): SessionWorkspace {
   let workspace = workspaces.get(sessionId);
   if (!workspace) {
-    workspace = new SessionWorkspace(sessionId, api, monaco);
+    workspace = new SessionWorkspace(sessionId, api, monaco, (path, model) => {
+      const language = languageForPath(path);
+      if (!language) return Promise.resolve();
+      return formatBeforeSave(path, {
+        getVersionId: () => model.getVersionId(),
+        getOptions: () => {
+          const o = model.getOptions();
+          return { tabSize: o.tabSize, insertSpaces: o.insertSpaces };
+        },
+        applyEdits: (edits) => {
+          model.pushStackElement();
+          model.pushEditOperations([], edits.map((e) => ({ range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 }, text: e.newText })), () => null);
+          model.pushStackElement();
+        },
+      }, preferencesOf(settings, language), editing.formatters.get(sessionId, language)).then(() => undefined);
+    });
     workspaces.set(sessionId, workspace);
   }
   return workspace;
@@ -71,6 +103,12 @@ export function lspConnection(sessionId: string, language: LanguageId, monaco: M
         monaco,
         suppression,
         acquireModel: (sid, path) => sessionWorkspace(sid, monaco).acquireModel(path),
+        editing,
+        preferences: { get: (lang) => preferencesOf(settings, lang), onDidChange: preferencesChanged.event },
+        text: editingText,
+        notify: (message) => editingNotices.show(message),
+        applyWorkspaceEdit: (sid, workspaceUri, edit, expect) =>
+          applyWorkspaceEdit(edit, (uri) => workspaceRelativePath(workspaceUri, uri), sessionWorkspace(sid, monaco).editTargets(), editingText, expect),
       }),
       onWorkspaceIdentity: (sid, identity) => identities.set(sid, identity),
       clientInfo: { name: 'Kandev' },
@@ -106,7 +144,9 @@ let settings: UserSettings | undefined;
 const settingsListeners = new Set<() => void>();
 
 function publishSettings(value: UserSettings): void {
+  const previous = settings;
   settings = value;
+  if (JSON.stringify(previous?.lsp_editor_features) !== JSON.stringify(value.lsp_editor_features)) preferencesChanged.fire();
   for (const l of settingsListeners) l();
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { NAMESPACES } from './catalogs.js';
 
 const repoRoot = join(import.meta.dirname, '../../../..');
 const localesDir = join(repoRoot, 'apps/web/src/locales');
@@ -19,7 +20,8 @@ async function generator(): Promise<PseudoGenerator> {
 describe('pseudo locale', () => {
   it('the committed pseudo catalogs equal the generator output from en (run node scripts/pseudo-locale.mjs)', async () => {
     const generated = (await generator()).generatePseudoCatalogs(localesDir);
-    expect(Object.keys(generated).sort()).toEqual(['common.json', 'lsp.json']);
+    // One pseudo catalog per registered namespace (catalogs.ts), no more, no fewer.
+    expect(Object.keys(generated).sort()).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
     for (const [file, text] of Object.entries(generated)) {
       expect(readFileSync(join(localesDir, 'pseudo', file), 'utf8'), `pseudo/${file}`).toBe(text);
     }

@@ -1,4 +1,4 @@
-import { taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
+import { SEARCH_QUERY_PARAMS, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -25,7 +25,10 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
 
   router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('files', url.search)));
   router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('file', url.search)));
-  router.get('/api/sessions/:id/search', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)));
+  router.get('/api/sessions/:id/search', ({ params, url }) =>
+    url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
+      ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))
+      : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)));
 
   router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
@@ -36,6 +39,18 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     }
     if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
     return forward(deps, params.id as string, 'PUT', taskHostFilesPath('file', url.search), body.value.text);
+  });
+
+  // A language server's WorkspaceEdit on files that are not open: agentctl checks every version
+  // and confines every path before writing any (docs/editing.md).
+  router.post('/api/sessions/:id/files/apply', async ({ params, req }) => {
+    const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
+    if (!body.ok) return errorReply(body.error);
+    const value = body.value.value as { operations?: unknown } | null;
+    if (typeof value !== 'object' || value === null || !Array.isArray(value.operations)) {
+      return errorOf('bad_request', 'the body must be {"operations": [...]}');
+    }
+    return forward(deps, params.id as string, 'POST', taskHostFilesPath('filesApply', ''), body.value.text);
   });
 }
 
@@ -53,4 +68,27 @@ async function forward(deps: ApiDeps, sessionId: string, method: string, agentPa
   // A 401 from agentctl means our token is wrong: the browser's request was fine, the host is not.
   if (response.value.status === 401) return errorOf('task_host_unavailable', 'the task host refused the session credentials');
   return { status: response.value.status, contentType: response.value.contentType, body: response.value.body };
+}
+
+/**
+ * A streamed search: agentctl's NDJSON lines reach the browser as they are written, and a browser
+ * that aborts (the query changed) aborts the request to agentctl, which stops the search there.
+ */
+async function forwardStream(deps: ApiDeps, sessionId: string, agentPath: string): Promise<Reply> {
+  const session = deps.sessions.get(sessionId);
+  if (!session) return errorOf('not_found', 'no such session');
+  const host = deps.sessions.liveHost(sessionId);
+  if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
+  deps.taskHostUsed?.(sessionId);
+  const response = await new AgentctlClient(host.endpoint).open(agentPath);
+  if (!response.ok) {
+    deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: response.error });
+    return errorOf('task_host_unavailable', 'the task host did not answer');
+  }
+  const { status, contentType, body, abort } = response.value;
+  if (status === 401) {
+    abort();
+    return errorOf('task_host_unavailable', 'the task host refused the session credentials');
+  }
+  return { status, contentType, stream: body, cancel: abort };
 }

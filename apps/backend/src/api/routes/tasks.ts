@@ -1,17 +1,24 @@
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody } from '../http.js';
 import type { ApiDeps } from './deps.js';
-import { parseNewTask } from '../../tasks/taskValidation.js';
+import { parseNewTask, type TaskInputError } from '../../tasks/taskValidation.js';
+import { parseTaskPatch } from '../../tasks/taskPatch.js';
+
+function refusal(error: TaskInputError) {
+  const { invalid, ...apiError } = error;
+  return errorReply(apiError, { invalid });
+}
 
 /** Tasks and their sessions (DESIGN section 9). */
 export function addTaskRoutes(router: Router, deps: ApiDeps): void {
-  router.get('/api/tasks', () => ({ status: 200, json: { tasks: deps.tasks.list() } }));
+  // Each task with its sessions, so the list shows what runs without a request per task.
+  router.get('/api/tasks', () => ({ status: 200, json: { tasks: deps.tasks.list().map((task) => ({ ...task, sessions: deps.sessions.listForTask(task.id) })) } }));
 
   router.post('/api/tasks', async ({ req }) => {
     const body = await readJsonBody(req);
     if (!body.ok) return errorReply(body.error);
     const parsed = parseNewTask(body.value.value);
-    if (!parsed.ok) return errorReply(parsed.error);
+    if (!parsed.ok) return refusal(parsed.error);
     const task = deps.tasks.create(parsed.value);
     deps.log.info('task_created', { taskId: task.id, executor: task.executor, repositories: task.repositories.length });
     return { status: 201, json: task };
@@ -21,6 +28,38 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
     const task = deps.tasks.get(params.id as string);
     if (!task) return errorOf('not_found', 'no such task');
     return { status: 200, json: { ...task, sessions: deps.sessions.listForTask(task.id) } };
+  });
+
+  // A title is renamed at once. Trust changes reach servers started after this
+  // (docs/workspace-trust.md): a lease keeps the trust it was started with, and the next lease of
+  // the session gets the new one.
+  router.patch('/api/tasks/:id', async ({ req, params }) => {
+    const id = params.id as string;
+    if (!deps.tasks.get(id)) return errorOf('not_found', 'no such task');
+    const body = await readJsonBody(req);
+    if (!body.ok) return errorReply(body.error);
+    const parsed = parseTaskPatch(body.value.value);
+    if (!parsed.ok) return refusal(parsed.error);
+    const { title, trustWorkspaceTools } = parsed.value;
+    if (title !== undefined) {
+      deps.tasks.rename(id, title);
+      deps.log.info('task_renamed', { taskId: id });
+    }
+    if (trustWorkspaceTools !== undefined) {
+      deps.tasks.setTrustWorkspaceTools(id, trustWorkspaceTools);
+      deps.log.info('task_trust_changed', { taskId: id, trustWorkspaceTools });
+    }
+    return { status: 200, json: { ...deps.tasks.get(id), sessions: deps.sessions.listForTask(id) } };
+  });
+
+  // Deleting a task stops its live sessions first (their task hosts and leases go with them).
+  router.delete('/api/tasks/:id', async ({ params }) => {
+    const id = params.id as string;
+    if (!deps.tasks.get(id)) return errorOf('not_found', 'no such task');
+    const stopped = await deps.sessions.stopAllOfTask(id);
+    deps.tasks.delete(id);
+    deps.log.info('task_deleted', { taskId: id, sessionsStopped: stopped.length });
+    return { status: 200, json: { id, sessionsStopped: stopped.map((s) => s.id) } };
   });
 
   router.get('/api/tasks/:id/sessions', ({ params }) => {

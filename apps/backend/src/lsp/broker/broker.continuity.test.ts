@@ -183,8 +183,8 @@ describe('continuity: detach and reattach', () => {
     const shutdownId = (toServer(expiry, lease)[0] as JsonRpcMessage).id as number;
     const exit = h.fromServer(lease, res(shutdownId, null));
     expect(serverMethods(toServer(exit, lease))).toEqual(['exit']);
-    expect(ofType(exit, 'closeUpstream')).toEqual([{ type: 'closeUpstream', leaseId: lease, code: 1000 }]);
-    expect(logs(h.upstreamClosed(lease, 1000))).toEqual(['exit/reaped']);
+    expect(ofType(exit, 'releaseUpstream')).toEqual([{ type: 'releaseUpstream', leaseId: lease }]);
+    expect(logs(h.hostStatus(lease, { status: 'reaped', clean: true }))).toEqual(['exit/reaped']);
     expect(h.broker.lease(lease)).toBeUndefined();
     expect(h.broker.metrics().releasedTotal.expiry).toBe(1);
 

@@ -17,7 +17,7 @@ describe('launch and the single initialize exchange', () => {
   it('S39 a new lease opens the task host with autoInstall from settings, relays install frames, then ready{resumed:false}', () => {
     const h = new BrokerHarness();
     const fx = h.connect('tab', { language: 'python', settings: settingsWith({}, { lsp_auto_install_languages: ['python'] }) });
-    expect(ofType(fx, 'openUpstream')).toEqual([{ type: 'openUpstream', leaseId: 'L1', sessionId: 's1', language: 'python', autoInstall: true }]);
+    expect(ofType(fx, 'openUpstream')).toEqual([{ type: 'openUpstream', leaseId: 'L1', sessionId: 's1', language: 'python', autoInstall: true, trustWorkspaceTools: false }]);
     expect(logs(fx)).toEqual(['create/new_lease', 'attach/new_lease']);
     expect(toBrowser(h.hostStatus('L1', { status: 'installing', language: 'python' }), 'tab')).toEqual([{ status: 'installing', language: 'python' }]);
     expect(toBrowser(h.hostStatus('L1', { status: 'installed', language: 'python' }), 'tab')).toEqual([{ status: 'installed', language: 'python' }]);

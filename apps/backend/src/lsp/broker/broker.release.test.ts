@@ -12,6 +12,7 @@ function trace(effects: readonly Effect[]): string[] {
       case 'sendToBrowser': return [`browser:${'status' in e.frame ? `status=${String(e.frame.status)}` : 'error' in e.frame ? 'error' : String(e.frame.method ?? 'response')}`];
       case 'closeBrowser': return [`closeBrowser:${e.code}`];
       case 'closeUpstream': return [`closeUpstream:${e.code}`];
+      case 'releaseUpstream': return ['releaseUpstream'];
       case 'releaseSlot': return ['releaseSlot'];
       case 'log': return [`log:${e.event}/${e.reason}`];
       default: return [];
@@ -20,7 +21,7 @@ function trace(effects: readonly Effect[]): string[] {
 }
 
 describe('release (Stop, editor idle) versus detach', () => {
-  it('C06 editor-idle release is acknowledged: reject pending, shutdown, exit, close upstream, wait for reaping, then released and 1000', () => {
+  it('C06 editor-idle release is acknowledged: reject pending, shutdown, exit, release-stream, agentctl\'s reaped report, then released and 1000', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
     const pending = toServer(h.fromBrowser('tab', req(7, 'textDocument/references', {})))[0] as JsonRpcMessage;
@@ -31,11 +32,11 @@ describe('release (Stop, editor idle) versus detach', () => {
     // the release is under way: new requests are refused, nothing else reaches the server
     expect(toServer(h.fromBrowser('tab', req(8, 'textDocument/hover', {})))).toEqual([]);
     const answered = h.fromServer(lease, res(shutdownId, null));
-    expect(trace(answered)).toEqual(['server:exit', 'closeUpstream:1000']);
+    expect(trace(answered)).toEqual(['server:exit', 'releaseUpstream']);
     // the late reply to the rejected request is dropped
     expect(h.fromServer(lease, res(pending.id as number, []))).toEqual([]);
-    const reaped = h.upstreamClosed(lease, 1000);
-    expect(trace(reaped)).toEqual(['log:exit/reaped', 'browser:status=released', 'closeBrowser:1000']);
+    const reaped = h.hostStatus(lease, { status: 'reaped', clean: true });
+    expect(trace(reaped)).toEqual(['log:exit/reaped', 'browser:status=released', 'closeBrowser:1000', 'closeUpstream:1000']);
     expect(toBrowser(reaped, 'tab')).toEqual([{ status: 'released', reason: 'editor_idle' }]);
     expect(h.broker.lease(lease)).toBeUndefined();
     expect(h.armedTimers().size).toBe(0);
@@ -58,7 +59,7 @@ describe('release (Stop, editor idle) versus detach', () => {
     const start = h.control('tab', { control: 'release', reason: 'stop' });
     expect(logs(start)).toEqual(['release/stop']);
     h.fromServer(lease, res((toServer(start)[0] as JsonRpcMessage).id as number, null));
-    expect(toBrowser(h.upstreamClosed(lease, 1000), 'tab')).toEqual([{ status: 'released', reason: 'stop' }]);
+    expect(toBrowser(h.hostStatus(lease, { status: 'reaped', clean: true }), 'tab')).toEqual([{ status: 'released', reason: 'stop' }]);
     expect(h.broker.metrics().releasedTotal.stop).toBe(1);
   });
 
@@ -67,7 +68,7 @@ describe('release (Stop, editor idle) versus detach', () => {
     const lease = h.readyLease('tab');
     const shutdownId = (toServer(h.control('tab', { control: 'release', reason: 'stop' }))[0] as JsonRpcMessage).id as number;
     expect(h.advance(4_999)).toEqual([]);
-    expect(trace(h.advance(1))).toEqual(['server:exit', 'closeUpstream:1000']);
+    expect(trace(h.advance(1))).toEqual(['server:exit', 'releaseUpstream']);
     // a late shutdown answer changes nothing
     expect(h.fromServer(lease, res(shutdownId, null))).toEqual([]);
   });
@@ -89,8 +90,41 @@ describe('release (Stop, editor idle) versus detach', () => {
     const start = h.control('tab', { control: 'release', reason: 'stop' });
     expect(h.closeBrowser('tab')).toEqual([]);
     const after = h.fromServer(lease, res((toServer(start)[0] as JsonRpcMessage).id as number, null));
-    expect(trace(after)).toEqual(['server:exit', 'closeUpstream:1000']);
-    expect(trace(h.upstreamClosed(lease, 1000))).toEqual(['log:exit/reaped']);
+    expect(trace(after)).toEqual(['server:exit', 'releaseUpstream']);
+    expect(trace(h.hostStatus(lease, { status: 'reaped', clean: true }))).toEqual(['log:exit/reaped', 'closeUpstream:1000']);
+  });
+
+  it('released is never sent on the stream\'s close alone: a launched server needs agentctl\'s reaped report', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    const start = h.control('tab', { control: 'release', reason: 'stop' });
+    h.fromServer(lease, res((toServer(start)[0] as JsonRpcMessage).id as number, null));
+    const closed = h.upstreamClosed(lease, 1000);
+    expect(trace(closed)).toEqual(['log:exit/reap_timeout', 'closeBrowser:4009']);
+    expect(toBrowser(closed, 'tab')).toEqual([]);
+  });
+
+  it('agentctl reporting survivors after its kill deadline ends the release with 4009, not released', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    const start = h.control('tab', { control: 'release', reason: 'stop' });
+    h.fromServer(lease, res((toServer(start)[0] as JsonRpcMessage).id as number, null));
+    expect(trace(h.hostStatus(lease, { status: 'reaped', clean: false }))).toEqual(['log:exit/reap_incomplete', 'closeBrowser:4009', 'closeUpstream:1000']);
+    expect(h.broker.lease(lease)).toBeUndefined();
+  });
+
+  it('a reaped report nobody asked for changes nothing', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    expect(h.hostStatus(lease, { status: 'reaped', clean: true })).toEqual([]);
+    expect(h.broker.lease(lease)).toMatchObject({ phase: 'running' });
+  });
+
+  it('a browser sending release-stream is ignored: that control belongs to the task-host hop', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    expect(h.control('tab', { control: 'release-stream' })).toEqual([]);
+    expect(h.broker.lease(lease)).toMatchObject({ phase: 'running' });
   });
 
   it('release while the task host is still starting closes the stream without shutdown', () => {
@@ -107,7 +141,7 @@ describe('release (Stop, editor idle) versus detach', () => {
     const h = new BrokerHarness();
     const lease = openedLease(h.connect('tab'));
     h.hostReady(lease);
-    expect(trace(h.control('tab', { control: 'release', reason: 'editor_idle' }))).toEqual(['releaseSlot', 'log:release/editor_idle', 'server:exit', 'closeUpstream:1000']);
+    expect(trace(h.control('tab', { control: 'release', reason: 'editor_idle' }))).toEqual(['releaseSlot', 'log:release/editor_idle', 'server:exit', 'releaseUpstream']);
   });
 
   it('server requests forwarded to the releasing browser are answered by the broker', () => {

@@ -132,9 +132,9 @@ describe('server requests', () => {
   it('an unsupported server request gets method-not-found (-32601) even with a browser attached', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
-    const fx = h.fromServer(lease, req(11, 'workspace/applyEdit', { edit: { changes: {} } }));
+    const fx = h.fromServer(lease, req(11, 'window/showMessage/unknown', {}));
     expect(toBrowser(fx)).toEqual([]);
-    expect(toServer(fx, lease)).toEqual([{ jsonrpc: '2.0', id: 11, error: { code: -32601, message: 'Unhandled method workspace/applyEdit' } }]);
+    expect(toServer(fx, lease)).toEqual([{ jsonrpc: '2.0', id: 11, error: { code: -32601, message: 'Unhandled method window/showMessage/unknown' } }]);
   });
 
   it('workspace/configuration is answered by the broker from settings even with a browser attached', () => {
@@ -166,6 +166,17 @@ describe('server requests', () => {
     const fx = h.closeBrowser('tab');
     expect(toServer(fx, lease)).toEqual(expect.arrayContaining([{ jsonrpc: '2.0', id: 4, result: null }, { jsonrpc: '2.0', id: 5, result: null }]));
     expect(h.broker.lease(lease)?.registrations).toEqual([reg]);
+  });
+
+  it('workspace/applyEdit reaches the attached browser; pending at detach or sent while detached it is answered applied:false', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    const edit = { edit: { changes: { 'file:///w/a.ts': [] } } };
+    const fwd = toBrowser(h.fromServer(lease, req('e1', 'workspace/applyEdit', edit)), 'tab')[0] as JsonRpcMessage;
+    expect(fwd).toMatchObject({ method: 'workspace/applyEdit', params: edit });
+    const refused = { applied: false, failureReason: 'no editor is attached to apply the edit' };
+    expect(toServer(h.closeBrowser('tab'), lease)).toEqual(expect.arrayContaining([{ jsonrpc: '2.0', id: 'e1', result: refused }]));
+    expect(toServer(h.fromServer(lease, req('e2', 'workspace/applyEdit', edit)), lease)).toEqual([{ jsonrpc: '2.0', id: 'e2', result: refused }]);
   });
 
   it('a registration the browser refuses is not retained', () => {

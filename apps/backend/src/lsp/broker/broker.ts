@@ -3,22 +3,23 @@
  * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
  */
 import {
-  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type WorkspaceIdentity, readyFrameIdentity,
+  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
+  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
 import type { BrokerTiming, Turn } from './context.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
-import { classify, errorResponse, notification, RpcErrorCode } from './jsonrpc.js';
+import { classify, errorResponse, isRecord, notification, RpcErrorCode } from './jsonrpc.js';
 import {
   createLease, exceedsRetainedLimit, isDetached, newAttachment, retainedBytes, type Attachment, type Lease, type LeasePhase,
 } from './lease.js';
 import { LeaseTable } from './leaseTable.js';
 import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
-import { afterShutdown, finishRelease, startRelease } from './release.js';
-import { answerForwardedLocally, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
+import { admitRestart, beginRestart, boundedTail, initializeRestarted, serverExitedFrame } from './restart.js';
+import { answerForwardedLocally, leaseConfig, routeServerMessage, sendInitialized } from './serverRpc.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
@@ -70,6 +71,7 @@ export class LeaseBroker {
       shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
       reapWaitMs: options.reapWaitMs ?? DEFAULT_REAP_WAIT_MS,
       requestTimeoutMs: options.requestTimeoutMs ?? BROWSER_REQUEST_TIMEOUT_MS,
+      restartLimit: options.restartLimit ?? SERVER_RESTART_LIMIT,
     };
   }
 
@@ -143,6 +145,8 @@ export class LeaseBroker {
     if (this.attachments.has(e.attachmentId)) return;
     if (!e.executorSupported) return out.closeBrowser(e.attachmentId, CloseCode.ExecutorUnsupported);
     this.observeSettings(e.userId, e.settings, out);
+    const trusted = e.trustWorkspaceTools === true;
+    this.retireOtherTrust(e, trusted, out);
     const claim = this.table.claim(e);
     if (claim.kind === 'reattach') {
       this.counters.reattached += 1;
@@ -157,6 +161,7 @@ export class LeaseBroker {
     if (admission.kind === 'evict') this.endGracefully(admission.victim, 'eviction', undefined, out);
     const lease = createLease({
       id: this.newLeaseId(), sessionId: e.sessionId, language: e.language, userId: e.userId, createdAt: out.now, seq: ++this.seq,
+      trustWorkspaceTools: trusted,
     });
     this.table.add(lease);
     this.counters.created += 1;
@@ -164,8 +169,21 @@ export class LeaseBroker {
     out.push({
       type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
       autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+      trustWorkspaceTools: lease.trustWorkspaceTools,
     });
     this.attach(lease, e.attachmentId, 'new_lease', out);
+  }
+
+  /**
+   * A trust change reaches servers started after it: a detached lease of this (session, language,
+   * user) that was started under the other trust is released instead of reattached, so the
+   * connection gets a fresh server under the task's trust now.
+   */
+  private retireOtherTrust(e: BrowserConnected, trusted: boolean, out: Outbox): void {
+    for (const lease of this.table.all()) {
+      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId) continue;
+      if (isDetached(lease) && lease.trustWorkspaceTools !== trusted) this.endGracefully(lease, 'trust_changed', undefined, out);
+    }
   }
 
   private attach(lease: Lease, attachmentId: AttachmentId, via: AttachReason, out: Outbox): void {
@@ -268,6 +286,7 @@ export class LeaseBroker {
         return; // ours to send, never to receive
       case 'control':
         if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
         return routeBrowserMessage(this.turn(out), lease, attachment, frame.message);
@@ -288,12 +307,47 @@ export class LeaseBroker {
         return;
       case 'status':
         return this.hostStatus(lease, frame.frame, out);
-      case 'jsonrpc':
+      case 'jsonrpc': {
+        const initServerId = lease.restart?.initServerId;
+        const m = initServerId === undefined ? undefined : classify(frame.message);
+        if (m?.kind === 'response' && m.id === initServerId) return this.finishRestart(lease, m.ok, frame.message.result, out);
         return routeServerMessage(this.turn(out), lease, frame.message);
+      }
     }
   }
 
+  /** The restarted server answered the broker's `initialize`: the lease runs again (restart.ts). */
+  private finishRestart(lease: Lease, ok: boolean, result: unknown, out: Outbox): void {
+    const serverId = lease.restart?.initServerId as number;
+    lease.restart = undefined;
+    if (!ok) {
+      if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
+      return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, 1000);
+    }
+    lease.init.onServerResponse(serverId, true, result);
+    sendInitialized(this.turn(out), lease);
+    lease.phase = 'running';
+    delete lease.installStatus;
+    const attachment = lease.attachment;
+    if (!attachment) return;
+    // A new generation on the same socket: the browser resumes from the new result, as on a reattach.
+    const next = newAttachment(lease, attachment.id, out.now);
+    lease.attachment = next;
+    out.toBrowser(next.id, this.readyFrame(lease, next));
+  }
+
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
+    if (frame.status === 'server_exited') {
+      lease.stderrTail = boundedTail(frame.stderrTail);
+      return;
+    }
+    if (frame.status === 'reaped') {
+      // Only the answer to our release-stream counts; agentctl closes the stream right after it.
+      if (lease.phase !== 'releasing' || lease.release?.step !== 'reaping' || !lease.release.awaitsReport) return;
+      finishRelease(lease, frame.clean === true ? 'reaped' : 'reap_incomplete', out);
+      out.closeUpstream(lease.id, 1000);
+      return this.forget(lease, out);
+    }
     if (lease.phase !== 'starting') return; // status frames only precede `ready`
     const attachment = lease.attachment;
     switch (frame.status) {
@@ -310,6 +364,9 @@ export class LeaseBroker {
         const host = readyFrameIdentity(frame);
         if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
         lease.host = host.identity;
+        const pins = (frame as { trustedTools?: unknown }).trustedTools;
+        if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
+        if (lease.restart) return initializeRestarted(this.turn(out), lease);
         lease.phase = 'running';
         delete lease.installStatus;
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, attachment));
@@ -324,8 +381,13 @@ export class LeaseBroker {
     const lease = this.table.get(leaseId);
     if (!lease) return;
     if (lease.phase === 'releasing') {
-      finishRelease(lease, true, out);
+      finishRelease(lease, outcomeOfClose(lease), out);
       return this.forget(lease, out);
+    }
+    if (code === CloseCode.ServerExited) {
+      const attempt = admitRestart(lease, out.now, this.timing.restartLimit);
+      if (attempt !== undefined) return beginRestart(this.turn(out), lease, attempt);
+      if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
     this.endAbruptly(lease, reason, browserCode, out);
@@ -357,9 +419,18 @@ export class LeaseBroker {
       }
       case 'shutdown':
         return afterShutdown(lease, out, this.timing);
+      case 'restart':
+        if (lease.restart?.attempt !== purpose.attempt || lease.endReason !== undefined) return;
+        lease.restart.opened = true;
+        // The restarted server runs under the trust the lease started with, like the first one.
+        return out.push({
+          type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
+          autoInstall: this.settings.autoInstall(lease.userId, lease.language),
+          trustWorkspaceTools: lease.trustWorkspaceTools,
+        });
       case 'reap':
         if (lease.phase !== 'releasing') return;
-        finishRelease(lease, false, out);
+        finishRelease(lease, 'reap_timeout', out);
         return this.forget(lease, out);
     }
   }
@@ -369,7 +440,7 @@ export class LeaseBroker {
     if (!this.settings.observe(userId, settings)) return;
     for (const lease of this.table.ofUser(userId)) {
       if (lease.phase !== 'running' || !lease.init.initializedSent) continue;
-      const config = this.settings.languageConfig(userId, lease.language);
+      const config = leaseConfig({ settings: this.settings }, lease);
       const fingerprint = configFingerprint(config);
       if (fingerprint === lease.configFingerprint) continue;
       lease.configFingerprint = fingerprint;
@@ -395,6 +466,14 @@ export class LeaseBroker {
   /** Release, expiry, eviction, state limit: the slot goes now, the server is shut down politely. */
   private endGracefully(lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox): void {
     if (!this.accountEnd(lease, reason, out)) return;
+    if (lease.restart && !lease.restart.opened) {
+      // Between a crash and its restart no process exists (agentctl reaped it before its 4006).
+      const waiter = lease.attachment?.id;
+      lease.release = { reason, step: 'reaping', ...(waiter !== undefined ? { waiter } : {}), ...(ack ? { ack } : {}) };
+      lease.phase = 'releasing';
+      finishRelease(lease, 'reaped', out);
+      return this.forget(lease, out);
+    }
     if (lease.attachment) answerForwardedLocally(this.turn(out), lease, lease.attachment.generation);
     startRelease(lease, reason, ack, out, this.timing);
   }
@@ -433,10 +512,20 @@ function endLog(reason: EndReason): [LogEvent, LogReason] {
     case 'state_limit':
     case 'session_stopped':
     case 'shutdown':
+    case 'trust_changed':
       return ['release', reason];
     default:
       return ['exit', reason];
   }
+}
+
+/** Only non-empty strings survive: anything else from the task host is ignored. */
+function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
+  const out: TrustedToolPins = {};
+  if (typeof pins.tsserverPath === 'string' && pins.tsserverPath !== '') out.tsserverPath = pins.tsserverPath;
+  if (typeof pins.pythonPath === 'string' && pins.pythonPath !== '') out.pythonPath = pins.pythonPath;
+  if (Array.isArray(pins.buildFiles)) out.buildFiles = pins.buildFiles.filter((f): f is string => typeof f === 'string').slice(0, 16);
+  return out;
 }
 
 function viewOf(lease: Lease): LeaseView {

@@ -7,7 +7,10 @@ import { classify, errorResponse, isJsonRpcId, isRecord, notification, resultRes
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
 import { applyBrowserSuccess } from './serverRequests.js';
-import { configFingerprint } from './settings.js';
+import { pushInitialConfiguration } from './serverRpc.js';
+import { withInitializationOptions } from '@kandev/protocol';
+import { leaseTrust } from './lease.js';
+import { guardInitialize } from './workspaceTrust.js';
 import type { Turn } from './context.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
 
@@ -42,9 +45,14 @@ function browserRequest(
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
   if (lease.phase !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
   if (method === 'initialize') {
-    const outcome = lease.init.onBrowserInitialize(attachment.generation, id, params, () => allocServerId(lease));
+    // The broker, not the browser, decides what may run on the task host (workspaceTrust.ts).
+    // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it; the
+    // trust guard runs last so nothing the browser or the defaults say can loosen it.
+    const guarded = guardInitialize(leaseTrust(lease), withInitializationOptions(lease.language, params));
+    if (!guarded.ok) return reply(errorResponse(id, RpcErrorCode.RequestFailed, guarded.message));
+    const outcome = lease.init.onBrowserInitialize(attachment.generation, id, guarded.params, () => allocServerId(lease));
     switch (outcome.action) {
-      case 'forward': return out.toServer(lease.id, withId(message, outcome.serverId));
+      case 'forward': return out.toServer(lease.id, withId({ ...message, params: guarded.params }, outcome.serverId));
       case 'wait': return;
       case 'reply': return reply(resultResponse(id, outcome.result));
       case 'reject': return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));
@@ -69,7 +77,7 @@ function browserNotification(
   if (method === 'initialized') {
     if (lease.init.onBrowserInitialized()) {
       out.toServer(lease.id, message);
-      lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+      pushInitialConfiguration(turn, lease);
     }
     return;
   }

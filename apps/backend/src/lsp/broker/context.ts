@@ -6,6 +6,8 @@ import type { SettingsBook } from './settings.js';
 export interface BrokerTiming extends ReleaseTiming {
   detachedDeadlineMs: number;
   requestTimeoutMs: number;
+  /** Restarts of a crashed server within SERVER_RESTART_WINDOW_MS (restart.ts). */
+  restartLimit: number;
 }
 
 export interface Turn {

@@ -50,6 +50,20 @@ export class InitializeExchange {
   state: InitializeState = { kind: 'none' };
   /** `workspaceFolders` of the forwarded params, to answer `workspace/workspaceFolders`. */
   workspaceFolders: unknown = null;
+  /** The forwarded params, so a restarted server is initialized as its predecessor was. */
+  params: unknown = undefined;
+
+  /**
+   * A fresh exchange for a restarted server, sent by the broker itself under `serverId` with the
+   * params the browser once gave (no browser waits: it resumes from the result).
+   */
+  static replay(previous: InitializeExchange, serverId: number): InitializeExchange {
+    const next = new InitializeExchange();
+    next.params = previous.params;
+    next.workspaceFolders = previous.workspaceFolders;
+    next.state = { kind: 'pending', serverId };
+    return next;
+  }
 
   /** True once an `initialize` reached the server (other traffic may flow). */
   get forwarded(): boolean {
@@ -74,6 +88,7 @@ export class InitializeExchange {
       case 'none': {
         const serverId = allocServerId();
         this.state = { kind: 'pending', serverId, waiter: { generation, browserId } };
+        this.params = params;
         const folders = (params as { workspaceFolders?: unknown } | null | undefined)?.workspaceFolders;
         this.workspaceFolders = folders ?? null;
         return { action: 'forward', serverId };

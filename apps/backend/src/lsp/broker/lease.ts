@@ -3,7 +3,9 @@
  * lease id), owned by one user, attached to at most one browser at a time. Everything the broker
  * retains for a browser that comes back lives here.
  */
-import { MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { DetachDeadline } from './deadlines.js';
 import { DocumentSync, DocumentVersions } from './documents.js';
 import { InitializeExchange } from './initialize.js';
@@ -12,7 +14,8 @@ import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
-import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, SessionId, UserId } from './types.js';
+import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, RestartProcess, SessionId, UserId } from './types.js';
+import type { LeaseTrust } from './workspaceTrust.js';
 
 /**
  * starting: upstream opened, agentctl resolving/installing/launching (no `ready` yet)
@@ -39,6 +42,10 @@ export interface Lease {
   readonly createdAt: number;
   /** Creation order, to break ties deterministically. */
   readonly seq: number;
+  /** The task's workspace trust when the lease was created; fixed for the lease's life. */
+  readonly trustWorkspaceTools: boolean;
+  /** Task-host tools agentctl pinned (ready frame), used while untrusted. */
+  trustedTools?: TrustedToolPins;
   phase: LeasePhase;
   host?: WorkspaceIdentity;
   /** Latest installing/installed frame while starting, replayed to a browser that attaches then. */
@@ -52,23 +59,31 @@ export interface Lease {
   endReason?: EndReason;
   /** Next id the broker uses towards the server (browser requests, initialize, shutdown). */
   nextServerId: number;
-  readonly init: InitializeExchange;
+  /** Per server process: replaced when a crashed server is restarted (restart.ts). */
+  init: InitializeExchange;
   readonly requests: RequestMap;
-  readonly serverRequests: ForwardedServerRequests;
-  readonly registrations: RegistrationSet;
-  readonly progress: ProgressTracker;
+  serverRequests: ForwardedServerRequests;
+  registrations: RegistrationSet;
+  progress: ProgressTracker;
   readonly versions: DocumentVersions;
   readonly deadline: DetachDeadline;
   /** Fingerprint of the language config the server was last told about. */
   configFingerprint?: string;
   release?: ReleaseProcess;
+  /** When the server exited unexpectedly (epoch ms), for the restart budget. */
+  crashes: number[];
+  /** Set while a crashed server is being restarted. */
+  restart?: RestartProcess;
+  /** The end of the last exited server's stderr (agentctl's server_exited frame). */
+  stderrTail?: string;
 }
 
 export function createLease(init: {
-  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number;
+  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number; trustWorkspaceTools?: boolean;
 }): Lease {
   return {
     ...init,
+    trustWorkspaceTools: init.trustWorkspaceTools ?? false,
     phase: 'starting',
     generation: 0,
     nextServerId: 1,
@@ -79,6 +94,7 @@ export function createLease(init: {
     progress: new ProgressTracker(),
     versions: new DocumentVersions(),
     deadline: new DetachDeadline(),
+    crashes: [],
   };
 }
 
@@ -110,4 +126,9 @@ export function holdsSlot(lease: Lease): boolean {
 /** Detached, live, not releasing: may be reattached or evicted. */
 export function isDetached(lease: Lease): boolean {
   return holdsSlot(lease) && lease.phase !== 'releasing' && lease.attachment === undefined;
+}
+
+/** What workspaceTrust.ts decides on for this lease. */
+export function leaseTrust(lease: Lease): LeaseTrust {
+  return { language: lease.language, trusted: lease.trustWorkspaceTools, pins: lease.trustedTools };
 }

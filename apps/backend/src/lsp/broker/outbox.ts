@@ -30,6 +30,10 @@ export class Outbox {
     this.effects.push({ type: 'closeUpstream', leaseId, code });
   }
 
+  releaseUpstream(leaseId: LeaseId): void {
+    this.effects.push({ type: 'releaseUpstream', leaseId });
+  }
+
   push(effect: Effect): void {
     this.effects.push(effect);
   }

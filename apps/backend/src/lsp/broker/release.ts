@@ -3,12 +3,15 @@
  *
  *   reject the asking browser's pending requests
  *   -> `shutdown` (bounded wait: the answer or the shutdown timer, whichever comes first)
- *   -> `exit`, close upstream 1000 (agentctl reaps the process tree, then completes the close)
- *   -> upstream closed: `{"status":"released","reason"}` to the asking browser, close 1000
- *      (reap timer first: the browser is closed 4009 instead, as the server may still run)
+ *   -> `exit`, then `{"control":"release-stream"}` upstream (agentctl gives the server a moment to
+ *      act on `exit`, then reaps its whole process tree)
+ *   -> agentctl's `{"status":"reaped","clean":true}`: `{"status":"released","reason"}` to the
+ *      asking browser, close 1000. A report with `clean:false`, a stream that closes without a
+ *      report, or the reap timer: the browser is closed 4009 instead, as something may still run.
  *
  * A server that never got `initialize` is not asked to `shutdown`: it gets `exit` directly. A lease
- * still starting (no process yet) just has its upstream closed. The caller accounts the end (slot,
+ * still starting (no process yet) just has its upstream closed, and that close is the confirmation
+ * (agentctl cancels the install and reaps whatever it started before completing the close). The caller accounts the end (slot,
  * counters, logs) before starting; these steps only move the handshake along.
  */
 import type { ReleaseReason } from '@kandev/protocol';
@@ -63,19 +66,31 @@ export function afterShutdown(lease: Lease, out: Outbox, timing: ReleaseTiming):
 }
 
 function closeAndAwaitReap(lease: Lease, out: Outbox, timing: ReleaseTiming): void {
-  if (lease.release) lease.release.step = 'reaping';
-  out.closeUpstream(lease.id, 1000);
+  if (lease.release) {
+    lease.release.step = 'reaping';
+    lease.release.awaitsReport = lease.host !== undefined;
+  }
+  if (lease.host) out.releaseUpstream(lease.id);
+  else out.closeUpstream(lease.id, 1000);
   out.arm({ kind: 'reap', leaseId: lease.id }, timing.reapWaitMs);
 }
 
+export type ReleaseOutcome = 'reaped' | 'reap_incomplete' | 'reap_timeout';
+
+/** What the task-host stream's close means for a release under way. */
+export function outcomeOfClose(lease: Lease): ReleaseOutcome {
+  return lease.release?.awaitsReport ? 'reap_timeout' : 'reaped';
+}
+
 /**
- * The handshake is over: `reaped` when agentctl confirmed the close, else the reap wait ran out.
- * The caller forgets the lease afterwards.
+ * The handshake is over: `reaped` when agentctl confirmed the tree gone, else something may still
+ * run (it said so, or never said). The caller forgets the lease afterwards.
  */
-export function finishRelease(lease: Lease, reaped: boolean, out: Outbox): void {
+export function finishRelease(lease: Lease, outcome: ReleaseOutcome, out: Outbox): void {
   const release = lease.release;
+  const reaped = outcome === 'reaped';
   out.cancelLeaseTimers(lease.id);
-  out.log('exit', reaped ? 'reaped' : 'reap_timeout', lease.language);
+  out.log('exit', outcome, lease.language);
   const waiter = release?.waiter;
   if (waiter === undefined) return;
   if (reaped && release?.ack) {

@@ -42,10 +42,18 @@ describe('server requests answered by the broker', () => {
   });
 
   it('an unsupported server request gets JSON-RPC method-not-found (-32601), never silence', () => {
-    expect(answerLocally('k', 'workspace/applyEdit', { edit: {} }, ctx())).toEqual({
-      jsonrpc: '2.0', id: 'k', error: { code: -32601, message: 'Unhandled method workspace/applyEdit' },
+    expect(answerLocally('k', 'workspace/inlineCompletion/refresh', {}, ctx())).toEqual({
+      jsonrpc: '2.0', id: 'k', error: { code: -32601, message: 'Unhandled method workspace/inlineCompletion/refresh' },
     });
     expect(answerLocally(9, 'custom/somethingElse', undefined, ctx())).toMatchObject({ error: { code: -32601 } });
+  });
+
+  it('workspace/applyEdit goes to an attached browser; with none the broker answers applied:false with a reason', () => {
+    expect(routeServerRequest('workspace/applyEdit', true)).toBe('browser');
+    expect(routeServerRequest('workspace/applyEdit', false)).toBe('broker');
+    expect(answerLocally(7, 'workspace/applyEdit', { edit: { changes: {} } }, ctx())).toEqual({
+      jsonrpc: '2.0', id: 7, result: { applied: false, failureReason: 'no editor is attached to apply the edit' },
+    });
   });
 
   it('refuses a registration that would exceed the retained-state budget', () => {

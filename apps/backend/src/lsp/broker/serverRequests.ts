@@ -14,6 +14,7 @@
  * |                                          | forwarded                 | broker (null)             |
  * | window/showMessageRequest                | forwarded                 | broker (null: no action)  |
  * | window/showDocument                      | forwarded                 | broker ({success:false})  |
+ * | workspace/applyEdit                      | forwarded                 | broker ({applied:false, failureReason}) |
  * | anything else                            | broker: -32601 MethodNotFound                         |
  *
  * Forwarded requests get a browser-facing id of the broker's own (per lease counter), mapped back
@@ -39,6 +40,7 @@ const FORWARDED_WHEN_ATTACHED = new Set<string>([
   'client/unregisterCapability',
   'window/showMessageRequest',
   'window/showDocument',
+  'workspace/applyEdit',
   ...REFRESH_METHODS,
 ]);
 
@@ -75,6 +77,10 @@ export function answerLocally(id: JsonRpcId, method: string, params: unknown, ct
       return resultResponse(id, null);
     case 'window/showDocument':
       return resultResponse(id, { success: false });
+    case 'workspace/applyEdit':
+      // Edits live in the browser's models and go through its conflict checks: with no browser
+      // attached nobody can apply them, and saying so lets the server's command fail cleanly.
+      return resultResponse(id, { applied: false, failureReason: 'no editor is attached to apply the edit' });
     case 'workspace/workspaceFolders':
       return resultResponse(id, ctx.workspaceFolders ?? null);
     default:

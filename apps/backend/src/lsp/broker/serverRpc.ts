@@ -5,12 +5,13 @@
  */
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, isRecord, notification, request, withId } from './jsonrpc.js';
-import type { Lease } from './lease.js';
+import { leaseTrust, type Lease } from './lease.js';
 import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
-import { configFingerprint } from './settings.js';
+import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { Turn } from './context.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
+import { guardConfig } from './workspaceTrust.js';
 
 export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMessage): void {
   const m = classify(message);
@@ -22,10 +23,27 @@ export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMes
   }
 }
 
+/** The language config this lease's server is told: the owner's settings under the lease's trust. */
+export function leaseConfig(turn: Pick<Turn, 'settings'>, lease: Lease): Record<string, unknown> | undefined {
+  return guardConfig(leaseTrust(lease), turn.settings.languageConfig(lease.userId, lease.language));
+}
+
 /** The broker's own `initialized` (no browser will send it); remembers the config the server has. */
 export function sendInitialized(turn: Turn, lease: Lease): void {
   turn.out.toServer(lease.id, notification('initialized', {}));
-  lease.configFingerprint = configFingerprint(turn.settings.languageConfig(lease.userId, lease.language));
+  pushInitialConfiguration(turn, lease);
+}
+
+/**
+ * Right after `initialized`: push-model servers (the VS Code JSON, CSS and HTML servers) never ask
+ * with `workspace/configuration`, so the settings they start with are pushed once, as VS Code's own
+ * client does. Nothing is sent when there is no configuration at all. The config is the lease's:
+ * the owner's settings under the lease's trust (leaseConfig).
+ */
+export function pushInitialConfiguration(turn: Turn, lease: Lease): void {
+  const config = leaseConfig(turn, lease);
+  lease.configFingerprint = configFingerprint(config);
+  if (config !== undefined) turn.out.toServer(lease.id, didChangeConfiguration(config));
 }
 
 /** Server requests an ended generation never answered: the broker answers them. */
@@ -37,7 +55,7 @@ export function answerForwardedLocally(turn: Turn, lease: Lease, generation: num
 
 function localAnswer(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): JsonRpcMessage {
   return answerLocally(id, method, params, {
-    config: turn.settings.languageConfig(lease.userId, lease.language),
+    config: leaseConfig(turn, lease),
     registrations: lease.registrations,
     workspaceFolders: lease.init.workspaceFolders,
   });

@@ -3,7 +3,7 @@
  * broker owns what servers are told: `workspace/configuration` is always answered from here, and a
  * change reaches every affected lease (attached or not) as `workspace/didChangeConfiguration`.
  */
-import { configurationSection, type LanguageId, type UserSettings } from '@kandev/protocol';
+import { configurationSection, effectiveServerConfig, type LanguageId, type UserSettings } from '@kandev/protocol';
 import type { ConfigurationParams } from 'vscode-languageserver-protocol';
 import { isRecord, notification, stableJson } from './jsonrpc.js';
 import type { JsonRpcMessage, UserId } from './types.js';
@@ -30,9 +30,12 @@ export class SettingsBook {
     return this.byUser.get(userId)?.revision ?? 0;
   }
 
-  /** The per-language JSON handed to servers; undefined when the user configured none. */
+  /**
+   * The per-language JSON handed to servers: Kandev's network-off defaults (SERVER_DEFAULT_CONFIGS)
+   * with the user's JSON over them; undefined when neither has any.
+   */
   languageConfig(userId: UserId, language: LanguageId): Record<string, unknown> | undefined {
-    return this.byUser.get(userId)?.settings.lsp_server_configs[language];
+    return effectiveServerConfig(language, this.byUser.get(userId)?.settings.lsp_server_configs[language]);
   }
 
   autoInstall(userId: UserId, language: LanguageId): boolean {

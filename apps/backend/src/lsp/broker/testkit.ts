@@ -24,7 +24,12 @@ export interface ConnectOptions {
   hint?: string;
   executorSupported?: boolean;
   settings?: UserSettings;
+  /** The task's trust switch; absent sends no field (not trusted). */
+  trusted?: boolean;
 }
+
+/** What an untrusted agentctl stream reports in ready (task-host TypeScript and python). */
+export const TRUSTED_TOOLS = { tsserverPath: '/opt/kandev/node_modules/typescript/lib/tsserver.js', pythonPath: '/usr/bin/python3' } as const;
 
 export function req(id: JsonRpcId, method: string, params?: unknown): JsonRpcMessage {
   return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
@@ -97,6 +102,7 @@ export class BrokerHarness {
       type: 'browserConnected', attachmentId, sessionId: o.session ?? 's1', language: o.language ?? 'go', userId: o.user ?? 'u1',
       executorSupported: o.executorSupported ?? true, settings: o.settings ?? DEFAULT_SETTINGS,
     };
+    if (o.trusted !== undefined) event.trustWorkspaceTools = o.trusted;
     if (o.hint !== undefined) event.leaseHint = o.hint;
     return this.handle(event);
   }
@@ -121,8 +127,9 @@ export class BrokerHarness {
     return this.handle({ type: 'upstreamFrame', leaseId, frame: { kind: 'status', frame: frame as unknown as StatusFrame } });
   }
 
-  hostReady(leaseId: LeaseId, language: LanguageId = 'go'): Effect[] {
-    return this.hostStatus(leaseId, { status: 'ready', language, ...WORKSPACE });
+  /** agentctl's ready; an untrusted stream reports the task host's pins (TRUSTED_TOOLS by default; null: none found). */
+  hostReady(leaseId: LeaseId, language: LanguageId = 'go', trustedTools: Record<string, unknown> | null = TRUSTED_TOOLS): Effect[] {
+    return this.hostStatus(leaseId, { status: 'ready', language, ...WORKSPACE, ...(trustedTools ? { trustedTools } : {}) });
   }
 
   upstreamClosed(leaseId: LeaseId, code: number): Effect[] {

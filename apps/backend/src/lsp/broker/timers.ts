@@ -13,7 +13,9 @@ export type TimerPurpose =
   /** Bounded wait for the answer to `shutdown` during a release. */
   | { kind: 'shutdown'; leaseId: LeaseId }
   /** Bounded wait for agentctl to confirm the stream closed (process tree reaped). */
-  | { kind: 'reap'; leaseId: LeaseId };
+  | { kind: 'reap'; leaseId: LeaseId }
+  /** Backoff before a crashed server's restart `attempt`. */
+  | { kind: 'restart'; leaseId: LeaseId; attempt: number };
 
 export function timerIdOf(purpose: TimerPurpose): TimerId {
   switch (purpose.kind) {
@@ -21,6 +23,7 @@ export function timerIdOf(purpose: TimerPurpose): TimerId {
     case 'request': return `request:${purpose.leaseId}:${purpose.serverId}`;
     case 'shutdown': return `shutdown:${purpose.leaseId}`;
     case 'reap': return `reap:${purpose.leaseId}`;
+    case 'restart': return `restart:${purpose.leaseId}:${purpose.attempt}`;
   }
 }
 

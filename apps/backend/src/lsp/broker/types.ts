@@ -36,6 +36,8 @@ export interface BrowserConnected {
   executorSupported: boolean;
   /** The user's persisted settings as the store has them now. */
   settings: UserSettings;
+  /** The task's "Trust this workspace's tools" switch now; absent means not trusted. */
+  trustWorkspaceTools?: boolean;
 }
 
 export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame }
@@ -87,9 +89,14 @@ export type Effect =
    * admission (executor supported, capacity) succeeded. From here until `releaseSlot` the lease
    * pins its task host.
    */
-  | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean }
+  | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean; trustWorkspaceTools: boolean }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
+  /**
+   * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's
+   * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
+   */
+  | { type: 'releaseUpstream'; leaseId: LeaseId }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
@@ -105,7 +112,7 @@ export type EffectType = Effect['type'];
 // Closed vocabularies for logs and metrics
 // ---------------------------------------------------------------------------------------------
 
-export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit'] as const;
+export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit', 'restart'] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
 /** Why a lease ended. Each lease ends exactly once, with exactly one of these. */
@@ -121,13 +128,17 @@ export const END_REASONS = [
   'state_limit', // retained state would exceed 4 MiB: the lease cannot be resumed, so it is released on detach
   'session_stopped',
   'shutdown',
+  'trust_changed', // a detached lease started under the other trust, released when its session reconnects
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 export const ATTACH_REASONS = ['new_lease', 'lease_hint', 'recent_detached'] as const;
 export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame'] as const;
-/** How a release handshake finished: agentctl confirmed the stream closed, or we stopped waiting. */
-export const EXIT_REASONS = ['reaped', 'reap_timeout'] as const;
+/**
+ * How a release handshake finished: agentctl reported the tree gone, reported that something
+ * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
+ */
+export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
 export const LOG_REASONS = [
   ...ATTACH_REASONS,
   ...DETACH_REASONS,
@@ -155,6 +166,8 @@ export interface BrokerOptions {
   shutdownWaitMs?: number;
   /** How long agentctl gets to confirm the stream closed (process tree reaped), default 10 s. */
   reapWaitMs?: number;
+  /** Restarts of a crashed server within SERVER_RESTART_WINDOW_MS, default SERVER_RESTART_LIMIT (5). */
+  restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -168,4 +181,15 @@ export interface ReleaseProcess {
   ack?: ReleaseReason;
   step: 'shutting_down' | 'reaping';
   shutdownServerId?: number;
+  /** A server process exists, so only agentctl's `reaped` report confirms the end (not the close). */
+  awaitsReport?: boolean;
+}
+
+/** A lease's server restart in progress (restart.ts); here because lease.ts holds one (no import cycle). */
+export interface RestartProcess {
+  attempt: number;
+  /** The backoff is over and a new task-host stream was asked for. */
+  opened?: boolean;
+  /** The broker's own `initialize` to the new process, once agentctl said `ready`. */
+  initServerId?: number;
 }

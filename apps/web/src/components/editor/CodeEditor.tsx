@@ -40,6 +40,9 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       fixedOverflowWidgets: true,
       'semanticHighlighting.enabled': true,
       scrollBeyondLastLine: false,
+      // On-type formatting providers exist only where the language's switch is on (docs/editing.md).
+      formatOnType: true,
+      lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
     });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
     const cursor = editor.onDidChangeCursorPosition((e) => {

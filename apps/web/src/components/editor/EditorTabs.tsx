@@ -22,8 +22,7 @@ export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabs
         return (
           <div
             key={tab.path}
-            role="tab"
-            aria-selected={active}
+            role="presentation"
             className={`editor-tab${active ? ' active' : ''}`}
             data-testid="editor-tab"
             data-path={tab.path}
@@ -31,7 +30,28 @@ export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabs
             data-dirty={tab.dirty ? 'true' : 'false'}
             title={tab.path}
           >
-            <button type="button" className="tab-label" onClick={() => onActivate(tab.path)}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={active}
+              tabIndex={active ? 0 : -1}
+              className="tab-label"
+              onClick={() => onActivate(tab.path)}
+              onKeyDown={(e) => {
+                // Tabs pattern: arrows move between tabs; Delete closes (the × is for pointers).
+                const i = tabs.findIndex((x) => x.path === tab.path);
+                const next = e.key === 'ArrowRight' ? tabs[i + 1] : e.key === 'ArrowLeft' ? tabs[i - 1] : undefined;
+                if (next) {
+                  e.preventDefault();
+                  const list = e.currentTarget.closest('[role="tablist"]');
+                  onActivate(next.path);
+                  requestAnimationFrame(() => list?.querySelector<HTMLElement>(`[data-path="${CSS.escape(next.path)}"] [role="tab"]`)?.focus());
+                } else if (e.key === 'Delete') {
+                  e.preventDefault();
+                  onClose(tab.path);
+                }
+              }}
+            >
               {name}
               {tab.dirty && (
                 <span className="dirty-marker" data-testid="dirty-marker" title={t('editor.unsaved')} aria-label={t('editor.unsaved')}>
@@ -39,7 +59,7 @@ export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabs
                 </span>
               )}
             </button>
-            <button type="button" className="tab-close" aria-label={t('editor.close', { name })} onClick={() => onClose(tab.path)}>
+            <button type="button" className="tab-close" tabIndex={-1} aria-hidden="true" title={t('editor.close', { name })} onClick={() => onClose(tab.path)}>
               ×
             </button>
           </div>

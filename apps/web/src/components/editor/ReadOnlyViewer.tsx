@@ -25,7 +25,7 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
       {load.state === 'loading' && <p>{t('editor.opening', { path })}</p>}
       {load.state === 'error' && <p role="alert">{t('editor.openFailed', { path })}</p>}
       {load.state === 'loaded' && (
-        <pre className="readonly-text">
+        <pre className="readonly-text" tabIndex={0} aria-label={path}>
           {load.lines.map((line, i) => (
             <div key={i} className="readonly-line">
               <span className="line-number" aria-hidden="true">

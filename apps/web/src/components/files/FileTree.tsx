@@ -1,6 +1,9 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { ChevronRight } from 'lucide-react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
+import { treeKeyAction, typeAhead, visibleTreeRows } from '../../lib/workspace/treeRows.js';
+import { FileIcon, FolderIcon } from './FileIcon.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;
@@ -8,85 +11,148 @@ interface FileTreeProps {
   onOpenFile(path: string): void;
 }
 
-/** The lazy Files tree: folders list on first expansion; the active file is marked. */
+const TYPE_AHEAD_RESET_MS = 700;
+
+/**
+ * The lazy Files tree as a WAI-ARIA tree: one tab stop (roving tabindex), arrows, Home/End,
+ * Enter/Space, type-ahead; folders list on first expansion; the active file is marked selected.
+ */
 export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
   const { t } = useTranslation();
+  const snapshot = useSyncExternalStore(tree.subscribe, tree.getSnapshot);
+  const rows = useMemo(() => visibleTreeRows(snapshot), [snapshot]);
+  const [focused, setFocused] = useState<string | undefined>();
+  const typed = useRef({ text: '', at: 0 });
+  const list = useRef<HTMLUListElement>(null);
+  const idPrefix = useId();
+
   useEffect(() => {
     void tree.load('');
   }, [tree]);
+
+  // The one tab stop: the focused row if still visible, else the active file, else the first row.
+  const tabStop = rows.some((r) => r.path === focused) ? focused : rows.some((r) => r.path === activePath) ? activePath : rows[0]?.path;
+
+  const focusRow = (path: string) => {
+    setFocused(path);
+    const el = list.current?.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`);
+    el?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const current = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')?.dataset.path ?? tabStop;
+    const action = treeKeyAction(rows, current, e.key);
+    if (action.kind === 'none') {
+      if (e.key.length === 1 && e.key !== ' ') {
+        const now = e.timeStamp;
+        typed.current = { text: now - typed.current.at > TYPE_AHEAD_RESET_MS ? e.key : typed.current.text + e.key, at: now };
+        const match = typeAhead(rows, current, typed.current.text);
+        if (match) {
+          e.preventDefault();
+          focusRow(match);
+        }
+      }
+      return;
+    }
+    e.preventDefault();
+    if (action.kind === 'focus') focusRow(action.path);
+    else if (action.kind === 'open') onOpenFile(action.path);
+    else if (action.kind === 'expand' || action.kind === 'collapse') void tree.toggle(action.path);
+  };
+
+  const onClick = (e: MouseEvent<HTMLUListElement>) => {
+    const item = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
+    const path = item?.dataset.path;
+    if (!item || !path || (e.target as HTMLElement).closest('.tree-row') === null) return;
+    setFocused(path);
+    if (item.dataset.type === 'directory') void tree.toggle(path);
+    else onOpenFile(path);
+  };
+
+  const byParent = useMemo(() => {
+    const map = new Map<string, typeof rows>();
+    for (const row of rows) map.set(row.parent, [...(map.get(row.parent) ?? []), row]);
+    return map;
+  }, [rows]);
+
+  const renderFolder = (folder: string, depth: number) => {
+    const listing = snapshot.listings.get(folder);
+    const indent = { paddingInlineStart: `${depth * 12 + 26}px` };
+    if (!listing || listing.state === 'loading') {
+      return (
+        <li role="none" className="tree-info" style={indent}>
+          {t('files.loading')}
+        </li>
+      );
+    }
+    if (listing.state === 'error') {
+      return (
+        <li role="none" className="tree-info tree-info-error" style={indent}>
+          {t('files.loadFailed')}{' '}
+          <button type="button" className="btn btn-sm" onClick={() => void tree.load(folder)}>
+            {t('files.retry')}
+          </button>
+        </li>
+      );
+    }
+    if (listing.entries.length === 0) {
+      return (
+        <li role="none" className="tree-info" style={indent}>
+          {t('files.empty')}
+        </li>
+      );
+    }
+    return (byParent.get(folder) ?? []).map((row) => {
+      const labelId = `${idPrefix}-${rows.indexOf(row)}`;
+      const isDir = row.type === 'directory';
+      const active = !isDir && row.path === activePath;
+      // The row is the treeitem (its name is just the file name); an expanded folder's children
+      // follow it in a role=group, as VS Code's explorer keeps rows flat with aria-level.
+      return (
+        <Fragment key={row.path}>
+          <li
+            role="treeitem"
+            className="tree-item"
+            data-testid="tree-node"
+            data-path={row.path}
+            data-type={row.type}
+            aria-level={row.depth + 1}
+            aria-setsize={row.siblings}
+            aria-posinset={row.position}
+            aria-expanded={isDir ? row.expanded : undefined}
+            aria-selected={active}
+            aria-labelledby={labelId}
+            data-active={active ? 'true' : undefined}
+            tabIndex={row.path === tabStop ? 0 : -1}
+            onFocus={(e) => {
+              if (e.target === e.currentTarget) setFocused(row.path);
+            }}
+          >
+            <div className={`tree-row${active ? ' active' : ''}`} style={{ paddingInlineStart: `${depth * 12 + 6}px` }} title={row.path}>
+              <span className={`tree-chevron${row.expanded ? ' open' : ''}`} aria-hidden="true">
+                {isDir && <ChevronRight size={14} />}
+              </span>
+              {isDir ? <FolderIcon open={row.expanded} /> : <FileIcon name={row.name} />}
+              <span className="tree-name" id={labelId}>{row.name}</span>
+            </div>
+          </li>
+          {row.expanded && (
+            <li role="none">
+              <ul role="group" aria-labelledby={labelId}>{renderFolder(row.path, depth + 1)}</ul>
+            </li>
+          )}
+        </Fragment>
+      );
+    });
+  };
+
   return (
     <nav className="file-tree" aria-label={t('files.title')}>
       <h2 className="panel-title">{t('files.title')}</h2>
-      <ul role="tree" data-testid="file-tree" aria-label={t('files.title')}>
-        <FolderChildren tree={tree} folder="" depth={0} activePath={activePath} onOpenFile={onOpenFile} />
+      <ul role="tree" ref={list} data-testid="file-tree" aria-label={t('files.title')} onKeyDown={onKeyDown} onClick={onClick}>
+        {renderFolder('', 0)}
       </ul>
     </nav>
-  );
-}
-
-function FolderChildren({ tree, folder, depth, activePath, onOpenFile }: FileTreeProps & { folder: string; depth: number }) {
-  const { t } = useTranslation();
-  const snapshot = useSyncExternalStore(tree.subscribe, tree.getSnapshot);
-  const listing = snapshot.listings.get(folder);
-  const indent = { paddingInlineStart: `${depth * 14 + 6}px` };
-  if (!listing || listing.state === 'loading') {
-    return (
-      <li role="none" className="tree-info" style={indent}>
-        {t('files.loading')}
-      </li>
-    );
-  }
-  if (listing.state === 'error') {
-    return (
-      <li role="none" className="tree-info" style={indent}>
-        {t('files.loadFailed')}{' '}
-        <button type="button" onClick={() => void tree.load(folder)}>
-          {t('files.retry')}
-        </button>
-      </li>
-    );
-  }
-  if (listing.entries.length === 0) {
-    return (
-      <li role="none" className="tree-info" style={indent}>
-        {t('files.empty')}
-      </li>
-    );
-  }
-  return (
-    <>
-      {listing.entries.map((entry) => {
-        const isDir = entry.type === 'directory';
-        const expanded = isDir && snapshot.expanded.has(entry.path);
-        const active = !isDir && entry.path === activePath;
-        return (
-          <li role="none" key={entry.path}>
-            <button
-              type="button"
-              role="treeitem"
-              className={`tree-node${active ? ' active' : ''}`}
-              style={indent}
-              data-testid="tree-node"
-              data-path={entry.path}
-              data-type={entry.type}
-              aria-expanded={isDir ? expanded : undefined}
-              aria-selected={active}
-              data-active={active ? 'true' : undefined}
-              onClick={() => (isDir ? void tree.toggle(entry.path) : onOpenFile(entry.path))}
-            >
-              <span className="tree-icon" aria-hidden="true">
-                {isDir ? (expanded ? '▾' : '▸') : '·'}
-              </span>
-              {entry.name}
-            </button>
-            {expanded && (
-              <ul role="group">
-                <FolderChildren tree={tree} folder={entry.path} depth={depth + 1} activePath={activePath} onOpenFile={onOpenFile} />
-              </ul>
-            )}
-          </li>
-        );
-      })}
-    </>
   );
 }

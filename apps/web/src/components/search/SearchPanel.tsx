@@ -1,52 +1,90 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SearchHit } from '@kandev/protocol';
+import type { SearchHit, SearchOptions } from '@kandev/protocol';
+import { ApiRequestError } from '../../api/kandevApi.js';
 import { api } from '../../app/services.js';
 
-type SearchState = { state: 'idle' } | { state: 'searching' } | { state: 'error' } | { state: 'done'; hits: SearchHit[]; truncated: boolean };
+type SearchState =
+  | { state: 'idle' }
+  | { state: 'searching'; hits: SearchHit[] }
+  | { state: 'error'; invalid: boolean }
+  | { state: 'done'; hits: SearchHit[]; truncated: boolean };
 
 interface SearchPanelProps {
   sessionId: string;
   onOpenHit(hit: SearchHit): void;
 }
 
-/** Content search of one session; a hit opens that session's file at its line and column (S37). */
+const OPTION_KEYS = [
+  { key: 'caseSensitive', label: 'matchCase', text: 'Aa', testId: 'search-case' },
+  { key: 'wholeWord', label: 'wholeWord', text: 'ab', testId: 'search-word' },
+  { key: 'regex', label: 'regex', text: '.*', testId: 'search-regex' },
+] as const;
+
+/** `q` plus the options that are on, e.g. `needle|case,word`: what a result answers. */
+export function searchKey(text: string, options: SearchOptions): string {
+  const on = OPTION_KEYS.filter(({ key }) => options[key]).map(({ testId }) => testId.replace('search-', ''));
+  return `${text}|${on.join(',')}`;
+}
+
+/**
+ * Content search of one session; a hit opens that session's file at its line and column (S37).
+ * Hits stream in as the task host finds them; a new query or option aborts the running search,
+ * which stops it on the task host too.
+ */
 export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
+  const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });
   const [result, setResult] = useState<SearchState>({ state: 'idle' });
-  const latest = useRef(0);
+  const running = useRef<AbortController | undefined>(undefined);
+  // What the shown result answers (a test hook: a finished state of an older query is not this one's).
+  const [answered, setAnswered] = useState('');
 
-  const run = (text: string) => {
-    const id = ++latest.current;
+  const run = (text: string, opts: SearchOptions) => {
+    running.current?.abort();
+    running.current = undefined;
     if (!text.trim()) {
+      setAnswered('');
       setResult({ state: 'idle' });
       return;
     }
-    setResult({ state: 'searching' });
-    api.search(sessionId, text).then(
-      (res) => {
-        if (id === latest.current) setResult({ state: 'done', hits: Array.isArray(res.hits) ? res.hits : [], truncated: res.truncated === true });
+    const cancel = new AbortController();
+    running.current = cancel;
+    setAnswered(searchKey(text, opts));
+    let hits: SearchHit[] = [];
+    setResult({ state: 'searching', hits });
+    api.searchStream(sessionId, text, opts, cancel.signal, (batch) => {
+      if (cancel.signal.aborted) return;
+      hits = [...hits, ...batch];
+      setResult({ state: 'searching', hits });
+    }).then(
+      (end) => {
+        if (!cancel.signal.aborted) setResult({ state: 'done', hits, truncated: end.truncated });
       },
-      () => {
-        if (id === latest.current) setResult({ state: 'error' });
+      (err: unknown) => {
+        if (!cancel.signal.aborted) setResult({ state: 'error', invalid: err instanceof ApiRequestError && err.status === 400 });
       },
     );
   };
 
   useEffect(() => {
-    const handle = setTimeout(() => run(query), 300);
+    const handle = setTimeout(() => run(query, options), 300);
     return () => clearTimeout(handle);
-    // Debounced on the query (and session) only; `run` reads the latest state itself.
-  }, [query, sessionId]);
+    // Debounced on the query, options and session only; `run` reads the latest state itself.
+  }, [query, options, sessionId]);
 
+  // Leaving the panel (or the session) stops whatever still runs.
+  useEffect(() => () => running.current?.abort(), []);
+
+  const hits = result.state === 'searching' || result.state === 'done' ? result.hits : [];
   return (
-    <section className="search-panel" aria-label={t('search.label')}>
+    <section className="search-panel" aria-label={t('search.label')} data-testid="search-panel" data-search-state={result.state} data-search-key={answered}>
       <form
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
-          run(query);
+          run(query, options);
         }}
       >
         <input
@@ -57,13 +95,37 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
+        <span className="search-options" role="group" aria-label={t('options', { ns: 'search' })}>
+          {OPTION_KEYS.map(({ key, label, text, testId }) => (
+            <button
+              key={key}
+              type="button"
+              className="search-option"
+              data-testid={testId}
+              aria-pressed={options[key]}
+              aria-label={t(label, { ns: 'search' })}
+              title={t(label, { ns: 'search' })}
+              onClick={() => setOptions((o) => ({ ...o, [key]: !o[key] }))}
+            >
+              {text}
+            </button>
+          ))}
+        </span>
       </form>
-      {result.state === 'searching' && <p className="search-info">{t('search.searching')}</p>}
-      {result.state === 'error' && <p className="search-info" role="alert">{t('search.failed')}</p>}
-      {result.state === 'done' && result.hits.length === 0 && <p className="search-info">{t('search.noResults')}</p>}
-      {result.state === 'done' && result.hits.length > 0 && (
+      {result.state === 'searching' && (
+        <p className="search-info" role="status">
+          {hits.length === 0 ? t('search.searching') : t('moreComing', { ns: 'search', count: hits.length })}
+        </p>
+      )}
+      {result.state === 'error' && (
+        <p className="search-info" role="alert">
+          {result.invalid ? t('invalidQuery', { ns: 'search' }) : t('search.failed')}
+        </p>
+      )}
+      {result.state === 'done' && hits.length === 0 && <p className="search-info">{t('search.noResults')}</p>}
+      {hits.length > 0 && (
         <ul className="search-hits">
-          {result.hits.map((hit, i) => (
+          {hits.map((hit, i) => (
             <li key={`${hit.path}:${hit.line}:${hit.column}:${i}`}>
               <button
                 type="button"
@@ -81,7 +143,7 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
           ))}
         </ul>
       )}
-      {result.state === 'done' && result.truncated && <p className="search-info">{t('search.truncated', { count: result.hits.length })}</p>}
+      {result.state === 'done' && result.truncated && <p className="search-info">{t('search.truncated', { count: hits.length })}</p>}
     </section>
   );
 }

@@ -1,19 +1,28 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { FileSearch, Save } from 'lucide-react';
+import { useCallback, useEffect, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
 import { activeEditor } from '../../app/activeEditor.js';
 import { useFormFactor, useSettings } from '../../app/hooks.js';
-import { loadMonaco, lspConnection, sessionWorkspace } from '../../app/services.js';
+import { api, loadMonaco, lspConnection, sessionWorkspace } from '../../app/services.js';
+import { useWorkbench, workbench } from '../../app/workbench.js';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import type { Position, SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { CodeEditor } from '../editor/CodeEditor.js';
 import { baseName, EditorTabs } from '../editor/EditorTabs.js';
 import { SaveBanners } from '../editor/SaveBanners.js';
 import { FileTree } from '../files/FileTree.js';
+import { EditorChrome, EditorOverlays, SidebarOutline } from '../outline/mount.js';
 import { SearchPanel } from '../search/SearchPanel.js';
 import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { LspStatusControl } from '../status/LspStatusControl.js';
 import { useLspAutoStart } from '../status/useLspAutoStart.js';
+import { ProblemsPanel } from '../problems/ProblemsPanel.js';
+import { useProblems } from '../problems/useProblems.js';
+import { QuickOpen } from '../quickopen/QuickOpen.js';
+import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
+import { Splitter, useSidebarWidth } from './Splitter.js';
+import { useTabMemory } from './useTabMemory.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -35,13 +44,14 @@ export function DesktopSession(props: DesktopSessionProps) {
       live = false;
     };
   }, []);
-  if (failed) return <p role="alert">{t('editor.loadEditorFailed')}</p>;
-  if (!monaco) return <p className="loading">{t('editor.loadingEditor')}</p>;
+  if (failed) return <ErrorState title={t('editor.loadEditorFailed')} />;
+  if (!monaco) return <LoadingState label={t('editor.loadingEditor')} />;
   return <SessionEditor {...props} monaco={monaco} workspace={sessionWorkspace(props.sessionId, monaco)} />;
 }
 
 function SessionEditor({ sessionId, initialFile, initialPosition, monaco, workspace }: DesktopSessionProps & { monaco: MonacoApi; workspace: SessionWorkspace }) {
   const { t } = useTranslation();
+  const { t: tw } = useTranslation('workbench');
   const snapshot = useSyncExternalStore(workspace.subscribe, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
   const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
@@ -63,10 +73,22 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
   const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId]);
   useEffect(() => onHidden, [onHidden]);
 
+  useTabMemory(workspace, initialFile);
   useEffect(() => {
     if (initialFile) void workspace.open(initialFile, initialPosition);
     // Only when the view mounts: the deep link it was opened with.
   }, [workspace]);
+
+  const { problemsOpen, quickOpen } = useWorkbench();
+  const openPaths = snapshot.tabs.map((tab) => tab.path);
+  const problems = useProblems(monaco, sessionId, openPaths);
+  useEffect(() => {
+    workbench.update({ problems: { sessionId, counts: problems.counts } });
+  }, [sessionId, problems.counts]);
+  useEffect(() => () => workbench.clearProblems(sessionId), [sessionId]);
+  useEffect(() => () => workbench.update({ quickOpen: false }), []);
+  const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
+  const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [sessionId]);
 
   const save = useCallback(() => {
     const path = workspace.getSnapshot().activePath;
@@ -91,15 +113,18 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
   };
 
   return (
-    <div className="session-layout">
-      <aside className="session-sidebar">
+    <div className="session-layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
+      <aside className="session-sidebar" id="session-sidebar">
         <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
         <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} />
+        <SidebarOutline workspace={workspace} path={active?.path} />
       </aside>
+      <Splitter width={sidebarWidth} onResize={setSidebarWidth} controls="session-sidebar" />
       <section className="session-main">
         <EditorTabs tabs={snapshot.tabs} activePath={snapshot.activePath} onActivate={(path) => workspace.activate(path)} onClose={close} />
         <div className="editor-toolbar">
-          <button type="button" data-testid="save" onClick={save} disabled={!active || active.saving}>
+          <button type="button" className="btn btn-sm" data-testid="save" onClick={save} disabled={!active || active.saving}>
+            <Save size={14} aria-hidden="true" />
             {active?.saving ? t('editor.saving') : t('editor.save')}
           </button>
           {active?.dirty && <span className="dirty-note">{t('editor.unsaved')}</span>}
@@ -115,7 +140,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
             onDismissError={() => workspace.dismissSaveError(active.path)}
           />
         )}
-        {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && <p className="loading">{t('editor.opening', { path: snapshot.activePath })}</p>}
+        {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && <p className="loading" role="status">{t('editor.opening', { path: snapshot.activePath })}</p>}
         {snapshot.activePath && snapshot.openFailed.has(snapshot.activePath) && (
           <p role="alert" className="banner banner-error">
             {t('editor.openFailed', { path: snapshot.activePath })}
@@ -126,12 +151,25 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
             {t('editor.binary', { path: snapshot.activePath })}
           </p>
         )}
+        {active && <EditorChrome workspace={workspace} path={active.path} />}
         {active ? (
           <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} onShown={onShown} onHidden={onHidden} />
         ) : (
-          !snapshot.activePath && <p className="editor-empty">{t('editor.empty')}</p>
+          !snapshot.activePath && (
+            <EmptyState icon={<FileSearch size={32} />} title={t('editor.empty')} testId="editor-empty">
+              {tw('shell.emptyEditorHint')}
+            </EmptyState>
+          )
         )}
+        <ProblemsPanel
+          view={problems}
+          open={problemsOpen}
+          onToggle={() => workbench.update({ problemsOpen: !problemsOpen })}
+          onReveal={(problem) => void workspace.open(problem.path, { lineNumber: problem.range.startLineNumber, column: problem.range.startColumn })}
+        />
       </section>
+      <EditorOverlays workspace={workspace} />
+      <QuickOpen sessionId={sessionId} open={quickOpen} onOpenChange={(open) => workbench.update({ quickOpen: open })} listFiles={listFiles} onPick={(path) => void workspace.open(path)} />
     </div>
   );
 }

@@ -1,11 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { LOCALES, STATUS_LOCATIONS, type Locale, type StatusLocation, type UserSettings } from '@kandev/protocol';
 import { isLocale, setLocale } from '../../i18n/i18n.js';
+import { THEME_PREFERENCES, type ThemePreference } from '../../app/theme.js';
+import { themeStore, useTheme } from '../../app/themeStore.js';
 import type { SaveSettings } from './SettingsPage.js';
 
 /** UI language, where the language-server status goes, and whether the status bar shows. */
 export function GeneralSettings({ settings, save }: { settings: UserSettings; save: SaveSettings }) {
   const { t } = useTranslation();
+  const { t: tw } = useTranslation('workbench');
+  const theme = useTheme();
   const changeLocale = async (value: string) => {
     if (!isLocale(value)) return;
     if (await save({ locale: value })) await setLocale(value);
@@ -23,6 +27,18 @@ export function GeneralSettings({ settings, save }: { settings: UserSettings; sa
           ))}
         </select>
       </div>
+      <fieldset className="settings-field theme-choice" data-testid="settings-theme" data-theme-preference={theme.preference}>
+        <legend>{tw('theme.label')}</legend>
+        <div className="segmented">
+          {THEME_PREFERENCES.map((value: ThemePreference) => (
+            <label key={value} className={`segment${theme.preference === value ? ' checked' : ''}`}>
+              <input type="radio" name="theme" value={value} checked={theme.preference === value} onChange={() => themeStore.setPreference(value)} data-testid={`settings-theme-${value}`} />
+              {tw(`theme.${value}`)}
+            </label>
+          ))}
+        </div>
+        <p className="settings-hint">{tw('theme.hint')}</p>
+      </fieldset>
       <div className="settings-field">
         <label htmlFor="settings-status-location">{t('settings.general.statusLocation')}</label>
         <select

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageId, UserSettings } from '@kandev/protocol';
 import type { LanguageCard } from '../../lib/settings/languageCatalog.js';
+import { EditingSwitches } from './EditingSwitches.js';
 import { ServerConfigEditor } from './ServerConfigEditor.js';
 import type { SaveSettings } from './SettingsPage.js';
 
@@ -36,7 +37,7 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
         )}
       </header>
       <p className="language-meta" data-testid="language-extensions">
-        {t('settings.language.extensions', { list: card.extensions.join(' ') })}
+        {t('settings.language.extensions', { list: [...card.extensions, ...(card.fileNames ?? [])].join(' ') })}
       </p>
       {card.binary && (
         <p className="language-meta" data-testid="language-binary">
@@ -99,6 +100,7 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
           )}
         </dl>
       )}
+      <EditingSwitches language={id} settings={settings} save={save} />
       <ServerConfigEditor language={id} value={settings.lsp_server_configs[id]} save={save} />
     </article>
   );

@@ -27,6 +27,7 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const titleId = useId();
+  const detailsId = useId();
   const handlers = { onStart: () => connection.start(), onStop: () => connection.stop(), onRetry: () => connection.retry() };
   return (
     <div className="lsp-status" data-testid="lsp-status" data-state={status.state} data-language={language} data-surface={surface} role="status" aria-live="polite">
@@ -37,11 +38,13 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
         data-testid="lsp-status-trigger"
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-label={t('action.details', { language: t(`languages.${language}`) })}
+        aria-describedby={detailsId}
         onClick={() => setOpen((o) => !o)}
       >
         <LspSummary language={language} view={view} />
       </button>
+      {/* The visible summary names the button (WCAG 2.5.3); what it does is its description. */}
+      <span id={detailsId} className="visually-hidden">{t('action.details', { language: t(`languages.${language}`) })}</span>
       <span className="visually-hidden">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${status.state}`) })}</span>
       {status.message && (
         <span className="lsp-message" data-testid="lsp-message">

@@ -63,6 +63,14 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
             </pre>
           </>
         )}
+        {view.serverOutput !== undefined && (
+          <>
+            <h3>{t('faults:serverOutput')}</h3>
+            <pre className="lsp-installer" data-testid="lsp-server-stderr">
+              {view.serverOutput}
+            </pre>
+          </>
+        )}
         {view.elapsedMs !== undefined && (
           <p className="lsp-elapsed" data-testid="lsp-elapsed" data-elapsed-ms={view.elapsedMs}>
             {t('panel.elapsed', { elapsed: elapsed(view.elapsedMs) })}

@@ -19,6 +19,8 @@ export interface StatusView {
   /** Elapsed ms of the current step, when time is running for something the person waits on. */
   elapsedMs?: number;
   notice?: StatusMessage;
+  /** The end of a crashed server's stderr, as it wrote it (restarting, or the final 4006). */
+  serverOutput?: string;
   /** Server-reported work; shown only while a server process is attached. */
   work?: ProgressSummary;
   /** Elapsed ms of the oldest active work item. */
@@ -39,6 +41,7 @@ export function statusView(status: LspStatus, progress: ProgressSnapshot, langua
     view.ticking = true;
   }
   view.notice = longInitializeNotice(status, language, now);
+  if (status.stderrTail && (status.state === 'starting' || status.state === 'error')) view.serverOutput = status.stderrTail;
   if (status.state === 'starting' || status.state === 'ready') {
     view.work = summarizeProgress(progress);
     if (view.work.kind === 'active') {
@@ -52,6 +55,7 @@ export function statusView(status: LspStatus, progress: ProgressSnapshot, langua
 function readinessOf(status: LspStatus): StatusMessage {
   switch (status.state) {
     case 'starting':
+      if (status.phase === 'restarting' && status.message) return status.message;
       if (status.phase) return { key: `readiness.${status.phase}` };
       return status.message ?? { key: 'readiness.awaitingInitialize' };
     case 'reconnecting':

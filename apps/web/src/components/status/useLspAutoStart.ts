@@ -4,6 +4,7 @@ import { useSettings } from '../../app/hooks.js';
 import { leaseHints } from '../../app/services.js';
 import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
+import { watchBuiltinDemand } from '../../lib/monaco/typescriptWorkerGate.js';
 
 /**
  * Starts (or resumes) a desktop editor's server by policy, wherever its status is shown (toolbar or
@@ -22,5 +23,9 @@ export function useLspAutoStart(connection: LspConnection | undefined, language:
       phone: false,
     });
     if (start) connection.start();
+    // After the decision: a TypeScript editor whose server is not on its way needs the built-ins.
+    if (language !== 'typescript') return undefined;
+    const demand = watchBuiltinDemand(connection);
+    return () => demand.dispose();
   }, [connection, language, settings]);
 }

@@ -4,6 +4,7 @@ import { useActiveEditor } from '../../app/activeEditor.js';
 import { useFormFactor, useSettings } from '../../app/hooks.js';
 import { settingsStore } from '../../app/services.js';
 import { LspStatusBarItem } from './LspStatusBarItem.js';
+import { ProblemsStatusItem } from './ProblemsStatusItem.js';
 import { lspPlacement, moveBefore, moveItem, orderedItems, showsLspItem, type StatusBarItemId } from './statusBarModel.js';
 
 const DRAG_TYPE = 'application/x-kandev-status-item';
@@ -62,6 +63,7 @@ export function AppStatusBar() {
 
   return (
     <footer className="app-status-bar" data-testid="status-bar" aria-label={t('statusBar.label')} data-order={order.join(',')}>
+      <ProblemsStatusItem />
       {order
         .filter((id) => visible.has(id))
         .map((id) => (

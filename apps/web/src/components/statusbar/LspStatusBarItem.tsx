@@ -18,6 +18,7 @@ export function LspStatusBarItem({ connection, language, onKeyDown }: { connecti
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const titleId = useId();
+  const descriptionId = useId();
   return (
     <>
       <button
@@ -30,12 +31,14 @@ export function LspStatusBarItem({ connection, language, onKeyDown }: { connecti
         data-session-id={connection.sessionId}
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-label={t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${view.state}`) })}
+        aria-describedby={descriptionId}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={onKeyDown}
       >
         <LspSummary language={language} view={view} />
       </button>
+      {/* The visible summary names the button (WCAG 2.5.3); the full sentence describes it. */}
+      <span id={descriptionId} className="visually-hidden">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${view.state}`) })}</span>
       {open && (
         <StatusSurface kind="popover" anchor={trigger} placement="above" labelledBy={titleId} onClose={() => setOpen(false)}>
           <LspStatusDetails

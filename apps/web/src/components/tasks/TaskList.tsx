@@ -1,94 +1,80 @@
+import { ClipboardList, Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Session } from '@kandev/protocol';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { sessionHash } from '../../app/route.js';
 import { api } from '../../app/services.js';
-import { rememberSession, rememberedSessions } from './startedSessions.js';
+import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
+import { CreateTaskDialog } from './CreateTaskDialog.js';
+import { DeleteTaskDialog } from './DeleteTaskDialog.js';
+import { RenameTaskDialog } from './RenameTaskDialog.js';
+import { TaskCard } from './TaskCard.js';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; tasks: TaskSummary[] };
 
 export function TaskList() {
   const { t } = useTranslation();
+  const { t: tw } = useTranslation('workbench');
   const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const refresh = useCallback(() => {
-    setLoad({ state: 'loading' });
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<TaskSummary | undefined>();
+  const [deleting, setDeleting] = useState<TaskSummary | undefined>();
+  const refresh = useCallback((quiet = false) => {
+    if (!quiet) setLoad({ state: 'loading' });
     api.listTasks().then(
       (tasks) => setLoad({ state: 'loaded', tasks }),
       () => setLoad({ state: 'error' }),
     );
   }, []);
-  useEffect(refresh, [refresh]);
+  useEffect(() => refresh(), [refresh]);
+  const tasks = load.state === 'loaded' ? load.tasks : [];
 
   return (
     <main className="task-list-page">
-      <h1>{t('tasks.title')}</h1>
-      {load.state === 'loading' && <p>{t('tasks.loading')}</p>}
+      <div className="page-header">
+        <div>
+          <h1>{t('tasks.title')}</h1>
+          <p className="page-subtitle">{tw('tasksPage.subtitle')}</p>
+        </div>
+        <button type="button" className="btn btn-primary" data-testid="new-task" onClick={() => setCreating(true)}>
+          <Plus size={16} aria-hidden="true" />
+          {tw('tasksPage.newTask')}
+        </button>
+      </div>
+      {load.state === 'loading' && <LoadingState label={t('tasks.loading')} />}
       {load.state === 'error' && (
-        <p role="alert">
-          {t('tasks.loadFailed')}{' '}
-          <button type="button" onClick={refresh}>
-            {t('tasks.retry')}
-          </button>
-        </p>
+        <ErrorState
+          title={t('tasks.loadFailed')}
+          action={
+            <button type="button" className="btn btn-sm" onClick={() => refresh()}>
+              <RefreshCw size={14} aria-hidden="true" />
+              {t('tasks.retry')}
+            </button>
+          }
+        />
       )}
-      {load.state === 'loaded' && load.tasks.length === 0 && <p>{t('tasks.empty')}</p>}
-      <ul data-testid="task-list" className="task-list">
-        {load.state === 'loaded' && load.tasks.map((task) => <TaskRow key={task.id} task={task} />)}
+      {load.state === 'loaded' && tasks.length === 0 && (
+        <EmptyState
+          icon={<ClipboardList size={36} />}
+          title={t('tasks.empty')}
+          testId="tasks-empty"
+          action={
+            <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+              <Plus size={16} aria-hidden="true" />
+              {tw('tasksPage.createFirst')}
+            </button>
+          }
+        >
+          {tw('tasksPage.emptyHint')}
+        </EmptyState>
+      )}
+      <ul data-testid="task-list" className="task-list" aria-label={t('tasks.title')}>
+        {tasks.map((task) => (
+          <TaskCard key={task.id} task={task} onChanged={() => refresh(true)} onRename={() => setRenaming(task)} onDelete={() => setDeleting(task)} />
+        ))}
       </ul>
+      <CreateTaskDialog open={creating} onOpenChange={setCreating} onCreated={() => refresh(true)} />
+      <RenameTaskDialog task={renaming} onOpenChange={(open) => !open && setRenaming(undefined)} onRenamed={() => refresh(true)} />
+      <DeleteTaskDialog task={deleting} onOpenChange={(open) => !open && setDeleting(undefined)} onDeleted={() => refresh(true)} />
     </main>
   );
-}
-
-function TaskRow({ task }: { task: TaskSummary }) {
-  const { t } = useTranslation();
-  const [starting, setStarting] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const start = () => {
-    setStarting(true);
-    setFailed(false);
-    api.startSession(task.id).then(
-      (session) => {
-        rememberSession(task.id, session);
-        window.location.hash = sessionHash(session.id);
-      },
-      () => {
-        setStarting(false);
-        setFailed(true);
-      },
-    );
-  };
-  const sessions = mergeSessions(task.sessions ?? [], rememberedSessions(task.id)).filter((s) => s.status === 'running' || s.status === 'starting');
-  return (
-    <li data-testid="task-row" data-task-id={task.id} className="task-row">
-      <div className="task-main">
-        <strong className="task-title">{task.title}</strong>
-        <span className="task-meta">{t(`tasks.executor.${task.executor}`, { defaultValue: task.executor })}</span>
-        {task.repositories.length > 0 && <span className="task-meta">{t('tasks.repositories', { list: task.repositories.map((r) => r.path).join(', ') })}</span>}
-      </div>
-      <button type="button" data-testid="start-session" onClick={start} disabled={starting}>
-        {starting ? t('tasks.starting') : t('tasks.startSession')}
-      </button>
-      {failed && <span role="alert">{t('tasks.startFailed')}</span>}
-      {sessions.length > 0 && (
-        <ul className="task-sessions" aria-label={t('tasks.sessions')}>
-          {sessions.map((s) => (
-            <li key={s.id}>
-              <a href={sessionHash(s.id)} data-testid="session-link" data-session-id={s.id}>
-                {t('tasks.openSession', { id: s.id })}
-              </a>{' '}
-              <span className="task-meta">{t(`tasks.sessionStatus.${s.status}`)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
-function mergeSessions(fromApi: Session[], local: Session[]): Session[] {
-  const byId = new Map<string, Session>();
-  for (const s of local) byId.set(s.id, s);
-  for (const s of fromApi) byId.set(s.id, s); // the backend knows better
-  return [...byId.values()];
 }

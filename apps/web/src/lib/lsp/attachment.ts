@@ -41,6 +41,14 @@ export interface AttachmentHost {
   onReleased(attachment: LspAttachment): void;
   onClosed(attachment: LspAttachment, code: number): void;
   onProgress(attachment: LspAttachment): void;
+  /** The server crashed and the lease restarts it; a `ready{resumed:true}` follows on this socket. */
+  onRestarting(attachment: LspAttachment, info: RestartInfo): void;
+}
+
+export interface RestartInfo {
+  attempt: number;
+  of: number;
+  stderrTail?: string;
 }
 
 export type AttachmentPhase = 'connecting' | 'installing' | 'initializing' | 'synchronizing' | 'ready' | 'failed';
@@ -51,9 +59,13 @@ export type AttachmentPhase = 'connecting' | 'installing' | 'initializing' | 'sy
  * nothing it receives has any effect (S33).
  */
 export class LspAttachment implements Disposable {
-  private readonly store = new DisposableStore();
+  /** What is bound to the current server process; replaced when the lease restarts it. */
+  private store = new DisposableStore();
   private readonly rpc: JsonRpcEndpoint;
   private readonly semanticRefresh = new Emitter<void>();
+  private readonly diagnosticRefresh = new Emitter<void>();
+  private readonly inlayHintRefresh = new Emitter<void>();
+  private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
   private phaseValue: AttachmentPhase = 'connecting';
@@ -65,6 +77,8 @@ export class LspAttachment implements Disposable {
   private progressTracker: ProgressTracker;
   /** Detail of an install_failed frame, shown if the close that follows is 4003 (S12). */
   installError?: string;
+  /** The end of the exited server's stderr (server_exited), shown with the 4006 that follows. */
+  serverStderr?: string;
   workspace?: WorkspaceIdentity;
 
   constructor(
@@ -81,6 +95,13 @@ export class LspAttachment implements Disposable {
       registerCapability: (regs) => (this.capabilities ? this.capabilities.register(regs) : this.earlyRegistrations.push(...regs)),
       unregisterCapability: (unregs) => (this.capabilities ? this.capabilities.unregister(unregs) : this.earlyUnregistrations.push(...unregs)),
       semanticTokensRefresh: () => this.semanticRefresh.fire(),
+      diagnosticRefresh: () => this.diagnosticRefresh.fire(),
+      inlayHintRefresh: () => this.inlayHintRefresh.fire(),
+      applyEdit: async (params) => {
+        if (!this.binding || this.disposed) return { applied: false, failureReason: 'the editor is not ready' };
+        if (!isRecord(params) || !isRecord(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
+        return this.binding.applyEdit(params as never);
+      },
     });
     this.rpc = new JsonRpcEndpoint((message) => this.sendFrame(message), {
       onRequest: route,
@@ -176,7 +197,33 @@ export class LspAttachment implements Disposable {
       case 'released':
         this.host.onReleased(this);
         return;
+      case 'server_exited':
+        this.serverStderr = typeof frame.stderrTail === 'string' && frame.stderrTail !== '' ? frame.stderrTail : undefined;
+        return;
+      case 'restarting':
+        if (this.phaseValue === 'failed' || this.phaseValue === 'installing') return;
+        this.restarting(frame);
+        return;
     }
+  }
+
+  /**
+   * The server process died and the lease restarts it: everything bound to that process goes
+   * (providers, markers, document sync), and the `ready{resumed:true}` that follows rebuilds them
+   * and reopens the documents, as on a reattach.
+   */
+  private restarting(frame: Extract<StatusFrame, { status: 'restarting' }>): void {
+    this.store.dispose();
+    this.store = new DisposableStore();
+    this.capabilities = undefined;
+    this.sync = undefined;
+    this.binding = undefined;
+    this.phaseValue = 'connecting';
+    this.progressTracker = new ProgressTracker(this.env.now);
+    this.host.onProgress(this);
+    const stderrTail = typeof frame.stderrTail === 'string' && frame.stderrTail !== '' ? frame.stderrTail : undefined;
+    this.serverStderr = stderrTail;
+    this.host.onRestarting(this, { attempt: Number(frame.attempt) || 1, of: Number(frame.of) || 1, ...(stderrTail ? { stderrTail } : {}) });
   }
 
   private onReady(frame: ReadyFrame): void {
@@ -243,6 +290,7 @@ export class LspAttachment implements Disposable {
         serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
         timers: this.env.timers,
         debounceMs: this.env.debounceMs,
+        onSent: (path, kind) => this.documentSynced.fire({ path, kind }),
       }),
     );
     this.sync = sync;
@@ -256,6 +304,9 @@ export class LspAttachment implements Disposable {
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
       onSemanticTokensRefresh: this.semanticRefresh.event,
+      onDiagnosticRefresh: this.diagnosticRefresh.event,
+      onInlayHintRefresh: this.inlayHintRefresh.event,
+      onDocumentSync: this.documentSynced.event,
     };
     try {
       this.binding = this.store.add(this.env.bindFeatures(context));
@@ -298,6 +349,9 @@ export class LspAttachment implements Disposable {
     } finally {
       this.rpc.dispose();
       this.semanticRefresh.dispose();
+      this.diagnosticRefresh.dispose();
+      this.inlayHintRefresh.dispose();
+      this.documentSynced.dispose();
       try {
         this.socket.close(1000);
       } catch {

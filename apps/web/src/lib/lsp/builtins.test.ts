@@ -116,3 +116,28 @@ describe('Monaco TypeScript built-in guards', () => {
     expect((wrapBuiltinProvider('hover', p, new BuiltinSuppression()).provideHover as (m: unknown) => number)(model)).toBe(1);
   });
 });
+
+describe('built-in guards for the editing features', () => {
+  it('the TypeScript built-in rename (both methods), symbols, code actions and inlay hints give way only where the server owns the feature', () => {
+    const fake = createFakeMonaco();
+    const suppression = new BuiltinSuppression();
+    installBuiltinGuards(fake.languages as never, fake.editor as never, suppression);
+    const calls: string[] = [];
+    fake.languages.registerRenameProvider('typescript', {
+      provideRenameEdits: () => (calls.push('edits'), { edits: [{ builtin: true }] }),
+      resolveRenameLocation: () => (calls.push('location'), { range: {}, text: 'x' }),
+    } as never);
+    fake.languages.registerDocumentSymbolProvider('typescript', { provideDocumentSymbols: () => (calls.push('symbols'), []) } as never);
+    fake.languages.registerInlayHintsProvider('typescript', { provideInlayHints: () => (calls.push('hints'), { hints: [1] }) } as never);
+    suppression.claim('s1', 'typescript', ['rename', 'documentSymbol']);
+    const owned = fake.addModel('kandev-session', 's1', '/a.ts');
+    const other = fake.addModel('kandev-session', 's2', '/a.ts');
+    const [rename, symbols, hints] = fake.registered.map((r) => r.provider);
+    expect(rename.provideRenameEdits(owned)).toBeNull();
+    expect(rename.resolveRenameLocation(owned)).toBeUndefined();
+    expect(symbols.provideDocumentSymbols(owned)).toBeNull();
+    expect(hints.provideInlayHints(owned)).toEqual({ hints: [1] });
+    expect(rename.provideRenameEdits(other)).toEqual({ edits: [{ builtin: true }] });
+    expect(calls).toEqual(['hints', 'edits']);
+  });
+});

@@ -9,7 +9,11 @@ import { parseSessionModelUri, type UriParts } from './uris.js';
  * session and from plain models too, so instead every built-in provider is wrapped as it
  * registers and asks, per call, whether its model is owned for that feature.
  */
-export const SUPPRESSIBLE_FEATURES = ['completion', 'hover', 'definition', 'references', 'signatureHelp', 'diagnostics'] as const;
+export const SUPPRESSIBLE_FEATURES = [
+  'completion', 'hover', 'definition', 'references', 'signatureHelp', 'diagnostics',
+  // Editing features Monaco's TypeScript worker also provides (docs/editing.md)
+  'documentSymbol', 'rename', 'codeAction', 'rangeFormatting', 'onTypeFormatting', 'documentHighlight', 'inlayHint',
+] as const;
 export type SuppressibleFeature = (typeof SUPPRESSIBLE_FEATURES)[number];
 
 /** Monaco language ids whose built-in language service this guards. */
@@ -70,13 +74,25 @@ export function isKandevProvider(provider: unknown): boolean {
   return typeof provider === 'object' && provider !== null && kandevProviders.has(provider);
 }
 
-/** The provide method of each provider kind and what "nothing" is for it. */
-const PROVIDE_METHOD: Record<Exclude<SuppressibleFeature, 'diagnostics'>, { method: string; empty: () => unknown }> = {
-  completion: { method: 'provideCompletionItems', empty: () => ({ suggestions: [] }) },
-  hover: { method: 'provideHover', empty: () => null },
-  definition: { method: 'provideDefinition', empty: () => null },
-  references: { method: 'provideReferences', empty: () => null },
-  signatureHelp: { method: 'provideSignatureHelp', empty: () => null },
+type ProvideMethod = { method: string; empty: () => unknown };
+
+/**
+ * The provide methods of each provider kind and what "nothing" is for each. Rename has two: a
+ * location answer of `undefined` makes Monaco ask the next provider, as does a null edit.
+ */
+const PROVIDE_METHODS: Record<Exclude<SuppressibleFeature, 'diagnostics'>, ProvideMethod[]> = {
+  completion: [{ method: 'provideCompletionItems', empty: () => ({ suggestions: [] }) }],
+  hover: [{ method: 'provideHover', empty: () => null }],
+  definition: [{ method: 'provideDefinition', empty: () => null }],
+  references: [{ method: 'provideReferences', empty: () => null }],
+  signatureHelp: [{ method: 'provideSignatureHelp', empty: () => null }],
+  documentSymbol: [{ method: 'provideDocumentSymbols', empty: () => null }],
+  rename: [{ method: 'provideRenameEdits', empty: () => null }, { method: 'resolveRenameLocation', empty: () => undefined }],
+  codeAction: [{ method: 'provideCodeActions', empty: () => ({ actions: [], dispose: () => undefined }) }],
+  rangeFormatting: [{ method: 'provideDocumentRangeFormattingEdits', empty: () => null }],
+  onTypeFormatting: [{ method: 'provideOnTypeFormattingEdits', empty: () => null }],
+  documentHighlight: [{ method: 'provideDocumentHighlights', empty: () => null }],
+  inlayHint: [{ method: 'provideInlayHints', empty: () => ({ hints: [], dispose: () => undefined }) }],
 };
 
 /** Does a Monaco LanguageSelector target the built-in TypeScript/JavaScript languages? */
@@ -92,16 +108,29 @@ export function selectorTargetsBuiltins(selector: unknown): boolean {
   return Array.isArray(selector) ? selector.some(one) : one(selector);
 }
 
+/**
+ * Features Monaco asks for by itself as soon as a model is shown (the light bulb, highlights under
+ * the caret, inlay hints, the outline behind breadcrumbs), before a starting server has claimed the
+ * model. Such a call does not make the built-in "needed": it waits for the worker like any other
+ * and the worker is loaded only when the person asks for something the server does not own, or the
+ * server is not on its way (typescriptWorkerGate.ts).
+ */
+const ASKED_UNPROMPTED: ReadonlySet<SuppressibleFeature> = new Set(['codeAction', 'documentHighlight', 'inlayHint', 'documentSymbol']);
+
 /** A built-in provider that answers nothing for owned models and defers to the original otherwise. */
-export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression): P {
-  const { method, empty } = PROVIDE_METHOD[feature];
-  const original = (provider as Record<string, unknown>)[method];
-  if (typeof original !== 'function') return provider;
+export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression, onBuiltinUse?: () => void): P {
+  const methods = PROVIDE_METHODS[feature].filter(({ method }) => typeof (provider as Record<string, unknown>)[method] === 'function');
+  if (methods.length === 0) return provider;
   const wrapped = Object.create(provider) as Record<string, unknown>;
-  wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
-    if (suppression.isSuppressed(model, feature)) return empty();
-    return (original as (...args: unknown[]) => unknown).call(provider, model, ...rest);
-  };
+  for (const { method, empty } of methods) {
+    const original = (provider as Record<string, unknown>)[method] as (...args: unknown[]) => unknown;
+    wrapped[method] = (model: ModelLike, ...rest: unknown[]) => {
+      if (suppression.isSuppressed(model, feature)) return empty();
+      // The built-in answers this one: its worker is needed now (lib/monaco/typescriptWorkerGate.ts).
+      if (!ASKED_UNPROMPTED.has(feature)) onBuiltinUse?.();
+      return original.call(provider, model, ...rest);
+    };
+  }
   return wrapped as P;
 }
 
@@ -114,6 +143,13 @@ export interface GuardableLanguages {
   registerDefinitionProvider: RegisterFn;
   registerReferenceProvider: RegisterFn;
   registerSignatureHelpProvider: RegisterFn;
+  registerDocumentSymbolProvider: RegisterFn;
+  registerRenameProvider: RegisterFn;
+  registerCodeActionProvider: RegisterFn;
+  registerDocumentRangeFormattingEditProvider: RegisterFn;
+  registerOnTypeFormattingEditProvider: RegisterFn;
+  registerDocumentHighlightProvider: RegisterFn;
+  registerInlayHintsProvider: RegisterFn;
 }
 export interface GuardableEditor {
   setModelMarkers(model: ModelLike, owner: string, markers: unknown[]): void;
@@ -127,6 +163,13 @@ const REGISTER_FUNCTIONS: Array<[keyof GuardableLanguages, Exclude<SuppressibleF
   ['registerDefinitionProvider', 'definition'],
   ['registerReferenceProvider', 'references'],
   ['registerSignatureHelpProvider', 'signatureHelp'],
+  ['registerDocumentSymbolProvider', 'documentSymbol'],
+  ['registerRenameProvider', 'rename'],
+  ['registerCodeActionProvider', 'codeAction'],
+  ['registerDocumentRangeFormattingEditProvider', 'rangeFormatting'],
+  ['registerOnTypeFormattingEditProvider', 'onTypeFormatting'],
+  ['registerDocumentHighlightProvider', 'documentHighlight'],
+  ['registerInlayHintsProvider', 'inlayHint'],
 ];
 
 /**
@@ -135,12 +178,12 @@ const REGISTER_FUNCTIONS: Array<[keyof GuardableLanguages, Exclude<SuppressibleF
  * matter: the decision is made per call, S14). Diagnostics of the built-in worker are held back
  * for owned models and given back when the claim ends.
  */
-export function installBuiltinGuards(languages: GuardableLanguages, editor: GuardableEditor, suppression: BuiltinSuppression): Disposable {
+export function installBuiltinGuards(languages: GuardableLanguages, editor: GuardableEditor, suppression: BuiltinSuppression, onBuiltinUse?: () => void): Disposable {
   const restore: Array<() => void> = [];
   for (const [name, feature] of REGISTER_FUNCTIONS) {
     const original = languages[name].bind(languages);
     languages[name] = (selector, provider, ...rest) => {
-      const effective = !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression) : provider;
+      const effective = !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse) : provider;
       return original(selector, effective, ...rest);
     };
     restore.push(() => {

@@ -1,5 +1,11 @@
 import type {
+  CodeActionOptions,
   CompletionOptions,
+  DiagnosticOptions,
+  DocumentOnTypeFormattingOptions,
+  InlayHintOptions,
+  RenameOptions,
+  WorkspaceSymbolOptions,
   DocumentSelector,
   Registration,
   SemanticTokensOptions,
@@ -12,7 +18,12 @@ import { isRecord } from '@kandev/protocol';
 import { Emitter, type Event } from './disposable.js';
 
 /** Language features Kandev wires to Monaco providers. */
-export const FEATURES = ['completion', 'hover', 'definition', 'references', 'signatureHelp', 'semanticTokens'] as const;
+export const FEATURES = [
+  'completion', 'hover', 'definition', 'references', 'signatureHelp', 'semanticTokens',
+  // Editing features (docs/editing.md)
+  'documentSymbol', 'workspaceSymbol', 'rename', 'codeAction', 'formatting', 'rangeFormatting', 'onTypeFormatting',
+  'documentHighlight', 'foldingRange', 'inlayHint', 'diagnostic',
+] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export const FEATURE_METHODS: Record<Feature, string> = {
@@ -22,6 +33,17 @@ export const FEATURE_METHODS: Record<Feature, string> = {
   references: 'textDocument/references',
   signatureHelp: 'textDocument/signatureHelp',
   semanticTokens: 'textDocument/semanticTokens',
+  documentSymbol: 'textDocument/documentSymbol',
+  workspaceSymbol: 'workspace/symbol',
+  rename: 'textDocument/rename',
+  codeAction: 'textDocument/codeAction',
+  formatting: 'textDocument/formatting',
+  rangeFormatting: 'textDocument/rangeFormatting',
+  onTypeFormatting: 'textDocument/onTypeFormatting',
+  documentHighlight: 'textDocument/documentHighlight',
+  foldingRange: 'textDocument/foldingRange',
+  inlayHint: 'textDocument/inlayHint',
+  diagnostic: 'textDocument/diagnostic',
 };
 
 export interface FeatureOptions {
@@ -31,6 +53,17 @@ export interface FeatureOptions {
   references: Record<string, unknown>;
   signatureHelp: SignatureHelpOptions;
   semanticTokens: SemanticTokensOptions;
+  documentSymbol: Record<string, unknown>;
+  workspaceSymbol: WorkspaceSymbolOptions;
+  rename: RenameOptions;
+  codeAction: CodeActionOptions;
+  formatting: Record<string, unknown>;
+  rangeFormatting: Record<string, unknown>;
+  onTypeFormatting: DocumentOnTypeFormattingOptions;
+  documentHighlight: Record<string, unknown>;
+  foldingRange: Record<string, unknown>;
+  inlayHint: InlayHintOptions;
+  diagnostic: DiagnosticOptions;
 }
 
 /** One source of a feature: the static capability or one dynamic registration. */
@@ -68,6 +101,17 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
       case 'references': return caps.referencesProvider;
       case 'signatureHelp': return caps.signatureHelpProvider;
       case 'semanticTokens': return caps.semanticTokensProvider;
+      case 'documentSymbol': return caps.documentSymbolProvider;
+      case 'workspaceSymbol': return caps.workspaceSymbolProvider;
+      case 'rename': return caps.renameProvider;
+      case 'codeAction': return caps.codeActionProvider;
+      case 'formatting': return caps.documentFormattingProvider;
+      case 'rangeFormatting': return caps.documentRangeFormattingProvider;
+      case 'onTypeFormatting': return caps.documentOnTypeFormattingProvider;
+      case 'documentHighlight': return caps.documentHighlightProvider;
+      case 'foldingRange': return caps.foldingRangeProvider;
+      case 'inlayHint': return caps.inlayHintProvider;
+      case 'diagnostic': return caps.diagnosticProvider;
     }
   })() as unknown;
   if (value === true) return {};
@@ -75,8 +119,12 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
   return value;
 }
 
-/** Semantic tokens are wired for `full` only: a provider without it is not usable here. */
+/**
+ * Semantic tokens are wired for `full` only: a provider without it is not usable here. On-type
+ * formatting without a trigger character can never fire.
+ */
 function usable(feature: Feature, options: Record<string, unknown>): boolean {
+  if (feature === 'onTypeFormatting') return typeof options.firstTriggerCharacter === 'string' && options.firstTriggerCharacter !== '';
   if (feature !== 'semanticTokens') return true;
   const legend = options.legend;
   return Boolean(options.full) && isRecord(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);

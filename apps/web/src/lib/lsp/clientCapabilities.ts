@@ -12,11 +12,14 @@ export const SEMANTIC_TOKEN_MODIFIERS = [
 ];
 
 const ALL_COMPLETION_KINDS = Array.from({ length: 25 }, (_, i) => i + 1);
+const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => i + 1) as SymbolKinds;
+/** Code action kinds the light bulb groups by (the server may send others; they still show). */
+export const CODE_ACTION_KINDS = ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'];
 
 /**
  * What this client really does, and nothing more. dynamicRegistration is true only for what
- * the capability index and provider registration handle (completion, hover, definition,
- * references, signature help, semantic tokens, document synchronization).
+ * the capability index and provider registration handle (every feature of capabilities.ts,
+ * document synchronization, and executeCommand).
  */
 export function clientCapabilities(): ClientCapabilities {
   return {
@@ -25,6 +28,13 @@ export function clientCapabilities(): ClientCapabilities {
     workspace: {
       configuration: true,
       semanticTokens: { refreshSupport: true },
+      // Workspace edits are applied atomically (docs/editing.md): all or nothing.
+      applyEdit: true,
+      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort' },
+      symbol: { dynamicRegistration: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, resolveSupport: { properties: ['location.range'] } },
+      executeCommand: { dynamicRegistration: true },
+      diagnostics: { refreshSupport: true },
+      inlayHint: { refreshSupport: true },
     },
     textDocument: {
       synchronization: { dynamicRegistration: true, didSave: true, willSave: false, willSaveWaitUntil: false },
@@ -67,6 +77,23 @@ export function clientCapabilities(): ClientCapabilities {
         multilineTokenSupport: false,
         augmentsSyntaxTokens: true,
       },
+      documentSymbol: { dynamicRegistration: true, hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, tagSupport: { valueSet: [1] } },
+      rename: { dynamicRegistration: true, prepareSupport: true },
+      codeAction: {
+        dynamicRegistration: true,
+        codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+        isPreferredSupport: true,
+        disabledSupport: true,
+        dataSupport: true,
+        resolveSupport: { properties: ['edit', 'command'] },
+      },
+      formatting: { dynamicRegistration: true },
+      rangeFormatting: { dynamicRegistration: true },
+      onTypeFormatting: { dynamicRegistration: true },
+      documentHighlight: { dynamicRegistration: true },
+      foldingRange: { dynamicRegistration: true, lineFoldingOnly: false, foldingRangeKind: { valueSet: ['comment', 'imports', 'region'] } },
+      inlayHint: { dynamicRegistration: true, resolveSupport: { properties: ['tooltip', 'textEdits', 'label.tooltip', 'label.location'] } },
+      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
       publishDiagnostics: {
         relatedInformation: true,
         versionSupport: true,
@@ -77,4 +104,5 @@ export function clientCapabilities(): ClientCapabilities {
   };
 }
 
+type SymbolKinds = NonNullable<NonNullable<NonNullable<NonNullable<ClientCapabilities['textDocument']>['documentSymbol']>['symbolKind']>['valueSet']>;
 type ClientCapabilitiesCompletionKinds = NonNullable<NonNullable<NonNullable<ClientCapabilities['textDocument']>['completion']>['completionItemKind']>['valueSet'];

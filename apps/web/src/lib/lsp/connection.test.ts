@@ -30,7 +30,7 @@ function harness(options: { reconnectDelaysMs?: number[] } = {}) {
       bindFeatures: (context): FeatureBinding => {
         const entry = { context, disposed: false, diagnostics: [] as unknown[] };
         bindings.push(entry);
-        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), dispose: () => void (entry.disposed = true) };
+        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), applyEdit: async () => ({ applied: false }), dispose: () => void (entry.disposed = true) };
       },
       onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
       timers,
@@ -83,6 +83,43 @@ describe('LspConnection', () => {
     expect(h.identities).toEqual([{ workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [] }]);
     expect(h.bindings).toHaveLength(1);
     expect(h.bindings[0]!.context.capabilities.has('hover')).toBe(true);
+  });
+
+  it('restarting: providers and markers of the dead process go, the status says restarting with its stderr; ready{resumed:true} on the same socket resumes', async () => {
+    const h = harness();
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    await initialize(s);
+    expect(h.bindings).toHaveLength(1);
+    s.receive({ status: 'restarting', language: 'typescript', attempt: 2, of: 5, stderrTail: 'panic: boom' });
+    expect(h.bindings[0]!.disposed).toBe(true);
+    expect(c.getStatus()).toMatchObject({
+      state: 'starting', phase: 'restarting', stderrTail: 'panic: boom',
+      message: { key: 'faults:restarting', params: { language: 'typescript', attempt: 2, of: 5 } },
+    });
+    const before = s.methods().length;
+    s.receive({ ...READY, resumed: true, initializeResult: { capabilities: { hoverProvider: true, textDocumentSync: 2 } }, registrations: [] });
+    await settle();
+    // No initialize (the broker did it); the document is reopened, then attachment-ready.
+    expect(s.methods().slice(before)).toEqual(['textDocument/didOpen']);
+    expect(s.controls()).toEqual([{ control: 'attachment-ready' }]);
+    s.receive({ status: 'synchronized' });
+    expect(c.getStatus()).toMatchObject({ state: 'ready' });
+    expect(h.sockets).toHaveLength(1);
+    expect(h.bindings).toHaveLength(2);
+  });
+
+  it('S31 past the restart budget the 4006 error carries the stderr tail of server_exited', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    const s = h.sockets[0]!;
+    await initialize(s);
+    s.receive({ status: 'server_exited', language: 'typescript', stderrTail: 'fatal: out of memory' });
+    s.serverClose(4006);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4006' }, stderrTail: 'fatal: out of memory' });
   });
 
   it('S29 an initialize rejected with a JSON-RPC error shows error.message and releases the process', async () => {

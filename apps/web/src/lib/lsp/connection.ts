@@ -1,4 +1,4 @@
-import type { LanguageId, ProgressSnapshot, ReadyFrame, WorkspaceIdentity } from '@kandev/protocol';
+import { CloseCode, normalizeCloseCode, type LanguageId, type ProgressSnapshot, type ReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import { LspAttachment, type AttachmentEnv, type AttachmentHost } from './attachment.js';
 import { DisposableStore, Emitter, realTimers, timeout, type Disposable, type Event, type Timers } from './disposable.js';
 import type { OpenDocumentSource } from './documentSync.js';
@@ -259,11 +259,23 @@ export class LspConnection implements Disposable {
           this.reconnectAttempt = 0;
           const status: LspStatus = { state: decision.kind, message: decision.message, generation: a.generation };
           if (decision.guidance) status.guidance = decision.guidance;
+          if (a.serverStderr && normalizeCloseCode(code) === CloseCode.ServerExited) status.stderrTail = a.serverStderr;
           this.setStatus(status);
         }
       },
       onProgress: (a) => {
         if (isCurrent(a)) this.setProgress(a.progress());
+      },
+      onRestarting: (a, info) => {
+        if (!isCurrent(a) || this.stopRequested) return;
+        const status: LspStatus = {
+          state: 'starting',
+          phase: 'restarting',
+          message: { key: 'faults:restarting', params: { language: this.language, attempt: info.attempt, of: info.of } },
+          generation: a.generation,
+        };
+        if (info.stderrTail) status.stderrTail = info.stderrTail;
+        this.setStatus(status);
       },
     };
   }

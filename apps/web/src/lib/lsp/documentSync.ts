@@ -31,6 +31,8 @@ export interface DocumentSyncOptions {
   serverUri(path: string): string;
   timers: Timers;
   debounceMs: number;
+  /** Told after didOpen / didChange / didClose went out (pull diagnostics follow them). */
+  onSent?(path: string, kind: 'open' | 'change' | 'close'): void;
 }
 
 interface Tracked {
@@ -67,6 +69,7 @@ export class DocumentSync implements Disposable {
       this.options.notify('textDocument/didOpen', {
         textDocument: { uri, languageId: document.languageId, version: document.getVersion(), text: document.getText() },
       });
+      this.options.onSent?.(document.path, 'open');
     }
   }
 
@@ -104,6 +107,7 @@ export class DocumentSync implements Disposable {
       textDocument: { uri: entry.uri, version: entry.document.getVersion() },
       contentChanges,
     });
+    this.options.onSent?.(entry.document.path, 'change');
   }
 
   /**
@@ -129,7 +133,10 @@ export class DocumentSync implements Disposable {
     entry.timer?.dispose();
     entry.subscription.dispose();
     if (this.store.isDisposed) return;
-    if (this.options.sync().openClose) this.options.notify('textDocument/didClose', { textDocument: { uri: entry.uri } });
+    if (this.options.sync().openClose) {
+      this.options.notify('textDocument/didClose', { textDocument: { uri: entry.uri } });
+      this.options.onSent?.(path, 'close');
+    }
   }
 
   /** Stops tracking without notifying: the generation ended, the server side is gone or detached. */

@@ -1,5 +1,5 @@
 import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ServerCapabilityIndex } from './capabilities.js';
 import type { Disposable, Event } from './disposable.js';
 import type { CancellationLike } from './jsonRpc.js';
@@ -23,11 +23,19 @@ export interface FeatureContext {
   isOpen(path: string): boolean;
   /** Server asked for `workspace/semanticTokens/refresh`. */
   readonly onSemanticTokensRefresh: Event<void>;
+  /** Server asked for `workspace/diagnostic/refresh` (pull diagnostics again). */
+  readonly onDiagnosticRefresh: Event<void>;
+  /** Server asked for `workspace/inlayHint/refresh`. */
+  readonly onInlayHintRefresh: Event<void>;
+  /** didOpen / didChange / didClose went out for a path. */
+  readonly onDocumentSync: Event<{ path: string; kind: 'open' | 'change' | 'close' }>;
 }
 
 /** What binding features returns: diagnostics intake, and disposal of exactly what it acquired (S30). */
 export interface FeatureBinding extends Disposable {
   publishDiagnostics(params: PublishDiagnosticsParams): void;
+  /** The server's `workspace/applyEdit` request: applied atomically, or refused with a reason. */
+  applyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult>;
 }
 
 export type FeatureBinder = (context: FeatureContext) => FeatureBinding;

@@ -93,6 +93,9 @@ describe('server request router', () => {
     registerCapability: (regs) => void calls.push(`register:${regs.length}`),
     unregisterCapability: (regs) => void calls.push(`unregister:${regs.length}`),
     semanticTokensRefresh: () => void calls.push('refresh'),
+    diagnosticRefresh: () => void calls.push('diagnosticRefresh'),
+    inlayHintRefresh: () => void calls.push('inlayHintRefresh'),
+    applyEdit: async () => ({ applied: false, failureReason: 'test' }),
   });
 
   it('answers configuration with one null per item, tracks registrations, accepts progress create and refresh', () => {
@@ -106,9 +109,19 @@ describe('server request router', () => {
 
   it('answers an unknown server request with MethodNotFound, never silence', async () => {
     const { rpc, sent } = endpoint(route);
-    rpc.handle({ jsonrpc: '2.0', id: 7, method: 'workspace/applyEdit', params: {} });
+    rpc.handle({ jsonrpc: '2.0', id: 7, method: 'workspace/willRenameFiles/unknown', params: {} });
     await Promise.resolve();
     await Promise.resolve();
-    expect(sent).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: ErrorCodes.MethodNotFound, message: 'Unhandled method workspace/applyEdit' } }]);
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: ErrorCodes.MethodNotFound, message: 'Unhandled method workspace/willRenameFiles/unknown' } }]);
+  });
+
+  it('workspace/applyEdit is answered with what applying returned; diagnostic and inlay hint refreshes are taken', async () => {
+    const { rpc, sent } = endpoint(route);
+    rpc.handle({ jsonrpc: '2.0', id: 8, method: 'workspace/applyEdit', params: { edit: { changes: {} } } });
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 8, result: { applied: false, failureReason: 'test' } }]);
+    expect(route('workspace/diagnostic/refresh', undefined)).toBeNull();
+    expect(route('workspace/inlayHint/refresh', undefined)).toBeNull();
+    expect(calls.slice(-2)).toEqual(['diagnosticRefresh', 'inlayHintRefresh']);
   });
 });

@@ -7,6 +7,10 @@ export interface ServerRequestHandlers {
   registerCapability(registrations: unknown[]): void;
   unregisterCapability(unregistrations: unknown[]): void;
   semanticTokensRefresh(): void;
+  diagnosticRefresh(): void;
+  inlayHintRefresh(): void;
+  /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
+  applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
 }
 
 export const ANSWERED_SERVER_REQUESTS = [
@@ -15,6 +19,9 @@ export const ANSWERED_SERVER_REQUESTS = [
   'client/unregisterCapability',
   'window/workDoneProgress/create',
   'workspace/semanticTokens/refresh',
+  'workspace/diagnostic/refresh',
+  'workspace/inlayHint/refresh',
+  'workspace/applyEdit',
 ] as const;
 
 function arrayField(params: unknown, field: string): unknown[] {
@@ -44,6 +51,14 @@ export function createServerRequestRouter(handlers: ServerRequestHandlers): (met
       case 'workspace/semanticTokens/refresh':
         handlers.semanticTokensRefresh();
         return null;
+      case 'workspace/diagnostic/refresh':
+        handlers.diagnosticRefresh();
+        return null;
+      case 'workspace/inlayHint/refresh':
+        handlers.inlayHintRefresh();
+        return null;
+      case 'workspace/applyEdit':
+        return handlers.applyEdit(params);
       default:
         throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
     }

@@ -18,6 +18,7 @@ describe('close codes -> state', () => {
   it('S03 4007 for Kotlin uses Kotlin-specific manual setup guidance', () => {
     expect(decideClose(4007, { ...base, language: 'kotlin' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007Kotlin' }, guidance: 'kotlinManualSetup' });
     expect(decideClose(4007, { ...base, language: 'rust' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007' }, guidance: 'manualInstall' });
+    expect(decideClose(4007, { ...base, language: 'cpp' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007Clangd' }, guidance: 'clangdManualSetup' });
   });
   it('S26 4004 is unavailable with executor guidance and no action that could not help', () => {
     expect(decideClose(4004, base)).toMatchObject({ kind: 'unavailable', message: { key: 'close.4004' }, guidance: 'unsupportedExecutor' });

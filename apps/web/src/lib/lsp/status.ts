@@ -17,11 +17,11 @@ export type LspState = (typeof LSP_STATES)[number];
 export type StatusMessage = { key: string; params?: Record<string, string | number> } | { text: string };
 
 /** What the person can do about an unavailable server besides (or instead of) Retry. */
-export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
+export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'clangdManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
 export type Guidance = (typeof GUIDANCE)[number];
 
 /** Where a starting server is: launched and waiting for `initialize`, or reattaching (S39). */
-export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing';
+export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing' | 'restarting';
 
 export interface LspStatus {
   state: LspState;
@@ -33,6 +33,8 @@ export interface LspStatus {
   /** Injected-clock ms when the current state (and phase) began: elapsed time is shown from it. */
   since?: number;
   guidance?: Guidance;
+  /** The end of a crashed server's stderr (restarting, or the 4006 that ends the lease). */
+  stderrTail?: string;
   /** Generation of the attachment this status describes (0 before the first start). */
   generation: number;
 }
@@ -71,7 +73,15 @@ export function closeMessageKey(rawCode: number, language: LanguageId): string {
   const code = normalizeCloseCode(rawCode);
   if (code === CloseCode.TransportFailure && rawCode !== CloseCode.TransportFailure) return 'close.connectionLost';
   if (code === CloseCode.NoInstaller && language === 'kotlin') return 'close.4007Kotlin';
+  if (code === CloseCode.NoInstaller && language === 'cpp') return 'close.4007Clangd';
   return `close.${code}`;
+}
+
+/** Languages that Kandev never installs get their own by-hand instructions (4007). */
+function manualSetupGuidance(language: LanguageId): Guidance {
+  if (language === 'kotlin') return 'kotlinManualSetup';
+  if (language === 'cpp') return 'clangdManualSetup';
+  return 'manualInstall';
 }
 
 export type CloseDecision =
@@ -112,7 +122,7 @@ export function decideClose(rawCode: number, ctx: CloseContext): CloseDecision {
     case CloseCode.BinaryMissingInstallable:
       return { kind: 'unavailable', message, guidance: 'enableAutoInstall', leaseEnded: true };
     case CloseCode.NoInstaller:
-      return { kind: 'unavailable', message, guidance: ctx.language === 'kotlin' ? 'kotlinManualSetup' : 'manualInstall', leaseEnded: true };
+      return { kind: 'unavailable', message, guidance: manualSetupGuidance(ctx.language), leaseEnded: true };
     case CloseCode.ExecutorUnsupported:
       return { kind: 'unavailable', message, guidance: 'unsupportedExecutor', leaseEnded: false };
     default:

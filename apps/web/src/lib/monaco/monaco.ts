@@ -1,7 +1,7 @@
 /**
  * The one runtime import of monaco-editor, loaded lazily (phones and the task list never pay for
  * it). Core editor, the TypeScript/JavaScript language service, and syntax highlighting for the
- * catalog languages and a few common neighbours. Only two workers exist: the editor worker and
+ * catalog languages and a few common neighbours (JSON: tokens only, see below). Only two workers exist: the editor worker and
  * the TypeScript worker; anything else falls back to the editor worker.
  */
 import 'monaco-editor/esm/vs/editor/edcore.main.js';
@@ -19,6 +19,9 @@ import 'monaco-editor/esm/vs/basic-languages/shell/shell.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/dockerfile/dockerfile.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/html/html.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/css/css.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/scss/scss.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/less/less.contribution.js';
+import * as jsonContribution from 'monaco-editor/esm/vs/language/json/monaco.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/ini/ini.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/java/java.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/cpp/cpp.contribution.js';
@@ -26,12 +29,32 @@ import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker.js?worker';
 import type { MonacoApi } from '../lsp/providers/host.js';
+import { typescriptWorkerGate } from './typescriptWorkerGate.js';
+
+// JSON: Monaco's mode is kept for its tokenizer only. Completion, hover, validation and the rest
+// come from the task host's JSON server (with the workspace's schemas); Monaco's own would run a
+// third worker and show a second, schema-less set of diagnostics.
+// The package ships no types for this module (its .d.ts is empty); these are the two calls used.
+interface JsonDefaults {
+  setModeConfiguration(configuration: Record<string, boolean>): void;
+  setDiagnosticsOptions(options: Record<string, unknown>): void;
+}
+const jsonDefaults = (jsonContribution as unknown as { jsonDefaults: JsonDefaults }).jsonDefaults;
+jsonDefaults.setModeConfiguration({
+  tokens: true,
+  documentFormattingEdits: false, documentRangeFormattingEdits: false, completionItems: false, hovers: false,
+  documentSymbols: false, colors: false, foldingRanges: false, diagnostics: false, selectionRanges: false,
+});
+jsonDefaults.setDiagnosticsOptions({ validate: false, enableSchemaRequest: false });
 
 const TYPESCRIPT_WORKER_LABELS = new Set(['typescript', 'javascript']);
 
-(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker } }).MonacoEnvironment = {
-  getWorker(_id: string, label: string): Worker {
-    return TYPESCRIPT_WORKER_LABELS.has(label) ? new TypeScriptWorker() : new EditorWorker();
+// Monaco accepts a promised worker: the TypeScript one is created (and its 7 MB fetched) only when
+// the gate opens; until then Monaco's requests to it wait.
+(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker | Promise<Worker> } }).MonacoEnvironment = {
+  getWorker(_id: string, label: string): Worker | Promise<Worker> {
+    if (!TYPESCRIPT_WORKER_LABELS.has(label)) return new EditorWorker();
+    return typescriptWorkerGate.whenOpen().then(() => new TypeScriptWorker());
   },
 };
 

@@ -9,6 +9,8 @@ export interface MonacoSetupDeps {
   identities: WorkspaceIdentityStore;
   /** Opens a session file (tab, tree, reveal). */
   navigate(target: OpenTarget, position: { lineNumber: number; column: number } | undefined): void;
+  /** A built-in TypeScript provider is about to answer (its worker is needed). */
+  onBuiltinUse?(): void;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface MonacoSetupDeps {
  * navigation into tabs of the right session (S36, S38).
  */
 export function setupMonaco(monaco: MonacoApi, deps: MonacoSetupDeps): Disposable[] {
-  const guards = installBuiltinGuards(monaco.languages as unknown as GuardableLanguages, monaco.editor as unknown as GuardableEditor, deps.suppression);
+  const guards = installBuiltinGuards(monaco.languages as unknown as GuardableLanguages, monaco.editor as unknown as GuardableEditor, deps.suppression, deps.onBuiltinUse);
   const opener = monaco.editor.registerEditorOpener({
     openCodeEditor(source, resource, selectionOrPosition) {
       const target = resolveOpenTarget(resource, source.getModel()?.uri, deps.identities);

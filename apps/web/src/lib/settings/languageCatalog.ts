@@ -6,6 +6,8 @@ export interface LanguageCard {
   /** The catalog's display name; the UI falls back to its own localized language name. */
   name?: string;
   extensions: string[];
+  /** Well-known file names (`Dockerfile`, `.bashrc`); undefined when the language has none. */
+  fileNames?: string[];
   binary?: string;
   installStrategy?: LanguageCatalogEntry['installStrategy'];
   installCommand?: string;
@@ -22,7 +24,7 @@ const strings = (value: unknown): string[] | undefined => (Array.isArray(value) 
 /**
  * Cards for every catalog language, in catalog order, from whatever GET /api/languages returned.
  * Missing entries or fields never break the page: extensions come from the protocol's file table,
- * auto-install availability from the settings schema (which refuses it for Kotlin), and Kotlin is
+ * auto-install availability from the settings schema (which refuses it for Kotlin and clangd), and Kotlin is
  * experimental unless the catalog says otherwise.
  */
 export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntry>>): LanguageCard[] {
@@ -37,6 +39,8 @@ export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntr
       autoInstallable: typeof entry.autoInstallable === 'boolean' ? entry.autoInstallable && AUTO_INSTALLABLE_LANGUAGES.includes(id) : AUTO_INSTALLABLE_LANGUAGES.includes(id),
       experimental: typeof entry.experimental === 'boolean' ? entry.experimental : id === 'kotlin',
     };
+    const fileNames = strings(entry.fileNames) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.fileNames ?? [])];
+    if (fileNames.length > 0) card.fileNames = fileNames;
     const name = text(entry.name);
     if (name) card.name = name;
     const binary = text(entry.binary);

@@ -77,6 +77,13 @@ export class FileTreeModel {
     await this.load(folder);
   }
 
+  /** Lists a loaded folder again (files were created, renamed or deleted in it). */
+  refresh(folder: string): Promise<void> {
+    if (this.listings.get(folder)?.state !== 'loaded') return Promise.resolve();
+    this.listings.delete(folder);
+    return this.load(folder);
+  }
+
   /** Loads and expands every ancestor of a file (S35). */
   async reveal(path: string): Promise<void> {
     for (const folder of ancestorDirectories(path)) {

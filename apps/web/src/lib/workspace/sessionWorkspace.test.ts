@@ -16,6 +16,7 @@ class FakeTextModel {
     this.history = [{ text, alt: 1 }];
   }
   getValue() { return this.text; }
+  setValue(text: string) { this.edit(text); }
   getVersionId() { return this.version; }
   getAlternativeVersionId() { return this.alt; }
   onDidChangeContent(listener: (e: { changes: unknown[] }) => void) { return this.changes.event(listener); }
@@ -211,5 +212,44 @@ describe('SessionWorkspace', () => {
     await ws.acquireModel('lib.ts');
     models.get('kandev-session://s1/lib.ts')!.edit('edited in peek');
     expect(ws.getSnapshot().tabs).toMatchObject([{ path: 'lib.ts', dirty: true }]);
+  });
+});
+
+describe('SessionWorkspace as a workspace-edit target', () => {
+  it('only tabs are open models; written files refresh loaded models; renamed and deleted tabs follow the disk', async () => {
+    const { monaco } = fakeMonaco();
+    const { api } = fakeApi({ 'a.ts': 'a', 'b.ts': 'b', 'c.ts': 'c' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    await ws.open('a.ts');
+    await ws.open('c.ts');
+    const preview = await ws.acquireModel('b.ts'); // a navigation preview: a model, no tab
+    const targets = ws.editTargets();
+    expect(targets.openModel('a.ts')).toBeDefined();
+    expect(targets.openModel('b.ts')).toBeUndefined();
+    targets.afterFilesApplied({ written: new Map([['b.ts', { content: 'B', version: 'v-B' }]]), renamed: [['a.ts', 'z.ts']], deleted: ['c.ts'] });
+    expect(ws.modelOf('b.ts')!.getValue()).toBe('B');
+    expect(ws.isDirty('b.ts')).toBe(false);
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ws.getSnapshot().tabs.map((t) => t.path)).toEqual(['z.ts']);
+    preview.dispose();
+  });
+
+  it('format on save runs before the snapshot is taken, and a failing formatter never blocks the save', async () => {
+    const { monaco } = fakeMonaco();
+    const { api, writes } = fakeApi({ 'a.ts': 'x' });
+    let fail = false;
+    const ws = new SessionWorkspace('s1', api, monaco, async (_path, model) => {
+      if (fail) throw new Error('server gone');
+      (model as unknown as { edit(text: string): void }).edit('formatted');
+    });
+    await ws.open('a.ts');
+    (ws.modelOf('a.ts') as unknown as { edit(text: string): void }).edit('typed');
+    expect(await ws.save('a.ts')).toBe('saved');
+    expect(writes.at(-1)!.content).toBe('formatted');
+    fail = true;
+    (ws.modelOf('a.ts') as unknown as { edit(text: string): void }).edit('again');
+    expect(await ws.save('a.ts')).toBe('saved');
+    expect(writes.at(-1)!.content).toBe('again');
   });
 });

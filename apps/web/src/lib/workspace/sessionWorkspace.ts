@@ -6,7 +6,8 @@ import type { OpenDocumentSource, SyncedDocument } from '../lsp/documentSync.js'
 import { sessionModelUriParts } from '../lsp/uris.js';
 import { monacoLanguageForPath } from '../monaco/languages.js';
 import { modelDocument } from '../monaco/modelDocument.js';
-import { FileTreeModel } from './fileTree.js';
+import type { EditTargets, EditableModel } from '../lsp/edits/apply.js';
+import { ancestorDirectories, FileTreeModel } from './fileTree.js';
 
 type MonacoApi = typeof Monaco;
 type TextModel = Monaco.editor.ITextModel;
@@ -86,6 +87,8 @@ export class SessionWorkspace implements Disposable {
   private readonly openFailed = new Set<string>();
   private readonly binary = new Set<string>();
   private pendingReveal: { path: string; position: Position; taken?: boolean } | undefined;
+  /** Models being replaced with what a workspace edit wrote to disk: not an edit to keep in a tab. */
+  private readonly syncingFromDisk = new Set<string>();
   private revealSeq = 0;
   private snapshot: WorkspaceSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -95,8 +98,10 @@ export class SessionWorkspace implements Disposable {
 
   constructor(
     readonly sessionId: string,
-    private readonly api: Pick<KandevApi, 'readFile' | 'writeFile' | 'listFiles'>,
+    private readonly api: Pick<KandevApi, 'readFile' | 'writeFile' | 'listFiles'> & Partial<Pick<KandevApi, 'applyFiles'>>,
     private readonly monaco: MonacoApi,
+    /** Runs before a save takes its snapshot (format on save); failures never block the save. */
+    private readonly beforeSave?: (path: string, model: TextModel) => Promise<void>,
   ) {
     this.tree = new FileTreeModel((folder) => api.listFiles(sessionId, folder));
     this.snapshot = this.buildSnapshot();
@@ -263,7 +268,7 @@ export class SessionWorkspace implements Disposable {
     let wasDirty = false;
     entry.subscription = model.onDidChangeContent(() => {
       const dirty = this.isDirty(path);
-      if (dirty && !this.tabs.some((t) => t.path === path)) {
+      if (dirty && !this.syncingFromDisk.has(path) && !this.tabs.some((t) => t.path === path)) {
         // Edited outside a tab (e.g. in a peek view): give it a tab so the edit is never lost.
         entry.refs++;
         this.addTab(path, toDisposable(() => {
@@ -296,6 +301,14 @@ export class SessionWorkspace implements Disposable {
     const tab = this.tabs.find((t) => t.path === path);
     const entry = this.models.get(path);
     if (!tab || !entry || tab.saving) return 'skipped';
+    if (this.beforeSave && overwriteVersion === undefined) {
+      try {
+        await this.beforeSave(path, entry.model);
+      } catch {
+        // formatting is a courtesy: the save goes on with the text as it is
+      }
+      if (!this.tabs.includes(tab)) return 'skipped';
+    }
     const text = entry.model.getValue();
     const altVersion = entry.model.getAlternativeVersionId();
     const base = overwriteVersion === undefined ? entry.baseVersion : overwriteVersion ?? undefined;
@@ -360,6 +373,57 @@ export class SessionWorkspace implements Disposable {
     this.changed();
   }
 
+  /**
+   * What the LSP workspace-edit path edits in this session: models of open tabs in place (one
+   * undo stop each), every other file through the files API (docs/editing.md).
+   */
+  editTargets(): EditTargets {
+    return {
+      openModel: (path) => {
+        if (!this.tabs.some((t) => t.path === path)) return undefined;
+        const model = this.models.get(path)?.model;
+        return model ? editableModel(model, () => this.isDirty(path)) : undefined;
+      },
+      readFile: (path) => this.api.readFile(this.sessionId, path),
+      applyFiles: async (operations) => {
+        if (!this.api.applyFiles) throw new Error('files apply is not available');
+        return this.api.applyFiles(this.sessionId, operations);
+      },
+      afterFilesApplied: ({ written, renamed, deleted }) => {
+        // Loaded models without a tab (navigation previews) follow the disk.
+        for (const [path, file] of written) {
+          const entry = this.models.get(path);
+          if (!entry || this.tabs.some((t) => t.path === path)) continue;
+          this.syncingFromDisk.add(path);
+          try {
+            if (entry.model.getValue() !== file.content) entry.model.setValue(file.content);
+          } finally {
+            this.syncingFromDisk.delete(path);
+          }
+          entry.baseVersion = file.version;
+          entry.savedAltVersion = entry.model.getAlternativeVersionId();
+        }
+        for (const [from, to] of renamed) {
+          if (this.tabs.some((t) => t.path === from)) {
+            // The tab follows its file to the new path; focus stays where it was.
+            const previous = this.active;
+            this.close(from);
+            void this.open(to).then(() => {
+              if (previous && previous !== from) this.activate(previous);
+            });
+          }
+        }
+        for (const path of deleted) if (this.tabs.some((t) => t.path === path)) this.close(path);
+        const folders = new Set<string>();
+        for (const path of [...written.keys(), ...renamed.flat(), ...deleted]) {
+          const parents = ancestorDirectories(path);
+          folders.add(parents[parents.length - 1] ?? '');
+        }
+        for (const folder of folders) void this.tree.refresh(folder);
+      },
+    };
+  }
+
   dismissSaveError(path: string): void {
     const tab = this.tabs.find((t) => t.path === path);
     if (!tab) return;
@@ -381,4 +445,24 @@ export class SessionWorkspace implements Disposable {
     this.saved.dispose();
     this.listeners.clear();
   }
+}
+
+/** An open model as the workspace-edit path sees it: LSP text edits applied as one undo stop. */
+function editableModel(model: TextModel, isDirty: () => boolean): EditableModel {
+  return {
+    getVersionId: () => model.getVersionId(),
+    isDirty,
+    applyEdits(edits) {
+      model.pushStackElement();
+      model.pushEditOperations(
+        [],
+        edits.map((e) => ({
+          range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 },
+          text: e.newText,
+        })),
+        () => null,
+      );
+      model.pushStackElement();
+    },
+  };
 }

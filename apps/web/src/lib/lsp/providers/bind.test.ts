@@ -20,6 +20,9 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     flush: () => undefined,
     isOpen: () => true,
     onSemanticTokensRefresh: refresh.event,
+    onDiagnosticRefresh: new Emitter<void>().event,
+    onInlayHintRefresh: new Emitter<void>().event,
+    onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
 }
 
@@ -125,5 +128,51 @@ describe('provider binding', () => {
     a.publishDiagnostics({ uri: 'file:///elsewhere/a.ts', diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'y' }] });
     expect(fake.editor.getModelMarkers({ resource: ma.uri }).map((m) => m.message)).toEqual(['x']);
     expect(fake.editor.getModelMarkers({ resource: mb.uri })).toEqual([]);
+  });
+});
+
+describe('editing features binding', () => {
+  it('editing providers follow static and dynamic capabilities; inlay hints and on-type formatting follow the settings switches', () => {
+    const fake = createFakeMonaco();
+    let prefs = { formatOnSave: false, formatOnType: false, inlayHints: false };
+    const changed = new Emitter<void>();
+    const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, preferences: { get: () => prefs, onDidChange: changed.event } });
+    const capabilities = new ServerCapabilityIndex({
+      documentSymbolProvider: true, renameProvider: { prepareProvider: true }, codeActionProvider: { resolveProvider: true }, documentFormattingProvider: true,
+      documentRangeFormattingProvider: true, documentOnTypeFormattingProvider: { firstTriggerCharacter: ';' }, documentHighlightProvider: true, foldingRangeProvider: true, inlayHintProvider: { resolveProvider: true },
+    });
+    bind(context('s1', capabilities));
+    const kinds = () => fake.active().map((r) => r.kind).sort();
+    expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'rangeFormatting', 'rename']);
+    prefs = { formatOnSave: false, formatOnType: true, inlayHints: true };
+    changed.fire();
+    expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'inlayHint', 'onTypeFormatting', 'rangeFormatting', 'rename']);
+    capabilities.register([{ id: 'ws', method: 'workspace/symbol', registerOptions: {} }, { id: 'pull', method: 'textDocument/diagnostic', registerOptions: { interFileDependencies: false, workspaceDiagnostics: false } }]);
+    expect(capabilities.registrations('workspaceSymbol')).toHaveLength(1);
+    expect(capabilities.registrations('diagnostic')).toHaveLength(1);
+  });
+
+  it('a resumed generation rebuilds editing providers from the replayed registrations alone', () => {
+    const fake = createFakeMonaco();
+    const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined });
+    const replayed = [{ id: 'r1', method: 'textDocument/rename', registerOptions: { prepareProvider: true } }, { id: 'c1', method: 'textDocument/codeAction', registerOptions: {} }];
+    bind(context('s1', new ServerCapabilityIndex({}, replayed)));
+    expect(fake.active().map((r) => r.kind).sort()).toEqual(['codeAction', 'rename']);
+    expect(fake.active().find((r) => r.kind === 'rename')!.provider.resolveRenameLocation).toBeTypeOf('function');
+  });
+
+  it('the server\'s workspace/applyEdit goes to the session\'s atomic applier; a failure carries its reason', async () => {
+    const fake = createFakeMonaco();
+    const seen: unknown[] = [];
+    const bind = createMonacoFeatureBinder({
+      monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined,
+      applyWorkspaceEdit: async (sid, workspaceUri, edit) => (seen.push([sid, workspaceUri, edit]), { applied: false, failureReason: 'conflict' }),
+    });
+    const binding = bind(context('s1', new ServerCapabilityIndex({})));
+    expect(await binding.applyEdit({ edit: { changes: {} } })).toEqual({ applied: false, failureReason: 'conflict' });
+    expect(seen).toEqual([['s1', 'file:///workspace', { changes: {} }]]);
+    binding.dispose();
+    expect(await binding.applyEdit({ edit: { changes: {} } })).toMatchObject({ applied: false });
+    expect(seen).toHaveLength(1);
   });
 });

@@ -1,9 +1,23 @@
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { LanguageId } from '@kandev/protocol';
+import type * as Monaco from 'monaco-editor';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { SUPPRESSIBLE_FEATURES, type BuiltinSuppression, type SuppressibleFeature } from '../builtins.js';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
-import { DisposableStore, toDisposable, type Disposable } from '../disposable.js';
+import { DisposableStore, toDisposable, type Disposable, type Event } from '../disposable.js';
+import { DEFAULT_PREFERENCES, type EditorPreferences } from '../editing/preferences.js';
+import { EditingRegistry, type WorkspaceEditApplier } from '../editing/registry.js';
+import { registerCodeActionProvider } from './codeActions.js';
+import { registerDocumentSymbolProvider } from './documentSymbols.js';
+import { registerFormattingProvider, registerOnTypeFormattingProvider, registerRangeFormattingProvider } from './formatting.js';
+import { registerDocumentHighlightProvider, registerFoldingRangeProvider } from './highlights.js';
+import { registerInlayHintsProvider } from './inlayHints.js';
+import { registerPullDiagnostics } from './pullDiagnostics.js';
+import { registerRenameProvider } from './rename.js';
+import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from '../features.js';
-import { sessionModelUriParts, workspaceRelativePath } from '../uris.js';
+import { serverFileUri, sessionModelUriParts, workspaceRelativePath } from '../uris.js';
+import { matchesDocumentSelector } from '../documentSelector.js';
+import { documentLanguageId } from '@kandev/protocol';
 import { registerCompletionProvider } from './completion.js';
 import { toMarkerData } from './diagnostics.js';
 import { documentTarget, sessionSelector, type MonacoApi, type MonacoUri, type ProviderHost } from './host.js';
@@ -19,6 +33,16 @@ export interface BinderDeps {
   acquireModel(sessionId: string, path: string): Promise<Disposable | undefined>;
   /** At most this many target files are loaded per navigation result. */
   maxPreload?: number;
+  /** Applies WorkspaceEdits atomically for a session (rename, code actions, workspace/applyEdit). */
+  applyWorkspaceEdit?: WorkspaceEditApplier;
+  /** Window-level sources (Outline, workspace symbols, format on save). */
+  editing?: EditingRegistry;
+  /** A language's editing switches, and when they change (providers re-register). */
+  preferences?: { get(language: LanguageId): EditorPreferences; onDidChange: Event<void> };
+  /** Localized copy (`editing` namespace). */
+  text?: (key: string, params?: Record<string, unknown>) => string;
+  /** Shows a short message to the person. */
+  notify?: (message: string) => void;
 }
 
 const REGISTER: { [F in Feature]: (host: ProviderHost, registration: FeatureRegistration<F>) => Disposable } = {
@@ -28,6 +52,17 @@ const REGISTER: { [F in Feature]: (host: ProviderHost, registration: FeatureRegi
   references: registerReferenceProvider,
   signatureHelp: registerSignatureHelpProvider,
   semanticTokens: registerSemanticTokensProvider,
+  documentSymbol: registerDocumentSymbolProvider,
+  workspaceSymbol: registerWorkspaceSymbols,
+  rename: registerRenameProvider,
+  codeAction: registerCodeActionProvider,
+  formatting: registerFormattingProvider,
+  rangeFormatting: registerRangeFormattingProvider,
+  onTypeFormatting: registerOnTypeFormattingProvider,
+  documentHighlight: registerDocumentHighlightProvider,
+  foldingRange: registerFoldingRangeProvider,
+  inlayHint: registerInlayHintsProvider,
+  diagnostic: registerPullDiagnostics,
 };
 
 /** Registers every advertised registration of every feature; what it returns disposes exactly those. */
@@ -62,8 +97,38 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       const rel = workspaceRelativePath(context.workspace.workspaceUri, fileUri);
       return rel ? monaco.Uri.from(sessionModelUriParts(context.sessionId, rel)) : monaco.Uri.parse(fileUri);
     };
+    const editing = deps.editing ?? new EditingRegistry();
+    const text = deps.text ?? ((key: string) => key);
+    const notify = deps.notify ?? (() => undefined);
+    const pullOwner = `kandev-lsp-pull.${context.language}.${context.generation}`;
     const host: ProviderHost = {
       context,
+      editing,
+      text,
+      notify,
+      onDocumentSync: context.onDocumentSync,
+      preferences: () => deps.preferences?.get(context.language) ?? DEFAULT_PREFERENCES,
+      targetUri(path, registration) {
+        if (!context.isOpen(path)) return undefined;
+        const uri = serverFileUri(context.workspace.workspaceUri, path);
+        const languageId = documentLanguageId(path) ?? context.language;
+        return matchesDocumentSelector(registration.documentSelector, { languageId, uri }) ? uri : undefined;
+      },
+      applyEdit: async (edit, expect) => {
+        if (store.isDisposed) return { applied: false, failureReason: text('apply.ended') };
+        if (!deps.applyWorkspaceEdit) return { applied: false, failureReason: text('apply.unsupported') };
+        return deps.applyWorkspaceEdit(context.sessionId, context.workspace.workspaceUri, edit, expect);
+      },
+      registerCommand: (id, handler) => {
+        const registered = monaco.editor.registerCommand(id, (_accessor: unknown, ...args: unknown[]) => handler(...args));
+        return toDisposable(() => registered.dispose());
+      },
+      foldingKind: (kind) => {
+        const kinds = (monaco.languages as { FoldingRangeKind?: { Comment: Monaco.languages.FoldingRangeKind; Imports: Monaco.languages.FoldingRangeKind; Region: Monaco.languages.FoldingRangeKind } }).FoldingRangeKind;
+        if (!kinds) return undefined;
+        return kind === 'comment' ? kinds.Comment : kind === 'imports' ? kinds.Imports : kind === 'region' ? kinds.Region : undefined;
+      },
+      setPulledDiagnostics: (path, diagnostics) => setMarkers(path, diagnostics, pullOwner),
       languages: monaco.languages,
       selector: sessionSelector(context.language),
       target: (model, registration) => documentTarget(context, model, registration),
@@ -103,38 +168,55 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
     };
     registerAll();
     store.add(context.capabilities.onDidChange(registerAll));
+    if (deps.preferences) store.add(deps.preferences.onDidChange(registerAll));
     store.add(toDisposable(() => providers?.dispose()));
 
-    // Diagnostics: markers on this session's models only, under an owner unique to this generation.
+    // Diagnostics: markers on this session's models only, under owners unique to this generation
+    // (pushed and pulled diagnostics apart, so neither clears the other's).
     const owner = `kandev-lsp.${context.language}.${context.generation}`;
-    const marked = new Set<string>();
+    const marked = new Map<string, Set<string>>();
     store.add(
       monaco.editor.onWillDisposeModel((model) => {
-        const key = model.uri.toString();
-        if (marked.delete(key)) monaco.editor.setModelMarkers(model, owner, []);
+        const owners = marked.get(model.uri.toString());
+        if (!owners) return;
+        marked.delete(model.uri.toString());
+        for (const o of owners) monaco.editor.setModelMarkers(model, o, []);
       }),
     );
     store.add(
       toDisposable(() => {
-        for (const key of marked) {
+        for (const [key, owners] of marked) {
           const model = monaco.editor.getModel(monaco.Uri.parse(key));
-          if (model) monaco.editor.setModelMarkers(model, owner, []);
+          if (model) for (const o of owners) monaco.editor.setModelMarkers(model, o, []);
         }
         marked.clear();
       }),
     );
-    const publishDiagnostics = (params: PublishDiagnosticsParams) => {
+    function setMarkers(rel: string, diagnostics: Diagnostic[], markerOwner: string): void {
       if (store.isDisposed) return;
-      const rel = workspaceRelativePath(context.workspace.workspaceUri, params.uri);
-      if (!rel) return;
       const model = monaco.editor.getModel(monaco.Uri.from(sessionModelUriParts(context.sessionId, rel)));
       if (!model) return;
-      const markers = params.diagnostics.map((d) => toMarkerData(d, toModelUri, (u) => monaco.Uri.parse(u)));
-      monaco.editor.setModelMarkers(model, owner, markers);
-      if (markers.length) marked.add(model.uri.toString());
-      else marked.delete(model.uri.toString());
+      const markers = diagnostics.map((d) => toMarkerData(d, toModelUri, (u) => monaco.Uri.parse(u)));
+      monaco.editor.setModelMarkers(model, markerOwner, markers);
+      const key = model.uri.toString();
+      let owners = marked.get(key);
+      if (markers.length) {
+        if (!owners) marked.set(key, (owners = new Set()));
+        owners.add(markerOwner);
+      } else if (owners) {
+        owners.delete(markerOwner);
+        if (owners.size === 0) marked.delete(key);
+      }
+    }
+    const publishDiagnostics = (params: PublishDiagnosticsParams) => {
+      const rel = workspaceRelativePath(context.workspace.workspaceUri, params.uri);
+      if (rel) setMarkers(rel, params.diagnostics, owner);
+    };
+    const applyEdit = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
+      const result = await host.applyEdit(params.edit);
+      return result.applied ? { applied: true } : { applied: false, failureReason: result.failureReason };
     };
 
-    return { publishDiagnostics, dispose: () => store.dispose() };
+    return { publishDiagnostics, applyEdit, dispose: () => store.dispose() };
   };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ServerCapabilityIndex } from '../capabilities.js';
 import { Emitter } from '../disposable.js';
 import type { FeatureContext } from '../features.js';
+import { fakeProviderHost } from '../testing/providerHost.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
 import {
   applyResolvedItem,
@@ -13,7 +14,7 @@ import {
   toMonacoCompletionKind,
   toMonacoCompletionList,
 } from './completion.js';
-import { documentTarget, sessionSelector, type ProviderHost } from './host.js';
+import type { ProviderHost } from './host.js';
 import { MonacoCompletionItemKind } from './monacoEnums.js';
 
 const word = { startLineNumber: 3, startColumn: 5, endLineNumber: 3, endColumn: 8 };
@@ -33,15 +34,11 @@ function host(requests: Array<{ method: string; params: any }>, reply: unknown, 
     flush: () => undefined,
     isOpen: () => true,
     onSemanticTokensRefresh: new Emitter<void>().event,
+    onDiagnosticRefresh: new Emitter<void>().event,
+    onInlayHintRefresh: new Emitter<void>().event,
+    onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
-  const h: ProviderHost = {
-    context,
-    languages: fake.monaco.languages,
-    selector: sessionSelector('typescript'),
-    target: (model, registration) => documentTarget(context, model, registration),
-    toModelUri: (u) => fake.monaco.Uri.parse(u),
-    preload: async () => undefined,
-  };
+  const h: ProviderHost = fakeProviderHost(fake, context);
   return { fake, h, capabilities };
 }
 

@@ -1,6 +1,11 @@
 import { documentLanguageId, languageForPath, type LanguageId } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
+import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
+import { monacoLanguagesOf } from '../../monaco/languages.js';
+import type { Disposable, Event } from '../disposable.js';
+import type { EditorPreferences } from '../editing/preferences.js';
+import type { ApplyEditResult, EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
@@ -29,21 +34,57 @@ export interface ProviderHost {
     | 'registerReferenceProvider'
     | 'registerSignatureHelpProvider'
     | 'registerDocumentSemanticTokensProvider'
+    | 'registerDocumentSymbolProvider'
+    | 'registerRenameProvider'
+    | 'registerCodeActionProvider'
+    | 'registerDocumentFormattingEditProvider'
+    | 'registerDocumentRangeFormattingEditProvider'
+    | 'registerOnTypeFormattingEditProvider'
+    | 'registerDocumentHighlightProvider'
+    | 'registerFoldingRangeProvider'
+    | 'registerInlayHintsProvider'
   >;
   /** Monaco languages of this connection's models, on session-scoped URIs only. */
   readonly selector: Monaco.languages.LanguageSelector;
   /** The target of a model when this generation owns it, has it open, and the registration covers it. */
   target(model: TextModel, registration: FeatureRegistration<Feature>): DocumentTarget | undefined;
+  /** The server URI of an open path this registration covers (sources that have no model at hand). */
+  targetUri(path: string, registration: FeatureRegistration<Feature>): string | undefined;
   /** A server URI as a Monaco URI: the session's model URI inside the workspace, else the file URI. */
   toModelUri(fileUri: string): MonacoUri;
   /** Loads models for navigation targets so Monaco can preview and open them (bounded). */
   preload(fileUris: readonly string[]): Promise<void>;
+  /**
+   * Applies a server's WorkspaceEdit atomically (open models as one undo stop each, other files
+   * through the files API with version checks). `expect` maps paths to the model version a
+   * request was made against: a model edited since then makes the edit stale, nothing applies.
+   */
+  applyEdit(edit: WorkspaceEdit, expect?: ReadonlyMap<string, number>): Promise<ApplyEditResult>;
+  /** A Monaco command (code actions run through one); disposed with the registration. */
+  registerCommand(id: string, handler: (...args: unknown[]) => unknown): Disposable;
+  /** This language's editing switches from settings (providers re-register when they change). */
+  preferences(): EditorPreferences;
+  /** Window-level sources for the Outline panel, workspace symbols and format on save. */
+  readonly editing: EditingRegistry;
+  /** Diagnostics a pull (textDocument/diagnostic) returned for an open path. */
+  setPulledDiagnostics(path: string, diagnostics: Diagnostic[]): void;
+  /** Monaco's FoldingRangeKind for an LSP kind (comment, imports, region), when Monaco has one. */
+  foldingKind(kind: string): Monaco.languages.FoldingRangeKind | undefined;
+  /** Shows a short message to the person (an edit that could not be applied, a failed command). */
+  notify(message: string): void;
+  /** Localized copy for messages a provider shows (rename refused, edit not applied). */
+  text(key: string, params?: Record<string, unknown>): string;
+  /** didOpen / didChange / didClose sent for a path (pull diagnostics follow them). */
+  readonly onDocumentSync: Event<DocumentSyncEvent>;
 }
 
-/** Monaco language ids that a catalog language's models use. */
-export function monacoLanguagesOf(language: LanguageId): string[] {
-  return language === 'typescript' ? ['typescript', 'javascript'] : [language];
+export interface DocumentSyncEvent {
+  path: string;
+  kind: 'open' | 'change' | 'close';
 }
+
+/** Monaco language ids that a catalog language's models use (the table lives with the Monaco setup). */
+export { monacoLanguagesOf };
 
 export function sessionSelector(language: LanguageId): Monaco.languages.LanguageFilter[] {
   return monacoLanguagesOf(language).map((id) => ({ language: id, scheme: SESSION_MODEL_SCHEME }));

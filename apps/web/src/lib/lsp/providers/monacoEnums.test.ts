@@ -27,6 +27,9 @@ describe('mirrored Monaco enums', () => {
     ['SignatureHelpTriggerKind', mirrored.MonacoSignatureHelpTriggerKind],
     ['MarkerSeverity', mirrored.MonacoMarkerSeverity],
     ['MarkerTag', mirrored.MonacoMarkerTag],
+    ['DocumentHighlightKind', mirrored.MonacoDocumentHighlightKind],
+    ['InlayHintKind', mirrored.MonacoInlayHintKind],
+    ['CodeActionTriggerType', mirrored.MonacoCodeActionTriggerType],
   ])('%s matches monaco-editor', (name, values) => {
     expect(values).toEqual(declaredEnum(name));
   });

@@ -16,3 +16,6 @@ export const MonacoCompletionTriggerKind = { Invoke: 0, TriggerCharacter: 1, Tri
 export const MonacoSignatureHelpTriggerKind = { Invoke: 1, TriggerCharacter: 2, ContentChange: 3 } as const;
 export const MonacoMarkerSeverity = { Hint: 1, Info: 2, Warning: 4, Error: 8 } as const;
 export const MonacoMarkerTag = { Unnecessary: 1, Deprecated: 2 } as const;
+export const MonacoDocumentHighlightKind = { Text: 0, Read: 1, Write: 2 } as const;
+export const MonacoInlayHintKind = { Type: 1, Parameter: 2 } as const;
+export const MonacoCodeActionTriggerType = { Invoke: 1, Auto: 2 } as const;

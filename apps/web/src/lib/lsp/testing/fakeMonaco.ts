@@ -33,6 +33,26 @@ export class FakeModel {
   getLanguageId() {
     return this.languageId;
   }
+  versionId = 1;
+  getVersionId() {
+    return this.versionId;
+  }
+  getValue() {
+    return this.text;
+  }
+  getValueInRange(range: { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number }) {
+    const lines = this.text.split('\n');
+    if (range.startLineNumber === range.endLineNumber) return (lines[range.startLineNumber - 1] ?? '').slice(range.startColumn - 1, range.endColumn - 1);
+    return lines.slice(range.startLineNumber - 1, range.endLineNumber).join('\n');
+  }
+  getWordAtPosition(position: { lineNumber: number; column: number }) {
+    const line = this.text.split('\n')[position.lineNumber - 1] ?? '';
+    const re = /[\w$]+/g;
+    for (let m = re.exec(line); m; m = re.exec(line)) {
+      if (m.index + 1 <= position.column && position.column <= m.index + 1 + m[0].length) return { word: m[0], startColumn: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    }
+    return null;
+  }
 }
 
 export interface Registered {
@@ -59,7 +79,17 @@ export function createFakeMonaco() {
     registerReferenceProvider: register('references'),
     registerSignatureHelpProvider: register('signatureHelp'),
     registerDocumentSemanticTokensProvider: register('semanticTokens'),
+    registerDocumentSymbolProvider: register('documentSymbol'),
+    registerRenameProvider: register('rename'),
+    registerCodeActionProvider: register('codeAction'),
+    registerDocumentFormattingEditProvider: register('formatting'),
+    registerDocumentRangeFormattingEditProvider: register('rangeFormatting'),
+    registerOnTypeFormattingEditProvider: register('onTypeFormatting'),
+    registerDocumentHighlightProvider: register('documentHighlight'),
+    registerFoldingRangeProvider: register('foldingRange'),
+    registerInlayHintsProvider: register('inlayHint'),
   };
+  const commands = new Map<string, Array<(accessor: unknown, ...args: any[]) => unknown>>();
   const editor = {
     getModel: (uri: FakeUri) => models.get(uri.toString()) ?? null,
     getModels: () => [...models.values()],
@@ -77,6 +107,22 @@ export function createFakeMonaco() {
       return out;
     },
     onWillDisposeModel: (listener: (m: FakeModel) => void) => willDispose.event(listener),
+    registerCommand: (id: string, handler: (accessor: unknown, ...args: any[]) => unknown): Disposable => {
+      const list = commands.get(id) ?? [];
+      list.push(handler);
+      commands.set(id, list);
+      return toDisposable(() => {
+        const current = commands.get(id) ?? [];
+        current.splice(current.indexOf(handler), 1);
+        if (current.length === 0) commands.delete(id);
+      });
+    },
+  };
+  /** Runs a registered command as Monaco's command service would (the newest registration wins). */
+  const executeCommand = (id: string, ...args: unknown[]) => {
+    const list = commands.get(id);
+    if (!list?.length) throw new Error(`no command ${id}`);
+    return list[list.length - 1]!(undefined, ...args);
   };
   const addModel = (scheme: string, authority: string, path: string, text = '') => {
     const model = new FakeModel(new FakeUri(scheme, authority, path), text);
@@ -89,7 +135,7 @@ export function createFakeMonaco() {
     models.delete(model.uri.toString());
   };
   const monaco = { languages, editor, Uri: FakeUri } as unknown as MonacoApi;
-  return { monaco, languages, editor, registered, markers, addModel, disposeModel, active: () => registered.filter((r) => !r.disposed) };
+  return { monaco, languages, editor, registered, markers, addModel, disposeModel, commands, executeCommand, active: () => registered.filter((r) => !r.disposed) };
 }
 
 /** A cancellation token that never cancels. */

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { BrokerHarness, INIT_RESULT, notif, openedLease, req, res, settingsWith, toServer, WORKSPACE } from './testkit.js';
+import type { JsonRpcId } from './types.js';
+
+/**
+ * What the broker tells the configuration-language servers on its own: the network-off defaults
+ * under the user's JSON, pushed once after `initialized` (the VS Code JSON/CSS/HTML servers never
+ * ask), answered per `section` when asked, and the JSON server's initialization options.
+ */
+describe('server defaults through the broker', () => {
+  it('gives the JSON server only the file: scheme and pushes its settings right after initialized', () => {
+    const h = new BrokerHarness();
+    const settings = settingsWith({ json: { json: { schemas: [{ fileMatch: ['package.json'], url: 'file:///schemas/p.json' }] } } });
+    const leaseId = openedLease(h.connect('a1', { language: 'json', settings }));
+    h.hostReady(leaseId, 'json');
+    const [initialize] = toServer(h.fromBrowser('a1', req('i', 'initialize', { capabilities: {}, initializationOptions: { provideFormatter: false } })));
+    expect(initialize?.params).toMatchObject({ initializationOptions: { handledSchemaProtocols: ['file'], provideFormatter: false } });
+    h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
+    const afterInitialized = toServer(h.fromBrowser('a1', notif('initialized', {})));
+    expect(afterInitialized.map((m) => m.method)).toEqual(['initialized', 'workspace/didChangeConfiguration']);
+    expect(afterInitialized[1]?.params).toEqual({
+      settings: { json: { schemaDownload: { enable: false }, validate: { enable: true }, schemas: [{ fileMatch: ['package.json'], url: 'file:///schemas/p.json' }] } },
+    });
+  });
+
+  it('answers yaml-language-server\'s sections with the schema store off and the user\'s schemas', () => {
+    const h = new BrokerHarness();
+    const settings = settingsWith({ yaml: { yaml: { schemas: { 'file:///s/w.json': '.github/workflows/*.yml' } } } });
+    const leaseId = h.readyLease('a1', { language: 'yaml', settings });
+    const [answer] = toServer(h.fromServer(leaseId, req(7, 'workspace/configuration', { items: [{ section: 'yaml' }, { section: 'http' }] })));
+    expect(answer).toMatchObject({ id: 7, result: [{ schemaStore: { enable: false }, schemas: { 'file:///s/w.json': '.github/workflows/*.yml' } }, null] });
+  });
+
+  it('leaves a language without defaults or user JSON exactly as before: no push, no options', () => {
+    const h = new BrokerHarness();
+    const leaseId = openedLease(h.connect('a1', { language: 'go' }));
+    h.hostReady(leaseId, 'go');
+    const params = { capabilities: {}, workspaceFolders: [{ uri: WORKSPACE.workspaceUri, name: 'w' }] };
+    const [initialize] = toServer(h.fromBrowser('a1', req('i', 'initialize', params)));
+    expect(initialize?.params).toEqual(params);
+    h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
+    expect(toServer(h.fromBrowser('a1', notif('initialized', {}))).map((m) => m.method)).toEqual(['initialized']);
+  });
+});

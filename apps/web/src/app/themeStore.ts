@@ -1,0 +1,82 @@
+import { useSyncExternalStore } from 'react';
+import { isThemePreference, resolveTheme, type ResolvedTheme, type ThemePreference } from './theme.js';
+
+const STORAGE_KEY = 'kandev.theme';
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+function readStored(storage: Storage | undefined): ThemePreference {
+  try {
+    const value = storage?.getItem(STORAGE_KEY);
+    return isThemePreference(value) ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+interface ThemeState {
+  preference: ThemePreference;
+  resolved: ResolvedTheme;
+}
+
+/**
+ * The window's theme: the stored preference, the OS setting when it is System, and the
+ * `data-theme` attribute of <html> the design tokens hang off. Listeners (React views, Monaco)
+ * hear every change, including the OS switching while the page is open.
+ */
+class ThemeStore {
+  private state: ThemeState;
+  private readonly listeners = new Set<() => void>();
+  private readonly media: MediaQueryList | undefined;
+
+  constructor() {
+    this.media = typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : undefined;
+    const preference = readStored(safeLocalStorage());
+    this.state = { preference, resolved: resolveTheme(preference, this.media?.matches ?? false) };
+    this.media?.addEventListener('change', () => this.apply(this.state.preference));
+    this.paint();
+  }
+
+  get = (): ThemeState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  setPreference(preference: ThemePreference): void {
+    try {
+      safeLocalStorage()?.setItem(STORAGE_KEY, preference);
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+    this.apply(preference);
+  }
+
+  private apply(preference: ThemePreference): void {
+    const resolved = resolveTheme(preference, this.media?.matches ?? false);
+    if (resolved === this.state.resolved && preference === this.state.preference) return;
+    this.state = { preference, resolved };
+    this.paint();
+    for (const l of this.listeners) l();
+  }
+
+  private paint(): void {
+    document.documentElement.dataset.theme = this.state.resolved;
+    document.documentElement.dataset.themePreference = this.state.preference;
+  }
+}
+
+export const themeStore = new ThemeStore();
+
+export function useTheme(): ThemeState {
+  return useSyncExternalStore(themeStore.subscribe, themeStore.get);
+}
+

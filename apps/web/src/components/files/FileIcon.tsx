@@ -1,0 +1,43 @@
+import { File, FileBraces, FileCode, FileCog, FileImage, FileTerminal, FileText, Folder, FolderOpen, type LucideIcon } from 'lucide-react';
+
+interface IconKind {
+  icon: LucideIcon;
+  /** A --icon-* token: the colour hints the type, the glyph carries it (colour is never the only cue). */
+  tone: string;
+}
+
+const CODE: Record<string, string> = {
+  ts: 'ts', tsx: 'ts', mts: 'ts', cts: 'ts', js: 'js', jsx: 'js', mjs: 'js', cjs: 'js', py: 'py', pyi: 'py', go: 'go', rs: 'rs', kt: 'kt', kts: 'kt',
+  java: 'kt', c: 'config', h: 'config', cpp: 'config', cs: 'config', rb: 'rs', php: 'kt', swift: 'rs', sql: 'config', html: 'style', vue: 'style', svelte: 'style',
+};
+const STYLE = new Set(['css', 'scss', 'sass', 'less']);
+const DATA = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'xml', 'lock']);
+const TEXT = new Set(['md', 'mdx', 'txt', 'rst', 'adoc', 'log', 'csv']);
+const IMAGE = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp']);
+const SHELL = new Set(['sh', 'bash', 'zsh', 'fish', 'ps1', 'bat', 'cmd']);
+const CONFIG_NAMES = new Set(['dockerfile', 'makefile', '.gitignore', '.editorconfig', '.env', 'go.mod', 'go.sum', '.npmrc', '.prettierrc', 'tsconfig.json', 'package.json']);
+
+/** Which icon a file gets, from its name and extension. */
+export function fileIconKind(name: string): IconKind {
+  const lower = name.toLowerCase();
+  if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || lower.endsWith('.config.js') || lower.endsWith('.config.ts')) return { icon: FileCog, tone: 'config' };
+  const ext = lower.includes('.') ? lower.slice(lower.lastIndexOf('.') + 1) : '';
+  const code = CODE[ext];
+  if (code) return { icon: FileCode, tone: code };
+  if (STYLE.has(ext)) return { icon: FileCode, tone: 'style' };
+  if (DATA.has(ext)) return { icon: FileBraces, tone: 'json' };
+  if (TEXT.has(ext)) return { icon: FileText, tone: 'md' };
+  if (IMAGE.has(ext)) return { icon: FileImage, tone: 'image' };
+  if (SHELL.has(ext)) return { icon: FileTerminal, tone: 'shell' };
+  return { icon: File, tone: 'md' };
+}
+
+export function FileIcon({ name, size = 16 }: { name: string; size?: number }) {
+  const { icon: Icon, tone } = fileIconKind(name);
+  return <Icon className={`file-icon tone-${tone}`} size={size} aria-hidden="true" strokeWidth={1.75} />;
+}
+
+export function FolderIcon({ open, size = 16 }: { open: boolean; size?: number }) {
+  const Icon = open ? FolderOpen : Folder;
+  return <Icon className="file-icon tone-folder" size={size} aria-hidden="true" strokeWidth={1.75} />;
+}

@@ -1,0 +1,22 @@
+import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { editingNotices } from '../../app/services.js';
+
+/** Messages from editing features (an edit refused, a command failed), until dismissed. */
+export function EditingNotices() {
+  const { t } = useTranslation('editing');
+  const notices = useSyncExternalStore(editingNotices.subscribe, editingNotices.getSnapshot);
+  if (notices.length === 0) return null;
+  return (
+    <div className="editing-notices" role="status" aria-live="polite" data-testid="editing-notices">
+      {notices.map((n) => (
+        <p key={n.id} className="banner banner-error editing-notice">
+          <span>{n.text}</span>
+          <button type="button" onClick={() => editingNotices.dismiss(n.id)}>
+            {t('notice.dismiss')}
+          </button>
+        </p>
+      ))}
+    </div>
+  );
+}

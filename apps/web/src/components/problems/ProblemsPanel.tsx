@@ -1,0 +1,74 @@
+import { ChevronDown } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { Problem, ProblemsView } from '../../lib/workspace/problems.js';
+import { FileIcon } from '../files/FileIcon.js';
+import { SeverityIcon } from './SeverityIcon.js';
+
+interface ProblemsPanelProps {
+  view: ProblemsView;
+  open: boolean;
+  onToggle(): void;
+  onReveal(problem: Problem): void;
+}
+
+/** The bottom panel listing the session's diagnostics by file; a click reveals the range. */
+export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelProps) {
+  const { t } = useTranslation('workbench');
+  return (
+    <section className={`problems-panel${open ? ' open' : ''}`} data-testid="problems-panel" data-total={view.total} aria-labelledby="problems-title">
+      <div className="panel-header">
+        <button type="button" className="panel-toggle" aria-expanded={open} aria-controls="problems-body" onClick={onToggle} data-testid="problems-toggle">
+          <ChevronDown className={`panel-chevron${open ? '' : ' closed'}`} size={14} aria-hidden="true" />
+          <span id="problems-title" className="panel-heading">{t('problems.title')}</span>
+          <span className="count-badge" data-testid="problems-count">{view.total}</span>
+        </button>
+        <span className="problems-summary" aria-hidden="true">
+          <SeverityIcon severity="error" /> {view.counts.error}
+          <SeverityIcon severity="warning" /> {view.counts.warning}
+        </span>
+      </div>
+      {open && (
+        <div className="problems-body" id="problems-body">
+          {view.total === 0 ? (
+            <p className="problems-empty" data-testid="problems-empty">{t('problems.empty')}</p>
+          ) : (
+            <ul className="problems-groups" aria-label={t('problems.title')}>
+              {view.groups.map((group) => (
+                <li key={group.path} className="problems-group" data-testid="problems-group" data-path={group.path} data-count={group.problems.length}>
+                  <div className="problems-file">
+                    <FileIcon name={group.path.slice(group.path.lastIndexOf('/') + 1)} size={14} />
+                    <span className="problems-file-name">{group.path}</span>
+                    <span className="count-badge">{group.problems.length}</span>
+                  </div>
+                  <ul className="problems-list">
+                    {group.problems.map((problem, i) => (
+                      <li key={i}>
+                        <button
+                          type="button"
+                          className="problem-row"
+                          data-testid="problem-row"
+                          data-severity={problem.severity}
+                          data-line={problem.range.startLineNumber}
+                          data-column={problem.range.startColumn}
+                          onClick={() => onReveal(problem)}
+                        >
+                          <SeverityIcon severity={problem.severity} />
+                          <span className="visually-hidden">{t(`problems.severity.${problem.severity}`)}</span>
+                          <span className="problem-message">{problem.message}</span>
+                          {(problem.source || problem.code) && (
+                            <span className="problem-source">{t('problems.source', { source: problem.source ?? '', code: problem.code ? `(${problem.code})` : '' })}</span>
+                          )}
+                          <span className="problem-location">{t('problems.location', { line: problem.range.startLineNumber, column: problem.range.startColumn })}</span>
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import type { SessionStatus } from '@kandev/protocol';
+import { useTranslation } from 'react-i18next';
+
+const TONE: Record<SessionStatus, string> = { starting: 'warning', running: 'success', stopped: 'neutral', failed: 'danger' };
+
+/** A session's state as a dot and a word (the word carries it; the colour only hints). */
+export function SessionStateBadge({ status, testId }: { status: SessionStatus; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className={`badge badge-${TONE[status]}`} data-testid={testId} data-state={status}>
+      <span className="status-dot" aria-hidden="true" />
+      {t(`tasks.sessionStatus.${status}`)}
+    </span>
+  );
+}

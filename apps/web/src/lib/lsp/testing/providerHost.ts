@@ -1,0 +1,37 @@
+/** A ProviderHost over the fake Monaco for provider unit tests; each member can be overridden. */
+import { toDisposable } from '../disposable.js';
+import { DEFAULT_PREFERENCES } from '../editing/preferences.js';
+import { EditingRegistry } from '../editing/registry.js';
+import type { FeatureContext } from '../features.js';
+import { documentTarget, sessionSelector, type ProviderHost } from '../providers/host.js';
+import { serverFileUri } from '../uris.js';
+import type { createFakeMonaco } from './fakeMonaco.js';
+
+export function fakeProviderHost(fake: ReturnType<typeof createFakeMonaco>, context: FeatureContext, overrides: Partial<ProviderHost> = {}): ProviderHost & { notices: string[]; pulled: Map<string, unknown[]> } {
+  const notices: string[] = [];
+  const pulled = new Map<string, unknown[]>();
+  return {
+    context,
+    languages: fake.monaco.languages,
+    selector: sessionSelector(context.language),
+    target: (model, registration) => documentTarget(context, model, registration),
+    targetUri: (path) => (context.isOpen(path) ? serverFileUri(context.workspace.workspaceUri, path) : undefined),
+    toModelUri: (u) => fake.monaco.Uri.parse(u),
+    preload: async () => undefined,
+    applyEdit: async () => ({ applied: true }),
+    registerCommand: (id, handler) => {
+      const d = fake.monaco.editor.registerCommand(id, (_a: unknown, ...args: unknown[]) => handler(...args));
+      return toDisposable(() => d.dispose());
+    },
+    preferences: () => DEFAULT_PREFERENCES,
+    editing: new EditingRegistry(),
+    setPulledDiagnostics: (path, diagnostics) => void pulled.set(path, diagnostics),
+    text: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
+    notify: (message) => void notices.push(message),
+    foldingKind: () => undefined,
+    onDocumentSync: context.onDocumentSync,
+    ...overrides,
+    notices,
+    pulled,
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The transport peer comparison: the same stub server (bench/echoServer.mjs) reached four ways,
+ * round trips of `bench/echo` at four sizes and a notification flood, plus what only the product
+ * has (reattach vs cold start, memory per lease, concurrent leases, many open documents).
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningStack } from '../test/support/stack.js';
+import { startPassThroughProxy } from './passThroughProxy.js';
+import { BenchPeer, StdioPeer, WsPeer } from './peers.js';
+import { summarize, type LatencySummary } from './stats.js';
+
+export const ECHO_SIZES = [
+  { label: '200 B', bytes: 200, samples: 300 },
+  { label: '10 KB', bytes: 10 * 1024, samples: 200 },
+  { label: '100 KB', bytes: 100 * 1024, samples: 60 },
+  { label: '1 MB', bytes: 1024 * 1024, samples: 20 },
+] as const;
+export const FLOOD = { count: 20_000, size: 200 };
+
+const echoServer = join(import.meta.dirname, 'echoServer.mjs');
+
+/** The stub server as a binary named like a catalog server, so agentctl launches it like one. */
+export function installEchoServer(binDir: string, name = 'kotlin-lsp'): string {
+  mkdirSync(binDir, { recursive: true });
+  const shim = join(binDir, name);
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${echoServer}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shim;
+}
+
+function payloadOf(bytes: number): { data: string } {
+  // The JSON-RPC envelope adds ~40 bytes; the params object is what is sized.
+  return { data: 'x'.repeat(Math.max(0, bytes - 12)) };
+}
+
+export interface PathResult {
+  echo: Record<string, LatencySummary>;
+  flood: { messagesPerSecond: number; mibPerSecond: number };
+}
+
+export async function measurePath(peer: BenchPeer): Promise<PathResult> {
+  const echo: Record<string, LatencySummary> = {};
+  for (const size of ECHO_SIZES) {
+    const params = payloadOf(size.bytes);
+    for (let i = 0; i < Math.min(20, size.samples); i++) await peer.request('bench/echo', params); // warm-up
+    const samples: number[] = [];
+    for (let i = 0; i < size.samples; i++) {
+      const start = performance.now();
+      const reply = await peer.request('bench/echo', params);
+      samples.push(performance.now() - start);
+      if ((reply.result as { data?: string } | undefined)?.data?.length !== params.data.length) throw new Error(`bench/echo ${size.label}: wrong answer`);
+    }
+    echo[size.label] = summarize(samples);
+  }
+  let ticks = 0;
+  peer.onNotification(() => ticks++);
+  const start = performance.now();
+  await peer.request('bench/flood', FLOOD);
+  const seconds = (performance.now() - start) / 1000;
+  peer.onNotification(undefined);
+  if (ticks !== FLOOD.count) throw new Error(`flood: ${ticks} of ${FLOOD.count} notifications arrived before the answer`);
+  return { echo, flood: { messagesPerSecond: FLOOD.count / seconds, mibPerSecond: (FLOOD.count * FLOOD.size) / seconds / 1048576 } };
+}
+
+export async function directStdio(shim: string): Promise<PathResult> {
+  const peer = new StdioPeer(shim, [], process.env);
+  await peer.initialize();
+  try {
+    return await measurePath(peer);
+  } finally {
+    await peer.close();
+  }
+}
+
+export async function oneHopProxy(shim: string, mode: 'raw' | 'json'): Promise<PathResult> {
+  const proxy = await startPassThroughProxy(shim, [], process.env, mode);
+  const { peer } = await WsPeer.open(proxy.url);
+  await peer.initialize();
+  try {
+    return await measurePath(peer);
+  } finally {
+    await peer.close();
+    await proxy.close();
+  }
+}
+
+/** A browser-side connection to the product: backend gateway + broker -> agentctl -> stdio. */
+export function productUrl(stack: RunningStack, sessionId: string, language: string, lease?: string): string {
+  return `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=${language}${lease ? `&lease=${encodeURIComponent(lease)}` : ''}`;
+}
+
+export async function openProduct(stack: RunningStack, sessionId: string, language = 'kotlin', lease?: string): Promise<{ peer: WsPeer; ready: Record<string, any> }> {
+  const { peer, ready } = await WsPeer.open(productUrl(stack, sessionId, language, lease), { Origin: stack.url }, true);
+  return { peer, ready: ready as Record<string, any> };
+}
+
+export function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? NaN);
+}
+
+/** p50 of 200 B echoes with `leases` connections busy at once, each in a session of its own. */
+export async function concurrentLeases(stack: RunningStack, taskId: string, leases: number, rounds = 150): Promise<LatencySummary> {
+  const peers: WsPeer[] = [];
+  for (let i = 0; i < leases; i++) {
+    const { peer } = await openProduct(stack, (await stack.startSession(taskId)).id);
+    await peer.initialize();
+    peers.push(peer);
+  }
+  const params = payloadOf(200);
+  const samples: number[] = [];
+  await Promise.all(peers.map(async (peer) => {
+    for (let i = 0; i < rounds; i++) {
+      const start = performance.now();
+      await peer.request('bench/echo', params);
+      samples.push(performance.now() - start);
+    }
+  }));
+  for (const peer of peers) {
+    const released = peer.nextFrame((m) => m.status === 'released');
+    peer.send({ control: 'release', reason: 'stop' });
+    await released;
+    await peer.close();
+  }
+  return summarize(samples);
+}
+
+/** p50 of 200 B echoes in one lease that has `documents` documents open. */
+export async function manyDocuments(stack: RunningStack, taskId: string, documents: number, rounds = 300): Promise<LatencySummary> {
+  const { peer } = await openProduct(stack, (await stack.startSession(taskId)).id);
+  await peer.initialize();
+  for (let i = 0; i < documents; i++) {
+    peer.notify('textDocument/didOpen', { textDocument: { uri: `file:///bench/doc${i}.kt`, languageId: 'kotlin', version: 1, text: `val x${i} = ${i}\n` } });
+  }
+  const params = payloadOf(200);
+  await peer.request('bench/echo', params); // every didOpen before it has passed the broker
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await peer.request('bench/echo', params);
+    samples.push(performance.now() - start);
+  }
+  const released = peer.nextFrame((m) => m.status === 'released');
+  peer.send({ control: 'release', reason: 'stop' });
+  await released;
+  await peer.close();
+  return summarize(samples);
+}
+
+/**
+ * Ready-to-use after connect: reattaching to a retained lease (resume, reopen nothing, synchronized)
+ * against a cold start (launch + initialize), in separate sessions so neither claims the other's lease.
+ */
+export async function startTimes(stack: RunningStack, taskId: string, language: string, rounds: number): Promise<{ reattach: LatencySummary; cold: LatencySummary; resumed: number }> {
+  const session = (await stack.startSession(taskId)).id;
+  const coldSession = (await stack.startSession(taskId)).id;
+  const cold: number[] = [];
+  const reattach: number[] = [];
+  let resumed = 0;
+  let start = performance.now();
+  const first = await openProduct(stack, session, language);
+  await first.peer.initialize(first.ready.workspaceUri ?? null);
+  cold.push(performance.now() - start);
+  let lease = first.ready.lease as string;
+  await first.peer.close();
+  for (let i = 0; i < rounds; i++) {
+    start = performance.now();
+    const again = await openProduct(stack, session, language, lease);
+    if (again.ready.resumed) {
+      resumed++;
+      const synchronized = again.peer.nextFrame((m) => m.status === 'synchronized');
+      again.peer.send({ control: 'attachment-ready' });
+      await synchronized;
+    } else {
+      await again.peer.initialize(again.ready.workspaceUri ?? null);
+    }
+    reattach.push(performance.now() - start);
+    lease = again.ready.lease as string;
+    await again.peer.close();
+
+    start = performance.now();
+    const fresh = await openProduct(stack, coldSession, language);
+    await fresh.peer.initialize(fresh.ready.workspaceUri ?? null);
+    cold.push(performance.now() - start);
+    const released = fresh.peer.nextFrame((m) => m.status === 'released');
+    fresh.peer.send({ control: 'release', reason: 'stop' });
+    await released;
+    await fresh.peer.close();
+  }
+  return { reattach: summarize(reattach), cold: summarize(cold), resumed };
+}
+
+/** Backend RSS growth per lease held (initialized, one request answered). */
+export async function memoryPerLease(stack: RunningStack, taskId: string, leases: number): Promise<{ beforeKiB: number; afterKiB: number; perLeaseKiB: number }> {
+  const pid = stack.process.pid as number;
+  const beforeKiB = rssKiB(pid);
+  const held: WsPeer[] = [];
+  for (let i = 0; i < leases; i++) {
+    const { peer } = await openProduct(stack, (await stack.startSession(taskId)).id);
+    await peer.initialize();
+    await peer.request('bench/echo', payloadOf(200));
+    held.push(peer);
+  }
+  const afterKiB = rssKiB(pid);
+  for (const peer of held) {
+    const released = peer.nextFrame((m) => m.status === 'released');
+    peer.send({ control: 'release', reason: 'stop' });
+    await released;
+    await peer.close();
+  }
+  return { beforeKiB, afterKiB, perLeaseKiB: (afterKiB - beforeKiB) / leases };
+}

@@ -1,0 +1,163 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+/**
+ * Issue 15 editing features against the real typescript-language-server (TypeScript 6): the
+ * outline and breadcrumbs, rename across open and unopened files, a quick fix that adds a missing
+ * import, server formatting and format on save.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler' }, include: ['src'] }),
+  'src/math.ts': ['export function addNumbers(a: number, b: number): number {', '  return a + b;', '}', '', 'export class Calculator {', '  total = 0;', '  add(value: number): void {', '    this.total = addNumbers(this.total, value);', '  }', '}', ''].join('\n'),
+  'src/main.ts': ['import { addNumbers } from "./math";', '', 'const result = addNumbers(1, 2);', 'console.log(result);', ''].join('\n'),
+  'src/use.ts': ['import { addNumbers } from "./math";', '', 'export const twice = addNumbers(2, 2);', ''].join('\n'),
+  'src/needsImport.ts': ['export const calc = new Calculator();', ''].join('\n'),
+  'src/ugly.ts': ['const   spaced={a:1,b:2};', 'export   default   spaced;', ''].join('\n'),
+};
+
+function writeWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kandev-editing-ts-'));
+  for (const [path, content] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+describe.runIf(run)('editing with the real typescript-language-server', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let sessionId: string;
+  let workspace: string;
+
+  const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
+  const modelText = (path: string) =>
+    page.evaluate(({ sid, p }) => {
+      const monaco = (window as any).__kandev.monaco;
+      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
+    }, { sid: sessionId, p: path });
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    workspace = writeWorkspace();
+    const task = await stack.createTask({ title: 'Editing', workspace });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+    page = await (await newContext(browser.browser)).newPage();
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'src/math.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('the Outline lists the document symbols as a tree and breadcrumbs follow the caret', async () => {
+    const outline = page.locator('[data-testid="outline"]');
+    await outline.locator('[data-symbol="Calculator"]').waitFor({ timeout: 60_000 });
+    const names = await outline.locator('[data-symbol]').evaluateAll((els) => els.map((e) => e.getAttribute('data-symbol')));
+    expect(names).toEqual(['addNumbers', 'Calculator', 'total', 'add']);
+    // `add` is nested under Calculator (its list item is inside Calculator's).
+    expect(await outline.locator('li:has(> [data-symbol="Calculator"]) [data-symbol="add"]').count()).toBe(1);
+    await setCaret(page, 8, 10);
+    const crumbs = () => page.locator('[data-testid="breadcrumbs"] .crumb-name').allInnerTexts();
+    await expect.poll(crumbs, { timeout: 15_000 }).toEqual(['Calculator', 'add']);
+    await outline.locator('[data-symbol="addNumbers"]').click();
+    await expect.poll(crumbs).toEqual(['addNumbers']);
+  });
+
+  // typescript-language-server answers rename with the files of its project that are loaded (here
+  // the open ones); writing unopened files is proven against the fake server (editing-fake.test.ts).
+  it('F2 renames across files: every open model is edited in place as one undo stop, nothing is saved', async () => {
+    await openFile(page, 'src/main.ts');
+    await openFile(page, 'src/math.ts');
+    await setCaret(page, 1, 20);
+    await page.keyboard.press('F2');
+    const input = page.locator('.rename-box input');
+    await input.waitFor({ timeout: 30_000 });
+    expect(await input.inputValue()).toBe('addNumbers');
+    await input.fill('sumNumbers');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => editorText(page), { timeout: 30_000 }).toContain('export function sumNumbers(a: number, b: number)');
+    expect(await editorText(page)).toContain('this.total = sumNumbers(this.total, value);');
+    // main.ts is open in a tab: its model changed (unsaved), the disk not yet.
+    expect(await modelText('src/main.ts')).toBe(['import { sumNumbers } from "./math";', '', 'const result = sumNumbers(1, 2);', 'console.log(result);', ''].join('\n'));
+    expect(readFileSync(join(workspace, 'src/main.ts'), 'utf8')).toBe(FILES['src/main.ts']);
+    expect(await tab('src/main.ts').getAttribute('data-dirty')).toBe('true');
+    expect(readFileSync(join(workspace, 'src/math.ts'), 'utf8')).toBe(FILES['src/math.ts']);
+    // One undo in math.ts takes the whole rename of that file back.
+    await page.keyboard.press('Control+Z');
+    expect(await editorText(page)).toBe(FILES['src/math.ts']);
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(() => editorText(page)).toContain('export function sumNumbers(');
+  });
+
+  it('Quick Fix (Ctrl+.) offers and applies "Add import" for a missing name', async () => {
+    await openFile(page, 'src/needsImport.ts');
+    await expect.poll(async () => (await markers(page, sessionId, 'src/needsImport.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 }).toContain("Cannot find name 'Calculator'");
+    await setCaret(page, 1, 26);
+    await page.keyboard.press('Control+.');
+    const rows = page.locator('.action-widget .monaco-list-row.action');
+    await rows.filter({ hasText: /Add import from "\.\/math"/ }).first().waitFor({ timeout: 30_000 });
+    // Keyboard, as a person would: move the focus to the import fix, then Enter.
+    for (let i = 0; i < 10; i++) {
+      if (/Add import from "\.\/math"/.test(await page.locator('.action-widget .monaco-list-row.action.focused').innerText())) break;
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    await expect.poll(() => editorText(page), { timeout: 30_000 }).toMatch(/^import \{ Calculator \} from "\.\/math";\n/);
+  });
+
+  it('Format Document uses the server formatter; format on save (per language, off by default) formats before writing', async () => {
+    await openFile(page, 'src/ugly.ts');
+    await runEditorAction(page, 'editor.action.formatDocument');
+    await expect.poll(() => editorText(page), { timeout: 30_000 }).toContain('const spaced = { a: 1, b: 2 };');
+    await page.keyboard.press('Control+Z');
+    expect(await editorText(page)).toContain('const   spaced={a:1,b:2};');
+    // Off by default: saving writes the text as it is.
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8')).toBe(FILES['src/ugly.ts']);
+    await putSettings(stack, { lsp_editor_features: { typescript: { format_on_save: true } } });
+    await page.reload();
+    await openFile(page, 'src/ugly.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    await setCaret(page, 2, 1);
+    await page.keyboard.type('// saved\n');
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 }).toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
+  });
+
+  // Whether this typescript-language-server answers with hints depends on its own preferences;
+  // hint rendering and inlayHint/resolve are proven against the fake server (editing-fake.test.ts).
+  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then Monaco asks the server', async () => {
+    const sent: string[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      const method = /"method":"([^"]+)"/.exec(text)?.[1];
+      if (method) sent.push(method);
+    }));
+    await page.reload();
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // The Outline's documentSymbol request shows the editor has asked what it asks on open.
+    await expect.poll(() => sent.includes('textDocument/documentSymbol'), { timeout: 30_000 }).toBe(true);
+    expect(sent).not.toContain('textDocument/inlayHint');
+    await putSettings(stack, { lsp_editor_features: { typescript: { inlay_hints: true } } });
+    await page.reload();
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    await expect.poll(() => sent.includes('textDocument/inlayHint'), { timeout: 30_000 }).toBe(true);
+  });
+});
