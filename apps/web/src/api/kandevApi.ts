@@ -33,6 +33,8 @@ export class ApiRequestError extends Error {
     readonly code: ApiErrorCode | undefined,
     /** For a refused task: which field and why (the browser shows its own copy for it). */
     readonly invalid?: TaskInvalid,
+    /** The session a refused start recorded (422 executor_unsupported answers with it, failed). */
+    readonly session?: Session,
   ) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}`);
     this.name = 'ApiRequestError';
@@ -58,8 +60,10 @@ type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 async function errorOf(res: Response): Promise<ApiRequestError> {
   let code: ApiErrorCode | undefined;
   let invalid: TaskInvalid | undefined;
+  let session: Session | undefined;
   try {
-    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid> };
+    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid>; session?: Partial<Session> };
+    if (typeof body?.session?.id === 'string' && typeof body.session.taskId === 'string') session = body.session as Session;
     if (typeof body?.error?.code === 'string') code = body.error.code as ApiErrorCode;
     if (typeof body?.invalid?.reason === 'string' && typeof body.invalid.field === 'string') {
       invalid = { field: body.invalid.field, reason: body.invalid.reason };
@@ -68,7 +72,7 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
   } catch {
     // not JSON
   }
-  return new ApiRequestError(res.status, code, invalid);
+  return new ApiRequestError(res.status, code, invalid, session);
 }
 
 /** The backend's HTTP API (DESIGN section 9), relative to the page's origin. */

@@ -12,6 +12,8 @@ import { DesktopSession } from './DesktopSession.js';
 import { PhoneSession } from './PhoneSession.js';
 import { WorkspaceTrustButton } from '../trust/WorkspaceTrustButton.js';
 import { useSessionInfo } from './useSessionInfo.js';
+import { sessionBody } from './sessionBody.js';
+import { UnsupportedExecutorNotice } from './UnsupportedExecutorNotice.js';
 
 interface SessionViewProps {
   sessionId: string;
@@ -30,6 +32,10 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
   const session = info.state === 'loaded' ? info.session : undefined;
   const task = info.state === 'loaded' ? info.task : undefined;
   const live = session?.status === 'running' || session?.status === 'starting';
+  // Until the session and its task are known, mount nothing that could list files or open an /lsp
+  // socket: an unsupported executor (S26) must not get either.
+  const body = session ? sessionBody(session, task) : info.state === 'loading' ? 'loading' : 'workbench';
+  const unsupported = body === 'unsupported';
 
   useEffect(() => {
     document.title = task ? tw('shell.documentTitle', { title: task.title }) : t('app.title');
@@ -76,21 +82,25 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
           </div>
         </div>
         <div className="session-actions">
-          <WorkspaceTrustButton sessionId={sessionId} />
+          {!unsupported && <WorkspaceTrustButton sessionId={sessionId} />}
           {failure && <span role="alert" className="inline-error">{failure === 'stop' ? t('session.stopFailed') : t('tasks.startFailed')}</span>}
-          {live && (
+          {live && !unsupported && (
             <button type="button" className="btn btn-sm" data-testid="session-stop" onClick={stop} disabled={busy !== undefined}>
               <Square size={12} aria-hidden="true" />
               {busy === 'stopping' ? t('session.stopping') : tw('sessions.stop')}
             </button>
           )}
-          <button type="button" className="btn btn-sm" data-testid="session-new" onClick={newSession} disabled={!session || busy !== undefined}>
-            <Plus size={14} aria-hidden="true" />
-            {busy === 'starting' ? t('tasks.starting') : tw('sessions.new')}
-          </button>
+          {!unsupported && (
+            <button type="button" className="btn btn-sm" data-testid="session-new" onClick={newSession} disabled={!session || busy !== undefined}>
+              <Plus size={14} aria-hidden="true" />
+              {busy === 'starting' ? t('tasks.starting') : tw('sessions.new')}
+            </button>
+          )}
         </div>
       </div>
-      {session && !live ? (
+      {body === 'loading' ? null : unsupported && task ? (
+        <UnsupportedExecutorNotice executor={task.executor} />
+      ) : session && body === 'ended' ? (
         <div className="session-ended" data-testid="session-ended" data-state={session.status}>
           <p className="empty-state-title">{tw(session.status === 'failed' ? 'sessions.failedTitle' : 'sessions.stoppedTitle')}</p>
           <p className="empty-state-text">{tw('sessions.endedHint')}</p>

@@ -9,6 +9,7 @@ import { Menu } from '../ui/Menu.js';
 import { ExecutorBadge } from './ExecutorBadge.js';
 import { formatStartTime } from './formatTime.js';
 import { SessionStateBadge } from './SessionStateBadge.js';
+import { refusedSessionId, unsupportedOpenTarget } from '../session/sessionBody.js';
 
 const SHOWN_SESSIONS = 5;
 
@@ -37,6 +38,7 @@ export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps)
   const [failed, setFailed] = useState<'start' | 'stop' | undefined>();
   const sessions = task.sessions ?? [];
   const resumable = resumableSession(sessions);
+  const opensExisting = resumable !== undefined || unsupportedOpenTarget(task) !== undefined;
   const newest = [...sessions].reverse();
   const shown = newest.slice(0, SHOWN_SESSIONS);
 
@@ -47,7 +49,13 @@ export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps)
       (session) => {
         window.location.hash = sessionHash(session.id);
       },
-      () => {
+      (err: unknown) => {
+        // An unsupported executor (S26) records a failed session; open it so its view says why.
+        const refused = refusedSessionId(err);
+        if (refused) {
+          window.location.hash = sessionHash(refused);
+          return;
+        }
         setBusy(false);
         setFailed('start');
         onChanged();
@@ -55,7 +63,8 @@ export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps)
     );
   };
   const open = () => {
-    if (resumable) window.location.hash = sessionHash(resumable.id);
+    const target = resumable?.id ?? unsupportedOpenTarget(task);
+    if (target) window.location.hash = sessionHash(target);
     else start();
   };
   const stop = (session: Session) => {
@@ -91,7 +100,7 @@ export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps)
         <div className="task-actions">
           <button type="button" className="btn btn-primary" data-testid="start-session" data-resumes={resumable?.id} onClick={open} disabled={busy}>
             <Play size={14} aria-hidden="true" />
-            {busy ? t('tasks.starting') : resumable ? tw('tasksPage.open') : t('tasks.startSession')}
+            {busy ? t('tasks.starting') : opensExisting ? tw('tasksPage.open') : t('tasks.startSession')}
           </button>
           {resumable && (
             <button type="button" className="btn" data-testid="new-session" onClick={start} disabled={busy}>
