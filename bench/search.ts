@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { TASK_HOST_PATHS } from '@kandev/protocol';
 import { findRipgrep } from '../apps/agentctl/src/files/search/ripgrep.js';
 import { startAgentctl, type RunningAgentctl } from '../apps/agentctl/src/testing/agentctlProcess.js';
 import type { RunningStack } from '../test/support/stack.js';
@@ -75,7 +76,7 @@ function plainRg(rg: string, root: string, query: string): Promise<void> {
 }
 
 async function productSearch(agentctl: RunningAgentctl, query: string, expectHits: number): Promise<void> {
-  const res = await agentctl.api(`/api/v1/search?stream=1&q=${encodeURIComponent(query)}`);
+  const res = await agentctl.api(`${TASK_HOST_PATHS.search}?stream=1&q=${encodeURIComponent(query)}`);
   const text = await res.text();
   const hits = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; hits?: unknown[] }).reduce((n, l) => n + (l.hits?.length ?? 0), 0);
   if (hits !== expectHits) throw new Error(`search for ${query}: ${hits} hits, expected ${expectHits}`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fails when a module or a folder imports itself back through others. Cycles make load order matter
-// and blur which layer owns what (STYLE: layering), so `npm test` refuses them. Type-only imports
+// and blur which layer owns what (STYLE: layering), so `npm test` refuses them (scripts/test.sh runs
+// it on packages/protocol, apps/agentctl and apps/backend; the web still has some). Type-only imports
 // count too: a cycle of types is still a cycle of knowledge between two folders.
 //   node scripts/check-cycles.mjs [root ...]   (default: every workspace's src/)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders } from '../support/access.js';
 import { startTestBackend, type TestBackend } from './backend-support.js';
 
 /**
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 describe('search through the backend', () => {
   it('streams NDJSON unchanged: hits, then done naming the engine', async () => {
-    const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?q=needle&stream=1`);
+    const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?q=needle&stream=1`, { headers: authHeaders() });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const lines = (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as SearchStreamLine);
@@ -50,7 +51,7 @@ describe('search through the backend', () => {
 
   it('a browser that aborts after the first hit cancels the search on the task host', async () => {
     const abort = new AbortController();
-    const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?q=needle&stream=1&word=1`, { signal: abort.signal });
+    const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?q=needle&stream=1&word=1`, { signal: abort.signal, headers: authHeaders() });
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('"a-first.txt"');
     abort.abort();

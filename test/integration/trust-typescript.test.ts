@@ -42,7 +42,7 @@ describe('workspace trust: TypeScript', () => {
   it('a new task does not trust its workspace; PATCH validates and records the switch', async () => {
     expect(task.trustWorkspaceTools).toBe(false);
     await expect(stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: 'yes' } })).rejects.toThrow(/400/);
-    await expect(stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { title: 'renamed' } })).rejects.toThrow(/400/);
+    await expect(stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { repositories: [] } })).rejects.toThrow(/400/);
     await expect(stack.api('/api/tasks/missing', { method: 'PATCH', body: { trustWorkspaceTools: true } })).rejects.toThrow(/404/);
     expect((await stack.api<Task>(`/api/tasks/${task.id}`)).trustWorkspaceTools).toBe(false);
   });

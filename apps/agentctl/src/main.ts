@@ -3,7 +3,7 @@
  * files API and LSP streams, prints exactly one `{"event":"listening","port":N}` line on stdout,
  * and on SIGTERM/SIGINT closes every stream with 1001, reaps every tree and exits 0.
  */
-import { STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS } from '@kandev/protocol';
+import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS, formatListeningLine } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     logger,
     timings: {
       wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS, exitReadGraceMs: EXIT_READ_GRACE_MS,
-      keepalive: { intervalMs: positiveInt(process.env.AGENTCTL_PING_INTERVAL_MS, WS_PING_INTERVAL_MS), maxMisses: positiveInt(process.env.AGENTCTL_PING_MISSES, WS_PING_MAX_MISSES) },
+      keepalive: { intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS), maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES) },
     },
   });
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   // logged again (an endless loop), so write errors on our own stdio are dropped.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
-  if (process.env.AGENTCTL_EXIT_ON_STDIN_CLOSE === '1') {
+  if (process.env[AGENTCTL_ENV.exitOnStdinClose] === '1') {
     process.stdin.on('end', () => stop('SIGTERM'));
     process.stdin.on('error', () => stop('SIGTERM'));
     process.stdin.resume();
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
 
   const port = await server.listen(config.host, config.port);
   logger.log('info', 'listening', { host: config.host, port });
-  process.stdout.write(`${JSON.stringify({ event: 'listening', port })}\n`);
+  process.stdout.write(formatListeningLine(port));
 }
 
 main().catch((err) => {

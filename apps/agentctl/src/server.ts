@@ -1,4 +1,4 @@
-import { LSP_MAX_BODY_BYTES, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
+import { LSP_MAX_BODY_BYTES, TASK_HOST_PATHS, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -12,7 +12,6 @@ import { LspStream, type StreamHost } from './stream/lspStream.js';
 import { parseStreamParams } from './stream/params.js';
 import { StreamTable } from './stream/streamTable.js';
 
-export const LSP_STREAM_PATH = '/api/v1/lsp/stream';
 const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
 
 /** The streams' host settings (the task env, platform, installer, ...) plus what the server itself needs. */
@@ -58,7 +57,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       return;
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
-    if (url.pathname === '/api/v1/health' && req.method === 'GET') {
+    if (url.pathname === TASK_HOST_PATHS.health && req.method === 'GET') {
       sendJson(res, 200, { ok: true, ...identity, platform: options.platform });
       return;
     }
@@ -82,7 +81,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       return;
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
-    if (url.pathname !== LSP_STREAM_PATH) {
+    if (url.pathname !== TASK_HOST_PATHS.lspStream) {
       refuseUpgrade(socket, 404, 'Not Found');
       return;
     }

@@ -1,4 +1,5 @@
 import { posix, win32, type PlatformPath } from 'node:path';
+import { isAgentctlVariable } from '@kandev/protocol';
 
 /**
  * The task environment is not agentctl's process.env: language servers are found, installed and run
@@ -74,12 +75,12 @@ export function childEnv(env: TaskEnv, overrides: TaskEnv = {}, platform: NodeJS
   const overridden = new Set(Object.keys(overrides).map((k) => (isWindows(platform) ? k.toUpperCase() : k)));
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value === undefined || key.toUpperCase().startsWith('AGENTCTL_')) continue;
+    if (value === undefined || isAgentctlVariable(key)) continue;
     if (overridden.has(isWindows(platform) ? key.toUpperCase() : key)) continue;
     out[key] = value;
   }
   for (const [key, value] of Object.entries(overrides)) {
-    if (value === undefined || key.toUpperCase().startsWith('AGENTCTL_')) continue;
+    if (value === undefined || isAgentctlVariable(key)) continue;
     out[key] = value;
   }
   return out;

@@ -1,6 +1,8 @@
 import { MAX_JSON_DEPTH } from './bounds.js';
 import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
 import type { LanguageId } from './languages.js';
+import { RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
+import { isRecord } from './records.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
 export interface InstallingFrame { status: 'installing'; language: LanguageId; detail?: string }
@@ -102,27 +104,24 @@ export interface ReleaseControl { control: 'release'; reason: ReleaseReason }
 export interface ReleaseStreamControl { control: 'release-stream' }
 export type ControlFrame = AttachmentReadyControl | ReleaseControl | ReleaseStreamControl;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isStatusFrame(value: unknown): value is StatusFrame {
-  return isObject(value) && typeof value.status === 'string' && !('jsonrpc' in value);
+  return isRecord(value) && typeof value.status === 'string' && !('jsonrpc' in value);
 }
 
 export function isControlFrame(value: unknown): value is ControlFrame {
-  if (!isObject(value) || 'jsonrpc' in value) return false;
+  if (!isRecord(value) || 'jsonrpc' in value) return false;
   if (value.control === 'attachment-ready' || value.control === 'release-stream') return true;
   return value.control === 'release' && (value.reason === 'stop' || value.reason === 'editor_idle');
 }
 
 /** A JSON-RPC 2.0 message: the minimum shape every hop checks before forwarding. */
-export function isJsonRpcMessage(value: unknown): value is Record<string, unknown> & { jsonrpc: '2.0' } {
-  return isObject(value) && value.jsonrpc === '2.0';
+export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
+  return isRecord(value) && value.jsonrpc === '2.0';
 }
 
 export type ParsedFrame =
-  | { kind: 'jsonrpc'; message: Record<string, unknown> & { jsonrpc: '2.0' } }
+  | { kind: 'jsonrpc'; message: JsonRpcMessage }
   | { kind: 'status'; frame: StatusFrame }
   | { kind: 'control'; frame: ControlFrame }
   /**
@@ -134,10 +133,10 @@ export type ParsedFrame =
   | { kind: 'invalid'; reason: 'not_json' | 'not_an_object' | 'unknown_shape' | 'too_deep' };
 
 /** JSON-RPC "Invalid Request", the code a message refused for its nesting is answered with. */
-export const JSON_RPC_INVALID_REQUEST = -32600;
+export const JSON_RPC_INVALID_REQUEST = RpcErrorCode.InvalidRequest;
 
 /** The error answering (or standing in for) a message refused for its nesting; names the bound. */
-export function nestingRefusal(id: string | number | null): Record<string, unknown> & { jsonrpc: '2.0' } {
+export function nestingRefusal(id: JsonRpcId | null): JsonRpcMessage {
   return {
     jsonrpc: '2.0',
     id,
@@ -204,7 +203,7 @@ export function parseFrame(text: string, scan: NestingScan = scanJsonNesting(tex
     return { kind: 'invalid', reason: 'not_json' };
   }
   // A JSON-RPC batch is not used by LSP; arrays are refused like any other foreign shape.
-  if (!isObject(value)) return { kind: 'invalid', reason: 'not_an_object' };
+  if (!isRecord(value)) return { kind: 'invalid', reason: 'not_an_object' };
   if (isJsonRpcMessage(value)) return { kind: 'jsonrpc', message: value };
   if (isControlFrame(value)) return { kind: 'control', frame: value };
   if (isStatusFrame(value)) return { kind: 'status', frame: value };

@@ -1,4 +1,5 @@
 import type { LanguageId } from './languages.js';
+import { isRecord } from './records.js';
 
 /**
  * What Kandev tells a server before anything the user configured: settings that keep a server off
@@ -37,16 +38,12 @@ export const SERVER_INITIALIZATION_OPTIONS: Readonly<Partial<Record<LanguageId, 
   html: { provideFormatter: true },
 };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `over` merged onto `base` recursively for objects; any other value of `over` replaces. */
 export function mergeJson(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];
-    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeJson(current, value) : value;
+    out[key] = isRecord(current) && isRecord(value) ? mergeJson(current, value) : value;
   }
   return out;
 }
@@ -61,7 +58,7 @@ export function effectiveServerConfig(language: LanguageId, userConfig: Record<s
 /** The `initialize` params with Kandev's options for this language merged under the client's own. */
 export function withInitializationOptions(language: LanguageId, params: unknown): unknown {
   const options = SERVER_INITIALIZATION_OPTIONS[language];
-  if (!options || !isPlainObject(params)) return params;
-  const client = isPlainObject(params.initializationOptions) ? params.initializationOptions : {};
+  if (!options || !isRecord(params)) return params;
+  const client = isRecord(params.initializationOptions) ? params.initializationOptions : {};
   return { ...params, initializationOptions: mergeJson(options, client) };
 }

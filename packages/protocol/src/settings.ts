@@ -1,4 +1,5 @@
 import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
+import { isRecord } from './records.js';
 
 export const STATUS_LOCATIONS = ['toolbar', 'status_bar'] as const;
 export type StatusLocation = (typeof STATUS_LOCATIONS)[number];
@@ -51,16 +52,12 @@ function languageList(field: string, value: unknown, allowed: readonly LanguageI
   return out;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Validates a partial settings update and merges it onto `current`. Unknown fields are refused so
  * a typo never silently does nothing.
  */
 export function mergeSettings(current: UserSettings, patch: unknown): { ok: true; settings: UserSettings } | { ok: false; error: SettingsError } {
-  if (!isPlainObject(patch)) return { ok: false, error: { field: '', message: 'settings must be a JSON object' } };
+  if (!isRecord(patch)) return { ok: false, error: { field: '', message: 'settings must be a JSON object' } };
   const next: UserSettings = { ...current };
   for (const [field, value] of Object.entries(patch)) {
     switch (field) {
@@ -73,12 +70,12 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         break;
       }
       case 'lsp_server_configs': {
-        if (!isPlainObject(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
+        if (!isRecord(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
         const configs: UserSettings['lsp_server_configs'] = { ...current.lsp_server_configs };
         for (const [lang, config] of Object.entries(value)) {
           if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
           if (config === null) { delete configs[lang]; continue; }
-          if (!isPlainObject(config)) return { ok: false, error: { field, message: `${lang}: configuration must be a JSON object` } };
+          if (!isRecord(config)) return { ok: false, error: { field, message: `${lang}: configuration must be a JSON object` } };
           configs[lang] = config;
         }
         next.lsp_server_configs = configs;
@@ -101,12 +98,12 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         next.status_bar_order = value as string[];
         break;
       case 'lsp_editor_features': {
-        if (!isPlainObject(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
+        if (!isRecord(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
         const features: UserSettings['lsp_editor_features'] = { ...current.lsp_editor_features };
         for (const [lang, entry] of Object.entries(value)) {
           if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
           if (entry === null) { delete features[lang]; continue; }
-          if (!isPlainObject(entry)) return { ok: false, error: { field, message: `${lang}: must be an object of switches` } };
+          if (!isRecord(entry)) return { ok: false, error: { field, message: `${lang}: must be an object of switches` } };
           const merged: EditorFeatureSettings = { ...features[lang] };
           for (const [key, flag] of Object.entries(entry)) {
             if (!(EDITOR_FEATURE_KEYS as readonly string[]).includes(key)) return { ok: false, error: { field, message: `${lang}: unknown switch ${key}` } };
@@ -135,7 +132,7 @@ export function configurationSection(config: Record<string, unknown> | undefined
   if (section in config) return config[section];
   let node: unknown = config;
   for (const part of section.split('.')) {
-    if (!isPlainObject(node) || !(part in node)) return null;
+    if (!isRecord(node) || !(part in node)) return null;
     node = node[part];
   }
   return node;

@@ -1,6 +1,6 @@
 import type { ReadFileResponse } from '@kandev/protocol';
 import { open } from 'node:fs/promises';
-import { fail, ok, type FilesResult } from './result.js';
+import { fail, ok, type FilesResult } from '../filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 

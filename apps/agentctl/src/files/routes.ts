@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { scanJsonNesting } from '@kandev/protocol';
+import { TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
 import { applyFileOperations, parseApplyRequest } from './apply.js';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
-import type { FilesResult } from './result.js';
+import type { FilesResult } from '../filesResult.js';
 import type { SearchEngineChoice } from './search.js';
 import { handleSearch } from './searchRoute.js';
 import { writeWorkspaceFile } from './write.js';
@@ -24,7 +24,7 @@ function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, 
   sendError(res, result.error.status, result.error.code, result.error.message);
 }
 
-function parseWriteRequest(text: string): { content: string; baseVersion: string | undefined } | undefined {
+function parseWriteRequest(text: string): WriteFileRequest | undefined {
   let value: unknown;
   if (scanJsonNesting(text).tooDeep) return undefined;
   try {
@@ -32,8 +32,8 @@ function parseWriteRequest(text: string): { content: string; baseVersion: string
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { content, baseVersion } = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const { content, baseVersion } = value;
   if (typeof content !== 'string') return undefined;
   if (baseVersion !== undefined && typeof baseVersion !== 'string') return undefined;
   return { content, baseVersion };
@@ -43,11 +43,11 @@ function parseWriteRequest(text: string): { content: string; baseVersion: string
 export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger, searchEngine: SearchEngineChoice = { ripgrep: undefined }): Promise<boolean> {
   const path = url.searchParams.get('path');
   switch (url.pathname) {
-    case '/api/v1/files':
+    case TASK_HOST_PATHS.files:
       if (req.method !== 'GET') break;
       answer(res, await listFiles(workspace, path ?? ''), logger, 'files');
       return true;
-    case '/api/v1/file':
+    case TASK_HOST_PATHS.file:
       if (path === null || path === '') {
         sendError(res, 400, 'bad_request', 'path is required');
         return true;
@@ -74,7 +74,7 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
         return true;
       }
       break;
-    case '/api/v1/files/apply': {
+    case TASK_HOST_PATHS.filesApply: {
       if (req.method !== 'POST') break;
       const body = await readBody(req, MAX_WRITE_BODY_BYTES);
       if (!body.ok) {
@@ -98,14 +98,14 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
       else answer(res, outcome, logger, 'files/apply');
       return true;
     }
-    case '/api/v1/search':
+    case TASK_HOST_PATHS.search:
       if (req.method !== 'GET') break;
       await handleSearch(workspace, searchEngine, req, res, url, logger);
       return true;
     default:
       return false;
   }
-  res.setHeader('allow', url.pathname === '/api/v1/file' ? 'GET, PUT' : url.pathname === '/api/v1/files/apply' ? 'POST' : 'GET');
+  res.setHeader('allow', url.pathname === TASK_HOST_PATHS.file ? 'GET, PUT' : url.pathname === TASK_HOST_PATHS.filesApply ? 'POST' : 'GET');
   sendError(res, 405 as number, 'bad_request', 'method not allowed');
   return true;
 }

@@ -4,7 +4,7 @@ import { JSON_SEARCH_LIMITS, type SearchLimits } from './search/limits.js';
 import { parseSearchQuery, type SearchQuery } from './search/query.js';
 import { findRipgrep, ripgrepSearch, RipgrepRefused } from './search/ripgrep.js';
 import { walkSearch, type HitSink } from './search/walker.js';
-import { fail, ok, type FilesResult } from './result.js';
+import { fail, ok, type FilesResult } from '../filesResult.js';
 import type { Workspace } from './workspace.js';
 
 export { MAX_QUERY_CHARS } from './search/query.js';

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { findOnPath } from '../resolve/pathLookup.js';
+import { findOnPath } from '../pathLookup.js';
 import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../taskEnv.js';
 import type { InstallContext, Installer } from './deps.js';
 import { toolMissing } from './guidance.js';

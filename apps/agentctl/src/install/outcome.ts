@@ -1,7 +1,7 @@
-import type { InstallOutcome } from '../stream/installer.js';
+import type { InstallOutcome } from './seam.js';
 
 /**
- * What an install ends with. The stream's installer seam (stream/installer.ts) defines the type; the
+ * What an install ends with. The installer seam (seam.ts) defines the type; the
  * stream maps each outcome to frames and a close code (DESIGN section 3).
  */
 export type { InstallOutcome };

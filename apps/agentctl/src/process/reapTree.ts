@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { childEnv, type TaskEnv } from '../taskEnv.js';
 import { environHas, expandTree, isRunning, listProcesses, lookupProcesses, type ProcessEntry } from './processTable.js';
 import { reapWindowsTree } from './reapWindows.js';
+import type { TreeRoot } from './treeRoot.js';
 
 /**
  * Every process agentctl starts (language servers, installers) and everything those start inherit
@@ -21,15 +22,7 @@ export function markedEnv(env: TaskEnv, marker: string): Record<string, string> 
 }
 
 /** The root of a tree: a detached child of agentctl, so the leader of its own process group. */
-export interface TreeRoot {
-  pid: number;
-  /** The tree's TREE_MARKER_VARIABLE value; absent: the group and parent links only. */
-  marker?: string;
-  /** True once Node has reaped the root: from then on its pid may belong to a stranger. */
-  hasExited(): boolean;
-  /** Settles once the root has exited. */
-  exited: Promise<unknown>;
-}
+export type { TreeRoot };
 
 /** A TreeRoot for a started ChildProcess (one with a pid). */
 export function childProcessRoot(child: ChildProcess, marker?: string): TreeRoot {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { TreeRoot } from './reapTree.js';
+import type { TreeRoot } from './treeRoot.js';
 
 /**
  * Windows has no /proc and no POSIX process groups: `taskkill /T /F` ends the root and every process

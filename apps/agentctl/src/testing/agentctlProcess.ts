@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TASK_HOST_PATHS, agentctlLaunchEnv, parseListeningLine } from '@kandev/protocol';
 import WebSocket from 'ws';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -48,11 +49,7 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     cwd: repoRoot,
     env: {
       ...options.env,
-      AGENTCTL_TOKEN: token,
-      AGENTCTL_WORKSPACE: options.workspace,
-      AGENTCTL_REPOS: JSON.stringify(options.repos ?? []),
-      AGENTCTL_HOST: '127.0.0.1',
-      AGENTCTL_PORT: '0',
+      ...agentctlLaunchEnv({ token, workspacePath: options.workspace, repoSubpaths: options.repos ?? [], host: '127.0.0.1', port: 0, exitOnStdinClose: false }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,8 +77,8 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
       out += chunk;
       const line = out.split('\n')[0];
       if (out.includes('\n') && line !== undefined) {
-        const parsed = JSON.parse(line) as { event: string; port: number };
-        if (parsed.event === 'listening') resolve(parsed.port);
+        const listening = parseListeningLine(line);
+        if (listening !== undefined) resolve(listening);
         else reject(new Error(`unexpected stdout: ${line}`));
       }
     });
@@ -101,7 +98,7 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     },
     openStream(query, override) {
       const used = override === undefined ? token : override;
-      return new LspTestClient(`ws://127.0.0.1:${port}/api/v1/lsp/stream?${query}`, used);
+      return new LspTestClient(`ws://127.0.0.1:${port}${TASK_HOST_PATHS.lspStream}?${query}`, used);
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

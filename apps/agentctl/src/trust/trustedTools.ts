@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
-import { findOnPath } from '../resolve/pathLookup.js';
+import { findOnPath } from '../pathLookup.js';
 import type { TaskEnv } from '../taskEnv.js';
 import { findImportedBuildFiles } from './buildFiles.js';
 import { isInside, launchableFiles as launchable } from './untrustedEnv.js';

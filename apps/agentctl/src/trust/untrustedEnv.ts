@@ -1,6 +1,6 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import type { LanguageId } from '@kandev/protocol';
-import { findOnPath, type LaunchableCheck } from '../resolve/pathLookup.js';
+import { findOnPath, type LaunchableCheck } from '../pathLookup.js';
 import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
 
 /**

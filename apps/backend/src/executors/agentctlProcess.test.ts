@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatListeningLine } from '@kandev/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listeningPort, spawnAgentctl } from './agentctlProcess.js';
+import { spawnAgentctl } from './agentctlProcess.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,16 +37,7 @@ function fakeAgentctl(script: string, startTimeoutMs = 10_000) {
 }
 
 /** Written last by each script: the parent may signal the instant it reads this line. */
-const LISTEN = `process.stdout.write(JSON.stringify({ event: 'listening', port: 4321 }) + '\\n');`;
-
-describe('listeningPort', () => {
-  it('reads only the handshake line', () => {
-    expect(listeningPort('{"event":"listening","port":8080}')).toBe(8080);
-    expect(listeningPort('{"event":"listening","port":0}')).toBeUndefined();
-    expect(listeningPort('{"event":"started"}')).toBeUndefined();
-    expect(listeningPort('listening on 8080')).toBeUndefined();
-  });
-});
+const LISTEN = `process.stdout.write(${JSON.stringify(formatListeningLine(4321))});`;
 
 describe('spawnAgentctl', () => {
   it('waits for the listening line, and a SIGTERM stop reaps the process', async () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { parseListeningLine } from '@kandev/protocol';
 import type { TaskHostExit } from './executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 
@@ -99,24 +100,12 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<Resul
     };
     const timer = setTimeout(() => settle(fail(`agentctl did not report listening within ${timeoutMs} ms`)), timeoutMs);
     lines.on('line', (line) => {
-      const port = listeningPort(line);
+      const port = parseListeningLine(line);
       if (port !== undefined) settle(ok(port));
     });
     child.once('error', (err) => settle(fail(`cannot start agentctl: ${messageOf(err)}`)));
     child.once('exit', (code, signal) => settle(fail(`agentctl exited before listening (${signal ?? `code ${code}`})`)));
   });
-}
-
-export function listeningPort(line: string): number | undefined {
-  try {
-    const parsed = JSON.parse(line) as { event?: unknown; port?: unknown };
-    if (parsed.event === 'listening' && Number.isInteger(parsed.port) && (parsed.port as number) > 0 && (parsed.port as number) < 65536) {
-      return parsed.port as number;
-    }
-  } catch {
-    // Not the handshake line.
-  }
-  return undefined;
 }
 
 async function terminate(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<{ escalated: boolean }> {

@@ -1,12 +1,10 @@
 import type { ExecutorKind, Task, WorkspaceIdentity } from '@kandev/protocol';
 import type { Result } from '../result.js';
 
-/** How to reach one session's agentctl: its HTTP base URL and the session's bearer token. */
-export interface TaskHostEndpoint {
-  /** e.g. http://127.0.0.1:41234 (loopback only: a published port or a child process). */
-  baseUrl: string;
-  token: string;
-}
+/** Defined with its client (taskhost/), which must not import the executors that start task hosts. */
+import type { TaskHostEndpoint } from '../taskhost/endpoint.js';
+
+export type { TaskHostEndpoint };
 
 export interface TaskHostExit {
   code: number | null;

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import type { ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
-import type { BackendConfig } from '../config.js';
 import { isDirectory } from '../fsChecks.js';
 import type { Logger } from '../log.js';
 import { fail, ok, type Result } from '../result.js';
@@ -15,6 +14,18 @@ import { startDockerTaskHost } from './docker/dockerTaskHost.js';
 import { TASK_IMAGE_KEY } from './docker/containerEnv.js';
 import { removeLeftoverContainers } from './docker/leftoverContainers.js';
 import { runtimeMounts, type RuntimeMount, type RuntimeSources } from './docker/runtimeMounts.js';
+
+/**
+ * The backend settings local_docker reads: a structural part of BackendConfig (config.ts), named
+ * here so executors/ never imports config.ts (which imports executors/docker for its settings).
+ */
+export interface LocalDockerSettings {
+  home: string;
+  agentctlBundle: string;
+  agentctlStartTimeoutMs: number;
+  agentctlStopGraceMs: number;
+  docker: DockerConfig;
+}
 
 export interface LocalDockerOptions {
   docker: Docker;
@@ -42,7 +53,7 @@ export class LocalDockerExecutor implements TaskHostExecutor {
   constructor(private readonly options: LocalDockerOptions) {}
 
   /** The backend's executor; it starts removing a crashed predecessor's containers right away. */
-  static fromConfig(config: BackendConfig, deps: { logDir: string; log: Logger }): LocalDockerExecutor {
+  static fromConfig(config: LocalDockerSettings, deps: { logDir: string; log: Logger }): LocalDockerExecutor {
     const executor = new LocalDockerExecutor({
       docker: createDockerClient(config.docker.host),
       config: config.docker,

@@ -1,3 +1,5 @@
+import { AGENTCTL_ENV_PREFIX, agentctlLaunchEnv } from '@kandev/protocol';
+
 /**
  * The environment of a Local PC task host: the backend's own, overridden by the task's env (HOME,
  * PATH, GOBIN, ...), plus agentctl's own variables. Inherited AGENTCTL_* are dropped first so a
@@ -13,18 +15,13 @@ export function taskHostEnvironment(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(backendEnv)) {
-    if (value !== undefined && !key.startsWith('AGENTCTL_') && !BACKEND_SECRETS.has(key)) env[key] = value;
+    if (value !== undefined && !key.startsWith(AGENTCTL_ENV_PREFIX) && !BACKEND_SECRETS.has(key)) env[key] = value;
   }
   for (const [key, value] of Object.entries(taskEnv)) {
-    if (!key.startsWith('AGENTCTL_')) env[key] = value;
+    if (!key.startsWith(AGENTCTL_ENV_PREFIX)) env[key] = value;
   }
-  env.AGENTCTL_TOKEN = agentctl.token;
-  env.AGENTCTL_WORKSPACE = agentctl.workspacePath;
-  env.AGENTCTL_REPOS = JSON.stringify(agentctl.repoSubpaths);
-  env.AGENTCTL_HOST = '127.0.0.1';
-  env.AGENTCTL_PORT = '0';
   // agentctl's stdin is a pipe from this backend: when it closes the backend is gone, and an
   // orphaned task host must stop instead of serving (and spinning) for nobody.
-  env.AGENTCTL_EXIT_ON_STDIN_CLOSE = '1';
+  Object.assign(env, agentctlLaunchEnv({ ...agentctl, host: '127.0.0.1', port: 0, exitOnStdinClose: true }));
   return env;
 }

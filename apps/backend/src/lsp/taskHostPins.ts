@@ -4,13 +4,9 @@
  * reclaims idle task hosts asks `isPinned(sessionId)` first and, when told a session became
  * unpinned, may reclaim it once its processes are gone (DESIGN section 5).
  */
-export type PinListener = (sessionId: string, pinned: boolean) => void;
+import type { PinListener, TaskHostPinView } from '../sessions/taskHostPinView.js';
 
-export interface TaskHostPinView {
-  isPinned(sessionId: string): boolean;
-  /** Called when a session gains its first pin or loses its last one. Returns the unsubscribe. */
-  onChange(listener: PinListener): () => void;
-}
+export type { PinListener, TaskHostPinView };
 
 export class TaskHostPins implements TaskHostPinView {
   private readonly sessionOf = new Map<string, string>();

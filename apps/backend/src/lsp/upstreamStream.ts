@@ -1,4 +1,4 @@
-import { LSP_MAX_BODY_BYTES, TRUST_WORKSPACE_TOOLS_PARAM, WS_WRITE_DEADLINE_MS, type LanguageId } from '@kandev/protocol';
+import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
@@ -31,10 +31,7 @@ export class UpstreamStream implements UpstreamEndpoint {
   private constructor(private readonly socket: FrameSocket) {}
 
   static async open(endpoint: TaskHostEndpoint, options: UpstreamOptions): Promise<Result<UpstreamStream, string>> {
-    const url = new URL('/api/v1/lsp/stream', endpoint.baseUrl.replace(/^http/, 'ws'));
-    url.searchParams.set('language', options.language);
-    url.searchParams.set('autoInstall', String(options.autoInstall));
-    url.searchParams.set(TRUST_WORKSPACE_TOOLS_PARAM, String(options.trustWorkspaceTools === true));
+    const url = new URL(lspStreamPath(options), endpoint.baseUrl.replace(/^http/, 'ws'));
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${endpoint.token}` },
       maxPayload: LSP_MAX_BODY_BYTES,

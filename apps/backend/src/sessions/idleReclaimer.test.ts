@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../lsp/clock.js';
+import { ManualClock } from '../clock.js';
 import { TaskHostPins } from '../lsp/taskHostPins.js';
 import type { Logger } from '../log.js';
 import { IdleReclaimer } from './idleReclaimer.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../lsp/clock.js';
-import type { TaskHostPinView } from '../lsp/taskHostPins.js';
+import type { Clock } from '../clock.js';
+import type { TaskHostPinView } from './taskHostPinView.js';
 import type { Logger } from '../log.js';
 
 export interface IdleReclaimerOptions {

@@ -1,7 +1,7 @@
-import type { WorkspaceIdentity } from '@kandev/protocol';
+import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { TaskHostEndpoint } from '../executors/executor.js';
+import type { TaskHostEndpoint } from './endpoint.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 
 export interface ForwardedResponse {
@@ -29,7 +29,7 @@ export class AgentctlClient {
   constructor(private readonly endpoint: TaskHostEndpoint) {}
 
   async health(timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<HostHealth, string>> {
-    const response = await this.forward('GET', '/api/v1/health', undefined, timeoutMs);
+    const response = await this.forward('GET', TASK_HOST_PATHS.health, undefined, timeoutMs);
     if (!response.ok) return response;
     if (response.value.status !== 200) return fail(`agentctl health answered HTTP ${response.value.status}`);
     try {

@@ -1,4 +1,4 @@
-import type { TaskPatch } from '@kandev/protocol';
+import { isRecord, type TaskPatch } from '@kandev/protocol';
 import { ok, type Result } from '../result.js';
 import { parseTitle, refuse, type TaskInputError } from './taskValidation.js';
 
@@ -10,8 +10,8 @@ const PATCHABLE = new Set(['title', 'trustWorkspaceTools']);
  * unknown field or a wrong type refuses the whole body, so nothing is half-applied.
  */
 export function parseTaskPatch(body: unknown): Result<TaskPatch, TaskInputError> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse('the body must be a JSON object', { field: 'body', reason: 'body' });
-  const record = body as Record<string, unknown>;
+  if (!isRecord(body)) return refuse('the body must be a JSON object', { field: 'body', reason: 'body' });
+  const record = body;
   const unknown = Object.keys(record).filter((key) => !PATCHABLE.has(key));
   if (unknown.length > 0) return refuse(`cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`, { field: 'body', reason: 'body' });
   const patch: TaskPatch = {};

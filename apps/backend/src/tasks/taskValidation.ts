@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { EXECUTOR_KINDS, type ApiError, type ExecutorKind, type TaskInvalid } from '@kandev/protocol';
+import { AGENTCTL_ENV_PREFIX, EXECUTOR_KINDS, isRecord, type ApiError, type ExecutorKind, type TaskInvalid } from '@kandev/protocol';
 import { localWorkspaceLayout } from '../executors/workspaceLayout.js';
 import { apiError, fail, ok, type Result } from '../result.js';
 import type { NewTask } from '../store/taskRepository.js';
@@ -26,17 +26,13 @@ const MAX_REPOSITORIES = 32;
 const MAX_ENV_ENTRIES = 256;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Validates `POST /api/tasks`. Local PC repositories must be absolute folders that exist now, and
  * must form a workspace (see localWorkspaceLayout); other kinds keep their paths as given, since
  * they name places on another host.
  */
 export function parseNewTask(body: unknown): Result<NewTask, TaskInputError> {
-  if (!isObject(body)) return refuse('the body must be a JSON object', { field: 'body', reason: 'body' });
+  if (!isRecord(body)) return refuse('the body must be a JSON object', { field: 'body', reason: 'body' });
   const { title, executor, repositories, env } = body;
   const parsedTitle = parseTitle(title);
   if (!parsedTitle.ok) return parsedTitle;
@@ -49,7 +45,7 @@ export function parseNewTask(body: unknown): Result<NewTask, TaskInputError> {
   }
   const paths: string[] = [];
   for (const [index, repository] of repositories.entries()) {
-    if (!isObject(repository) || typeof repository.path !== 'string' || repository.path.trim() === '') {
+    if (!isRecord(repository) || typeof repository.path !== 'string' || repository.path.trim() === '') {
       return refuse('each repository must be {"path": "..."}', { field: 'repositories', reason: 'path_empty', index });
     }
     if (!isAbsolute(repository.path)) return refuse(`repository path must be absolute: ${repository.path}`, { field: 'repositories', reason: 'path_not_absolute', index });
@@ -79,14 +75,14 @@ export function parseTitle(title: unknown): Result<string, TaskInputError> {
 
 function parseEnv(env: unknown): Result<Record<string, string>> {
   if (env === undefined || env === null) return ok({});
-  if (!isObject(env)) return fail(apiError('bad_request', 'env must be an object of string values'));
+  if (!isRecord(env)) return fail(apiError('bad_request', 'env must be an object of string values'));
   const entries = Object.entries(env);
   if (entries.length > MAX_ENV_ENTRIES) return fail(apiError('bad_request', `env may have at most ${MAX_ENV_ENTRIES} entries`));
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
     if (!ENV_NAME.test(name)) return fail(apiError('bad_request', `env name is not valid: ${name}`));
     // agentctl's own variables are set by the backend for each session, never by a task.
-    if (name.startsWith('AGENTCTL_')) return fail(apiError('bad_request', `env may not set ${name}`));
+    if (name.startsWith(AGENTCTL_ENV_PREFIX)) return fail(apiError('bad_request', `env may not set ${name}`));
     if (typeof value !== 'string') return fail(apiError('bad_request', `env ${name} must be a string`));
     out[name] = value;
   }

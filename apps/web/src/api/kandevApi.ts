@@ -1,5 +1,6 @@
 import {
   DEFAULT_SETTINGS,
+  isRecord,
   type LanguageCatalogEntry,
   type ApiErrorCode,
   type ExecutorKind,
@@ -21,6 +22,7 @@ import {
   type ApplyFilesResponse,
   type FileOperation,
   type WriteFileResponse,
+  type WriteFileRequest,
 } from '@kandev/protocol';
 import { NdjsonDecoder } from './ndjson.js';
 
@@ -122,7 +124,7 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       const res = await fetchImpl(`${session(sessionId)}/file?${q({ path })}`, {
         method: 'PUT',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: JSON.stringify(baseVersion === undefined ? { content } : { content, baseVersion }),
+        body: JSON.stringify((baseVersion === undefined ? { content } : { content, baseVersion }) satisfies WriteFileRequest),
       });
       if (res.status === 409) {
         let currentVersion: string | undefined;
@@ -210,7 +212,3 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
 }
 
 export type KandevApi = ReturnType<typeof createKandevApi>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

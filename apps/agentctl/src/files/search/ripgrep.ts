@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { findOnPath } from '../../resolve/pathLookup.js';
+import { findOnPath } from '../../pathLookup.js';
 import type { TaskEnv } from '../../taskEnv.js';
 import { SKIPPED_DIRS, type SearchLimits } from './limits.js';
 import type { SearchQuery } from './query.js';

@@ -1,4 +1,4 @@
-import { SEARCH_QUERY_PARAMS } from '@kandev/protocol';
+import { SEARCH_QUERY_PARAMS, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -23,22 +23,22 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     return stopped.ok ? { status: 200, json: stopped.value } : errorReply(stopped.error);
   });
 
-  router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/files${url.search}`));
-  router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', `/api/v1/file${url.search}`));
+  router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('files', url.search)));
+  router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('file', url.search)));
   router.get('/api/sessions/:id/search', ({ params, url }) =>
     url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
-      ? forwardStream(deps, params.id as string, `/api/v1/search${url.search}`)
-      : forward(deps, params.id as string, 'GET', `/api/v1/search${url.search}`));
+      ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))
+      : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)));
 
   router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
     if (!body.ok) return errorReply(body.error);
-    const value = body.value.value as { content?: unknown; baseVersion?: unknown } | null;
+    const value = body.value.value as { [K in keyof WriteFileRequest]?: unknown } | null;
     if (typeof value !== 'object' || value === null || typeof value.content !== 'string') {
       return errorOf('bad_request', 'the body must be {"content": string, "baseVersion"?: string}');
     }
     if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
-    return forward(deps, params.id as string, 'PUT', `/api/v1/file${url.search}`, body.value.text);
+    return forward(deps, params.id as string, 'PUT', taskHostFilesPath('file', url.search), body.value.text);
   });
 
   // A language server's WorkspaceEdit on files that are not open: agentctl checks every version
@@ -50,7 +50,7 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     if (typeof value !== 'object' || value === null || !Array.isArray(value.operations)) {
       return errorOf('bad_request', 'the body must be {"operations": [...]}');
     }
-    return forward(deps, params.id as string, 'POST', '/api/v1/files/apply', body.value.text);
+    return forward(deps, params.id as string, 'POST', taskHostFilesPath('filesApply', ''), body.value.text);
   });
 }
 

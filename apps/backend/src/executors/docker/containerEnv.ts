@@ -1,3 +1,4 @@
+import { AGENTCTL_ENV_PREFIX, agentctlLaunchEnv } from '@kandev/protocol';
 import { CONTAINER_BIN_DIR, CONTAINER_WORKSPACE } from './runtimeMounts.js';
 
 /** A task's env key that picks its image instead of KANDEV_DOCKER_IMAGE; it is not passed inside. */
@@ -28,19 +29,21 @@ export interface ContainerEnvInput {
 export function containerEnvironment(input: ContainerEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.taskEnv)) {
-    if (key.startsWith('AGENTCTL_') || key === TASK_IMAGE_KEY) continue;
+    if (key.startsWith(AGENTCTL_ENV_PREFIX) || key === TASK_IMAGE_KEY) continue;
     env[key] = value;
   }
   const basePath = input.taskEnv.PATH ?? imageVariable(input.imageEnv, 'PATH') ?? DOCKER_DEFAULT_PATH;
   env.PATH = basePath.split(':').includes(CONTAINER_BIN_DIR) ? basePath : `${basePath}:${CONTAINER_BIN_DIR}`;
-  env.AGENTCTL_TOKEN = input.token;
-  env.AGENTCTL_WORKSPACE = CONTAINER_WORKSPACE;
-  env.AGENTCTL_REPOS = JSON.stringify(input.repoSubpaths);
-  env.AGENTCTL_HOST = input.listenHost;
-  env.AGENTCTL_PORT = String(input.listenPort);
   // The backend holds the container's stdin open (an attach); if the backend dies, agentctl sees
   // end-of-file, shuts down as on SIGTERM, and the container ends (and is auto-removed) with it.
-  env.AGENTCTL_EXIT_ON_STDIN_CLOSE = '1';
+  Object.assign(env, agentctlLaunchEnv({
+    token: input.token,
+    workspacePath: CONTAINER_WORKSPACE,
+    repoSubpaths: input.repoSubpaths,
+    host: input.listenHost,
+    port: input.listenPort,
+    exitOnStdinClose: true,
+  }));
   return env;
 }
 

@@ -1,4 +1,3 @@
-import type { ExecutorError } from '../executor.js';
 
 /**
  * Why a Local Docker task host could not start. The code is for logs and tests; the message is
@@ -23,8 +22,11 @@ export function dockerFailure(code: DockerErrorCode, message: string): DockerErr
   return { code, message };
 }
 
-/** The executor-level code the session service understands (bad input vs a host that cannot start). */
-export function toExecutorError(error: DockerError): ExecutorError {
+/**
+ * The executor-level code the session service understands (bad input vs a host that cannot start).
+ * Structurally an ExecutorError (../executor.ts), spelled out so docker/ never imports its parent.
+ */
+export function toExecutorError(error: DockerError): { code: 'workspace_invalid' | 'unreachable' | 'start_failed'; message: string } {
   switch (error.code) {
     case 'mount_missing':
       return { code: 'workspace_invalid', message: error.message };

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type Docker from 'dockerode';
-import { listeningPort } from '../agentctlProcess.js';
+import { parseListeningLine } from '@kandev/protocol';
 import { fail, messageOf, ok, type Result } from '../../result.js';
 import { AGENTCTL_PORT_KEY, containerSpec, type ContainerSpecInput } from './containerSpec.js';
 import { dockerFailure, type DockerError } from './dockerErrors.js';
@@ -160,7 +160,7 @@ function waitForListening(stdout: NodeJS.ReadableStream, timeoutMs: number): Pro
     const lines = createInterface({ input: stdout });
     const timer = setTimeout(() => resolve('timeout'), timeoutMs);
     lines.on('line', (line) => {
-      const port = listeningPort(line);
+      const port = parseListeningLine(line);
       if (port === undefined) return;
       clearTimeout(timer);
       resolve(port);

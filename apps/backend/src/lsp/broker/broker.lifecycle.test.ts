@@ -115,6 +115,15 @@ describe('launch and the single initialize exchange', () => {
     expect(toServer(h.fromBrowser('tab', req(2, 'initialize', {})), lease)).toHaveLength(1);
   });
 
+  it('a ready frame with a non-string repo subpath ends the lease (1007 upstream), never reaching the browser as ready', () => {
+    const h = new BrokerHarness();
+    const lease = openedLease(h.connect('tab'));
+    const fx = h.hostStatus(lease, { status: 'ready', language: 'go', workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: ['repoA', 7] });
+    expect(ofType(fx, 'closeUpstream')).toEqual([{ type: 'closeUpstream', leaseId: lease, code: 1007 }]);
+    expect(statusFrames(fx, 'tab').filter((f) => f.status === 'ready')).toEqual([]);
+    expect(logs(fx)).toEqual(['exit/upstream_lost']);
+  });
+
   it('server notifications reach the attached browser unchanged; a malformed upstream frame ends the lease with 4009', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');

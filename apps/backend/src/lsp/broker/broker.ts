@@ -4,7 +4,7 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type TrustedToolPins, type WorkspaceIdentity,
+  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
@@ -360,9 +360,10 @@ export class LeaseBroker {
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'ready': {
-        const host = workspaceIdentity(frame);
-        if (!host) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
-        lease.host = host;
+        // packages/protocol's one ready-frame rule: an invalid identity ends the lease (1007 upstream).
+        const host = readyFrameIdentity(frame);
+        if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+        lease.host = host.identity;
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
         if (lease.restart) return initializeRestarted(this.turn(out), lease);
@@ -516,14 +517,6 @@ function endLog(reason: EndReason): [LogEvent, LogReason] {
     default:
       return ['exit', reason];
   }
-}
-
-function workspaceIdentity(frame: unknown): WorkspaceIdentity | undefined {
-  if (!isRecord(frame)) return undefined;
-  const { workspaceUri, workspacePath, repoSubpaths } = frame;
-  if (typeof workspaceUri !== 'string' || typeof workspacePath !== 'string') return undefined;
-  if (!Array.isArray(repoSubpaths) || !repoSubpaths.every((p) => typeof p === 'string')) return undefined;
-  return { workspaceUri, workspacePath, repoSubpaths: [...repoSubpaths] as string[] };
 }
 
 /** Only non-empty strings survive: anything else from the task host is ignored. */

@@ -1,24 +1,14 @@
 /** JSON-RPC 2.0 shapes the broker reads and writes. Pure functions, no LSP semantics. */
-import type { JsonRpcId, JsonRpcMessage } from './types.js';
+import { isRecord, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
 
-export const RpcErrorCode = {
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InternalError: -32603,
-  ServerNotInitialized: -32002,
-  RequestFailed: -32803,
-  RequestCancelled: -32800,
-} as const;
+/** The codes and isRecord are packages/protocol's; re-exported so the broker's modules import one place. */
+export { isRecord, RpcErrorCode } from '@kandev/protocol';
 
 export type ClassifiedMessage =
   | { kind: 'request'; id: JsonRpcId; method: string; params: unknown }
   | { kind: 'notification'; method: string; params: unknown }
   | { kind: 'response'; id: JsonRpcId; ok: boolean }
   | { kind: 'malformed'; id: JsonRpcId | undefined };
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -12,11 +12,9 @@ import { InitializeExchange } from './initialize.js';
 import { jsonBytes } from './jsonrpc.js';
 import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
-import type { ReleaseProcess } from './release.js';
-import type { RestartProcess } from './restart.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
-import type { AttachmentId, EndReason, LeaseId, SessionId, UserId } from './types.js';
+import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, RestartProcess, SessionId, UserId } from './types.js';
 import type { LeaseTrust } from './workspaceTrust.js';
 
 /**

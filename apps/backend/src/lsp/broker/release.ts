@@ -19,19 +19,10 @@ import { errorResponse, notification, request, RpcErrorCode } from './jsonrpc.js
 import { allocServerId, type Lease } from './lease.js';
 import type { Outbox } from './outbox.js';
 import { timerIdOf } from './timers.js';
-import type { AttachmentId, EndReason } from './types.js';
+import type { EndReason } from './types.js';
 
-export interface ReleaseProcess {
-  reason: EndReason;
-  /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
-  waiter?: AttachmentId;
-  /** The reason echoed in `released` (only for a browser-initiated release). */
-  ack?: ReleaseReason;
-  step: 'shutting_down' | 'reaping';
-  shutdownServerId?: number;
-  /** A server process exists, so only agentctl's `reaped` report confirms the end (not the close). */
-  awaitsReport?: boolean;
-}
+/** Defined in types.ts: lease.ts holds one, and this module works on leases (no import cycle). */
+export type { ReleaseProcess } from './types.js';
 
 export interface ReleaseTiming {
   shutdownWaitMs: number;

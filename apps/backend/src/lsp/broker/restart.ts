@@ -25,13 +25,8 @@ import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 
-export interface RestartProcess {
-  attempt: number;
-  /** The backoff is over and a new task-host stream was asked for. */
-  opened?: boolean;
-  /** The broker's own `initialize` to the new process, once agentctl said `ready`. */
-  initServerId?: number;
-}
+/** Defined in types.ts: lease.ts holds one, and this module works on leases (no import cycle). */
+export type { RestartProcess } from './types.js';
 
 /** Backoff before restart `attempt` (1-based): 1 s, 2 s, 4 s, 8 s, 16 s. */
 export function restartBackoffMs(attempt: number): number {

@@ -4,7 +4,7 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, LanguageId, ParsedFrame, StatusFrame, UserSettings } from '@kandev/protocol';
+import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, ParsedFrame, ReleaseReason, StatusFrame, UserSettings } from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -12,8 +12,8 @@ export type SessionId = string;
 export type UserId = string;
 export type TimerId = string;
 
-export type JsonRpcId = string | number;
-export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
+/** packages/protocol's; re-exported so the broker's modules keep one vocabulary import. */
+export type { JsonRpcId, JsonRpcMessage };
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -170,4 +170,26 @@ export interface BrokerOptions {
   restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+}
+
+/** A lease's release in progress (release.ts drives it; the lease holds it). */
+export interface ReleaseProcess {
+  reason: EndReason;
+  /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
+  waiter?: AttachmentId;
+  /** The reason echoed in `released` (only for a browser-initiated release). */
+  ack?: ReleaseReason;
+  step: 'shutting_down' | 'reaping';
+  shutdownServerId?: number;
+  /** A server process exists, so only agentctl's `reaped` report confirms the end (not the close). */
+  awaitsReport?: boolean;
+}
+
+/** A lease's server restart in progress (restart.ts); here because lease.ts holds one (no import cycle). */
+export interface RestartProcess {
+  attempt: number;
+  /** The backoff is over and a new task-host stream was asked for. */
+  opened?: boolean;
+  /** The broker's own `initialize` to the new process, once agentctl said `ready`. */
+  initServerId?: number;
 }

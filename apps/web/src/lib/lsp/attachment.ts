@@ -1,4 +1,4 @@
-import { parseFrame, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import { isRecord, parseFrame, readyFrameIdentity, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from './capabilities.js';
 import { DisposableStore, Emitter, type Disposable, type Timers } from './disposable.js';
@@ -99,7 +99,7 @@ export class LspAttachment implements Disposable {
       inlayHintRefresh: () => this.inlayHintRefresh.fire(),
       applyEdit: async (params) => {
         if (!this.binding || this.disposed) return { applied: false, failureReason: 'the editor is not ready' };
-        if (!isObject(params) || !isObject(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
+        if (!isRecord(params) || !isRecord(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
         return this.binding.applyEdit(params as never);
       },
     });
@@ -227,15 +227,13 @@ export class LspAttachment implements Disposable {
   }
 
   private onReady(frame: ReadyFrame): void {
-    if (typeof frame.workspaceUri !== 'string' || typeof frame.workspacePath !== 'string') {
+    // packages/protocol's one ready-frame rule: an invalid identity is refused whole, never filtered.
+    const identity = readyFrameIdentity(frame);
+    if (!identity.ok) {
       this.fail({ key: 'message.protocolError' });
       return;
     }
-    this.workspace = {
-      workspaceUri: frame.workspaceUri,
-      workspacePath: frame.workspacePath,
-      repoSubpaths: Array.isArray(frame.repoSubpaths) ? frame.repoSubpaths.filter((s): s is string => typeof s === 'string') : [],
-    };
+    this.workspace = identity.identity;
     this.host.onReadyFrame(this, frame);
     if (frame.resumed === true) this.resume(frame);
     else void this.initialize(this.workspace);
@@ -254,7 +252,7 @@ export class LspAttachment implements Disposable {
       return;
     }
     if (this.disposed) return;
-    const capabilities = isObject(result) && isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    const capabilities = isRecord(result) && isRecord(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     this.rpc.notify('initialized', {});
     if (!this.activate(capabilities, [])) return;
     this.phaseValue = 'ready';
@@ -264,11 +262,11 @@ export class LspAttachment implements Disposable {
   /** resumed:true: no initialize; rebuild from what the broker retained, reopen, then attachment-ready. */
   private resume(frame: ReadyFrame): void {
     const result = frame.initializeResult;
-    if (!isObject(result) || !isObject(result.capabilities)) {
+    if (!isRecord(result) || !isRecord(result.capabilities)) {
       this.fail({ key: 'message.protocolError' });
       return;
     }
-    if (isObject(frame.progress)) {
+    if (isRecord(frame.progress)) {
       this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
       this.host.onProgress(this);
     }
@@ -333,7 +331,7 @@ export class LspAttachment implements Disposable {
 
   private onNotification(method: string, params: unknown): void {
     if (method === 'textDocument/publishDiagnostics') {
-      if (this.binding && isObject(params) && typeof params.uri === 'string' && Array.isArray(params.diagnostics)) {
+      if (this.binding && isRecord(params) && typeof params.uri === 'string' && Array.isArray(params.diagnostics)) {
         this.binding.publishDiagnostics(params as unknown as PublishDiagnosticsParams);
       }
     } else if (method === '$/progress') {
@@ -361,8 +359,4 @@ export class LspAttachment implements Disposable {
       }
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -14,6 +14,7 @@ import type {
   TextDocumentSyncOptions,
   Unregistration,
 } from 'vscode-languageserver-protocol';
+import { isRecord } from '@kandev/protocol';
 import { Emitter, type Event } from './disposable.js';
 
 /** Language features Kandev wires to Monaco providers. */
@@ -85,12 +86,8 @@ export interface EffectiveSync {
   save: false | { includeText: boolean };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function selectorOf(options: unknown): DocumentSelector | null {
-  if (isObject(options) && Array.isArray(options.documentSelector)) return options.documentSelector as DocumentSelector;
+  if (isRecord(options) && Array.isArray(options.documentSelector)) return options.documentSelector as DocumentSelector;
   return null;
 }
 
@@ -118,7 +115,7 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
     }
   })() as unknown;
   if (value === true) return {};
-  if (!isObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   return value;
 }
 
@@ -130,7 +127,7 @@ function usable(feature: Feature, options: Record<string, unknown>): boolean {
   if (feature === 'onTypeFormatting') return typeof options.firstTriggerCharacter === 'string' && options.firstTriggerCharacter !== '';
   if (feature !== 'semanticTokens') return true;
   const legend = options.legend;
-  return Boolean(options.full) && isObject(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);
+  return Boolean(options.full) && isRecord(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);
 }
 
 /**
@@ -161,7 +158,7 @@ export class ServerCapabilityIndex {
   unregister(unregistrations: readonly unknown[]): void {
     let changed = false;
     for (const item of unregistrations) {
-      if (isObject(item) && typeof item.id === 'string') changed = this.dynamic.delete(item.id) || changed;
+      if (isRecord(item) && typeof item.id === 'string') changed = this.dynamic.delete(item.id) || changed;
     }
     if (changed) this.changed.fire();
   }
@@ -169,7 +166,7 @@ export class ServerCapabilityIndex {
   private apply(registrations: readonly unknown[], notify: boolean): void {
     let changed = false;
     for (const item of registrations) {
-      if (!isObject(item) || typeof item.id !== 'string' || typeof item.method !== 'string') continue;
+      if (!isRecord(item) || typeof item.id !== 'string' || typeof item.method !== 'string') continue;
       this.dynamic.set(item.id, item as unknown as Registration);
       changed = true;
     }
@@ -184,7 +181,7 @@ export class ServerCapabilityIndex {
     }
     for (const reg of this.dynamic.values()) {
       if (reg.method !== FEATURE_METHODS[feature]) continue;
-      const options = isObject(reg.registerOptions) ? reg.registerOptions : {};
+      const options = isRecord(reg.registerOptions) ? reg.registerOptions : {};
       if (!usable(feature, options)) continue;
       out.push({ id: reg.id, feature, options: options as unknown as FeatureOptions[F], documentSelector: selectorOf(options) });
     }
@@ -206,15 +203,15 @@ export class ServerCapabilityIndex {
     if (typeof raw === 'number') {
       // A bare kind implies open/close notifications, as vscode-languageclient reads it.
       result = { openClose: true, change: clampKind(raw), save: { includeText: false } };
-    } else if (isObject(raw)) {
+    } else if (isRecord(raw)) {
       const o = raw as TextDocumentSyncOptions;
-      const save = o.save === true ? { includeText: false } : isObject(o.save) ? { includeText: o.save.includeText === true } : false;
+      const save = o.save === true ? { includeText: false } : isRecord(o.save) ? { includeText: o.save.includeText === true } : false;
       result = { openClose: o.openClose === true, change: clampKind(o.change ?? 0), save };
     } else {
       result = { openClose: false, change: 0, save: false };
     }
     for (const reg of this.dynamic.values()) {
-      const options = isObject(reg.registerOptions) ? reg.registerOptions : {};
+      const options = isRecord(reg.registerOptions) ? reg.registerOptions : {};
       if (reg.method === 'textDocument/didOpen' || reg.method === 'textDocument/didClose') result.openClose = true;
       if (reg.method === 'textDocument/didChange') {
         result.openClose = true;

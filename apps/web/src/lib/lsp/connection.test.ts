@@ -138,6 +138,18 @@ describe('LspConnection', () => {
     expect(h.storage.dump()).toEqual({});
   });
 
+  it('a ready frame with a non-string repo subpath is refused whole (a protocol error), not filtered', async () => {
+    const h = harness();
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ ...READY, repoSubpaths: ['api', 3] });
+    await settle();
+    expect(h.sockets[0]!.lastRequest('initialize')).toBeUndefined();
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'message.protocolError' } });
+    expect(h.identities).toEqual([]);
+  });
+
   it('resumed: no initialize; providers from the retained result and registrations, documents reopened, attachment-ready, ready on synchronized', async () => {
     const h = harness();
     h.storage.setItem('kandev.lsp.lease.s1.typescript', 'L0');

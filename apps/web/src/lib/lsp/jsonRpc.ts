@@ -1,15 +1,9 @@
+import { RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
 import type { Disposable } from './disposable.js';
 
-/** JSON-RPC 2.0 error codes used by LSP. */
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  RequestCancelled: -32800,
-  ContentModified: -32801,
-} as const;
+/** JSON-RPC 2.0 error codes used by LSP: packages/protocol's RpcErrorCode, under the client's name. */
+export const ErrorCodes = RpcErrorCode;
+export type { JsonRpcId, JsonRpcMessage };
 
 /** An error answer: from the peer (a response's `error`), or ours to send back to it. */
 export class ResponseError extends Error {
@@ -45,8 +39,6 @@ export interface CancellationLike {
   onCancellationRequested(listener: () => void): Disposable | { dispose(): void };
 }
 
-export type JsonRpcId = number | string;
-export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
 
 export interface JsonRpcHandlers {
   /** Answers a request from the server. Throw ResponseError to answer with that error. */

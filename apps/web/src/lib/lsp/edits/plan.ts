@@ -1,3 +1,4 @@
+import { isRecord } from '@kandev/protocol';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { isTextEdit } from './textEdits.js';
 
@@ -10,17 +11,13 @@ export type EditStep =
 
 export type EditPlan = { ok: true; steps: EditStep[] } | { ok: false; reason: 'outside'; uri: string } | { ok: false; reason: 'invalid' };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * WorkspaceEdit (`documentChanges` when present, else `changes`) -> ordered steps. Every URI must
  * be inside the session's workspace: one outside refuses the whole edit, since applying only
  * part of a rename would leave the code broken. Annotated edits are taken as plain edits.
  */
 export function planWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => string | undefined): EditPlan {
-  if (!isObject(edit)) return { ok: false, reason: 'invalid' };
+  if (!isRecord(edit)) return { ok: false, reason: 'invalid' };
   const steps: EditStep[] = [];
   const path = (uri: unknown): string | { outside: string } | undefined => {
     if (typeof uri !== 'string') return undefined;
@@ -33,8 +30,8 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => 
   };
   if (Array.isArray(edit.documentChanges)) {
     for (const change of edit.documentChanges as unknown[]) {
-      if (!isObject(change)) return { ok: false, reason: 'invalid' };
-      const options = isObject(change.options) ? change.options : {};
+      if (!isRecord(change)) return { ok: false, reason: 'invalid' };
+      const options = isRecord(change.options) ? change.options : {};
       if (change.kind === 'create' || change.kind === 'delete') {
         const p = path(change.uri);
         if (p === undefined) return { ok: false, reason: 'invalid' };
@@ -50,7 +47,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => 
         if (typeof to !== 'string') return { ok: false, reason: 'outside', uri: to.outside };
         steps.push({ kind: 'rename', from, to, overwrite: options.overwrite === true, ignoreIfExists: options.ignoreIfExists === true });
       } else {
-        const doc = isObject(change.textDocument) ? change.textDocument : undefined;
+        const doc = isRecord(change.textDocument) ? change.textDocument : undefined;
         const p = path(doc?.uri);
         const list = edits(change.edits);
         if (p === undefined || !list) return { ok: false, reason: 'invalid' };
@@ -61,7 +58,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => 
     return { ok: true, steps };
   }
   if (edit.changes !== undefined) {
-    if (!isObject(edit.changes)) return { ok: false, reason: 'invalid' };
+    if (!isRecord(edit.changes)) return { ok: false, reason: 'invalid' };
     for (const [uri, raw] of Object.entries(edit.changes)) {
       const p = path(uri);
       const list = edits(raw);

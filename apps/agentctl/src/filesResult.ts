@@ -1,3 +1,4 @@
+/** The files API's result type, at the src root so files/ and files/search/ can both use it (no folder cycle). */
 import type { ApiErrorCode } from '@kandev/protocol';
 
 /** A files-API failure as a value: the API error code, its HTTP status, and a message for the caller. */

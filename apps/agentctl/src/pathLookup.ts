@@ -1,4 +1,4 @@
-import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
+import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from './taskEnv.js';
 
 /**
  * The task PATH the way the task's shell reads it, for language servers (resolveServer.ts) and for

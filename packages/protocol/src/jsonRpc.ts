@@ -1,0 +1,32 @@
+import type { ErrorCodes } from 'vscode-languageserver-protocol';
+
+/**
+ * JSON-RPC 2.0 as both hops and the web client see it. The message types of
+ * vscode-languageserver-protocol are re-exported for code that handles a message it has validated;
+ * JsonRpcMessage is the loose shape of a message straight off the wire, before that.
+ */
+export type { Message, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-languageserver-protocol';
+
+export type JsonRpcId = number | string;
+export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
+
+/**
+ * The error codes of JSON-RPC and LSP that kandev sends or reads. The library's values are the
+ * reference, but its runtime is CommonJS that would drag its connection code into the web bundle,
+ * so they are written here: the JSON-RPC ones are tied to the library's literal types below, and
+ * jsonRpc.test.ts compares every one with the library at run time.
+ */
+export const RpcErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ServerNotInitialized: -32002,
+  /** LSP: a request failed though it was understood (e.g. the server went away). */
+  RequestFailed: -32803,
+  ServerCancelled: -32802,
+  ContentModified: -32801,
+  RequestCancelled: -32800,
+} as const satisfies Pick<typeof ErrorCodes, 'ParseError' | 'InvalidRequest' | 'MethodNotFound' | 'InvalidParams' | 'InternalError' | 'ServerNotInitialized'> &
+  Record<'RequestFailed' | 'ServerCancelled' | 'ContentModified' | 'RequestCancelled', number>;

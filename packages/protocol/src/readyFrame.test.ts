@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { readyFrameIdentity } from './readyFrame.js';
+
+const valid = { status: 'ready', language: 'go', workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: ['api', 'web'] };
+
+describe('readyFrameIdentity', () => {
+  it('returns a copy of a valid identity', () => {
+    const result = readyFrameIdentity(valid);
+    expect(result).toEqual({ ok: true, identity: { workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: ['api', 'web'] } });
+    if (result.ok) expect(result.identity.repoSubpaths).not.toBe(valid.repoSubpaths);
+  });
+
+  it.each([
+    ['not an object', null, /not an object/],
+    ['a missing workspaceUri', { ...valid, workspaceUri: undefined }, /workspaceUri/],
+    ['a numeric workspacePath', { ...valid, workspacePath: 1 }, /workspacePath/],
+    ['repoSubpaths not an array', { ...valid, repoSubpaths: 'api' }, /repoSubpaths/],
+    ['a non-string subpath (refused, not filtered)', { ...valid, repoSubpaths: ['api', 3] }, /repoSubpaths must be an array of strings/],
+  ])('refuses %s with an error naming the field', (_name, frame, error) => {
+    const result = readyFrameIdentity(frame);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(error);
+  });
+});

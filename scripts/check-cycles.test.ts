@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const script = join(dirname(fileURLToPath(import.meta.url)), 'check-cycles.mjs');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway source root with the given files (path relative to the root -> text). */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'check-cycles-'));
+  dirs.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function check(...roots: string[]): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [script, ...roots], { encoding: 'utf8' });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+describe('check-cycles', () => {
+  it('passes an acyclic tree, whatever the layering depth', () => {
+    const root = tree({
+      'main.ts': "import { b } from './b/b.js';\nexport const main = b;\n",
+      'b/b.ts': "import type { C } from '../c/c.js';\nexport const b: C = 1;\n",
+      'c/c.ts': 'export type C = number;\n',
+    });
+    const result = check(root);
+    expect(result.output).toContain('no import cycle in 3 modules');
+    expect(result.status).toBe(0);
+  });
+
+  it('fails on a module cycle, type-only imports included', () => {
+    const root = tree({
+      'a.ts': "import type { B } from './b.js';\nexport type A = B | 1;\n",
+      'b.ts': "import type { A } from './a.js';\nexport type B = A | 2;\n",
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.output).toMatch(/module cycle: .*a\.ts <-> .*b\.ts/);
+  });
+
+  it('fails on a folder cycle even when the modules themselves do not cycle', () => {
+    const root = tree({
+      'x/one.ts': "import { two } from '../y/two.js';\nexport const one = two;\n",
+      'x/three.ts': 'export const three = 3;\n',
+      'y/two.ts': "import { three } from '../x/three.js';\nexport const two = three;\n",
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.output).toMatch(/folder cycle: .*x <-> .*y/);
+    expect(result.output).not.toContain('module cycle');
+  });
+
+  it('checks every root it is given', () => {
+    const clean = tree({ 'ok.ts': 'export const ok = 1;\n' });
+    const cyclic = tree({ 'a.ts': "export { b } from './b.js';\nexport const a = 1;\n", 'b.ts': "export { a } from './a.js';\nexport const b = 2;\n" });
+    expect(check(clean).status).toBe(0);
+    expect(check(clean, cyclic).status).toBe(1);
+  });
+});
