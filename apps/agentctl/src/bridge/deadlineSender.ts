@@ -22,9 +22,9 @@ export class DeadlineSender {
   }
 
   /** Resolves true once the frame reached the socket, false when it could not (closed, error, deadline). */
-  send(text: string): Promise<boolean> {
+  send(text: string | Uint8Array): Promise<boolean> {
     if (this.stuck || this.ws.readyState !== WebSocket.OPEN) return Promise.resolve(false);
-    const bytes = Buffer.byteLength(text);
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.pendingBytes += bytes;
     return new Promise((resolve) => {
       let settled = false;
@@ -35,14 +35,17 @@ export class DeadlineSender {
         resolve(false);
       }, this.deadlineMs);
       try {
-        this.ws.send(text, (err) => {
+        const done = (err?: Error) => {
           clearTimeout(timer);
           this.pendingBytes -= bytes;
           if (this.pendingBytes <= this.lowWatermark) this.notifyLow();
           if (settled) return;
           settled = true;
           resolve(!err);
-        });
+        };
+        // Bytes go out as a text frame: the caller passes only valid UTF-8 (a relayed body).
+        if (typeof text === 'string') this.ws.send(text, done);
+        else this.ws.send(text, { binary: false }, done);
       } catch {
         clearTimeout(timer);
         this.pendingBytes -= bytes;
