@@ -91,6 +91,13 @@ describe('readEnvelope', () => {
     }
   });
 
+  it('has none when a top-level key is escaped (JSON.parse would read a member the scan did not)', () => {
+    expect(envelopeOf('{"jsonrpc":"2.0","id":1,"\\u0069d":2,"method":"m"}')).toBeUndefined();
+    expect(envelopeOf('{"jsonrpc":"2.0","\\u006dethod":"m"}')).toBeUndefined();
+    // Escapes inside nested keys or values change nothing at the top.
+    expect(envelopeOf('{"jsonrpc":"2.0","method":"m","params":{"\\u0069d":"\\u0069"}}')).toEqual({ method: 'm', isResponse: false, hasIdMember: false });
+  });
+
   it('accepts whitespace around the object', () => {
     expect(envelopeOf(' \n{"jsonrpc":"2.0","method":"x"}\r\n ')).toEqual({ method: 'x', isResponse: false, hasIdMember: false });
   });

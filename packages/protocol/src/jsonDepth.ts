@@ -23,6 +23,11 @@ export interface NestingScan {
   /** A top-level `id` member is present, whatever its value. */
   hasId: boolean;
   /**
+   * A top-level key is spelled with an escape (`"\u0069d"` is `"id"` to JSON.parse): the members
+   * above may then disagree with the decoded message, so nothing may be routed or spliced from them.
+   */
+  escapedKey: boolean;
+  /**
    * The text is one object whose brackets and strings balance, with nothing but whitespace after
    * it. Structure only, not a JSON validation: what a hop that relays bytes it does not decode checks.
    */
@@ -63,7 +68,7 @@ function stringEnd(text: string, open: number): number {
  * `method`, `jsonrpc`, and whether `result` or `error` are present.
  */
 export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): NestingScan {
-  const scan: NestingScan = { tooDeep: false, top: {}, hasResult: false, hasError: false, hasId: false, balancedObject: false };
+  const scan: NestingScan = { tooDeep: false, top: {}, hasResult: false, hasError: false, hasId: false, escapedKey: false, balancedObject: false };
   const top = scan.top;
   let depth = 0;
   let unterminated = false;
@@ -112,6 +117,7 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
         if (atTop && expectKey) {
           key = text.slice(i, end + 1);
           expectKey = false;
+          if (key.includes('\\')) scan.escapedKey = true;
           const present = PRESENCE[key];
           if (present) scan[present] = true;
         } else if (atTop && afterColon && valueStart < 0) valueStart = i;
