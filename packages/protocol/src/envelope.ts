@@ -31,7 +31,7 @@ function decodePrimitive(raw: string | undefined): unknown {
  * id, or a method that is not a string, leaves those fields out: the caller decodes such a message.
  */
 export function readEnvelope(scan: NestingScan): RpcEnvelope | undefined {
-  if (scan.tooDeep || !scan.balancedObject || scan.escapedKey || decodePrimitive(scan.top.jsonrpc) !== '2.0') return undefined;
+  if (scan.tooDeep || !scan.balancedObject || scan.ambiguousKeys || decodePrimitive(scan.top.jsonrpc) !== '2.0') return undefined;
   const envelope: RpcEnvelope = { hasIdMember: scan.hasId, isResponse: scan.hasResult || scan.hasError };
   const id = decodePrimitive(scan.top.id);
   if ((typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) && scan.idSpan) {

@@ -23,10 +23,11 @@ export interface NestingScan {
   /** A top-level `id` member is present, whatever its value. */
   hasId: boolean;
   /**
-   * A top-level key is spelled with an escape (`"\u0069d"` is `"id"` to JSON.parse): the members
-   * above may then disagree with the decoded message, so nothing may be routed or spliced from them.
+   * A top-level key is spelled with an escape (`"\u0069d"` is `"id"` to JSON.parse), or one of the
+   * keys above repeats (parsers disagree on which one wins): the members above may then disagree
+   * with what a decoder reads, so nothing may be routed or spliced from them.
    */
-  escapedKey: boolean;
+  ambiguousKeys: boolean;
   /**
    * The text is one object whose brackets and strings balance, with nothing but whitespace after
    * it. Structure only, not a JSON validation: what a hop that relays bytes it does not decode checks.
@@ -68,7 +69,7 @@ function stringEnd(text: string, open: number): number {
  * `method`, `jsonrpc`, and whether `result` or `error` are present.
  */
 export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): NestingScan {
-  const scan: NestingScan = { tooDeep: false, top: {}, hasResult: false, hasError: false, hasId: false, escapedKey: false, balancedObject: false };
+  const scan: NestingScan = { tooDeep: false, top: {}, hasResult: false, hasError: false, hasId: false, ambiguousKeys: false, balancedObject: false };
   const top = scan.top;
   let depth = 0;
   let unterminated = false;
@@ -81,6 +82,7 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
   let afterColon = false;
   let valueStart = -1;
   let valueComposite = false;
+  const seen = new Set<string>();
 
   const endMember = (end: number): void => {
     const slot = key === undefined ? undefined : WANTED[key];
@@ -117,7 +119,11 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
         if (atTop && expectKey) {
           key = text.slice(i, end + 1);
           expectKey = false;
-          if (key.includes('\\')) scan.escapedKey = true;
+          if (key.includes('\\')) scan.ambiguousKeys = true;
+          if (WANTED[key] !== undefined || PRESENCE[key] !== undefined) {
+            if (seen.has(key)) scan.ambiguousKeys = true;
+            seen.add(key);
+          }
           const present = PRESENCE[key];
           if (present) scan[present] = true;
         } else if (atTop && afterColon && valueStart < 0) valueStart = i;
