@@ -14,7 +14,7 @@ import type { BackendConfig } from './config.js';
 import { LocalDockerExecutor } from './executors/localDocker.js';
 import { LocalPcExecutor } from './executors/localPc.js';
 import { ExecutorRegistry } from './executors/registry.js';
-import { createLogger, type Logger, type LogSink } from './log.js';
+import { batchedSink, createLogger, type Logger, type LogSink } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRelay } from './lsp/brokerRelay.js';
 import { systemClock, type Clock } from './lsp/clock.js';
@@ -74,8 +74,8 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
   ensurePrivateFile(logFile);
-  const sinks: LogSink[] = [(line) => appendFileSync(logFile, line)];
-  if (config.logToStderr) sinks.push((line) => process.stderr.write(line));
+  const sinks: LogSink[] = [batchedSink((chunk) => appendFileSync(logFile, chunk))];
+  if (config.logToStderr) sinks.push(batchedSink((chunk) => process.stderr.write(chunk)));
   const log = createLogger(sinks);
 
   const loadedToken = loadAccessToken(config.home, config.accessToken);
