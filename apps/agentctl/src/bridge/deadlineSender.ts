@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 export class DeadlineSender {
   private pendingBytes = 0;
   private stuck = false;
+  private corked = false;
   private lowListeners: Array<() => void> = [];
 
   constructor(
@@ -24,6 +25,7 @@ export class DeadlineSender {
   /** Resolves true once the frame reached the socket, false when it could not (closed, error, deadline). */
   send(text: string | Uint8Array): Promise<boolean> {
     if (this.stuck || this.ws.readyState !== WebSocket.OPEN) return Promise.resolve(false);
+    this.corkBurst();
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.pendingBytes += bytes;
     return new Promise((resolve) => {
@@ -52,6 +54,23 @@ export class DeadlineSender {
         settled = true;
         resolve(false);
       }
+    });
+  }
+
+  /**
+   * Holds the socket's TCP writes until the current run of synchronous work ends: the messages of
+   * one stdout chunk then leave in one write instead of a system call each. ws corks per frame;
+   * this is the outer cork, released on the next tick.
+   */
+  private corkBurst(): void {
+    if (this.corked) return;
+    const socket = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
+    if (!socket?.cork || !socket.uncork) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork?.();
     });
   }
 
