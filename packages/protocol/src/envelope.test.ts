@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEnvelope, spliceId } from './envelope.js';
+import { decodePrimitive, readEnvelope, spliceId } from './envelope.js';
 import { scanJsonNesting } from './jsonDepth.js';
 
 const envelopeOf = (text: string) => readEnvelope(scanJsonNesting(text));
@@ -51,6 +51,20 @@ describe('spliceId', () => {
   it('keeps multi-byte text around the id intact', () => {
     const text = '{"jsonrpc":"2.0","method":"m","params":{"s":"日本語 😀"},"id":1}';
     expect(spliced(text, 2)).toBe('{"jsonrpc":"2.0","method":"m","params":{"s":"日本語 😀"},"id":2}');
+  });
+});
+
+describe('decodePrimitive', () => {
+  it('reads what JSON.parse reads, and nothing it refuses', () => {
+    for (const raw of ['"abc"', '""', '"a\\"b"', '"\\u00e9"', '0', '-12', '123456789012345', '1.5', '1e3', '-0', 'true', 'null', '"x"y"', '"a\tb"', '01', '"']) {
+      let expected: unknown;
+      try {
+        expected = JSON.parse(raw);
+      } catch {
+        expected = undefined;
+      }
+      expect(decodePrimitive(raw), raw).toEqual(expected);
+    }
   });
 });
 

@@ -16,8 +16,22 @@ export interface RpcEnvelope {
   isResponse: boolean;
 }
 
-function decodePrimitive(raw: string | undefined): unknown {
+/** Matches JSON numbers that are plain integers: decoded without JSON.parse. */
+const PLAIN_INTEGER = /^-?(0|[1-9]\d{0,14})$/;
+
+/**
+ * A captured primitive's value. The common spellings (a string without escapes, a plain integer)
+ * are read directly: this runs for every relayed message, several times.
+ */
+export function decodePrimitive(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
+  const last = raw.length - 1;
+  if (last > 0 && raw.charCodeAt(0) === 0x22 && raw.charCodeAt(last) === 0x22 && !raw.includes('\\')) {
+    const inner = raw.slice(1, last);
+    // A control character or an unescaped quote makes it invalid JSON: the slow path says so.
+    if (!/[\u0000-\u001f"]/.test(inner)) return inner;
+  }
+  if (PLAIN_INTEGER.test(raw)) return Number(raw);
   try {
     return JSON.parse(raw);
   } catch {

@@ -276,7 +276,11 @@ export class FrameSocket {
   }
 
   private armDeadline(): void {
-    this.clearDeadline();
+    // Re-armed on every completed write: refreshing the one timer is cheaper than a new one each time.
+    if (this.deadline !== undefined) {
+      this.deadline.refresh();
+      return;
+    }
     this.deadline = setTimeout(() => this.writeTimedOut(), this.writeDeadlineMs);
   }
 
