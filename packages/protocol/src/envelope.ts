@@ -19,6 +19,14 @@ export interface RpcEnvelope {
 /** Matches JSON numbers that are plain integers: decoded without JSON.parse. */
 const PLAIN_INTEGER = /^-?(0|[1-9]\d{0,14})$/;
 
+function hasControlOrQuote(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22) return true;
+  }
+  return false;
+}
+
 /**
  * A captured primitive's value. The common spellings (a string without escapes, a plain integer)
  * are read directly: this runs for every relayed message, several times.
@@ -29,7 +37,7 @@ export function decodePrimitive(raw: string | undefined): unknown {
   if (last > 0 && raw.charCodeAt(0) === 0x22 && raw.charCodeAt(last) === 0x22 && !raw.includes('\\')) {
     const inner = raw.slice(1, last);
     // A control character or an unescaped quote makes it invalid JSON: the slow path says so.
-    if (!/[\u0000-\u001f"]/.test(inner)) return inner;
+    if (!hasControlOrQuote(inner)) return inner;
   }
   if (PLAIN_INTEGER.test(raw)) return Number(raw);
   try {
