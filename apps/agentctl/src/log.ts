@@ -51,7 +51,7 @@ function bounded(value: LogFields[string]): LogFields[string] {
 }
 
 /**
- * Gathers the lines of one event-loop turn into one write when the turn ends (and at exit): stderr
+ * Gathers the lines of one run of synchronous work into one write on the next tick (and at exit): stderr
  * on a pipe or file is written synchronously, so a write per line would stall a busy relay.
  */
 export function batchedWrite(write: (chunk: string) => void): (line: string) => void {
@@ -73,11 +73,11 @@ export function batchedWrite(write: (chunk: string) => void): (line: string) => 
     pending.push(line);
     if (scheduled) return;
     scheduled = true;
-    setImmediate(flush);
+    process.nextTick(flush);
   };
 }
 
-/** A logger that writes JSON lines to `write` (stderr, batched per event-loop turn, by default). */
+/** A logger that writes JSON lines to `write` (stderr, batched per run of synchronous work, by default). */
 export function createLogger(write: (line: string) => void = batchedWrite((chunk) => process.stderr.write(chunk))): Logger {
   return {
     log(level, event, fields = {}) {

@@ -58,9 +58,10 @@ export interface Logger {
 export type LogSink = (line: string) => void;
 
 /**
- * A sink that gathers the lines of one event-loop turn and hands them to `write` as one chunk, in
- * order, when the turn ends (and at process exit): the same bytes as a write per line, but one
- * synchronous write per turn instead of one per line on a busy relay.
+ * A sink that gathers the lines logged by one run of synchronous work and hands them to `write`
+ * as one chunk, in order, on the next tick (and at process exit): the same bytes as a write per
+ * line, but one synchronous write per run instead of one per line on a busy relay. The next tick
+ * comes before any I/O of a later turn, so a line is still out before what follows it is observed.
  */
 export function batchedSink(write: (chunk: string) => void): LogSink & { flush(): void } {
   let pending: string[] = [];
@@ -81,7 +82,7 @@ export function batchedSink(write: (chunk: string) => void): LogSink & { flush()
     pending.push(line);
     if (scheduled) return;
     scheduled = true;
-    setImmediate(flush);
+    process.nextTick(flush);
   }, { flush });
 }
 

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { batchedSink, createLogger } from './log.js';
 
 describe('batchedSink', () => {
-  it('writes the lines of one turn as one chunk, in order, byte for byte, when the turn ends', async () => {
+  it('writes the lines of one synchronous run as one chunk, in order, byte for byte, on the next tick', async () => {
     const writes: string[] = [];
     const sink = batchedSink((chunk) => writes.push(chunk));
     const log = createLogger([sink], () => new Date(0));
     log.info('lease_create', { reason: 'new_lease' });
     log.warn('lsp_frame_refused', { from: 'server' });
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => process.nextTick(resolve));
     expect(writes).toEqual([
       '{"time":"1970-01-01T00:00:00.000Z","level":"info","event":"lease_create","reason":"new_lease"}\n'
         + '{"time":"1970-01-01T00:00:00.000Z","level":"warn","event":"lsp_frame_refused","from":"server"}\n',
