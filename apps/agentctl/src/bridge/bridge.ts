@@ -79,7 +79,11 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
       // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
       // here, a response reaches the server as that error (it waits for one), a notification is dropped.
       const parsed = parseFrame(text, scan);
-      if (parsed.kind !== 'too_deep') return;
+      if (parsed.kind !== 'too_deep') {
+        // Deep and not even JSON-RPC (no jsonrpc 2.0 at its top): a bad frame like any other.
+        finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: 'too_deep' });
+        return;
+      }
       const outcome = tooDeepOutcome(parsed);
       options.onRefused?.(outcome.kind);
       if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
