@@ -44,7 +44,8 @@ function wsErrorCode(err: Error): BadInputCode {
 /**
  * One WebSocket <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 object
  * (checked by a scan, not decoded) and are forwarded byte for byte as LSP frames; the server's LSP
- * frames are unframed (bounded) and their bodies sent byte for byte as text frames. Backpressure flows both ways instead of buffering without bound.
+ * frames are unframed (bounded) and their bodies sent byte for byte as text frames. Backpressure
+ * flows both ways instead of buffering without bound.
  */
 export function startBridge(ws: WebSocket, server: LaunchedServer, sender: DeadlineSender, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
   let ended = false;
@@ -90,7 +91,9 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
       if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
       return;
     }
-    if (readEnvelope(scan) === undefined) {
+    // An escaped or repeated top-level key leaves the scan unsure: such a rare frame is decoded.
+    const shapeOk = readEnvelope(scan) !== undefined || (scan.balancedObject && scan.ambiguousKeys && parseFrame(text, scan).kind === 'jsonrpc');
+    if (!shapeOk) {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
     }
