@@ -55,8 +55,35 @@ function bounded(value: LogFields[string]): LogFields[string] {
   return value;
 }
 
-/** A logger that writes JSON lines to `write` (stderr by default). */
-export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+/**
+ * Gathers the lines of one run of synchronous work into one write on the next tick (and at exit): stderr
+ * on a pipe or file is written synchronously, so a write per line would stall a busy relay.
+ */
+export function batchedWrite(write: (chunk: string) => void): (line: string) => void {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const chunk = pending.join('');
+    pending = [];
+    try {
+      write(chunk);
+    } catch {
+      // A closed stderr must never take the daemon down.
+    }
+  };
+  process.once('exit', flush);
+  return (line) => {
+    pending.push(line);
+    if (scheduled) return;
+    scheduled = true;
+    process.nextTick(flush);
+  };
+}
+
+/** A logger that writes JSON lines to `write` (stderr, batched per run of synchronous work, by default). */
+export function createLogger(write: (line: string) => void = batchedWrite((chunk) => process.stderr.write(chunk))): Logger {
   return {
     log(level, event, fields = {}) {
       const record: Record<string, unknown> = { time: new Date().toISOString(), level, event };

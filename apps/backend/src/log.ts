@@ -62,6 +62,35 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
+/**
+ * A sink that gathers the lines logged by one run of synchronous work and hands them to `write`
+ * as one chunk, in order, on the next tick (and at process exit): the same bytes as a write per
+ * line, but one synchronous write per run instead of one per line on a busy relay. The next tick
+ * comes before any I/O of a later turn, so a line is still out before what follows it is observed.
+ */
+export function batchedSink(write: (chunk: string) => void): LogSink & { flush(): void } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const chunk = pending.join('');
+    pending = [];
+    try {
+      write(chunk);
+    } catch {
+      // A full disk or a closed stderr must never take the backend down.
+    }
+  };
+  process.once('exit', flush);
+  return Object.assign((line: string) => {
+    pending.push(line);
+    if (scheduled) return;
+    scheduled = true;
+    process.nextTick(flush);
+  }, { flush });
+}
+
 export function createLogger(sinks: LogSink[], now: () => Date = () => new Date()): Logger {
   const write = (level: LogLevel, event: LogEvent, fields: LogFields = {}): void => {
     const record: Record<string, unknown> = { time: now().toISOString(), level, event };

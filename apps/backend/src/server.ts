@@ -15,7 +15,7 @@ import { LocalDockerExecutor } from './executors/localDocker.js';
 import { LocalPcExecutor, sweepOrphanedTrees } from './executors/localPc.js';
 import { ownerTag } from './executors/taskHostMarker.js';
 import { ExecutorRegistry } from './executors/registry.js';
-import { createLogger, type Logger, type LogSink } from './log.js';
+import { batchedSink, createLogger, type Logger, type LogSink } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRelay } from './lsp/brokerRelay.js';
 import { systemClock, type Clock } from './lsp/clock.js';
@@ -75,8 +75,8 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
   ensurePrivateFile(logFile);
-  const sinks: LogSink[] = [(line) => appendFileSync(logFile, line)];
-  if (config.logToStderr) sinks.push((line) => process.stderr.write(line));
+  const sinks: LogSink[] = [batchedSink((chunk) => appendFileSync(logFile, chunk))];
+  if (config.logToStderr) sinks.push(batchedSink((chunk) => process.stderr.write(chunk)));
   const log = createLogger(sinks);
 
   const loadedToken = loadAccessToken(config.home, config.accessToken);

@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH } from './bounds.js';
+import { decodePrimitive } from './envelope.js';
 import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
 import type { LanguageId } from './languages.js';
 import { RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
@@ -174,12 +175,7 @@ export function tooDeepOutcome(frame: TooDeep): TooDeepOutcome {
 }
 
 function primitiveOf(raw: string | undefined): unknown {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
+  return decodePrimitive(raw);
 }
 
 function tooDeepFrame(top: TopLevelMembers): ParsedFrame {

@@ -22,6 +22,7 @@ export const DEFAULT_FRAMER_LIMITS: FramerLimits = {
 };
 
 const CR = 13;
+const utf8Decoder = new TextDecoder('utf-8');
 const LF = 10;
 
 /**
@@ -46,6 +47,14 @@ export class LspFrameDecoder {
 
   /** Feeds bytes; returns the complete bodies (UTF-8 text) they finished. Throws FramingError. */
   push(chunk: Uint8Array): string[] {
+    return this.pushBytes(chunk).map((body) => utf8Decoder.decode(body));
+  }
+
+  /**
+   * Feeds bytes; returns the complete bodies they finished as bytes, undecoded: for a relay that
+   * passes bodies on as they are (a body that fits in one chunk is a view of it, not a copy).
+   */
+  pushBytes(chunk: Uint8Array): Uint8Array[] {
     if (this.failed) throw this.failed;
     try {
       return this.drain(chunk);
@@ -59,12 +68,12 @@ export class LspFrameDecoder {
     }
   }
 
-  private drain(chunk: Uint8Array): string[] {
+  private drain(chunk: Uint8Array): Uint8Array[] {
     if (chunk.length > 0) {
       this.chunks.push(chunk);
       this.buffered += chunk.length;
     }
-    const out: string[] = [];
+    const out: Uint8Array[] = [];
     for (;;) {
       if (this.bodyLength === undefined) {
         if (!this.readHeaders()) break;
@@ -74,7 +83,7 @@ export class LspFrameDecoder {
       const body = this.take(length);
       this.bodyLength = undefined;
       this.headerBytes = 0;
-      out.push(new TextDecoder('utf-8').decode(body));
+      out.push(body);
     }
     return out;
   }
@@ -128,6 +137,14 @@ export class LspFrameDecoder {
   }
 
   private take(n: number): Uint8Array {
+    const head = this.chunks[0];
+    if (head !== undefined && head.length >= n) {
+      // The common case, a frame within one chunk: a view, no copy.
+      this.chunks[0] = head.subarray(n);
+      if (this.chunks[0].length === 0) this.chunks.shift();
+      this.buffered -= n;
+      return head.subarray(0, n);
+    }
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {
@@ -156,6 +173,16 @@ export function encodeLspFrame(body: string, maxBodyBytes = LSP_MAX_BODY_BYTES):
   const out = new Uint8Array(header.length + bytes.length);
   out.set(header, 0);
   out.set(bytes, header.length);
+  return out;
+}
+
+/** Frames a body that is already UTF-8 bytes (a relay's), without decoding or re-encoding it. */
+export function encodeLspFrameBytes(body: Uint8Array, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
+  if (body.length > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${body.length} bytes exceeds ${maxBodyBytes}`);
+  const header = new TextEncoder().encode(`Content-Length: ${body.length}\r\n\r\n`);
+  const out = new Uint8Array(header.length + body.length);
+  out.set(header, 0);
+  out.set(body, header.length);
   return out;
 }
 

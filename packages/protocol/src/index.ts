@@ -3,6 +3,7 @@ export * from './agentctlLaunch.js';
 export * from './api.js';
 export * from './bounds.js';
 export * from './closeCodes.js';
+export * from './envelope.js';
 export * from './framing.js';
 export * from './frames.js';
 export * from './jsonDepth.js';

@@ -22,7 +22,7 @@ describe('scanJsonNesting', () => {
 
   it('captures primitive top-level members wherever they appear, not nested ones', () => {
     const text = `{"params":${nested(300, '{"id":99,"method":"inner"}')},"method":"textDocument/hover","id":"req-1","jsonrpc":"2.0"}`;
-    expect(scanJsonNesting(text)).toEqual({ tooDeep: true, top: { method: '"textDocument/hover"', id: '"req-1"', jsonrpc: '"2.0"' } });
+    expect(scanJsonNesting(text)).toMatchObject({ tooDeep: true, top: { method: '"textDocument/hover"', id: '"req-1"', jsonrpc: '"2.0"' } });
   });
 
   it('captures no composite id', () => {

@@ -1,4 +1,5 @@
-import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, parseFrame, tooDeepOutcome } from '@kandev/protocol';
+import { isUtf8 } from 'node:buffer';
+import { BadInputCloseCode, encodeLspFrame, encodeLspFrameBytes, FramingError, LspFrameDecoder, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
 import type { RawData } from 'ws';
 import type WebSocket from 'ws';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
@@ -43,9 +44,10 @@ function wsErrorCode(err: Error): BadInputCode {
 }
 
 /**
- * One WebSocket <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 message
- * and are forwarded unchanged as LSP frames; the server's LSP frames are decoded (bounded) and sent
- * unchanged as text frames. Backpressure flows both ways instead of buffering without bound.
+ * One WebSocket <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 object
+ * (checked by a scan, not decoded) and are forwarded byte for byte as LSP frames; the server's LSP
+ * frames are unframed (bounded) and their bodies sent byte for byte as text frames. Backpressure
+ * flows both ways instead of buffering without bound.
  */
 export function startBridge(ws: WebSocket, server: LaunchedServer, sender: DeadlineSender, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
   let ended = false;
@@ -69,28 +71,44 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: 'binary frame' });
       return;
     }
-    const text = rawToBuffer(data).toString('utf8');
-    const parsed = parseFrame(text);
-    if (parsed.kind === 'too_deep') {
+    // Relayed, not decoded: the bytes go to stdin as they came. The text is read once, by the
+    // scanner, for the bounds (nesting) and the shape (one JSON-RPC 2.0 object); the backend, our
+    // only client, sends only messages it decoded or built itself, so JSON.parse here would be a
+    // second full decode of every message for nothing.
+    const bytes = rawToBuffer(data);
+    const text = bytes.toString('utf8');
+    const scan = scanJsonNesting(text);
+    if (scan.tooDeep) {
       // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
       // here, a response reaches the server as that error (it waits for one), a notification is dropped.
+      const parsed = parseFrame(text, scan);
+      if (parsed.kind !== 'too_deep') {
+        // Deep and not even JSON-RPC (no jsonrpc 2.0 at its top): a bad frame like any other.
+        finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: 'too_deep' });
+        return;
+      }
       const outcome = tooDeepOutcome(parsed);
       options.onRefused?.(outcome.kind);
       if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
       if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
       return;
     }
-    if (parsed.kind === 'control' && parsed.frame.control === 'release-stream') {
-      finish({ kind: 'release_requested' });
-      return;
-    }
-    if (parsed.kind !== 'jsonrpc') {
-      finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: parsed.kind === 'invalid' ? parsed.reason : `unexpected ${parsed.kind} frame` });
+    // An escaped or repeated top-level key leaves the scan unsure: such a rare frame is decoded.
+    const shapeOk = readEnvelope(scan) !== undefined || (scan.balancedObject && scan.ambiguousKeys && parseFrame(text, scan).kind === 'jsonrpc');
+    if (!shapeOk) {
+      // Not JSON-RPC: the one control frame agentctl takes (release-stream, once per stream) is
+      // decoded here; anything else is a bad frame.
+      const parsed = scan.balancedObject ? parseFrame(text, scan) : undefined;
+      if (parsed?.kind === 'control' && parsed.frame.control === 'release-stream') {
+        finish({ kind: 'release_requested' });
+        return;
+      }
+      finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
     }
     let frame: Uint8Array;
     try {
-      frame = encodeLspFrame(text);
+      frame = encodeLspFrameBytes(bytes);
     } catch {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.MessageTooBig, detail: 'body over the bound' });
       return;
@@ -109,16 +127,18 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
   const stdout = server.child.stdout;
   const onStdout = (chunk: Buffer) => {
     if (ended) return;
-    let bodies: string[];
+    let bodies: Uint8Array[];
     try {
-      bodies = decoder.push(chunk);
+      bodies = decoder.pushBytes(chunk);
     } catch (err) {
       const code = err instanceof FramingError ? err.code : 'bad_header';
       const tooBig = code === 'body_too_large' || code === 'header_line_too_long' || code === 'headers_too_long';
       finish({ kind: 'server_bad_output', closeCode: tooBig ? BadInputCloseCode.MessageTooBig : BadInputCloseCode.InvalidPayload, detail: code });
       return;
     }
-    for (const body of bodies) void sender.send(body);
+    // Bodies go out as the text frames they already are, undecoded. A server's invalid UTF-8 is
+    // decoded (with replacement characters) as before, so a text frame never carries it.
+    for (const body of bodies) void sender.send(isUtf8(body) ? body : new TextDecoder('utf-8').decode(body));
     if (sender.pending > options.highWatermark && !stdout.isPaused()) {
       stdout.pause();
       sender.onceLow(() => {

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 export class DeadlineSender {
   private pendingBytes = 0;
   private stuck = false;
+  private corked = false;
   private lowListeners: Array<() => void> = [];
 
   constructor(
@@ -22,9 +23,10 @@ export class DeadlineSender {
   }
 
   /** Resolves true once the frame reached the socket, false when it could not (closed, error, deadline). */
-  send(text: string): Promise<boolean> {
+  send(text: string | Uint8Array): Promise<boolean> {
     if (this.stuck || this.ws.readyState !== WebSocket.OPEN) return Promise.resolve(false);
-    const bytes = Buffer.byteLength(text);
+    this.corkBurst();
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.pendingBytes += bytes;
     return new Promise((resolve) => {
       let settled = false;
@@ -35,20 +37,40 @@ export class DeadlineSender {
         resolve(false);
       }, this.deadlineMs);
       try {
-        this.ws.send(text, (err) => {
+        const done = (err?: Error) => {
           clearTimeout(timer);
           this.pendingBytes -= bytes;
           if (this.pendingBytes <= this.lowWatermark) this.notifyLow();
           if (settled) return;
           settled = true;
           resolve(!err);
-        });
+        };
+        // Bytes go out as a text frame: the caller passes only valid UTF-8 (a relayed body).
+        if (typeof text === 'string') this.ws.send(text, done);
+        else this.ws.send(text, { binary: false }, done);
       } catch {
         clearTimeout(timer);
         this.pendingBytes -= bytes;
         settled = true;
         resolve(false);
       }
+    });
+  }
+
+  /**
+   * Holds the socket's TCP writes until the current run of synchronous work ends: the messages of
+   * one stdout chunk then leave in one write instead of a system call each. ws corks per frame;
+   * this is the outer cork, released on the next tick.
+   */
+  private corkBurst(): void {
+    if (this.corked) return;
+    const socket = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
+    if (!socket?.cork || !socket.uncork) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork?.();
     });
   }
 

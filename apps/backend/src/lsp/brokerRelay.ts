@@ -258,5 +258,6 @@ export class BrokerRelay implements LspRelay {
 }
 
 function parsedFrame(frame: BrowserFrame): Extract<BrokerEvent, { type: 'browserFrame' }>['frame'] {
-  return frame.kind === 'jsonrpc' ? { kind: 'jsonrpc', message: frame.message } : { kind: 'control', frame: frame.frame };
+  if (frame.kind === 'control') return { kind: 'control', frame: frame.frame };
+  return frame.raw ? { kind: 'jsonrpc', message: frame.message, raw: frame.raw } : { kind: 'jsonrpc', message: frame.message };
 }

@@ -1,4 +1,4 @@
-import { BadInputCloseCode, parseFrame, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
+import { BadInputCloseCode, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
 import { FrameSocket, type FrameSocketOptions, type WsLike } from './frameSocket.js';
 import type { BrowserEndpoint, BrowserFrame } from './relay.js';
 
@@ -69,8 +69,15 @@ export class BrowserSocket implements BrowserEndpoint {
   onFrame(handler: (frame: BrowserFrame) => void): void {
     this.socket.onText((incoming) => {
       if (!('text' in incoming)) return this.socket.close(BadInputCloseCode.InvalidPayload, 'binary frames are not accepted');
-      const parsed = parseFrame(incoming.text);
-      if (parsed.kind === 'jsonrpc') return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message });
+      const scan = scanJsonNesting(incoming.text);
+      const parsed = parseFrame(incoming.text, scan);
+      if (parsed.kind === 'jsonrpc') {
+        // Decoded (and so validated) here, once; what the broker passes on goes out as this text.
+        const envelope = readEnvelope(scan);
+        if (!envelope) return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message });
+        const raw = envelope.idSpan ? { text: incoming.text, idSpan: envelope.idSpan } : { text: incoming.text };
+        return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message, raw });
+      }
       if (parsed.kind === 'control') return handler({ kind: 'control', frame: parsed.frame });
       if (parsed.kind === 'too_deep') {
         const outcome = tooDeepOutcome(parsed);

@@ -162,7 +162,7 @@ describe('BrowserSocket frame rules', () => {
   function browser() {
     const ws = new FakeWs();
     const socket = new BrowserSocket(ws);
-    const frames: unknown[] = [];
+    const frames: Array<Parameters<Parameters<BrowserSocket['onFrame']>[0]>[0]> = [];
     socket.onFrame((f) => frames.push(f));
     socket.resume();
     return { ws, socket, frames };
@@ -173,8 +173,25 @@ describe('BrowserSocket frame rules', () => {
     ws.text('{"jsonrpc":"2.0","id":1,"method":"initialize"}');
     ws.text('{"control":"release","reason":"stop"}');
     expect(frames).toEqual([
-      { kind: 'jsonrpc', text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', message: { jsonrpc: '2.0', id: 1, method: 'initialize' } },
+      {
+        kind: 'jsonrpc', text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', message: { jsonrpc: '2.0', id: 1, method: 'initialize' },
+        raw: { text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', idSpan: [22, 23] },
+      },
       { kind: 'control', frame: { control: 'release', reason: 'stop' } },
+    ]);
+  });
+
+  it('keeps the text for relaying only when its envelope is unambiguous', () => {
+    const { ws, frames } = browser();
+    ws.text('{"jsonrpc":"2.0","method":"m","params":{"id":7}}');
+    ws.text('{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}');
+    ws.text('{"jsonrpc":"2.0","\\u0069d":1,"method":"a"}');
+    ws.text('{"jsonrpc":"2.0","id":{"x":1},"method":"a"}');
+    expect(frames.map((f) => (f.kind === 'jsonrpc' ? f.raw : 'control'))).toEqual([
+      { text: '{"jsonrpc":"2.0","method":"m","params":{"id":7}}' },
+      undefined,
+      undefined,
+      { text: '{"jsonrpc":"2.0","id":{"x":1},"method":"a"}' },
     ]);
   });
 

@@ -47,6 +47,14 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
       if (browser && !browser.isClosed) browser.sendText(JSON.stringify(effect.frame));
       return;
     }
+    case 'relayToBrowser': {
+      const browser = t.browsers.get(effect.attachmentId);
+      if (browser && !browser.isClosed) browser.sendText(effect.text);
+      return;
+    }
+    case 'relayToUpstream':
+      t.upstreams.send(effect.leaseId, effect.text);
+      return;
     case 'closeBrowser':
       // No reason text, ever: the browser shows localized copy per code.
       t.browsers.get(effect.attachmentId)?.close(sendableCloseCode(effect.code));

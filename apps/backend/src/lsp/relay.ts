@@ -9,7 +9,11 @@ import type { Result } from '../result.js';
 
 /** A validated frame from the browser (anything else already closed the socket with 1007). */
 export type BrowserFrame =
-  | { kind: 'jsonrpc'; text: string; message: Record<string, unknown> & { jsonrpc: '2.0' } }
+  /**
+   * `raw` is set when the scan read an unambiguous envelope: the broker may then relay `text` (its
+   * id spliced at `raw.idSpan`) instead of re-encoding `message`.
+   */
+  | { kind: 'jsonrpc'; text: string; message: Record<string, unknown> & { jsonrpc: '2.0' }; raw?: { text: string; idSpan?: readonly [number, number] } }
   | { kind: 'control'; frame: ControlFrame };
 
 /** The browser edge: one accepted WebSocket. */

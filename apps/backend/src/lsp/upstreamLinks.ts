@@ -6,7 +6,7 @@
  * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
-import { CloseCode, parseFrame, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
+import { CloseCode, parseFrame, readEnvelope, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
 
@@ -72,6 +72,9 @@ export class UpstreamLinks {
           const scan = scanJsonNesting(text);
           const method = scannedNotificationMethod(scan);
           if (method !== undefined && this.events.ignores(leaseId, method)) return;
+          // A JSON-RPC message goes to the broker undecoded: it decodes only what it owns.
+          const envelope = readEnvelope(scan);
+          if (envelope) return this.events.frame({ type: 'upstreamFrame', leaseId, frame: { kind: 'raw', text, envelope, scan } });
           this.received(leaseId, link, stream, parseFrame(text, scan));
         });
         for (const text of link.held.splice(0)) stream.send(text);

@@ -38,6 +38,12 @@ export class UpstreamStream implements UpstreamEndpoint {
       handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       perMessageDeflate: false,
       followRedirects: false,
+      // A zero mask makes ws skip masking here and unmasking in agentctl (a byte loop over every
+      // frame, both ways). Masking guards HTTP intermediaries against cache poisoning; this
+      // connection goes straight to the session's own agentctl, with no intermediary to guard.
+      generateMask: (mask: Buffer) => {
+        mask.fill(0);
+      },
     });
     // Wrapped before the handshake ends so frames sent right after it are held, not lost.
     const socket = new FrameSocket(ws, { writeDeadlineMs: options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS, keepalive: options.keepalive ?? DEFAULT_KEEPALIVE });

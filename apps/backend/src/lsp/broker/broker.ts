@@ -3,7 +3,7 @@
  * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
  */
 import {
-  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
+  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, parseFrame, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
   type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
@@ -19,11 +19,11 @@ import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
 import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
 import { admitRestart, beginRestart, boundedTail, initializeRestarted, serverExitedFrame } from './restart.js';
-import { answerForwardedLocally, leaseConfig, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { answerForwardedLocally, leaseConfig, relayServerRaw, routeServerMessage, sendInitialized } from './serverRpc.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
-  AttachmentId, AttachReason, BrokerEvent, BrokerOptions, BrowserCloseCode, BrowserConnected, DetachReason, Effect,
+  AttachmentId, AttachReason, BrokerEvent, BrowserFrameEvent, RawRpcFrame, BrokerOptions, BrowserCloseCode, BrowserConnected, DetachReason, Effect,
   EndReason, LeaseId, LogEvent, LogReason, SessionId, UpstreamCloseCode, UserId,
 } from './types.js';
 import { classifyUpstreamClose } from './upstreamClose.js';
@@ -265,7 +265,7 @@ export class LeaseBroker {
   // Browser -> broker -> server
   // -------------------------------------------------------------------------------------------
 
-  private browserFrame(attachmentId: AttachmentId, frame: ParsedFrame, out: Outbox): void {
+  private browserFrame(attachmentId: AttachmentId, frame: BrowserFrameEvent['frame'], out: Outbox): void {
     const found = this.attachmentOf(attachmentId);
     if (!found) return; // S33: a late frame of an ended generation is ignored
     const { lease, attachment } = found;
@@ -289,7 +289,7 @@ export class LeaseBroker {
         if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
-        return routeBrowserMessage(this.turn(out), lease, attachment, frame.message);
+        return routeBrowserMessage(this.turn(out), lease, attachment, frame.message, frame.raw);
     }
   }
 
@@ -297,10 +297,14 @@ export class LeaseBroker {
   // Server -> broker -> browser
   // -------------------------------------------------------------------------------------------
 
-  private upstreamFrame(leaseId: LeaseId, frame: ParsedFrame, out: Outbox): void {
+  private upstreamFrame(leaseId: LeaseId, frame: ParsedFrame | RawRpcFrame, out: Outbox): void {
     const lease = this.table.get(leaseId);
     if (!lease) return;
     switch (frame.kind) {
+      case 'raw':
+        // Relayed undecoded when the broker only passes it on; otherwise decoded here, in full.
+        if (relayServerRaw(this.turn(out), lease, frame)) return;
+        return this.upstreamFrame(leaseId, parseFrame(frame.text, frame.scan), out);
       case 'invalid':
         return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
       case 'control':

@@ -3,6 +3,7 @@
  * initialize exchange is the broker's, document notifications get server-facing versions,
  * `$/cancelRequest` is translated, and answers to forwarded server requests are mapped back.
  */
+import { spliceId } from '@kandev/protocol';
 import { classify, errorResponse, isJsonRpcId, isRecord, notification, resultResponse, RpcErrorCode, withId } from './jsonrpc.js';
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
@@ -12,9 +13,13 @@ import { withInitializationOptions } from '@kandev/protocol';
 import { leaseTrust } from './lease.js';
 import { guardInitialize } from './workspaceTrust.js';
 import type { Turn } from './context.js';
-import type { JsonRpcId, JsonRpcMessage } from './types.js';
+import type { JsonRpcId, JsonRpcMessage, RawText } from './types.js';
 
-export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attachment, message: JsonRpcMessage): void {
+/**
+ * `raw`, when the wiring kept it, is the message's original text: what the broker passes on
+ * unchanged (or with only its id replaced) is relayed as that text, never re-encoded.
+ */
+export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attachment, message: JsonRpcMessage, raw?: RawText): void {
   const m = classify(message);
   switch (m.kind) {
     case 'malformed':
@@ -24,9 +29,9 @@ export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attach
     case 'response':
       return browserAnswered(turn, lease, attachment, m.id, message);
     case 'request':
-      return browserRequest(turn, lease, attachment, m.id, m.method, m.params, message);
+      return browserRequest(turn, lease, attachment, m.id, m.method, m.params, message, raw);
     case 'notification':
-      return browserNotification(turn, lease, attachment, m.method, m.params, message);
+      return browserNotification(turn, lease, attachment, m.method, m.params, message, raw);
   }
 }
 
@@ -39,7 +44,7 @@ export function attachmentReady(turn: Turn, lease: Lease, attachment: Attachment
 }
 
 function browserRequest(
-  turn: Turn, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage,
+  turn: Turn, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
 ): void {
   const { out } = turn;
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
@@ -66,11 +71,12 @@ function browserRequest(
   if (!tracked.ok) return reply(refusalResponse(id, tracked.refusal));
   allocServerId(lease);
   tracked.entry.timerId = out.arm({ kind: 'request', leaseId: lease.id, serverId }, turn.timing.requestTimeoutMs);
-  out.toServer(lease.id, withId(message, serverId));
+  if (raw?.idSpan) out.relayToServer(lease.id, spliceId(raw.text, raw.idSpan, serverId));
+  else out.toServer(lease.id, withId(message, serverId));
 }
 
 function browserNotification(
-  turn: Turn, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage,
+  turn: Turn, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
 ): void {
   const { out } = turn;
   if (lease.phase !== 'running' || method === 'exit') return;
@@ -105,7 +111,8 @@ function browserNotification(
       if (attachment.documents.didClose(params)) out.toServer(lease.id, message);
       return;
     default:
-      out.toServer(lease.id, message);
+      if (raw) out.relayToServer(lease.id, raw.text);
+      else out.toServer(lease.id, message);
   }
 }
 

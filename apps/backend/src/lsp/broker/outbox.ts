@@ -26,6 +26,14 @@ export class Outbox {
     this.effects.push({ type: 'sendToUpstream', leaseId, message });
   }
 
+  relayToBrowser(attachmentId: AttachmentId, text: string): void {
+    this.effects.push({ type: 'relayToBrowser', attachmentId, text });
+  }
+
+  relayToServer(leaseId: LeaseId, text: string): void {
+    this.effects.push({ type: 'relayToUpstream', leaseId, text });
+  }
+
   closeUpstream(leaseId: LeaseId, code: UpstreamCloseCode): void {
     this.effects.push({ type: 'closeUpstream', leaseId, code });
   }

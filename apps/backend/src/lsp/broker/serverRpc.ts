@@ -3,6 +3,7 @@
  * initialize exchange, or to the release handshake), server requests answered or forwarded, and
  * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
  */
+import { spliceId } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, isRecord, notification, request, withId } from './jsonrpc.js';
 import { leaseTrust, type Lease } from './lease.js';
@@ -10,8 +11,40 @@ import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { Turn } from './context.js';
-import type { JsonRpcId, JsonRpcMessage } from './types.js';
+import type { JsonRpcId, JsonRpcMessage, RawRpcFrame } from './types.js';
 import { guardConfig } from './workspaceTrust.js';
+
+/** Server notifications the broker reads (progress, diagnostics gating, cancel translation). */
+const OWNED_SERVER_NOTIFICATIONS = new Set(['$/progress', 'textDocument/publishDiagnostics', '$/cancelRequest']);
+
+/**
+ * A server message the broker only passes on is relayed as text, without being decoded: a
+ * response to a browser request (its id spliced back to the browser's) and a notification it does
+ * not read. Returns false for everything else, which the caller decodes and routes in full: server
+ * requests, owned notifications, error responses, the initialize and shutdown answers, anything
+ * while the lease is not running. Must agree with `routeServerMessage` on every message it takes.
+ */
+export function relayServerRaw(turn: Turn, lease: Lease, frame: RawRpcFrame): boolean {
+  const { envelope, text } = frame;
+  if (lease.phase !== 'running') return false;
+  if (envelope.method === undefined) {
+    // Only results: an error's shape (its `error` must be an object) needs the decoded message.
+    if (!frame.scan.hasResult || frame.scan.hasError || typeof envelope.id !== 'number' || !envelope.idSpan) return false;
+    const id = envelope.id;
+    const init = lease.init.state;
+    if (lease.release?.shutdownServerId === id || (init.kind === 'pending' && init.serverId === id)) return false;
+    const entry = lease.requests.take(id);
+    if (!entry) return true; // its generation ended or it timed out: the late reply is dropped
+    turn.out.cancel(entry.timerId);
+    const attachment = lease.attachment;
+    if (attachment && attachment.generation === entry.generation) turn.out.relayToBrowser(attachment.id, spliceId(text, envelope.idSpan, entry.browserId));
+    return true;
+  }
+  if (envelope.hasIdMember || OWNED_SERVER_NOTIFICATIONS.has(envelope.method)) return false;
+  const attachment = lease.attachment;
+  if (attachment) turn.out.relayToBrowser(attachment.id, text);
+  return true; // nobody to deliver to: drained
+}
 
 export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMessage): void {
   const m = classify(message);

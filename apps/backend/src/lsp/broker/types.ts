@@ -4,7 +4,7 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, ParsedFrame, ReleaseReason, StatusFrame, UserSettings } from '@kandev/protocol';
+import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings } from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -40,12 +40,26 @@ export interface BrowserConnected {
   trustWorkspaceTools?: boolean;
 }
 
-export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame }
+/**
+ * The original text of a decoded browser message and where its top-level id sits in it (from the
+ * scan, only when the id is usable): the broker relays the text, with its id spliced, instead of
+ * re-encoding the message.
+ */
+export interface RawText { text: string; idSpan?: readonly [number, number] }
+
+/**
+ * A JSON-RPC message from the server that the wiring did not decode: its text and the envelope a
+ * scan read from it (shallow enough, one balanced object, jsonrpc 2.0). The broker relays it as
+ * text when it only passes it on, and decodes it when it owns its method (or its id).
+ */
+export interface RawRpcFrame { kind: 'raw'; text: string; envelope: RpcEnvelope; scan: NestingScan }
+
+export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame & { raw?: RawText } }
 export interface BrowserClosed { type: 'browserClosed'; attachmentId: AttachmentId }
 /** A write to this browser did not drain within the 5 s deadline: it is detached, never waited for. */
 export interface BrowserWriteTimedOut { type: 'browserWriteTimedOut'; attachmentId: AttachmentId }
 /** A frame from the task-host stream: installing/installed/install_failed/ready, or JSON-RPC. */
-export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; frame: ParsedFrame }
+export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; frame: ParsedFrame | RawRpcFrame }
 /**
  * The task-host stream of a lease is gone: agentctl's close code (4001, 4003, 4006, 4007, 4008,
  * 1001, ...), 4002 when the wiring could not reach the session's agentctl at all, or the local
@@ -91,6 +105,9 @@ export type Effect =
    */
   | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean; trustWorkspaceTools: boolean }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
+  /** A message relayed as text, already serialized (a browser's or server's own bytes, id spliced). */
+  | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string }
+  | { type: 'relayToUpstream'; leaseId: LeaseId; text: string }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
   /**
    * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's

@@ -1,0 +1,93 @@
+/**
+ * What the bridge relays as bytes and what it refuses, with a fake socket and a fake server process:
+ * client frames reach stdin exactly as they came (framed), server bodies reach the socket exactly
+ * as the server wrote them, and frames that are not one JSON-RPC 2.0 object close 1007.
+ */
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { LaunchedServer } from '../process/launch.js';
+import { startBridge, type BridgeEnd } from './bridge.js';
+import type { DeadlineSender } from './deadlineSender.js';
+
+function harness() {
+  const ws = Object.assign(new EventEmitter(), { readyState: WebSocket.OPEN, OPEN: WebSocket.OPEN, pause() {}, resume() {} });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const written: Buffer[] = [];
+  stdin.on('data', (chunk: Buffer) => written.push(chunk));
+  const child = Object.assign(new EventEmitter(), { stdin, stdout });
+  const server = { child, pid: 1, marker: 'm', exited: new Promise(() => {}), hasExited: () => false } as unknown as LaunchedServer;
+  const sent: Array<string | Uint8Array> = [];
+  const sender = { pending: 0, send: async (data: string | Uint8Array) => (sent.push(data), true), onceLow: (l: () => void) => l() } as unknown as DeadlineSender;
+  const ends: BridgeEnd[] = [];
+  startBridge(ws as unknown as WebSocket, server, sender, { stdinCutoffMs: 30_000, highWatermark: 1 << 20, exitFlushMs: 100 }, (end) => ends.push(end));
+  const fromClient = (text: string) => ws.emit('message', Buffer.from(text, 'utf8'), false);
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+  return { fromClient, stdout, written, sent, ends, flush };
+}
+
+describe('bridge: relayed bytes', () => {
+  it('writes a client frame to stdin byte for byte, whitespace, key order and escapes kept', async () => {
+    const h = harness();
+    const text = '{ "method" : "x/y", "jsonrpc":"2.0", "id":7, "params":{"s":"\\u00e9 日本 \\"id\\":1"} }';
+    h.fromClient(text);
+    await h.flush();
+    const body = Buffer.from(text, 'utf8');
+    expect(Buffer.concat(h.written)).toEqual(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+    expect(h.ends).toEqual([]);
+  });
+
+  it('sends server bodies as they were written, split across chunks or several in one', async () => {
+    const h = harness();
+    const a = Buffer.from('{"jsonrpc":"2.0","method":"window/logMessage","params":{"message":"ü"}}');
+    const b = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{ "x" : [1, 2] }}');
+    const framed = Buffer.concat([Buffer.from(`Content-Length: ${a.length}\r\n\r\n`), a, Buffer.from(`Content-Length: ${b.length}\r\n\r\n`), b]);
+    h.stdout.write(framed.subarray(0, 30));
+    h.stdout.write(framed.subarray(30));
+    await h.flush();
+    expect(h.sent.map((s) => Buffer.from(s))).toEqual([a, b]);
+  });
+
+  it('decodes a server body that is not valid UTF-8 (replacement characters), never sends it as bytes', async () => {
+    const h = harness();
+    const bad = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"m","params":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    h.stdout.write(Buffer.concat([Buffer.from(`Content-Length: ${bad.length}\r\n\r\n`), bad]));
+    await h.flush();
+    expect(h.sent).toEqual(['{"jsonrpc":"2.0","method":"m","params":"\ufffd\ufffd"}']);
+  });
+
+  it('decodes a frame with escaped or repeated top-level keys to check it, and relays it when it is JSON-RPC', async () => {
+    const h = harness();
+    h.fromClient('{"jsonrpc":"2.0","\\u0069d":1,"method":"m","method":"n"}');
+    await h.flush();
+    expect(Buffer.concat(h.written).toString()).toContain('"\\u0069d":1');
+    expect(h.ends).toEqual([]);
+  });
+
+  it.each([
+    ['not JSON', '{not json'],
+    ['an array', '[{"jsonrpc":"2.0","method":"x"}]'],
+    ['jsonrpc 1.0', '{"jsonrpc":"1.0","method":"x"}'],
+    ['a control frame', '{"control":"attachment-ready"}'],
+    ['a truncated object', '{"jsonrpc":"2.0","id":1,"method":"x"'],
+    ['trailing text', '{"jsonrpc":"2.0","method":"x"} x'],
+    ['deep and not JSON-RPC', '['.repeat(300) + ']'.repeat(300)],
+  ])('closes 1007 on %s and writes nothing', async (_what, text) => {
+    const h = harness();
+    h.fromClient(text);
+    await h.flush();
+    expect(h.ends).toMatchObject([{ kind: 'client_bad_frame', closeCode: 1007 }]);
+    expect(h.written).toEqual([]);
+  });
+
+  it('answers a deep request itself and writes nothing to the server', async () => {
+    const h = harness();
+    h.fromClient(`{"jsonrpc":"2.0","id":"d","method":"x","params":${'['.repeat(300)}${']'.repeat(300)}}`);
+    await h.flush();
+    expect(h.written).toEqual([]);
+    expect(JSON.parse(String(h.sent[0]))).toMatchObject({ id: 'd', error: { code: -32600 } });
+    expect(h.ends).toEqual([]);
+  });
+});
