@@ -58,6 +58,8 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
   async function dockerSession(name: string): Promise<{ session: Session; ws: DockerWorkspace; client: LeaseClient; pids: number[] }> {
     const ws = dockerWorkspace(join(root, name), { 'Main.kt': 'fun main() {}\n' }, stubborn);
     const task = (await stack.api('POST', '/api/tasks', { title: name, executor: 'local_docker', repositories: [{ path: ws.dir }], env: ws.env })).json as Task;
+    // The fake server lives inside the workspace mount, which an untrusted stream never runs.
+    await stack.api('PATCH', `/api/tasks/${task.id}`, { trustWorkspaceTools: true });
     const session = (await stack.api('POST', `/api/tasks/${task.id}/sessions`)).json as Session;
     expect(session.status).toBe('running');
     const client = new LeaseClient(stack.url, session.id, 'kotlin');
@@ -97,6 +99,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
     try {
       const ws = dockerWorkspace(join(root, 'backend-sigkill'), { 'Main.kt': '' }, stubborn);
       const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
+      await doomed.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } }); // fake server inside the workspace
       const session = await doomed.startSession(task.id);
       const client = new LeaseClient(doomed.url, session.id, 'kotlin');
       await client.initialize();
