@@ -1,0 +1,123 @@
+import type { Page, WebSocket } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import {
+  hoverRows, lspStatesSeen, lspStatus, openFile, openSession, placeCaret, putSettings, received, recordLspStates, runEditorAction,
+  startFakeSession, waitForLspState, webDistSnapshot,
+} from '../support/page.js';
+import { startStack, type RunningStack } from '../support/stack.js';
+import { startTcpProxy, type ProxiedConnection, type TcpProxy } from '../support/tcpProxy.js';
+import { HOVER, leaseScript, MAIN_KT } from './lease-support.js';
+
+/**
+ * C05 over a real transport loss: the page reaches the backend through a TCP proxy the test owns,
+ * which resets the browser's /lsp connection (no close frame) and leaves the backend's side open
+ * and silent. The backend's pings are set far apart so it cannot notice on its own before the
+ * tab's reconnect arrives: the reconnect, carrying its lease hint, meets a lease the backend still
+ * believes attached, and the backend must probe that holder, find it dead and resume the lease.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+const FILE = 'src/Main.kt';
+const isLsp = (url: string) => /\/lsp\//.test(url);
+
+describe.runIf(run)('C05 over a real transport loss', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let proxy: TcpProxy | undefined;
+
+  beforeAll(async () => {
+    stack = await startStack({ KANDEV_WEB_DIR: webDistSnapshot(), KANDEV_LSP_PING_INTERVAL_MS: '600000' });
+    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** Frames the backend sent on one /lsp socket, parsed. */
+  function framesOf(ws: WebSocket): Array<Record<string, any>> {
+    const frames: Array<Record<string, any>> = [];
+    ws.on('framereceived', ({ payload }) => {
+      try {
+        frames.push(JSON.parse(String(payload)) as Record<string, any>);
+      } catch {
+        // not a JSON frame: not ours to judge here
+      }
+    });
+    return frames;
+  }
+
+  const readyFrame = (ws: WebSocket) =>
+    ws.waitForEvent('framereceived', { predicate: ({ payload }) => String(payload).includes('"status":"ready"'), timeout: 90_000 });
+
+  async function hover(page: Page): Promise<void> {
+    await placeCaret(page, 'greeting', 2);
+    await runEditorAction(page, 'editor.action.showHover');
+    await expect.poll(() => hoverRows(page), { timeout: 30_000 }).toContain(HOVER);
+  }
+
+  it('C05 a TCP cut without a close frame, racing the half-open backend socket, shows reconnecting and resumes the same server', async () => {
+    const s = await startFakeSession(stack, { binary: 'kotlin-lsp', script: leaseScript, files: { [FILE]: MAIN_KT } });
+    proxy = await startTcpProxy(stack.url);
+    const page = await (await newContext(browser.browser)).newPage();
+    await recordLspStates(page);
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (ws) => {
+      if (isLsp(ws.url())) sockets.push(ws);
+    });
+
+    await openSession(page, proxy.url, s.sessionId);
+    const firstSocket = page.waitForEvent('websocket', { predicate: (ws) => isLsp(ws.url()) });
+    await openFile(page, FILE);
+    const first = await firstSocket;
+    const firstFrames = framesOf(first);
+    await waitForLspState(page, 'kotlin', 'ready');
+    const pids = () => [...new Set(s.log().map((l) => l.pid))];
+    const [pid] = pids();
+    expect(received(s, 'initialize')).toHaveLength(1);
+
+    const lspLinks = () => proxy!.connections.filter((c) => c.upgrade && isLsp(c.requestLine ?? ''));
+    expect(lspLinks()).toHaveLength(1);
+    const cutLink = lspLinks()[0] as ProxiedConnection;
+
+    const reconnect = page.waitForEvent('websocket', { predicate: (ws) => isLsp(ws.url()), timeout: 60_000 });
+    proxy.cut(cutLink);
+    const second = await reconnect;
+    const secondFrames = framesOf(second);
+    // The race the scenario is about: the reconnect reached the proxy while the backend still held
+    // the old, half-open socket (its pings are too far apart to have noticed).
+    await expect.poll(() => lspLinks().length, { timeout: 30_000 }).toBe(2);
+    expect(cutLink.upstream.destroyed).toBe(false);
+
+    await readyFrame(second);
+    await waitForLspState(page, 'kotlin', 'ready');
+    // The backend ended the dead holder itself (its probe went unanswered), not the proxy.
+    if (!cutLink.upstream.destroyed) await new Promise((resolve) => cutLink.upstream.once('close', resolve));
+
+    const states = await lspStatesSeen(page);
+    expect(states.slice(states.lastIndexOf('kotlin:ready', states.length - 2))).toContain('kotlin:reconnecting');
+    expect(states).not.toContain('kotlin:error');
+    expect(states).not.toContain('kotlin:exited');
+    expect(sockets.map((ws) => ws.url())).toHaveLength(2);
+    expect(sockets[0]!.url()).not.toMatch(/[?&]lease=/);
+    const lease = firstFrames.find((f) => f.status === 'ready')?.lease as string;
+    expect(lease).toEqual(expect.any(String));
+    expect(new URL(second.url()).searchParams.get('lease')).toBe(lease);
+    expect(firstFrames.filter((f) => f.status === 'ready').map((f) => f.resumed)).toEqual([false]);
+    expect(secondFrames.filter((f) => f.status === 'ready')).toEqual([expect.objectContaining({ resumed: true, lease })]);
+    // Nothing on the new socket reported a server exit or a capacity refusal.
+    expect(secondFrames.some((f) => f.status === 'exited' || f.status === 'error')).toBe(false);
+    expect(received(s, 'initialize')).toHaveLength(1);
+    expect(received(s, 'shutdown')).toEqual([]);
+    expect(pids()).toEqual([pid]);
+    expect(await lspStatus(page, 'kotlin').innerText()).not.toMatch(/stopped unexpectedly|exited/i);
+
+    await hover(page);
+    expect(s.log().filter((l) => l.message.method === 'textDocument/hover').map((l) => l.pid)).toEqual([pid]);
+    await page.context().close();
+  });
+});
