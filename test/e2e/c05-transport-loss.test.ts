@@ -38,21 +38,23 @@ describe.runIf(run)('C05 over a real transport loss', () => {
     await stack?.stop();
   });
 
-  /** Frames the backend sent on one /lsp socket, parsed. */
-  function framesOf(ws: WebSocket): Array<Record<string, any>> {
+  /** Frames the backend sent on one /lsp socket, parsed, and the moment its `ready` frame came. */
+  function record(ws: WebSocket): { frames: Array<Record<string, any>>; ready: Promise<Record<string, any>> } {
     const frames: Array<Record<string, any>> = [];
+    let readyNow!: (frame: Record<string, any>) => void;
+    const ready = new Promise<Record<string, any>>((resolve) => (readyNow = resolve));
     ws.on('framereceived', ({ payload }) => {
+      let frame: Record<string, any>;
       try {
-        frames.push(JSON.parse(String(payload)) as Record<string, any>);
+        frame = JSON.parse(String(payload)) as Record<string, any>;
       } catch {
-        // not a JSON frame: not ours to judge here
+        return; // not a JSON frame: not ours to judge here
       }
+      frames.push(frame);
+      if (frame.status === 'ready') readyNow(frame);
     });
-    return frames;
+    return { frames, ready };
   }
-
-  const readyFrame = (ws: WebSocket) =>
-    ws.waitForEvent('framereceived', { predicate: ({ payload }) => String(payload).includes('"status":"ready"'), timeout: 90_000 });
 
   async function hover(page: Page): Promise<void> {
     await placeCaret(page, 'greeting', 2);
@@ -65,16 +67,20 @@ describe.runIf(run)('C05 over a real transport loss', () => {
     proxy = await startTcpProxy(stack.url);
     const page = await (await newContext(browser.browser)).newPage();
     await recordLspStates(page);
+    // Frames are recorded from the moment each socket exists, so none slips past.
     const sockets: WebSocket[] = [];
+    const recorded = new Map<WebSocket, ReturnType<typeof record>>();
     page.on('websocket', (ws) => {
-      if (isLsp(ws.url())) sockets.push(ws);
+      if (!isLsp(ws.url())) return;
+      sockets.push(ws);
+      recorded.set(ws, record(ws));
     });
 
     await openSession(page, proxy.url, s.sessionId);
     const firstSocket = page.waitForEvent('websocket', { predicate: (ws) => isLsp(ws.url()) });
     await openFile(page, FILE);
     const first = await firstSocket;
-    const firstFrames = framesOf(first);
+    const firstFrames = recorded.get(first)!.frames;
     await waitForLspState(page, 'kotlin', 'ready');
     const pids = () => [...new Set(s.log().map((l) => l.pid))];
     const [pid] = pids();
@@ -87,13 +93,13 @@ describe.runIf(run)('C05 over a real transport loss', () => {
     const reconnect = page.waitForEvent('websocket', { predicate: (ws) => isLsp(ws.url()), timeout: 60_000 });
     proxy.cut(cutLink);
     const second = await reconnect;
-    const secondFrames = framesOf(second);
+    const secondFrames = recorded.get(second)!.frames;
     // The race the scenario is about: the reconnect reached the proxy while the backend still held
     // the old, half-open socket (its pings are too far apart to have noticed).
     await expect.poll(() => lspLinks().length, { timeout: 30_000 }).toBe(2);
     expect(cutLink.upstream.destroyed).toBe(false);
 
-    await readyFrame(second);
+    await recorded.get(second)!.ready;
     await waitForLspState(page, 'kotlin', 'ready');
     // The backend ended the dead holder itself (its probe went unanswered), not the proxy.
     if (!cutLink.upstream.destroyed) await new Promise((resolve) => cutLink.upstream.once('close', resolve));
