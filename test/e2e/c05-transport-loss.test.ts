@@ -42,7 +42,14 @@ describe.runIf(run)('C05 over a real transport loss', () => {
   function record(ws: WebSocket): { frames: Array<Record<string, any>>; ready: Promise<Record<string, any>> } {
     const frames: Array<Record<string, any>> = [];
     let readyNow!: (frame: Record<string, any>) => void;
-    const ready = new Promise<Record<string, any>>((resolve) => (readyNow = resolve));
+    let refused!: (error: Error) => void;
+    const ready = new Promise<Record<string, any>>((resolve, reject) => {
+      readyNow = resolve;
+      refused = reject;
+    });
+    // A socket the backend closes before `ready` (4005, a new lease's failure) fails the wait at
+    // once, with what it said, instead of leaving the test to time out.
+    ws.on('close', () => refused(new Error(`/lsp socket closed before ready: ${JSON.stringify(frames)}`)));
     ws.on('framereceived', ({ payload }) => {
       let frame: Record<string, any>;
       try {
@@ -54,6 +61,19 @@ describe.runIf(run)('C05 over a real transport loss', () => {
       if (frame.status === 'ready') readyNow(frame);
     });
     return { frames, ready };
+  }
+
+  /** Fails with `what` (and what the page showed) if `promise` has not settled in `ms`: a hang guard, not a timing assertion. */
+  async function within<T>(page: Page, promise: Promise<T>, ms: number, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => void lspStatesSeen(page).then((states) => reject(new Error(`never saw ${what}; states: ${states.join(', ')}`)), reject), ms);
+    });
+    try {
+      return await Promise.race([promise, hung]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function hover(page: Page): Promise<void> {
@@ -92,17 +112,19 @@ describe.runIf(run)('C05 over a real transport loss', () => {
 
     const reconnect = page.waitForEvent('websocket', { predicate: (ws) => isLsp(ws.url()), timeout: 60_000 });
     proxy.cut(cutLink);
-    const second = await reconnect;
+    const second = await within(page, reconnect, 60_000, 'a reconnecting /lsp socket');
     const secondFrames = recorded.get(second)!.frames;
     // The race the scenario is about: the reconnect reached the proxy while the backend still held
     // the old, half-open socket (its pings are too far apart to have noticed).
     await expect.poll(() => lspLinks().length, { timeout: 30_000 }).toBe(2);
     expect(cutLink.upstream.destroyed).toBe(false);
 
-    await recorded.get(second)!.ready;
+    await within(page, recorded.get(second)!.ready, 60_000, 'a ready frame on the reconnected socket');
     await waitForLspState(page, 'kotlin', 'ready');
     // The backend ended the dead holder itself (its probe went unanswered), not the proxy.
-    if (!cutLink.upstream.destroyed) await new Promise((resolve) => cutLink.upstream.once('close', resolve));
+    if (!cutLink.upstream.destroyed) {
+      await within(page, new Promise((resolve) => cutLink.upstream.once('close', resolve)), 60_000, 'the backend end the half-open socket');
+    }
 
     const states = await lspStatesSeen(page);
     expect(states.slice(states.lastIndexOf('kotlin:ready', states.length - 2))).toContain('kotlin:reconnecting');
