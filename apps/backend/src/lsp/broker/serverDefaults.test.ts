@@ -31,6 +31,16 @@ describe('server defaults through the broker', () => {
     expect(answer).toMatchObject({ id: 7, result: [{ schemaStore: { enable: false }, schemas: { 'file:///s/w.json': '.github/workflows/*.yml' } }, null] });
   });
 
+  it('pushes nothing to servers that ask for their settings (workspace/configuration)', () => {
+    const h = new BrokerHarness();
+    const settings = settingsWith({ yaml: { yaml: { schemas: { 'file:///s/w.json': '*.yml' } } } });
+    const leaseId = openedLease(h.connect('a1', { language: 'yaml', settings }));
+    h.hostReady(leaseId, 'yaml');
+    const [initialize] = toServer(h.fromBrowser('a1', req('i', 'initialize', { capabilities: {} })));
+    h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
+    expect(toServer(h.fromBrowser('a1', notif('initialized', {}))).map((m) => m.method)).toEqual(['initialized']);
+  });
+
   it('leaves a language without defaults or user JSON exactly as before: no push, no options', () => {
     const h = new BrokerHarness();
     const leaseId = openedLease(h.connect('a1', { language: 'go' }));

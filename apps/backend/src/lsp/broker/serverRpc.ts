@@ -11,6 +11,7 @@ import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { Turn } from './context.js';
+import type { LanguageId } from '@kandev/protocol';
 import type { JsonRpcId, JsonRpcMessage, RawRpcFrame } from './types.js';
 import { guardConfig } from './workspaceTrust.js';
 
@@ -68,15 +69,21 @@ export function sendInitialized(turn: Turn, lease: Lease): void {
 }
 
 /**
- * Right after `initialized`: push-model servers (the VS Code JSON, CSS and HTML servers) never ask
- * with `workspace/configuration`, so the settings they start with are pushed once, as VS Code's own
- * client does. Nothing is sent when there is no configuration at all. The config is the lease's:
- * the owner's settings under the lease's trust (leaseConfig).
+ * Servers that take their settings only by push: the VS Code JSON, CSS and HTML servers never ask
+ * with `workspace/configuration`. Every other server asks, and a push it did not need would only
+ * make it ask again.
+ */
+const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json', 'css', 'html']);
+
+/**
+ * Right after `initialized`: push-model servers get the settings they start with once, as VS
+ * Code's own client does. Nothing is sent when there is no configuration at all. The config is the
+ * lease's: the owner's settings under the lease's trust (leaseConfig).
  */
 export function pushInitialConfiguration(turn: Turn, lease: Lease): void {
   const config = leaseConfig(turn, lease);
   lease.configFingerprint = configFingerprint(config);
-  if (config !== undefined) turn.out.toServer(lease.id, didChangeConfiguration(config));
+  if (config !== undefined && PUSH_MODEL_LANGUAGES.has(lease.language)) turn.out.toServer(lease.id, didChangeConfiguration(config));
 }
 
 /** Server requests an ended generation never answered: the broker answers them. */

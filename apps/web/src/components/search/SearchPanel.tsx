@@ -103,7 +103,9 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
               className="search-option"
               data-testid={testId}
               aria-pressed={options[key]}
-              aria-label={t(label, { ns: 'search' })}
+              // The name contains the visible glyphs ("Aa", "ab", ".*"), so voice control users can
+              // say what they see (WCAG 2.5.3, axe's label-content-name-mismatch).
+              aria-label={`${t(label, { ns: 'search' })} (${text})`}
               title={t(label, { ns: 'search' })}
               onClick={() => setOptions((o) => ({ ...o, [key]: !o[key] }))}
             >
