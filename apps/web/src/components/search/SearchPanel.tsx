@@ -103,13 +103,12 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
               className="search-option"
               data-testid={testId}
               aria-pressed={options[key]}
-              // The name contains the visible glyphs ("Aa", "ab", ".*"), so voice control users can
-              // say what they see (WCAG 2.5.3, axe's label-content-name-mismatch).
-              aria-label={`${t(label, { ns: 'search' })} (${text})`}
               title={t(label, { ns: 'search' })}
               onClick={() => setOptions((o) => ({ ...o, [key]: !o[key] }))}
             >
-              {text}
+              {/* The glyph ("Aa", "ab", ".*") is decoration; the name is the words beside it. */}
+              <span aria-hidden="true">{text}</span>
+              <span className="visually-hidden">{t(label, { ns: 'search' })}</span>
             </button>
           ))}
         </span>
