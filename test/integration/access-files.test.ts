@@ -25,6 +25,7 @@ interface Started {
   signIn: string;
   keptIn: string;
   stderr: string[];
+  logged(event: string): Promise<Record<string, unknown>>;
 }
 
 async function start(home: string, env: Record<string, string> = {}): Promise<Started> {
@@ -37,7 +38,8 @@ async function start(home: string, env: Record<string, string> = {}): Promise<St
   });
   running.add(child);
   const stderr: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const stderrLines = createInterface({ input: child.stderr! });
+  stderrLines.on('line', (line) => stderr.push(line));
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -49,7 +51,27 @@ async function start(home: string, env: Record<string, string> = {}): Promise<St
   const base = /^Kandev is running at (http:\/\/[^/]+)\/$/.exec(lines[0] ?? '')?.[1];
   const open = /^Open (\S+) to sign in \(the token is kept in (.+)\)\.$/.exec(lines[1] ?? '');
   if (!base || !open) throw new Error(`unexpected banner: ${lines.join(' | ')}`);
-  return { child, base, signIn: open[1] as string, keptIn: open[2] as string, stderr };
+  /** The first logged event of this name: stderr is its own pipe, so it may follow stdout's banner. */
+  const logged = (event: string) => new Promise<Record<string, unknown>>((resolve) => {
+    const parse = (line: string) => {
+      try {
+        const record = JSON.parse(line) as Record<string, unknown>;
+        return record.event === event ? record : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const seen = stderr.map(parse).find(Boolean);
+    if (seen) return resolve(seen);
+    const onLine = (line: string) => {
+      const record = parse(line);
+      if (!record) return;
+      stderrLines.off('line', onLine);
+      resolve(record);
+    };
+    stderrLines.on('line', onLine);
+  });
+  return { child, base, signIn: open[1] as string, keptIn: open[2] as string, stderr, logged };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -93,7 +115,7 @@ describe('access token on disk and the start link', () => {
     expect(mode(join(home, 'logs/backend.log'))).toBe(0o600);
 
     await stop(first.child);
-    expect(first.stderr.some((l) => l.includes('"event":"access_ready"'))).toBe(true);
+    expect(await first.logged('access_ready')).toMatchObject({ event: 'access_ready' });
     expect(first.stderr.join('\n')).not.toContain(token);
     expect(readFileSync(join(home, 'logs/backend.log'), 'utf8')).not.toContain(token);
   });
@@ -128,7 +150,7 @@ describe('access token on disk and the start link', () => {
     const exposed = await start(exposedHome, { KANDEV_HOST: '0.0.0.0' });
     const token = readFileSync(join(exposedHome, ACCESS_TOKEN_FILE), 'utf8').trim();
     const port = new URL(exposed.base).port;
-    const warning = exposed.stderr.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.event === 'backend_exposed');
+    const warning = await exposed.logged('backend_exposed');
     expect(warning).toMatchObject({ level: 'warn', host: '0.0.0.0', port: Number(port) });
     const local = `http://127.0.0.1:${port}`;
     // The printed link opens through loopback here (0.0.0.0 is no address a browser should use).
