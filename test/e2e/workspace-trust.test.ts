@@ -80,8 +80,10 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
   });
 
   it('the offered reload restarts the server, which now runs the workspace TypeScript', async () => {
+    // Listening before the click: a fast reload can finish before a later listener exists.
+    const reloaded = page.waitForEvent('load');
     await page.locator('[data-testid="workspace-trust-restart"]').click();
-    await page.waitForEvent('load');
+    await reloaded;
     await page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
     await openFile(page, 'a.ts');
     await waitForLspState(page, 'typescript', 'ready');
