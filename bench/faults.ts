@@ -13,6 +13,7 @@ import { MiB, RssSampler, rssBytes } from '../test/support/procStatus.js';
 import { startStack, taskPath, type RunningStack } from '../test/support/stack.js';
 import { summarize, table } from './stats.js';
 import { WsLspClient } from './wsLspClient.js';
+import { authHeaders } from '../test/support/access.js';
 
 const FLOOD_COUNT = Number(process.env.BENCH_FLOOD ?? 200_000);
 const FUZZ_FRAMES = Number(process.env.BENCH_FUZZ ?? 10_000);
@@ -38,7 +39,7 @@ async function fakeSession(stack: RunningStack, dir: string, name: string, scrip
 
 async function ready(stack: RunningStack, sessionId: string, lease?: string): Promise<{ client: WsLspClient; lease: string; resumed: boolean }> {
   const url = `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=kotlin${lease ? `&lease=${lease}` : ''}`;
-  const client = await WsLspClient.open(url, { Origin: stack.url });
+  const client = await WsLspClient.open(url, { ...authHeaders(), Origin: stack.url });
   const frame = await client.waitFor((m) => m.status === 'ready');
   if (frame.resumed) {
     client.send({ control: 'attachment-ready' });

@@ -11,6 +11,7 @@ import { TASK_HOST_PATHS } from '@kandev/protocol';
 import { findRipgrep } from '../apps/agentctl/src/files/search/ripgrep.js';
 import { startAgentctl, type RunningAgentctl } from '../apps/agentctl/src/testing/agentctlProcess.js';
 import type { RunningStack } from '../test/support/stack.js';
+import { authHeaders } from '../test/support/access.js';
 
 export const TREE = { files: Number(process.env.BENCH_SEARCH_FILES ?? 13_000), fileBytes: 25 * 1024 };
 export const RARE = 'zqxRareNeedle42';
@@ -83,7 +84,7 @@ async function productSearch(agentctl: RunningAgentctl, query: string, expectHit
 }
 
 async function backendSearch(stack: RunningStack, sessionId: string, query: string, expectHits: number): Promise<void> {
-  const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?stream=1&q=${encodeURIComponent(query)}`);
+  const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?stream=1&q=${encodeURIComponent(query)}`, { headers: authHeaders() });
   const text = await res.text();
   const hits = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { hits?: unknown[] }).reduce((n, l) => n + (l.hits?.length ?? 0), 0);
   if (hits !== expectHits) throw new Error(`backend search for ${query}: ${hits} hits, expected ${expectHits}`);

@@ -9,6 +9,7 @@ import type { RunningStack } from '../test/support/stack.js';
 import { startPassThroughProxy } from './passThroughProxy.js';
 import { BenchPeer, StdioPeer, WsPeer } from './peers.js';
 import { summarize, type LatencySummary } from './stats.js';
+import { authHeaders } from '../test/support/access.js';
 
 export const ECHO_SIZES = [
   { label: '200 B', bytes: 200, samples: 300 },
@@ -91,7 +92,7 @@ export function productUrl(stack: RunningStack, sessionId: string, language: str
 }
 
 export async function openProduct(stack: RunningStack, sessionId: string, language = 'kotlin', lease?: string): Promise<{ peer: WsPeer; ready: Record<string, any> }> {
-  const { peer, ready } = await WsPeer.open(productUrl(stack, sessionId, language, lease), { Origin: stack.url }, true);
+  const { peer, ready } = await WsPeer.open(productUrl(stack, sessionId, language, lease), { ...authHeaders(), Origin: stack.url }, true);
   return { peer, ready: ready as Record<string, any> };
 }
 
