@@ -122,22 +122,23 @@ describe.runIf(run)('session workbench', () => {
 
     await tree.locator('[data-testid="tree-node"][data-path="README.md"]').focus();
     await page.keyboard.press('Home');
-    expect(await focusedTreePath()).toBe('src');
+    await expect.poll(focusedTreePath).toBe('src');
     await page.keyboard.press('ArrowLeft');
-    expect(await tree.locator('[data-testid="tree-node"][data-path="src"]').getAttribute('aria-expanded')).toBe('false');
+    await tree.locator('[data-testid="tree-node"][data-path="src"][aria-expanded="false"]').waitFor();
     await page.keyboard.press('ArrowRight');
     await tree.locator('[data-testid="tree-node"][data-path="src"][aria-expanded="true"]').waitFor();
     await page.keyboard.press('ArrowRight');
-    expect(await focusedTreePath()).toBe('src/money');
+    await expect.poll(focusedTreePath).toBe('src/money');
     await page.keyboard.press('ArrowDown');
-    expect(await focusedTreePath()).toBe('src/money/rounding.ts');
+    await expect.poll(focusedTreePath).toBe('src/money/rounding.ts');
     await page.keyboard.press('ArrowLeft');
-    expect(await focusedTreePath()).toBe('src/money');
+    await expect.poll(focusedTreePath).toBe('src/money');
     await page.keyboard.press('End');
-    expect(await focusedTreePath()).toBe('tsconfig.json');
+    await expect.poll(focusedTreePath).toBe('tsconfig.json');
     await page.keyboard.type('b');
-    expect(await focusedTreePath()).toBe('src/broken.ts');
-    expect(await tree.locator('[role="treeitem"][tabindex="0"]').getAttribute('data-path')).toBe('src/broken.ts');
+    await expect.poll(focusedTreePath).toBe('src/broken.ts');
+    // Focus follows a React render: wait for it (the machine may be busy), then read the roving stop.
+    await tree.locator('[role="treeitem"][tabindex="0"][data-path="src/broken.ts"]').waitFor();
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="editor"][data-path="src/broken.ts"]').waitFor();
   });

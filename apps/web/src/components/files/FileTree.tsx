@@ -40,7 +40,9 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // A key a window shortcut already took (`?` opens the shortcuts) must not also type ahead here:
+    // it would linger in the type-ahead buffer and spoil the next letter.
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const current = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')?.dataset.path ?? tabStop;
     const action = treeKeyAction(rows, current, e.key);
     if (action.kind === 'none') {
