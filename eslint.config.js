@@ -13,6 +13,11 @@ export default tseslint.config(
     },
   },
   {
+    // The browser bundle gets no Node plumbing: node-transport is for the backend and agentctl.
+    files: ['apps/web/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web', '@kandev/node-transport'], message: 'the web imports only @kandev/protocol and @kandev/kit' }] }] },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

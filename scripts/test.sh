@@ -6,12 +6,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh
 bash scripts/install-node-deps.sh
 echo "== type check"
-for ws in packages/protocol apps/agentctl apps/backend apps/web .; do npx tsc -p "$ws"; done
+for ws in packages/protocol packages/kit packages/node-transport apps/agentctl apps/backend apps/web .; do npx tsc -p "$ws"; done
 echo "== lint"
 npx eslint .
 echo "== import cycles"
 # The web is left out until its shell rewrite removes its cycles (issue 12).
-node scripts/check-cycles.mjs packages/protocol/src apps/agentctl/src apps/backend/src
+node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src
 echo "== build"
 node scripts/build.mjs
 echo "== tests"
