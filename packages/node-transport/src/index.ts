@@ -1,1 +1,3 @@
-export {};
+export { FrameSocket, type FrameSocketOptions, type PauseReason } from './socket/frameSocket.js';
+export { Keepalive, DEFAULT_KEEPALIVE, type KeepaliveHooks, type KeepaliveTiming } from './socket/keepalive.js';
+export { type IncomingFrame, type WsLike, TERMINATED } from './socket/wsLike.js';

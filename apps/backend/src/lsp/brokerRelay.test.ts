@@ -1,3 +1,4 @@
+import { type Disposable, toDisposable } from '@kandev/kit';
 import { DEFAULT_SETTINGS, type StatusFrame, type UserSettings } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../log.js';
@@ -7,6 +8,15 @@ import { ManualClock } from './clock.js';
 import type { BrowserEndpoint, BrowserFrame, UpstreamEndpoint, UpstreamTarget } from './relay.js';
 
 /** The wiring around the broker, with fake sockets and a manual clock: effects really happen. */
+
+/** Adds `handler` to `list`; disposing takes it out again. */
+function listen<T>(list: T[], handler: T): Disposable {
+  list.push(handler);
+  return toDisposable(() => {
+    const at = list.indexOf(handler);
+    if (at >= 0) list.splice(at, 1);
+  });
+}
 
 class FakeBrowser implements BrowserEndpoint {
   readonly sent: Record<string, unknown>[] = [];
@@ -27,8 +37,8 @@ class FakeBrowser implements BrowserEndpoint {
   throttle(blocked: boolean): void {
     this.throttled = blocked;
   }
-  onBackpressure(handler: (full: boolean) => void): void {
-    this.backpressureHandlers.push(handler);
+  onBackpressure(handler: (full: boolean) => void): Disposable {
+    return listen(this.backpressureHandlers, handler);
   }
   /** The browser's outgoing queue crossed a watermark. */
   full(value: boolean): void {
@@ -58,14 +68,17 @@ class FakeBrowser implements BrowserEndpoint {
   terminate(): void {
     this.close(1006);
   }
-  onFrame(handler: (frame: BrowserFrame) => void): void {
+  onFrame(handler: (frame: BrowserFrame) => void): Disposable {
     this.frameHandler = handler;
+    return toDisposable(() => {
+      if (this.frameHandler === handler) this.frameHandler = undefined;
+    });
   }
-  onClose(handler: (code: number) => void): void {
-    this.closeHandlers.push(handler);
+  onClose(handler: (code: number) => void): Disposable {
+    return listen(this.closeHandlers, handler);
   }
-  onWriteTimeout(handler: () => void): void {
-    this.timeoutHandlers.push(handler);
+  onWriteTimeout(handler: () => void): Disposable {
+    return listen(this.timeoutHandlers, handler);
   }
   /** The tab went away (or the network did). */
   drop(code = 1001): void {
@@ -96,8 +109,8 @@ class FakeUpstream implements UpstreamEndpoint {
   throttle(blocked: boolean): void {
     this.throttled = blocked;
   }
-  onBackpressure(handler: (full: boolean) => void): void {
-    this.backpressureHandlers.push(handler);
+  onBackpressure(handler: (full: boolean) => void): Disposable {
+    return listen(this.backpressureHandlers, handler);
   }
   full(value: boolean): void {
     for (const h of this.backpressureHandlers) h(value);
@@ -128,11 +141,14 @@ class FakeUpstream implements UpstreamEndpoint {
     // agentctl completes the close once it reaped the server; here at once.
     queueMicrotask(() => this.closeHandlers.forEach((h) => h(code)));
   }
-  onFrame(handler: (text: string) => void): void {
+  onFrame(handler: (text: string) => void): Disposable {
     this.frameHandler = handler;
+    return toDisposable(() => {
+      if (this.frameHandler === handler) this.frameHandler = undefined;
+    });
   }
-  onClose(handler: (code: number) => void): void {
-    this.closeHandlers.push(handler);
+  onClose(handler: (code: number) => void): Disposable {
+    return listen(this.closeHandlers, handler);
   }
   emit(frame: Record<string, unknown>): void {
     this.frameHandler?.(JSON.stringify(frame));

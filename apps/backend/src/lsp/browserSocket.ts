@@ -1,5 +1,6 @@
+import type { Disposable } from '@kandev/kit';
 import { BadInputCloseCode, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
-import { FrameSocket, type FrameSocketOptions, type WsLike } from './frameSocket.js';
+import { FrameSocket, type FrameSocketOptions, type WsLike } from '@kandev/node-transport';
 import type { BrowserEndpoint, BrowserFrame } from './relay.js';
 
 export interface BrowserSocketOptions extends FrameSocketOptions {
@@ -58,16 +59,16 @@ export class BrowserSocket implements BrowserEndpoint {
     else this.socket.resume('backpressure');
   }
 
-  onBackpressure(handler: (full: boolean) => void): void {
-    this.socket.onBackpressure(handler);
+  onBackpressure(handler: (full: boolean) => void): Disposable {
+    return this.socket.onBackpressure(handler);
   }
 
-  onDead(handler: () => void): void {
-    this.socket.onDead(handler);
+  onDead(handler: () => void): Disposable {
+    return this.socket.onDead(handler);
   }
 
-  onFrame(handler: (frame: BrowserFrame) => void): void {
-    this.socket.onText((incoming) => {
+  onFrame(handler: (frame: BrowserFrame) => void): Disposable {
+    return this.socket.onText((incoming) => {
       if (!('text' in incoming)) return this.socket.close(BadInputCloseCode.InvalidPayload, 'binary frames are not accepted');
       const scan = scanJsonNesting(incoming.text);
       const parsed = parseFrame(incoming.text, scan);
@@ -90,8 +91,8 @@ export class BrowserSocket implements BrowserEndpoint {
     });
   }
 
-  onClose(handler: (code: number) => void): void {
-    this.socket.onClose(handler);
+  onClose(handler: (code: number) => void): Disposable {
+    return this.socket.onClose(handler);
   }
 
   probe(timeoutMs: number): Promise<boolean> {
@@ -103,7 +104,7 @@ export class BrowserSocket implements BrowserEndpoint {
     this.socket.terminate();
   }
 
-  onWriteTimeout(handler: () => void): void {
-    this.socket.onWriteTimeout(handler);
+  onWriteTimeout(handler: () => void): Disposable {
+    return this.socket.onWriteTimeout(handler);
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from '@kandev/node-transport';
 import { CloseCode, LSP_MAX_BODY_BYTES } from '@kandev/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../log.js';
@@ -8,7 +9,6 @@ import { hostAllowed, originAllowed, type OriginPolicy } from '../security/origi
 import type { SessionService } from '../sessions/sessionService.js';
 import type { TaskRepository } from '../store/taskRepository.js';
 import { checkAdmission } from './admission.js';
-import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from './keepalive.js';
 import { BrowserSocket } from './browserSocket.js';
 import { parseLspRoute, type LspRoute } from './lspRoute.js';
 import type { LspRelay } from './relay.js';

@@ -1,3 +1,4 @@
+import type { Disposable } from '@kandev/kit';
 import type { ControlFrame, LanguageId, StatusFrame } from '@kandev/protocol';
 import type { Result } from '../result.js';
 
@@ -16,7 +17,7 @@ export type BrowserFrame =
   | { kind: 'jsonrpc'; text: string; message: Record<string, unknown> & { jsonrpc: '2.0' }; raw?: { text: string; idSpan?: readonly [number, number] } }
   | { kind: 'control'; frame: ControlFrame };
 
-/** The browser edge: one accepted WebSocket. */
+/** The browser edge: one accepted WebSocket. Every `on...` registration returns its Disposable. */
 export interface BrowserEndpoint {
   /** One of our status frames (ready, installing, released, ...). */
   sendStatus(frame: StatusFrame): void;
@@ -30,15 +31,15 @@ export interface BrowserEndpoint {
   /** Stops (true) or resumes (false) reading the browser because its lease's upstream is full. */
   throttle(blocked: boolean): void;
   /** Outgoing bytes crossed the high watermark (true) or fell to the low one / closed (false). */
-  onBackpressure(handler: (full: boolean) => void): void;
-  onFrame(handler: (frame: BrowserFrame) => void): void;
+  onBackpressure(handler: (full: boolean) => void): Disposable;
+  onFrame(handler: (frame: BrowserFrame) => void): Disposable;
   /**
    * Adds a close listener (the gateway and the relay each add one), called once with the code we
    * sent when we closed first, else the browser's code.
    */
-  onClose(handler: (code: number) => void): void;
+  onClose(handler: (code: number) => void): Disposable;
   /** A write did not drain within the deadline: called before the stuck socket is terminated. */
-  onWriteTimeout(handler: () => void): void;
+  onWriteTimeout(handler: () => void): Disposable;
   /** True when the peer answers a ping within `timeoutMs` (false for a half-open connection). */
   probe(timeoutMs: number): Promise<boolean>;
   /** Drops the connection without a close handshake. */
@@ -46,17 +47,17 @@ export interface BrowserEndpoint {
   readonly isClosed: boolean;
 }
 
-/** The task-host edge: one agentctl LSP stream, i.e. one language-server process. */
+/** The task-host edge: one agentctl LSP stream, i.e. one language-server process. `on...` returns a Disposable. */
 export interface UpstreamEndpoint {
   send(text: string): void;
   close(code: number): void;
   /** Stops (true) or resumes (false) reading agentctl because the lease's browser is full. */
   throttle(blocked: boolean): void;
   /** Outgoing bytes crossed the high watermark (true) or fell to the low one / closed (false). */
-  onBackpressure(handler: (full: boolean) => void): void;
-  onFrame(handler: (text: string) => void): void;
+  onBackpressure(handler: (full: boolean) => void): Disposable;
+  onFrame(handler: (text: string) => void): Disposable;
   /** Adds a close listener, called once with agentctl's code (1006 when the connection just died). */
-  onClose(handler: (code: number) => void): void;
+  onClose(handler: (code: number) => void): Disposable;
 }
 
 /** An admitted browser connection: caller, language, session and executor already checked. */

@@ -1,9 +1,9 @@
+import type { Disposable } from '@kandev/kit';
 import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
-import { FrameSocket } from './frameSocket.js';
-import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from './keepalive.js';
+import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming } from '@kandev/node-transport';
 import type { UpstreamEndpoint } from './relay.js';
 
 export interface UpstreamOptions {
@@ -74,19 +74,19 @@ export class UpstreamStream implements UpstreamEndpoint {
     else this.socket.resume('backpressure');
   }
 
-  onBackpressure(handler: (full: boolean) => void): void {
-    this.socket.onBackpressure(handler);
+  onBackpressure(handler: (full: boolean) => void): Disposable {
+    return this.socket.onBackpressure(handler);
   }
 
-  onFrame(handler: (text: string) => void): void {
-    this.socket.onText((incoming) => {
+  onFrame(handler: (text: string) => void): Disposable {
+    return this.socket.onText((incoming) => {
       // agentctl speaks text frames only; a binary frame is a broken peer.
       if ('text' in incoming) handler(incoming.text);
       else this.socket.close(1007);
     });
   }
 
-  onClose(handler: (code: number) => void): void {
-    this.socket.onClose(handler);
+  onClose(handler: (code: number) => void): Disposable {
+    return this.socket.onClose(handler);
   }
 }

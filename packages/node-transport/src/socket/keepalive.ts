@@ -1,3 +1,4 @@
+import { type Clock, type Disposable, systemClock } from '@kandev/kit';
 import { WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
 
 /** How often a hop pings and how many unanswered pings in a row mean a dead peer. */
@@ -16,19 +17,19 @@ export interface KeepaliveHooks {
 }
 
 /**
- * Pings a WebSocket peer on a fixed interval. Anything heard from the peer (a pong or any frame)
- * proves it alive; `maxMisses` ticks in a row without a sound mean it is dead (a frozen tab, a
- * stopped agentctl, a half-open connection): `dead` is called once and pinging stops.
+ * Pings a WebSocket peer on a fixed interval of `clock`. Anything heard from the peer (a pong or
+ * any frame) proves it alive; `maxMisses` ticks in a row without a sound mean it is dead (a frozen
+ * tab, a stopped agentctl, a hung backend, a half-open connection): `dead` is called once and
+ * pinging stops. Disposing stops it too.
  */
-export class Keepalive {
+export class Keepalive implements Disposable {
   private misses = 0;
   private answered = true;
-  private readonly timer: NodeJS.Timeout;
+  private readonly ticking: Disposable;
   private stopped = false;
 
-  constructor(private readonly timing: KeepaliveTiming, private readonly hooks: KeepaliveHooks) {
-    this.timer = setInterval(() => this.tick(), timing.intervalMs);
-    this.timer.unref();
+  constructor(private readonly timing: KeepaliveTiming, private readonly hooks: KeepaliveHooks, clock: Clock = systemClock) {
+    this.ticking = clock.every(timing.intervalMs, () => this.tick());
   }
 
   heard(): void {
@@ -36,9 +37,9 @@ export class Keepalive {
     this.misses = 0;
   }
 
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
-    clearInterval(this.timer);
+    this.ticking.dispose();
   }
 
   private tick(): void {
@@ -48,7 +49,7 @@ export class Keepalive {
       return;
     }
     if (!this.answered && ++this.misses >= this.timing.maxMisses) {
-      this.stop();
+      this.dispose();
       this.hooks.dead();
       return;
     }
