@@ -5,27 +5,25 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { FrameSocket } from '@kandev/node-transport';
+import { FakeWs } from '@kandev/node-transport/testing';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { LaunchedServer } from '../process/launch.js';
 import { startBridge, type BridgeEnd } from './bridge.js';
-import type { DeadlineSender } from './deadlineSender.js';
 
 function harness() {
-  const ws = Object.assign(new EventEmitter(), { readyState: WebSocket.OPEN, OPEN: WebSocket.OPEN, pause() {}, resume() {} });
+  const ws = new FakeWs();
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const written: Buffer[] = [];
   stdin.on('data', (chunk: Buffer) => written.push(chunk));
   const child = Object.assign(new EventEmitter(), { stdin, stdout });
   const server = { child, pid: 1, marker: 'm', exited: new Promise(() => {}), hasExited: () => false } as unknown as LaunchedServer;
-  const sent: Array<string | Uint8Array> = [];
-  const sender = { pending: 0, send: async (data: string | Uint8Array) => (sent.push(data), true), onceLow: (l: () => void) => l() } as unknown as DeadlineSender;
   const ends: BridgeEnd[] = [];
-  startBridge(ws as unknown as WebSocket, server, sender, { stdinCutoffMs: 30_000, highWatermark: 1 << 20, exitFlushMs: 100 }, (end) => ends.push(end));
-  const fromClient = (text: string) => ws.emit('message', Buffer.from(text, 'utf8'), false);
+  startBridge(new FrameSocket(ws), server, { stdinCutoffMs: 30_000, exitFlushMs: 100 }, (end) => ends.push(end));
+  const fromClient = (text: string) => ws.text(text);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
-  return { fromClient, stdout, written, sent, ends, flush };
+  return { ws, fromClient, stdout, written, sent: ws.sent, ends, flush };
 }
 
 describe('bridge: relayed bytes', () => {

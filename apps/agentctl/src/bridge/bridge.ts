@@ -1,9 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { BadInputCloseCode, encodeLspFrame, encodeLspFrameBytes, FramingError, LspFrameDecoder, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
-import type { RawData } from 'ws';
-import type WebSocket from 'ws';
+import { DisposableStore } from '@kandev/kit';
+import type { FrameSocket, IncomingFrame } from '@kandev/node-transport';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
-import type { DeadlineSender } from './deadlineSender.js';
 import { StdinWriter } from './stdinWriter.js';
 
 export type BadInputCode = (typeof BadInputCloseCode)[keyof typeof BadInputCloseCode];
@@ -20,8 +19,6 @@ export type BridgeEnd =
 
 export interface BridgeOptions {
   stdinCutoffMs: number;
-  /** Unwritten WebSocket bytes above which the server's stdout is paused. */
-  highWatermark: number;
   /** How long to keep forwarding stdout after the server exited (its last words), at most. */
   exitFlushMs: number;
   /** A client message refused for its nesting (answered, replaced or dropped); for the log. */
@@ -32,27 +29,21 @@ export interface Bridge {
   dispose(): void;
 }
 
-function rawToBuffer(data: RawData): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.from(data);
-}
-
 /** Maps a ws library error (raised while reading a client frame) to the standard close code. */
 function wsErrorCode(err: Error): BadInputCode {
   return (err as Error & { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? BadInputCloseCode.MessageTooBig : BadInputCloseCode.InvalidPayload;
 }
 
 /**
- * One WebSocket <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 object
+ * One WebSocket (a FrameSocket: write deadline, byte watermarks) <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 object
  * (checked by a scan, not decoded) and are forwarded byte for byte as LSP frames; the server's LSP
  * frames are unframed (bounded) and their bodies sent byte for byte as text frames. Backpressure
- * flows both ways instead of buffering without bound.
+ * flows both ways instead of buffering without bound: the socket's high watermark pauses stdout,
+ * a full stdin pauses reading the socket.
  */
-export function startBridge(ws: WebSocket, server: LaunchedServer, sender: DeadlineSender, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
+export function startBridge(socket: FrameSocket, server: LaunchedServer, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
   let ended = false;
   let exitTimer: NodeJS.Timeout | undefined;
-  let lastWsError: Error | undefined;
   const finish = (end: BridgeEnd) => {
     if (ended) return;
     ended = true;
@@ -61,13 +52,13 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
   };
 
   const stdin = new StdinWriter(server.child.stdin, options.stdinCutoffMs, () => finish({ kind: 'stdin_stuck' }), (blocked) => {
-    if (blocked) ws.pause();
-    else ws.resume();
+    if (blocked) socket.pause('backpressure');
+    else socket.resume('backpressure');
   });
 
-  const onMessage = (data: RawData, isBinary: boolean) => {
+  const onMessage = (incoming: IncomingFrame) => {
     if (ended) return;
-    if (isBinary) {
+    if (!('text' in incoming)) {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: 'binary frame' });
       return;
     }
@@ -75,8 +66,7 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     // scanner, for the bounds (nesting) and the shape (one JSON-RPC 2.0 object); the backend, our
     // only client, sends only messages it decoded or built itself, so JSON.parse here would be a
     // second full decode of every message for nothing.
-    const bytes = rawToBuffer(data);
-    const text = bytes.toString('utf8');
+    const { bytes, text } = incoming;
     const scan = scanJsonNesting(text);
     if (scan.tooDeep) {
       // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
@@ -89,7 +79,7 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
       }
       const outcome = tooDeepOutcome(parsed);
       options.onRefused?.(outcome.kind);
-      if (outcome.kind === 'request') void sender.send(JSON.stringify(outcome.reply));
+      if (outcome.kind === 'request') socket.send(JSON.stringify(outcome.reply));
       if (outcome.kind === 'response') stdin.write(encodeLspFrame(JSON.stringify(outcome.forward)));
       return;
     }
@@ -115,11 +105,9 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     }
     stdin.write(frame);
   };
-  const onWsError = (err: Error) => {
-    lastWsError = err;
-  };
-  const onWsClose = (code: number) => {
-    if (lastWsError) finish({ kind: 'client_bad_frame', closeCode: wsErrorCode(lastWsError), detail: lastWsError.message });
+  const onClosed = (code: number) => {
+    const error = socket.lastError;
+    if (error) finish({ kind: 'client_bad_frame', closeCode: wsErrorCode(error), detail: error.message });
     else finish({ kind: 'client_closed', code });
   };
 
@@ -138,19 +126,20 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
     }
     // Bodies go out as the text frames they already are, undecoded. A server's invalid UTF-8 is
     // decoded (with replacement characters) as before, so a text frame never carries it.
-    for (const body of bodies) void sender.send(isUtf8(body) ? body : new TextDecoder('utf-8').decode(body));
-    if (sender.pending > options.highWatermark && !stdout.isPaused()) {
-      stdout.pause();
-      sender.onceLow(() => {
-        if (!ended) stdout.resume();
-      });
-    }
+    for (const body of bodies) socket.send(isUtf8(body) ? body : new TextDecoder('utf-8').decode(body));
   };
 
-  ws.on('message', onMessage);
-  ws.on('error', onWsError);
-  ws.on('close', onWsClose);
   stdout.on('data', onStdout);
+  // Held client frames are delivered as soon as onText registers, and may end the bridge then:
+  // the store disposes whatever is registered after that at once.
+  const registrations = new DisposableStore();
+  registrations.add(socket.onClose(onClosed));
+  registrations.add(socket.onBackpressure((full) => {
+    if (ended) return;
+    if (full) stdout.pause();
+    else stdout.resume();
+  }));
+  registrations.add(socket.onText(onMessage));
 
   // The server's last messages may still sit in the pipe when `exit` fires: flush stdout (bounded,
   // since a descendant may hold the pipe open forever), then report the exit.
@@ -168,16 +157,15 @@ export function startBridge(ws: WebSocket, server: LaunchedServer, sender: Deadl
   function dispose(): void {
     if (exitTimer !== undefined) clearTimeout(exitTimer);
     stdin.dispose();
-    ws.off('message', onMessage);
+    registrations.dispose();
     // A socket paused for stdin backpressure must read again, or its close handshake stalls.
-    ws.resume();
-    ws.off('close', onWsClose);
+    socket.resume('backpressure');
     stdout.off('data', onStdout);
     // Keep draining stdout after the bridge ends, so a server blocked on a full pipe can exit.
     stdout.resume();
-    // ws.off('error') is deliberately not done: an error after the end must stay handled.
   }
 
-  if (ws.readyState !== ws.OPEN) onWsClose(1006);
+  // A socket already closing never delivers its close to a listener added now: end at once.
+  if (socket.isClosed) onClosed(1006);
   return { dispose };
 }

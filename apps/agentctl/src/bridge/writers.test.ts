@@ -1,55 +1,9 @@
-import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
-import { DeadlineSender } from './deadlineSender.js';
 import { StdinWriter } from './stdinWriter.js';
 
 afterEach(() => {
   vi.useRealTimers();
-});
-
-/** A WebSocket whose writes complete only when the test says so. */
-function slowSocket() {
-  const pending: Array<(err?: Error) => void> = [];
-  const ws = Object.assign(new EventEmitter(), {
-    readyState: WebSocket.OPEN,
-    send: (_data: string, cb: (err?: Error) => void) => pending.push(cb),
-  });
-  return { ws: ws as unknown as WebSocket, pending };
-}
-
-describe('WebSocket write deadline', () => {
-  it('reports a peer that has not taken a frame within the deadline as stuck, once', async () => {
-    vi.useFakeTimers();
-    const { ws, pending } = slowSocket();
-    const onStuck = vi.fn();
-    const sender = new DeadlineSender(ws, 5_000, onStuck, 0);
-    const first = sender.send('{"a":1}');
-    const second = sender.send('{"b":2}');
-    expect(sender.pending).toBe(14);
-    vi.advanceTimersByTime(4_999);
-    expect(onStuck).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(onStuck).toHaveBeenCalledTimes(1);
-    expect(await first).toBe(false);
-    expect(await second).toBe(false);
-    // After being stuck nothing more is queued.
-    expect(await sender.send('{"c":3}')).toBe(false);
-    expect(pending).toHaveLength(2);
-  });
-
-  it('resolves true for a written frame and wakes the producer at the low watermark', async () => {
-    const { ws, pending } = slowSocket();
-    const sender = new DeadlineSender(ws, 5_000, () => {}, 0);
-    const sent = sender.send('{"a":1}');
-    const low = vi.fn();
-    sender.onceLow(low);
-    expect(low).not.toHaveBeenCalled();
-    pending[0]?.();
-    expect(await sent).toBe(true);
-    expect(low).toHaveBeenCalledTimes(1);
-  });
 });
 
 describe('stdin write cutoff', () => {

@@ -174,7 +174,7 @@ describe('task-host LSP stream around the installer', () => {
     let terminated = false;
     const brokenSocket = Object.assign(new EventEmitter(), {
       readyState: WebSocket.OPEN,
-      send: (_data: string, cb: (err?: Error) => void) => cb(new Error('EPIPE')),
+      send: (_data: string, _options: unknown, cb: (err?: Error) => void) => cb(new Error('EPIPE')),
       close: () => {},
       terminate: () => {
         terminated = true;

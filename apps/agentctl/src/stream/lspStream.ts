@@ -1,16 +1,15 @@
 import {
-  CloseCode, OUTGOING_HIGH_WATERMARK_BYTES, OUTGOING_LOW_WATERMARK_BYTES, SERVER_STDERR_TAIL_BYTES, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES,
+  CloseCode, SERVER_STDERR_TAIL_BYTES,
   type HostReadyFrame, type LanguageId, type ReapedFrame, type ServerExitedFrame, type WorkspaceIdentity,
 } from '@kandev/protocol';
-import WebSocket from 'ws';
+import type { Clock } from '@kandev/kit';
+import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
-import { DeadlineSender } from '../bridge/deadlineSender.js';
 import { catalogLanguage, type CatalogLanguage } from '../catalog/catalog.js';
 import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../log.js';
 import type { LaunchedServer } from '../process/launch.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { childEnv, type TaskEnv } from '../taskEnv.js';
-import { keepClientAlive, type KeepaliveTiming } from './clientKeepalive.js';
 import { bridgeEndOutcome } from './decisions.js';
 import type { InstallLanguageServer } from './installer.js';
 import { runLauncherPhase } from './launcherPhase.js';
@@ -29,6 +28,8 @@ export interface StreamTimings {
   keepalive?: KeepaliveTiming;
   /** On a release, how long the server gets to act on `exit` by itself before it is reaped. */
   exitReadGraceMs: number;
+  /** The socket's deadline and ping timers; default the system clock. */
+  clock?: Clock;
 }
 
 /** What every stream of this agentctl shares: the workspace, the task env and the host's rules. */
@@ -45,10 +46,6 @@ export interface StreamHost {
   resolveFs?: ResolveFs;
 }
 
-/** Unwritten bytes to the backend above which the server's stdout is paused (DESIGN section 3). */
-const HIGH_WATERMARK_BYTES = OUTGOING_HIGH_WATERMARK_BYTES;
-const LOW_WATERMARK_BYTES = OUTGOING_LOW_WATERMARK_BYTES;
-
 /**
  * One task-host LSP stream (DESIGN section 3): catalog -> resolve -> install (launcherPhase.ts,
  * installPhase.ts) -> launch -> bridge. Everything it acquires (install, process tree, bridge) it
@@ -56,7 +53,8 @@ const LOW_WATERMARK_BYTES = OUTGOING_LOW_WATERMARK_BYTES;
  */
 export class LspStream {
   private readonly abort = new AbortController();
-  private readonly sender: DeadlineSender;
+  /** The WebSocket to the backend: write deadline, byte watermarks (the server's stdout pauses above the high one), pings. */
+  private readonly socket: FrameSocket;
   private readonly env: Record<string, string>;
   private server: LaunchedServer | undefined;
   private bridge: Bridge | undefined;
@@ -67,10 +65,9 @@ export class LspStream {
   /** The launched server's language and the end of its stderr, for the server_exited frame. */
   private launched: { language: LanguageId; stderrTail: OutputTail } | undefined;
   private running: Promise<void> | undefined;
-  private readonly stopKeepalive: () => void;
 
   constructor(
-    private readonly ws: WebSocket,
+    ws: WsLike,
     private readonly params: StreamParamsResult,
     private readonly host: StreamHost,
     private readonly id: number,
@@ -81,10 +78,16 @@ export class LspStream {
       : {};
     this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
-    this.sender = new DeadlineSender(ws, host.timings.wsWriteDeadlineMs, () => this.onWriteStuck(), LOW_WATERMARK_BYTES);
-    ws.on('error', () => {});
-    ws.on('close', () => this.onClientGone());
-    this.stopKeepalive = keepClientAlive(ws, host.timings.keepalive ?? { intervalMs: WS_PING_INTERVAL_MS, maxMisses: WS_PING_MAX_MISSES }, () => this.onClientUnresponsive());
+    this.socket = new FrameSocket(ws, {
+      writeDeadlineMs: host.timings.wsWriteDeadlineMs,
+      // The backend is pinged; one gone without a close (hung, lost network) is reaped for.
+      keepalive: host.timings.keepalive ?? DEFAULT_KEEPALIVE,
+      ...(host.timings.clock ? { clock: host.timings.clock } : {}),
+    });
+    // Registered for the stream's whole life: the socket drops its listeners once closed.
+    this.socket.onClose(() => this.onClientGone());
+    this.socket.onWriteTimeout(() => this.onWriteStuck());
+    this.socket.onDead(() => this.onClientUnresponsive());
   }
 
   /** Runs the stream to its bridged state (or its refusal). Resolves when that phase is over. */
@@ -113,7 +116,6 @@ export class LspStream {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.stopKeepalive();
     this.abort.abort();
     this.signalClosed();
   }
@@ -137,7 +139,7 @@ export class LspStream {
       platform: this.host.platform,
       workspaceReal: this.host.workspaceReal,
       signal: this.abort.signal,
-      send: (frame) => this.sender.send(JSON.stringify(frame)),
+      send: (frame) => this.socket.sendConfirmed(JSON.stringify(frame)),
       isClosed: () => this.closed,
       log: (level, event, fields) => this.log(level, event, fields),
       autoInstall,
@@ -182,18 +184,17 @@ export class LspStream {
     if (this.params.ok && !this.params.params.trustWorkspaceTools) {
       ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
     }
-    if (!(await this.sender.send(JSON.stringify(ready)))) {
+    if (!(await this.socket.sendConfirmed(JSON.stringify(ready)))) {
       this.drop('ready');
       return;
     }
     if (this.closed) return;
     const timings = this.host.timings;
     this.bridge = startBridge(
-      this.ws,
+      this.socket,
       server,
-      this.sender,
       {
-        stdinCutoffMs: timings.stdinCutoffMs, highWatermark: HIGH_WATERMARK_BYTES, exitFlushMs: timings.exitFlushMs,
+        stdinCutoffMs: timings.stdinCutoffMs, exitFlushMs: timings.exitFlushMs,
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
       },
       (end) => this.onBridgeEnd(end),
@@ -221,7 +222,7 @@ export class LspStream {
       if (code === CloseCode.ServerExited && !this.closed) {
         const stderrTail = this.launched?.stderrTail.value();
         const exited: ServerExitedFrame = { status: 'server_exited', language: this.launched?.language as LanguageId, ...(stderrTail ? { stderrTail } : {}) };
-        if (!(await this.sender.send(JSON.stringify(exited)))) return this.drop('server_exited');
+        if (!(await this.socket.sendConfirmed(JSON.stringify(exited)))) return this.drop('server_exited');
       }
       this.close(code);
     });
@@ -231,12 +232,10 @@ export class LspStream {
   private close(code: number): void {
     if (this.closed) return;
     this.markClosed();
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
-      try {
-        this.ws.close(code);
-      } catch {
-        this.ws.terminate();
-      }
+    try {
+      this.socket.close(code);
+    } catch {
+      this.socket.terminate();
     }
     void this.reapServer();
   }
@@ -245,30 +244,32 @@ export class LspStream {
   private drop(frame: string): void {
     if (!this.closed) this.log('warn', 'stream_write_failed', { frame });
     this.markClosed();
-    this.ws.terminate();
+    this.socket.terminate();
     void this.reapServer();
   }
 
   private onClientGone(): void {
     if (!this.closed) this.log('info', 'stream_closed', { phase: this.server ? 'launched' : 'before_launch' });
     this.markClosed();
-    void this.reapServer();
+    // After the bridge's own close listener (same close, registered later) has said how it ended:
+    // reaping disposes the bridge, and a listener disposed mid-close is not called any more.
+    queueMicrotask(() => void this.reapServer());
   }
 
   /** The backend stopped answering pings: nobody can use this server any more; reap it. */
   private onClientUnresponsive(): void {
     if (this.closed) return;
-    this.log('warn', 'stream_client_unresponsive', { intervalMs: this.host.timings.keepalive?.intervalMs ?? WS_PING_INTERVAL_MS });
+    this.log('warn', 'stream_client_unresponsive', { intervalMs: this.host.timings.keepalive?.intervalMs ?? DEFAULT_KEEPALIVE.intervalMs });
+    // The socket terminates itself once its dead listeners ran.
     this.markClosed();
-    this.ws.terminate();
     void this.reapServer();
   }
 
   private onWriteStuck(): void {
     this.log('warn', 'stream_write_timeout', { deadlineMs: this.host.timings.wsWriteDeadlineMs });
+    // A close frame would queue behind the data the peer is not taking: the socket terminates
+    // itself once its write-timeout listeners ran.
     this.markClosed();
-    // A close frame would queue behind the data the peer is not taking: drop the socket.
-    this.ws.terminate();
     void this.reapServer();
   }
 
@@ -287,7 +288,7 @@ export class LspStream {
     const clean = await this.reapServer();
     if (this.closed) return;
     const reaped: ReapedFrame = { status: 'reaped', clean };
-    if (!(await this.sender.send(JSON.stringify(reaped)))) {
+    if (!(await this.socket.sendConfirmed(JSON.stringify(reaped)))) {
       this.drop('reaped');
       return;
     }
