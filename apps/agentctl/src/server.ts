@@ -1,6 +1,7 @@
 import { LSP_MAX_BODY_BYTES, TASK_HOST_PATHS, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { refuseUpgrade } from '@kandev/node-transport';
 import { WebSocketServer } from 'ws';
 import { handleFilesRoute } from './files/routes.js';
 import { chooseSearchEngine } from './files/search.js';
@@ -27,11 +28,6 @@ export interface AgentctlServer {
   listen(host: string, port: number): Promise<number>;
   /** Closes every stream with 1001, reaps every tree, stops listening. */
   shutdown(): Promise<void>;
-}
-
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'task_host_unavailable', message: text } });
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** The HTTP server: bearer auth on everything, the files API, and the LSP stream upgrade. */
@@ -77,16 +73,16 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     socket.on('error', () => {});
     if (!authorized(req)) {
       logger.log('warn', 'auth_refused', { method: 'UPGRADE' });
-      refuseUpgrade(socket, 401, 'Unauthorized');
+      refuseUpgrade(socket, 401, 'unauthorized', 'Unauthorized');
       return;
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
     if (url.pathname !== TASK_HOST_PATHS.lspStream) {
-      refuseUpgrade(socket, 404, 'Not Found');
+      refuseUpgrade(socket, 404, 'not_found', 'Not Found');
       return;
     }
     if (stopping) {
-      refuseUpgrade(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, 503, 'task_host_unavailable', 'Service Unavailable');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
-import { readBody } from '../http/body.js';
+import { readBoundedBody } from '@kandev/node-transport';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../log.js';
 import { applyFileOperations, parseApplyRequest } from './apply.js';
@@ -57,7 +57,7 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
         return true;
       }
       if (req.method === 'PUT') {
-        const body = await readBody(req, MAX_WRITE_BODY_BYTES);
+        const body = await readBoundedBody(req, MAX_WRITE_BODY_BYTES);
         if (!body.ok) {
           if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
           else res.destroy();
@@ -76,7 +76,7 @@ export async function handleFilesRoute(workspace: Workspace, req: IncomingMessag
       break;
     case TASK_HOST_PATHS.filesApply: {
       if (req.method !== 'POST') break;
-      const body = await readBody(req, MAX_WRITE_BODY_BYTES);
+      const body = await readBoundedBody(req, MAX_WRITE_BODY_BYTES);
       if (!body.ok) {
         if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
         else res.destroy();

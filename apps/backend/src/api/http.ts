@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBoundedBody } from '@kandev/node-transport';
 import { MAX_JSON_DEPTH, scanJsonNesting, type ApiError, type ApiErrorCode } from '@kandev/protocol';
 import { apiError, fail, ok, type Result } from '../result.js';
 
@@ -71,47 +72,21 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * Reads a JSON body of at most `limit` bytes. The limit is checked while reading, so an oversized
  * body is refused without being buffered; the raw text is returned too, for forwarding unchanged.
  */
-export function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Result<{ value: unknown; text: string }>> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
-      resolve(fail(apiError('too_large', `the body exceeds ${limit} bytes`)));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: Result<{ value: unknown; text: string }>): void => {
-      if (done) return;
-      done = true;
-      resolve(result);
-    };
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        // Keep draining so the socket can carry our 413; the bytes are dropped.
-        finish(fail(apiError('too_large', `the body exceeds ${limit} bytes`)));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => finish(fail(apiError('bad_request', 'the request body could not be read'))));
+export async function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Result<{ value: unknown; text: string }>> {
+  const body = await readBoundedBody(req, limit);
+  if (!body.ok) {
+    if (body.reason === 'too_large') return fail(apiError('too_large', `the body exceeds ${limit} bytes`));
     // A client that hangs up mid-body gets no answer, but the handler must not wait forever.
-    req.on('close', () => finish(fail(apiError('bad_request', 'the request body was cut off'))));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return finish(fail(apiError('bad_request', 'a JSON body is required')));
-      // Settings are compared and serialized recursively: a body nested deeper than the bound is
-      // refused before it is parsed, never a stack overflow.
-      if (scanJsonNesting(text).tooDeep) return finish(fail(apiError('bad_request', `the body nests deeper than ${MAX_JSON_DEPTH} levels`)));
-      try {
-        finish(ok({ value: JSON.parse(text) as unknown, text }));
-      } catch {
-        finish(fail(apiError('bad_request', 'the body is not valid JSON')));
-      }
-    });
-  });
+    return fail(apiError('bad_request', body.reason === 'cut_off' ? 'the request body was cut off' : 'the request body could not be read'));
+  }
+  const text = body.text;
+  if (text.trim() === '') return fail(apiError('bad_request', 'a JSON body is required'));
+  // Settings are compared and serialized recursively: a body nested deeper than the bound is
+  // refused before it is parsed, never a stack overflow.
+  if (scanJsonNesting(text).tooDeep) return fail(apiError('bad_request', `the body nests deeper than ${MAX_JSON_DEPTH} levels`));
+  try {
+    return ok({ value: JSON.parse(text) as unknown, text });
+  } catch {
+    return fail(apiError('bad_request', 'the body is not valid JSON'));
+  }
 }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { parseListeningLine } from '@kandev/protocol';
+import { waitForListening } from '@kandev/node-transport';
 import type { TaskHostExit } from './executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
 
@@ -65,7 +64,7 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
     child.stdin?.destroy();
     closeLog(log);
   });
-  const port = await waitForListening(child, options.startTimeoutMs);
+  const port = await listened(child, options.startTimeoutMs);
   if (!port.ok) {
     await terminate(child, exited, 0);
     const tail = stderrTail.trim().split('\n').slice(-3).join(' | ');
@@ -85,27 +84,18 @@ function closeLog(log: WriteStream): void {
   if (!log.writableEnded) log.end();
 }
 
-function waitForListening(child: ChildProcess, timeoutMs: number): Promise<Result<number, string>> {
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: child.stdout! });
-    let settled = false;
-    const settle = (result: Result<number, string>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // Keep draining stdout after the handshake so a chatty agentctl never blocks on a full pipe.
-      lines.removeAllListeners('line');
-      lines.on('line', () => undefined);
-      resolve(result);
-    };
-    const timer = setTimeout(() => settle(fail(`agentctl did not report listening within ${timeoutMs} ms`)), timeoutMs);
-    lines.on('line', (line) => {
-      const port = parseListeningLine(line);
-      if (port !== undefined) settle(ok(port));
-    });
-    child.once('error', (err) => settle(fail(`cannot start agentctl: ${messageOf(err)}`)));
-    child.once('exit', (code, signal) => settle(fail(`agentctl exited before listening (${signal ?? `code ${code}`})`)));
+/** The listening line's port, or why there is none: the line's wait raced against the child's end. */
+async function listened(child: ChildProcess, timeoutMs: number): Promise<Result<number, string>> {
+  const wait = waitForListening(child.stdout!, timeoutMs);
+  const ended = new Promise<Result<number, string>>((resolve) => {
+    child.once('error', (err) => resolve(fail(`cannot start agentctl: ${messageOf(err)}`)));
+    child.once('exit', (code, signal) => resolve(fail(`agentctl exited before listening (${signal ?? `code ${code}`})`)));
   });
+  const listening = wait.outcome.then((outcome): Result<number, string> =>
+    outcome.kind === 'listening' ? ok(outcome.port) : fail(`agentctl did not report listening within ${timeoutMs} ms`));
+  const result = await Promise.race([listening, ended]);
+  wait.dispose();
+  return result;
 }
 
 async function terminate(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<{ escalated: boolean }> {

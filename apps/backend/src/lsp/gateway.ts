@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DEFAULT_KEEPALIVE, type KeepaliveTiming } from '@kandev/node-transport';
+import { DEFAULT_KEEPALIVE, type KeepaliveTiming, refuseUpgrade } from '@kandev/node-transport';
 import { CloseCode, LSP_MAX_BODY_BYTES } from '@kandev/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../log.js';
@@ -97,15 +97,4 @@ export class LspGateway {
     for (const browser of this.open) browser.close(CloseCode.GoingAway);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
-}
-
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden' };
-
-function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
-      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
 }

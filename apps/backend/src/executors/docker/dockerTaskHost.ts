@@ -1,8 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { createInterface } from 'node:readline';
 import type Docker from 'dockerode';
-import { parseListeningLine } from '@kandev/protocol';
+import { waitForListening } from '@kandev/node-transport';
 import { fail, messageOf, ok, type Result } from '../../result.js';
 import { AGENTCTL_PORT_KEY, containerSpec, type ContainerSpecInput } from './containerSpec.js';
 import { dockerFailure, type DockerError } from './dockerErrors.js';
@@ -141,7 +140,8 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
       (r: { StatusCode?: unknown }) => (typeof r?.StatusCode === 'number' ? r.StatusCode : null),
       () => null,
     );
-    const outcome = await Promise.race([listening, waited.then(() => 'exited' as const)]);
+    const outcome = await Promise.race([listening.outcome.then((o) => (o.kind === 'listening' ? o.port : 'timeout' as const)), waited.then(() => 'exited' as const)]);
+    listening.dispose();
     if (typeof outcome === 'number') return ok({ innerPort: outcome, waited, closeLog });
     // Its last words may still be in flight on the attach stream when the exit is reported.
     if (outcome === 'exited') await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
@@ -153,20 +153,6 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
     closeLog();
     return fail(dockerFailure('container_failed', `Docker could not start the task container: ${dockerMessage(err)}`));
   }
-}
-
-function waitForListening(stdout: NodeJS.ReadableStream, timeoutMs: number): Promise<number | 'timeout'> {
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: stdout });
-    const timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    lines.on('line', (line) => {
-      const port = parseListeningLine(line);
-      if (port === undefined) return;
-      clearTimeout(timer);
-      resolve(port);
-    });
-    lines.on('close', () => clearTimeout(timer));
-  });
 }
 
 async function publishedPort(container: Docker.Container): Promise<Result<number, DockerError>> {
