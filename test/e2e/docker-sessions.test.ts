@@ -126,8 +126,9 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     await released;
     const admitted = open(c);
     await ready(admitted);
-    const log = readFileSync(join(stack.home, 'logs', `agentctl-${c}.log`), 'utf8');
-    expect(log.split('\n').filter((line) => line.includes('"event":"stream_open"'))).toHaveLength(1);
+    // agentctl's log reaches the file asynchronously (its logger, then the backend's pipe): polled.
+    const streamOpens = (): number => readFileSync(join(stack.home, 'logs', `agentctl-${c}.log`), 'utf8').split('\n').filter((line) => line.includes('"event":"stream_open"')).length;
+    await expect.poll(streamOpens).toBe(1);
     admitted.close();
     second.close();
   });

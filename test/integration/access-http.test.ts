@@ -155,7 +155,9 @@ describe('access token', () => {
     expect(evil.refusedStatus).toBe(403);
   });
 
-  it('never writes the access token into its log', () => {
+  it('never writes the access token into its log', async () => {
+    // Written asynchronously: flushed before it is read.
+    await stack.backend.flushLog();
     const log = readFileSync(join(stack.home, 'logs/backend.log'), 'utf8');
     expect(log).toContain('"event":"request_refused"');
     expect(log).toContain('"reason":"unauthenticated"');

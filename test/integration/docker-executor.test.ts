@@ -46,7 +46,7 @@ function executor(docker: ReturnType<typeof createDockerClient>, options: Execut
     startTimeoutMs: 60_000,
     stopGraceMs: 10_000,
     logDir: join(root, 'logs'),
-    log: createLogger([]),
+    log: createLogger({ targets: [] }),
   });
 }
 

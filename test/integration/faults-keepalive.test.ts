@@ -99,7 +99,8 @@ describe('faults: keepalive, backend to agentctl', () => {
     });
 
     expect((await tab.closed).code).toBe(CloseCode.TransportFailure);
-    expect(stack.logs.slice(mark).find((l) => l.event === 'lsp_peer_unresponsive')).toMatchObject({ peer: 'task_host' });
+    // The log line is written asynchronously, apart from the close: waited for, not assumed first.
+    expect(await stack.nextLog((l) => l.event === 'lsp_peer_unresponsive', mark)).toMatchObject({ peer: 'task_host' });
     const next = new LeaseClient(stack.url, other.sessionId, 'kotlin');
     const outcome = await next.readyOrClose();
     expect(outcome.close).toBeUndefined();

@@ -147,7 +147,8 @@ describe('faults: deeply nested JSON, backend to agentctl', () => {
     expect(refusal.error).toMatchObject({ code: -32600, message: expect.stringContaining(String(MAX_JSON_DEPTH)) });
     expect(await client.request('kandev/echo', {})).toMatchObject({ result: null });
     expect(readLog(logFile).map((l) => l.message.method)).toEqual(['kandev/echo']);
-    expect(agentctl.logs.filter((l) => l.event === 'stream_frame_refused').map((l) => l.kind)).toEqual(['request', 'notification']);
+    // agentctl's log is written asynchronously, apart from the stream: polled.
+    await expect.poll(() => agentctl.logs.filter((l) => l.event === 'stream_frame_refused').map((l) => l.kind)).toEqual(['request', 'notification']);
     client.close();
   });
 });

@@ -1,7 +1,9 @@
+import { createLogger as createTransportLogger, type Logger as TransportLogger, type LoggerOptions, type OwnedLogger as TransportOwnedLogger } from '@kandev/node-transport';
+
 /**
- * Structured logs: one JSON object a line on stderr. Event names are a closed set so the backend
- * and a person grepping can rely on them; fields never carry the bearer token (nothing that reads
- * the token passes it here) and long strings are cut so a chatty server cannot flood the log.
+ * agentctl's log events: a closed set, so the backend and a person grepping can rely on them. The
+ * logger (one JSON line each on stderr, levels, long strings cut, secret keys redacted,
+ * asynchronous output flushed at exit) is the one of @kandev/node-transport.
  */
 export type LogEvent =
   | 'starting'
@@ -41,72 +43,13 @@ export type LogEvent =
   | 'reap_incomplete'
   | 'internal_error';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFields = Record<string, string | number | boolean | null | undefined | readonly string[]>;
+export { errorFields, type LogFields, type LogLevel } from '@kandev/node-transport';
+export type Logger = TransportLogger<LogEvent>;
 
-export interface Logger {
-  log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
-}
-
-const MAX_FIELD_CHARS = 2_000;
-
-function bounded(value: LogFields[string]): LogFields[string] {
-  if (typeof value === 'string' && value.length > MAX_FIELD_CHARS) return `${value.slice(0, MAX_FIELD_CHARS)}…`;
-  return value;
-}
-
-/**
- * Gathers the lines of one run of synchronous work into one write on the next tick (and at exit): stderr
- * on a pipe or file is written synchronously, so a write per line would stall a busy relay.
- */
-export function batchedWrite(write: (chunk: string) => void): (line: string) => void {
-  let pending: string[] = [];
-  let scheduled = false;
-  const flush = (): void => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const chunk = pending.join('');
-    pending = [];
-    try {
-      write(chunk);
-    } catch {
-      // A closed stderr must never take the daemon down.
-    }
-  };
-  process.once('exit', flush);
-  return (line) => {
-    pending.push(line);
-    if (scheduled) return;
-    scheduled = true;
-    process.nextTick(flush);
-  };
-}
-
-/** A logger that writes JSON lines to `write` (stderr, batched per run of synchronous work, by default). */
-export function createLogger(write: (line: string) => void = batchedWrite((chunk) => process.stderr.write(chunk))): Logger {
-  return {
-    log(level, event, fields = {}) {
-      const record: Record<string, unknown> = { time: new Date().toISOString(), level, event };
-      for (const [key, value] of Object.entries(fields)) {
-        if (value !== undefined) record[key] = bounded(value);
-      }
-      try {
-        write(`${JSON.stringify(record)}\n`);
-      } catch {
-        // A closed stderr must never take the daemon down.
-      }
-    },
-  };
+/** agentctl's logger: JSON lines on stderr, which the backend keeps per session. */
+export function createLogger(options: LoggerOptions = { targets: [{ stderr: true }] }): TransportOwnedLogger<LogEvent> {
+  return createTransportLogger<LogEvent>(options);
 }
 
 /** A logger that discards everything; for unit tests that do not assert on logs. */
-export const silentLogger: Logger = { log() {} };
-
-/** Error detail for logs without stacks: code and message only. */
-export function errorFields(err: unknown): LogFields {
-  if (err instanceof Error) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { error: err.message, errorCode: typeof code === 'string' ? code : undefined };
-  }
-  return { error: String(err) };
-}
+export const silentLogger: Logger = createLogger({ targets: [] });

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const parsed = readConfig(process.env);
   if (!parsed.ok) {
     logger.log('error', 'config_invalid', { error: parsed.error });
+    logger.flushSync();
     process.exit(2);
   }
   const config = parsed.config;
@@ -61,15 +62,18 @@ async function main(): Promise<void> {
     logger.log('info', 'shutdown_begin', { signal, streams: server.streams.size });
     setTimeout(() => {
       logger.log('error', 'shutdown_done', { forced: true });
+      logger.flushSync();
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     server.shutdown().then(
       () => {
         logger.log('info', 'shutdown_done', { forced: false });
+        logger.flushSync();
         process.exit(0);
       },
       (err) => {
         logger.log('error', 'shutdown_done', { forced: false, ...errorFields(err) });
+        logger.flushSync();
         process.exit(1);
       },
     );

@@ -1,6 +1,9 @@
+import { createLogger as createTransportLogger, type Logger as TransportLogger, type LoggerOptions, type OwnedLogger as TransportOwnedLogger } from '@kandev/node-transport';
+
 /**
- * Structured logs: one JSON object a line. Event names are a closed set so logs can be queried and
- * alerted on; fields never carry tokens or lease ids (callers pass only what is listed here).
+ * The backend's log events: a closed set, so logs can be queried and alerted on. The logger itself
+ * (levels, bounded and redacted fields, asynchronous output flushed at exit and close) is the one
+ * of @kandev/node-transport; fields never carry tokens or lease ids.
  */
 export const LOG_EVENTS = [
   'backend_started',
@@ -50,60 +53,12 @@ export const LOG_EVENTS = [
   'lease_restart',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFields = Record<string, string | number | boolean | null | undefined>;
+export type { LogFields, LogLevel } from '@kandev/node-transport';
+export type Logger = TransportLogger<LogEvent>;
+export type OwnedLogger = TransportOwnedLogger<LogEvent>;
 
-export interface Logger {
-  debug(event: LogEvent, fields?: LogFields): void;
-  info(event: LogEvent, fields?: LogFields): void;
-  warn(event: LogEvent, fields?: LogFields): void;
-  error(event: LogEvent, fields?: LogFields): void;
+export function createLogger(options: LoggerOptions): OwnedLogger {
+  return createTransportLogger<LogEvent>(options);
 }
 
-export type LogSink = (line: string) => void;
-
-/**
- * A sink that gathers the lines logged by one run of synchronous work and hands them to `write`
- * as one chunk, in order, on the next tick (and at process exit): the same bytes as a write per
- * line, but one synchronous write per run instead of one per line on a busy relay. The next tick
- * comes before any I/O of a later turn, so a line is still out before what follows it is observed.
- */
-export function batchedSink(write: (chunk: string) => void): LogSink & { flush(): void } {
-  let pending: string[] = [];
-  let scheduled = false;
-  const flush = (): void => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const chunk = pending.join('');
-    pending = [];
-    try {
-      write(chunk);
-    } catch {
-      // A full disk or a closed stderr must never take the backend down.
-    }
-  };
-  process.once('exit', flush);
-  return Object.assign((line: string) => {
-    pending.push(line);
-    if (scheduled) return;
-    scheduled = true;
-    process.nextTick(flush);
-  }, { flush });
-}
-
-export function createLogger(sinks: LogSink[], now: () => Date = () => new Date()): Logger {
-  const write = (level: LogLevel, event: LogEvent, fields: LogFields = {}): void => {
-    const record: Record<string, unknown> = { time: now().toISOString(), level, event };
-    for (const [key, value] of Object.entries(fields)) if (value !== undefined) record[key] = value;
-    const line = `${JSON.stringify(record)}\n`;
-    for (const sink of sinks) sink(line);
-  };
-  return {
-    debug: (event, fields) => write('debug', event, fields),
-    info: (event, fields) => write('info', event, fields),
-    warn: (event, fields) => write('warn', event, fields),
-    error: (event, fields) => write('error', event, fields),
-  };
-}
-
-export const silentLogger: Logger = createLogger([]);
+export const silentLogger: Logger = createLogger({ targets: [] });

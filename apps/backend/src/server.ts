@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { LocalDockerExecutor } from './executors/localDocker.js';
 import { LocalPcExecutor, sweepOrphanedTrees } from './executors/localPc.js';
 import { ownerTag } from './executors/taskHostMarker.js';
 import { ExecutorRegistry } from './executors/registry.js';
-import { batchedSink, createLogger, type Logger, type LogSink } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRelay } from './lsp/brokerRelay.js';
 import { systemClock, type Clock } from './lsp/clock.js';
@@ -46,6 +45,8 @@ export interface RunningBackend {
   access: AccessToken;
   port: number;
   log: Logger;
+  /** Resolves once every line logged so far is written (the log is written asynchronously). */
+  flushLog(): Promise<void>;
   tasks: TaskRepository;
   sessions: SessionService;
   /** The lease broker's view: which task hosts live leases pin (idle reclaim must ask), leases, metrics. */
@@ -75,9 +76,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
   ensurePrivateFile(logFile);
-  const sinks: LogSink[] = [batchedSink((chunk) => appendFileSync(logFile, chunk))];
-  if (config.logToStderr) sinks.push(batchedSink((chunk) => process.stderr.write(chunk)));
-  const log = createLogger(sinks);
+  const log = createLogger({ targets: [{ file: logFile }, ...(config.logToStderr ? [{ stderr: true as const }] : [])] });
 
   const loadedToken = loadAccessToken(config.home, config.accessToken);
   if (!loadedToken.ok) throw new Error(loadedToken.error);
@@ -186,9 +185,11 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       server.closeAllConnections();
       db.close();
       log.info('backend_stopped');
+      // Written out before close resolves: whoever stops the backend may read its log next.
+      await log.close();
     })());
 
-  return { url, access, port, log, tasks, sessions, leases, close };
+  return { url, access, port, log, flushLog: () => log.flush(), tasks, sessions, leases, close };
 }
 
 /** The whole HTTP API; the access tests enumerate its routes to prove each one needs the token. */

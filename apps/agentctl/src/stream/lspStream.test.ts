@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { LogEvent, Logger } from '../log.js';
+import { createLogger, type LogEvent, type Logger } from '../log.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { createAgentctlServer, type AgentctlServer } from '../server.js';
 import { LspTestClient } from '../testing/agentctlProcess.js';
@@ -38,9 +38,14 @@ afterEach(async () => {
   current = undefined;
 });
 
+/** A logger whose lines land in `events`, by event name, as they are logged. */
+function eventsLogger(events: LogEvent[]): Logger {
+  return createLogger({ targets: [{ lines: (line) => events.push((JSON.parse(line) as { event: LogEvent }).event) }] });
+}
+
 async function start(installer: InstallLanguageServer | undefined, resolveFs?: ResolveFs): Promise<Harness> {
   const events: LogEvent[] = [];
-  const logger: Logger = { log: (_level, event) => events.push(event) };
+  const logger: Logger = eventsLogger(events);
   const server = await createAgentctlServer({
     token,
     workspacePath: workspace,
@@ -190,7 +195,7 @@ describe('task-host LSP stream around the installer', () => {
         env: { PATH: '/nonexistent' },
         platform: process.platform,
         installer,
-        logger: { log: (_l, e) => events.push(e) },
+        logger: eventsLogger(events),
         timings: { wsWriteDeadlineMs: 5_000, stdinCutoffMs: 30_000, reapGraceMs: 500, exitFlushMs: 200, exitReadGraceMs: 200 },
       },
       1,

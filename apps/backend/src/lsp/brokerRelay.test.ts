@@ -178,7 +178,7 @@ function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserS
     clock,
     newLeaseId: () => `lease-${++leaseNo}`,
     settings: () => settings,
-    log: createLogger([(line) => logLines.push(JSON.parse(line) as Record<string, unknown>)]),
+    log: createLogger({ targets: [{ lines: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>) }] }),
     openUpstream: async (target): Promise<Result<UpstreamEndpoint, string>> => {
       targets.push(target);
       if (options.refuse) return fail('connection refused');
