@@ -35,9 +35,10 @@ function wsErrorCode(err: Error): BadInputCode {
 }
 
 /**
- * One WebSocket (a FrameSocket: write deadline, byte watermarks) <-> one server's stdio. Client text frames must each be one JSON-RPC 2.0 object
- * (checked by a scan, not decoded) and are forwarded byte for byte as LSP frames; the server's LSP
- * frames are unframed (bounded) and their bodies sent byte for byte as text frames. Backpressure
+ * One WebSocket (a FrameSocket: write deadline, byte watermarks) <-> one server's stdio. Client
+ * text frames must each be one JSON-RPC 2.0 object (checked by a scan, not decoded) and are
+ * forwarded byte for byte as LSP frames; the server's LSP frames are unframed (bounded) and their
+ * bodies sent byte for byte as text frames. Backpressure
  * flows both ways instead of buffering without bound: the socket's high watermark pauses stdout,
  * a full stdin pauses reading the socket.
  */
