@@ -5,13 +5,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { FrameSocket } from '@kandev/node-transport';
+import { FrameSocket, type FrameSocketOptions } from '@kandev/node-transport';
 import { FakeWs } from '@kandev/node-transport/testing';
 import { describe, expect, it } from 'vitest';
 import type { LaunchedServer } from '../process/launch.js';
 import { startBridge, type BridgeEnd } from './bridge.js';
 
-function harness() {
+function harness(socketOptions: FrameSocketOptions = {}) {
   const ws = new FakeWs();
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -20,10 +20,11 @@ function harness() {
   const child = Object.assign(new EventEmitter(), { stdin, stdout });
   const server = { child, pid: 1, marker: 'm', exited: new Promise(() => {}), hasExited: () => false } as unknown as LaunchedServer;
   const ends: BridgeEnd[] = [];
-  startBridge(new FrameSocket(ws), server, { stdinCutoffMs: 30_000, exitFlushMs: 100 }, (end) => ends.push(end));
+  const socket = new FrameSocket(ws, socketOptions);
+  startBridge(socket, server, { stdinCutoffMs: 30_000, exitFlushMs: 100 }, (end) => ends.push(end));
   const fromClient = (text: string) => ws.text(text);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
-  return { ws, fromClient, stdout, written, sent: ws.sent, ends, flush };
+  return { ws, socket, fromClient, stdout, written, sent: ws.sent, ends, flush };
 }
 
 describe('bridge: relayed bytes', () => {
@@ -87,5 +88,25 @@ describe('bridge: relayed bytes', () => {
     expect(h.written).toEqual([]);
     expect(JSON.parse(String(h.sent[0]))).toMatchObject({ id: 'd', error: { code: -32600 } });
     expect(h.ends).toEqual([]);
+  });
+});
+
+describe('bridge: backpressure', () => {
+  const framed = (body: string) => Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+
+  it("pauses the server's stdout above the socket's high watermark and resumes it at the low one", async () => {
+    const h = harness({ highWatermarkBytes: 10, lowWatermarkBytes: 0 });
+    h.stdout.write(framed('{"jsonrpc":"2.0","method":"a"}'));
+    await h.flush();
+    expect(h.stdout.isPaused()).toBe(true);
+    h.ws.drainOne();
+    expect(h.stdout.isPaused()).toBe(false);
+  });
+
+  it('a socket ended by a ws protocol error (an oversized frame) ends the bridge as a bad frame, 1009', () => {
+    const h = harness();
+    h.ws.emit('error', Object.assign(new RangeError('Max payload size exceeded'), { code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }));
+    h.ws.emit('close', 1006);
+    expect(h.ends).toMatchObject([{ kind: 'client_bad_frame', closeCode: 1009 }]);
   });
 });
