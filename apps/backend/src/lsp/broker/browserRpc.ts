@@ -37,7 +37,7 @@ export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attach
 
 /** `{"control":"attachment-ready"}`: documents are reopened; held diagnostics may now flow. */
 export function attachmentReady(turn: Turn, lease: Lease, attachment: Attachment): void {
-  if (lease.phase !== 'running') return;
+  if (lease.phase.kind !== 'running') return;
   const flushed = attachment.documents.synchronize();
   turn.out.toBrowser(attachment.id, { status: 'synchronized' });
   for (const params of flushed) turn.out.toBrowser(attachment.id, notification('textDocument/publishDiagnostics', params));
@@ -48,7 +48,7 @@ function browserRequest(
 ): void {
   const { out } = turn;
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
-  if (lease.phase !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
+  if (lease.phase.kind !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
   if (method === 'initialize') {
     // The broker, not the browser, decides what may run on the task host (workspaceTrust.ts).
     // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it; the
@@ -79,7 +79,7 @@ function browserNotification(
   turn: Turn, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
 ): void {
   const { out } = turn;
-  if (lease.phase !== 'running' || method === 'exit') return;
+  if (lease.phase.kind !== 'running' || method === 'exit') return;
   if (method === 'initialized') {
     if (lease.init.onBrowserInitialized()) {
       out.toServer(lease.id, message);
@@ -118,7 +118,7 @@ function browserNotification(
 
 /** The browser answered a server request the broker forwarded to it. */
 function browserAnswered(turn: Turn, lease: Lease, attachment: Attachment, clientId: JsonRpcId, message: JsonRpcMessage): void {
-  if (lease.phase !== 'running') return;
+  if (lease.phase.kind !== 'running') return;
   const entry = lease.serverRequests.take(clientId, attachment.generation);
   if (!entry) return;
   if (!('error' in message)) applyBrowserSuccess(entry.method, entry.params, lease.registrations);

@@ -6,7 +6,7 @@
 import { spliceId } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, isRecord, notification, request, withId } from './jsonrpc.js';
-import { leaseTrust, type Lease } from './lease.js';
+import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
 import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
@@ -27,13 +27,13 @@ const OWNED_SERVER_NOTIFICATIONS = new Set(['$/progress', 'textDocument/publishD
  */
 export function relayServerRaw(turn: Turn, lease: Lease, frame: RawRpcFrame): boolean {
   const { envelope, text } = frame;
-  if (lease.phase !== 'running') return false;
+  if (lease.phase.kind !== 'running') return false;
   if (envelope.method === undefined) {
     // Only results: an error's shape (its `error` must be an object) needs the decoded message.
     if (!frame.scan.hasResult || frame.scan.hasError || typeof envelope.id !== 'number' || !envelope.idSpan) return false;
     const id = envelope.id;
     const init = lease.init.state;
-    if (lease.release?.shutdownServerId === id || (init.kind === 'pending' && init.serverId === id)) return false;
+    if (shutdownServerIdOf(lease) === id || (init.kind === 'pending' && init.serverId === id)) return false;
     const entry = lease.requests.take(id);
     if (!entry) return true; // its generation ended or it timed out: the late reply is dropped
     turn.out.cancel(entry.timerId);
@@ -103,8 +103,8 @@ function localAnswer(turn: Turn, lease: Lease, id: JsonRpcId, method: string, pa
 
 function serverResponse(turn: Turn, lease: Lease, id: JsonRpcId, ok: boolean, message: JsonRpcMessage): void {
   if (typeof id !== 'number') return; // every id the broker sends is a number
-  if (lease.release?.shutdownServerId === id) return afterShutdown(lease, turn.out, turn.timing);
-  if (lease.phase !== 'running') return;
+  if (shutdownServerIdOf(lease) === id) return afterShutdown(lease, turn.out, turn.timing);
+  if (lease.phase.kind !== 'running') return;
   const init = lease.init.onServerResponse(id, ok, message.result);
   if (init.handled) return initializeAnswered(turn, lease, init, message);
   const entry = lease.requests.take(id);
@@ -126,7 +126,7 @@ function initializeAnswered(turn: Turn, lease: Lease, outcome: Extract<ServerIni
 }
 
 function serverRequest(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): void {
-  const attachment = lease.phase === 'running' ? lease.attachment : undefined;
+  const attachment = lease.phase.kind === 'running' ? lease.attachment : undefined;
   let route = routeServerRequest(method, attachment !== undefined && !lease.serverRequests.full);
   if (route === 'browser' && method === 'client/registerCapability' && !lease.registrations.fits(params)) route = 'broker';
   if (route === 'browser' && attachment) {
@@ -139,7 +139,7 @@ function serverRequest(turn: Turn, lease: Lease, id: JsonRpcId, method: string, 
 function serverNotification(turn: Turn, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {
   if (method === '$/progress') lease.progress.apply(params, turn.out.now);
   const attachment = lease.attachment;
-  if (!attachment || lease.phase !== 'running') return; // drained: nobody to deliver to
+  if (!attachment || lease.phase.kind !== 'running') return; // drained: nobody to deliver to
   if (method === 'textDocument/publishDiagnostics') {
     const verdict = attachment.documents.diagnostics(params);
     if (verdict.verdict === 'forward') turn.out.toBrowser(attachment.id, { ...message, params: verdict.params });

@@ -4,7 +4,9 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings } from '@kandev/protocol';
+import type {
+  CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings, WorkspaceIdentity,
+} from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -189,24 +191,34 @@ export interface BrokerOptions {
   requestTimeoutMs?: number;
 }
 
-/** A lease's release in progress (release.ts drives it; the lease holds it). */
-export interface ReleaseProcess {
+/** A lease's release in progress (release.ts drives it; the lease's `releasing` phase holds it). */
+export type ReleaseProcess = ReleaseParties & (
+  /** `shutdown` sent to an initialized server; waiting for its answer or the shutdown timer. */
+  | { step: 'shutting_down'; shutdownServerId: number }
+  /**
+   * The stream is being closed. `awaitsReport`: a server process exists, so only agentctl's
+   * `reaped` report confirms the end (not the close).
+   */
+  | { step: 'reaping'; awaitsReport: boolean }
+);
+
+/** Who hears how a release ended, whatever step it is at. */
+export interface ReleaseParties {
   reason: EndReason;
   /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
   waiter?: AttachmentId;
   /** The reason echoed in `released` (only for a browser-initiated release). */
   ack?: ReleaseReason;
-  step: 'shutting_down' | 'reaping';
-  shutdownServerId?: number;
-  /** A server process exists, so only agentctl's `reaped` report confirms the end (not the close). */
-  awaitsReport?: boolean;
 }
 
-/** A lease's server restart in progress (restart.ts); here because lease.ts holds one (no import cycle). */
-export interface RestartProcess {
-  attempt: number;
+/**
+ * A lease's server restart in progress (restart.ts), one step at a time; here because lease.ts
+ * holds one (no import cycle).
+ */
+export type RestartProcess =
+  /** The crashed process is gone; the backoff timer runs. */
+  | { step: 'backoff'; attempt: number }
   /** The backoff is over and a new task-host stream was asked for. */
-  opened?: boolean;
-  /** The broker's own `initialize` to the new process, once agentctl said `ready`. */
-  initServerId?: number;
-}
+  | { step: 'opening'; attempt: number }
+  /** agentctl said `ready` for the new process; the broker's own `initialize` awaits its answer. */
+  | { step: 'initializing'; attempt: number; initServerId: number; host: WorkspaceIdentity };
