@@ -14,6 +14,8 @@ class FakeBrowser implements BrowserEndpoint {
   paused = true;
   /** false: the network died under this socket; it answers no ping and no close arrives. */
   answersPings = true;
+  /** true: a ping neither answers nor fails; only the broker's probe deadline decides. */
+  pingHangs = false;
   probes = 0;
   private frameHandler?: (frame: BrowserFrame) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
@@ -53,6 +55,7 @@ class FakeBrowser implements BrowserEndpoint {
   }
   probe(): Promise<boolean> {
     this.probes += 1;
+    if (this.pingHangs) return new Promise<boolean>(() => undefined);
     return Promise.resolve(this.answersPings && !this.isClosed);
   }
   terminate(): void {
@@ -226,6 +229,22 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease });
     expect(t.upstreams).toHaveLength(1);
     expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+  });
+
+  it('C05 a holder whose ping hangs is dropped at the broker\'s probe deadline on the injected clock', async () => {
+    const t = setup();
+    const { browser } = await t.readyLease();
+    const lease = (browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
+    browser.pingHangs = true;
+    const back = t.connect(lease);
+    await flush();
+    t.clock.advance(2_999);
+    expect(browser.closedWith).toBeUndefined();
+    expect(back.paused).toBe(true);
+    t.clock.advance(1);
+    expect(browser.closedWith).toBe(1006);
+    expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease });
+    expect(back.paused).toBe(false);
   });
 
   it('C10 a duplicated tab whose copied hint names a live attached lease gets its own lease; the original is untouched', async () => {

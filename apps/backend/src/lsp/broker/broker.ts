@@ -14,6 +14,7 @@ import { classify, errorResponse, isRecord, notification, RpcErrorCode } from '.
 import {
   createLease, exceedsRetainedLimit, isDetached, newAttachment, releaseOf, restartOf, retainedBytes, type Attachment, type Lease, type LeasePhaseKind,
 } from './lease.js';
+import { HOLDER_PROBE_MS, HolderProbes, holderToProbe } from './holderProbe.js';
 import { LeaseTable } from './leaseTable.js';
 import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
@@ -62,12 +63,15 @@ export class LeaseBroker {
   private readonly maxLeases: number;
   private readonly timing: BrokerTiming;
   private readonly newLeaseId: () => LeaseId;
+  private readonly probes = new HolderProbes();
+  private readonly holderProbeMs: number;
   private seq = 0;
   private stopped = false;
 
   constructor(options: BrokerOptions) {
     this.maxLeases = options.maxLeases ?? DEFAULT_MAX_LEASES;
     this.newLeaseId = options.newLeaseId;
+    this.holderProbeMs = options.holderProbeMs ?? HOLDER_PROBE_MS;
     this.timing = {
       detachedDeadlineMs: options.detachedDeadlineMs ?? DETACHED_DEADLINE_MS,
       shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
@@ -88,6 +92,8 @@ export class LeaseBroker {
       case 'upstreamFrame': this.upstreamFrame(event.leaseId, event.frame, out); break;
       case 'upstreamClosed': this.upstreamClosed(event.leaseId, event.code, out); break;
       case 'timerFired': this.timerFired(event.timerId, out); break;
+      case 'holderAnswered': this.holderProbed(event.newcomer, true, out); break;
+      case 'holderSilent': this.holderProbed(event.newcomer, false, out); break;
       case 'settingsChanged': this.observeSettings(event.userId, event.settings, out); break;
       case 'sessionStopped': this.sessionStopped(event.sessionId, out); break;
       case 'shutdown': this.shutdown(out); break;
@@ -144,7 +150,35 @@ export class LeaseBroker {
   private connect(e: BrowserConnected, out: Outbox): void {
     if (this.stopped) return out.closeBrowser(e.attachmentId, CloseCode.GoingAway);
     // Attachment ids are unique per socket; a repeated one is a wiring defect and changes nothing.
-    if (this.attachments.has(e.attachmentId)) return;
+    if (this.attachments.has(e.attachmentId) || this.probes.has(e.attachmentId)) return;
+    const holder = holderToProbe(e, e.leaseHint === undefined ? undefined : this.table.get(e.leaseHint));
+    if (holder !== undefined) {
+      // Admitted once the holder answered or stayed silent (holderProbe.ts).
+      this.probes.hold({ connected: e, holder });
+      out.push({ type: 'probeBrowser', attachmentId: holder, newcomer: e.attachmentId, timeoutMs: this.holderProbeMs });
+      out.arm({ kind: 'holderProbe', newcomer: e.attachmentId }, this.holderProbeMs);
+      return;
+    }
+    this.admit(e, out);
+  }
+
+  /**
+   * The holder of the newcomer's hinted lease answered (alive: C10, the newcomer is admitted
+   * without it) or did not (C05: it is dropped and detached first, so the newcomer resumes it).
+   */
+  private holderProbed(newcomer: AttachmentId, alive: boolean, out: Outbox): void {
+    const held = this.probes.take(newcomer);
+    if (!held) return; // concluded already: a late answer, silence or deadline
+    out.cancel(timerIdOf({ kind: 'holderProbe', newcomer }));
+    if (!alive && this.attachmentOf(held.holder)) {
+      out.push({ type: 'terminateBrowser', attachmentId: held.holder });
+      this.browserGone(held.holder, 'browser_closed', out);
+    }
+    if (this.stopped) return out.closeBrowser(newcomer, CloseCode.GoingAway);
+    this.admit(held.connected, out);
+  }
+
+  private admit(e: BrowserConnected, out: Outbox): void {
     if (!e.executorSupported) return out.closeBrowser(e.attachmentId, CloseCode.ExecutorUnsupported);
     this.observeSettings(e.userId, e.settings, out);
     const trusted = e.trustWorkspaceTools === true;
@@ -243,6 +277,10 @@ export class LeaseBroker {
   }
 
   private browserGone(attachmentId: AttachmentId, why: DetachReason, out: Outbox): void {
+    if (this.probes.take(attachmentId)) {
+      // It left while its hinted lease's holder was being asked: nothing was started for it.
+      return out.cancel(timerIdOf({ kind: 'holderProbe', newcomer: attachmentId }));
+    }
     const found = this.attachmentOf(attachmentId);
     if (!found) return; // an ended generation: it can no longer touch anything (S33)
     const { lease } = found;
@@ -407,6 +445,7 @@ export class LeaseBroker {
   private timerFired(timerId: string, out: Outbox): void {
     const purpose = this.timers.take(timerId);
     if (!purpose) return; // cancelled or already handled: stale
+    if (purpose.kind === 'holderProbe') return this.holderProbed(purpose.newcomer, false, out);
     const lease = this.table.get(purpose.leaseId);
     if (!lease) return;
     switch (purpose.kind) {

@@ -69,6 +69,10 @@ export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; f
  */
 export interface UpstreamClosed { type: 'upstreamClosed'; leaseId: LeaseId; code: number }
 export interface TimerFired { type: 'timerFired'; timerId: TimerId }
+/** The holder asked by `probeBrowser` for `newcomer` answered its ping: it is alive (holderProbe.ts). */
+export interface HolderAnswered { type: 'holderAnswered'; newcomer: AttachmentId }
+/** The holder's socket gave up on the ping (no answer in its wait, or it is gone): it counts as dead. */
+export interface HolderSilent { type: 'holderSilent'; newcomer: AttachmentId }
 export interface SettingsChanged { type: 'settingsChanged'; userId: UserId; settings: UserSettings }
 /** The session's task host stopped (or is stopping): agentctl reaps every process it owns. */
 export interface SessionStopped { type: 'sessionStopped'; sessionId: SessionId }
@@ -82,6 +86,8 @@ export type BrokerEvent =
   | UpstreamFrameEvent
   | UpstreamClosed
   | TimerFired
+  | HolderAnswered
+  | HolderSilent
   | SettingsChanged
   | SessionStopped
   | Shutdown;
@@ -100,6 +106,14 @@ export type BrowserOutFrame = JsonRpcMessage | StatusFrame;
 export type Effect =
   | { type: 'sendToBrowser'; attachmentId: AttachmentId; frame: BrowserOutFrame }
   | { type: 'closeBrowser'; attachmentId: AttachmentId; code: BrowserCloseCode }
+  /**
+   * Ping this browser (the holder of a hinted lease) and report `holderAnswered` for `newcomer` on
+   * its pong, or `holderSilent` when none comes within `timeoutMs`; the broker's own deadline
+   * decides too, whichever comes first.
+   */
+  | { type: 'probeBrowser'; attachmentId: AttachmentId; newcomer: AttachmentId; timeoutMs: number }
+  /** Drop this browser's connection without a close handshake (a half-open socket takes none). */
+  | { type: 'terminateBrowser'; attachmentId: AttachmentId }
   /**
    * Start or resume the session's task host if needed and open its LSP stream. Issued only after
    * admission (executor supported, capacity) succeeded. From here until `releaseSlot` the lease
@@ -189,6 +203,8 @@ export interface BrokerOptions {
   restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** How long the holder of a hinted lease gets to answer a ping, default 3 s (holderProbe.ts). */
+  holderProbeMs?: number;
 }
 
 /** A lease's release in progress (release.ts drives it; the lease's `releasing` phase holds it). */
