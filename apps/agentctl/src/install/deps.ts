@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { systemClock, type Clock } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import type { TaskEnv } from '../taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
@@ -22,7 +23,8 @@ export interface InstallDeps {
   /** C library of a Linux task host, which picks the release build. */
   libc: () => Libc;
   lock: InstallLock;
-  now: () => number;
+  /** Dates stale install leftovers (the house's one clock interface). */
+  clock: Clock;
   /** An installer running longer than this is ended and reported as failed. */
   deadlineMs: number;
 }
@@ -44,7 +46,7 @@ export function resolveDeps(deps: Partial<InstallDeps> = {}): InstallDeps {
     arch: deps.arch ?? process.arch,
     libc: deps.libc ?? detectLibc,
     lock: deps.lock ?? processLock,
-    now: deps.now ?? Date.now,
+    clock: deps.clock ?? systemClock,
     deadlineMs: deps.deadlineMs ?? 20 * 60 * 1000,
   };
 }

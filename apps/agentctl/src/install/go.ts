@@ -48,7 +48,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
   const published = path.join(dest.dir, goplsName(platform));
   if (files.isLaunchable(published)) return { ok: true, binaryPath: published };
 
-  await sweepStale(files, platform, dest.dir, ctx.deps.now());
+  await sweepStale(files, platform, dest.dir, ctx.deps.clock.now());
   const staging = await createStaging(files, platform, dest.dir, 'gopls');
   try {
     const scratch = path.join(staging, 'tmp');

@@ -56,7 +56,7 @@ async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome>
   const archiveUrl = `${base}/rust-analyzer-${triple}.gz`;
   const path = pathFor(platform);
 
-  await sweepStale(files, platform, root, deps.now());
+  await sweepStale(files, platform, root, deps.clock.now());
   const staging = await createStaging(files, platform, root, 'rust');
   try {
     output.note(`Downloading ${archiveUrl}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../log.js';
 import { fail, ok, type Result } from '../result.js';
 import { BrokerRelay } from './brokerRelay.js';
-import { ManualClock } from './clock.js';
+import { ManualClock } from '@kandev/kit';
 import type { BrowserEndpoint, BrowserFrame, UpstreamEndpoint, UpstreamTarget } from './relay.js';
 
 /** The wiring around the broker, with fake sockets and a manual clock: effects really happen. */

@@ -14,14 +14,14 @@
  * can never re-enter the broker in the middle of another event's effects.
  */
 import { randomBytes } from 'node:crypto';
+import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../log.js';
 import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
-import { systemClock, type Clock } from './clock.js';
 import { performEffect, type EffectTargets } from './leaseEffects.js';
 import { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint, BrowserFrame, LeaseRequest, LspRelay, UpstreamOpener } from './relay.js';
-import { TaskHostPins, type TaskHostPinView } from './taskHostPins.js';
+import { TaskHostPins, type TaskHostPinView } from '../sessions/taskHostPins.js';
 import { UpstreamLinks } from './upstreamLinks.js';
 
 /** Kandev is single-user today: every lease belongs to this user. */
@@ -71,7 +71,7 @@ export class BrokerRelay implements LspRelay {
   private readonly targets: EffectTargets;
   private readonly queue: BrokerEvent[] = [];
   /** Upstreams not read because this attachment's browser is full, by attachment id. */
-  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; cancelTimer: () => void }>();
+  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; hold: Disposable }>();
   /** Browsers not read because their lease's upstream is full, by lease id. */
   private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
@@ -167,15 +167,15 @@ export class BrokerRelay implements LspRelay {
       const leaseId = this.broker.leaseOf(attachmentId);
       if (leaseId === undefined || this.upstreamsHeldBy.has(attachmentId)) return;
       const holdMs = this.options.slowBrowserHoldMs ?? SLOW_BROWSER_HOLD_MS;
-      const cancelTimer = this.clock.schedule(this.clock.now() + holdMs, () => this.browserTooSlow(attachmentId));
-      this.upstreamsHeldBy.set(attachmentId, { leaseId, cancelTimer });
+      const hold = after(this.clock, holdMs, () => this.browserTooSlow(attachmentId));
+      this.upstreamsHeldBy.set(attachmentId, { leaseId, hold });
       this.upstreams.throttle(leaseId, true);
       return;
     }
     const held = this.upstreamsHeldBy.get(attachmentId);
     if (held === undefined) return;
     this.upstreamsHeldBy.delete(attachmentId);
-    held.cancelTimer();
+    held.hold.dispose();
     this.upstreams.throttle(held.leaseId, false);
   }
 

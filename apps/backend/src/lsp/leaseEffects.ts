@@ -8,7 +8,7 @@ import type { Logger, LogEvent } from '../log.js';
 import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint } from './relay.js';
-import type { TaskHostPins } from './taskHostPins.js';
+import type { TaskHostPins } from '../sessions/taskHostPins.js';
 import type { UpstreamLinks } from './upstreamLinks.js';
 
 export interface EffectTargets {
