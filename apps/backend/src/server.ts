@@ -140,7 +140,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     ...(options.clock ? { clock: options.clock } : {}),
   });
   sessions.onEnded((sessionId) => relay.sessionStopped(sessionId));
-  settings.onChange((next) => relay.settingsChanged(next));
+  settings.onChange(({ next }) => relay.settingsChanged(next));
   registerLeaseMetrics(metrics.registry, () => relay.metrics());
   const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
   const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
