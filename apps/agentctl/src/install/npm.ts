@@ -1,6 +1,6 @@
 import { launchCommand } from '../process/launchCommand.js';
 import { findOnPath } from '../pathLookup.js';
-import type { InstallContext, Installer } from './deps.js';
+import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, toolMissing } from './guidance.js';
 import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';
 import { failureText } from './output.js';

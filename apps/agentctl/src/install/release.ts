@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { envValue, pathFor } from '../taskEnv.js';
-import type { InstallContext, Installer } from './deps.js';
+import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
 import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';
 import { failureText } from './output.js';

@@ -1,7 +1,7 @@
 /**
  * Carries out the broker's effects, one at a time, in the order it returned them. Nothing here
  * decides anything: the broker did. I/O that completes later comes back as events (see
- * BrokerRelay), never as a return value.
+ * BrokerRuntime), never as a return value.
  */
 import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
 import type { Logger, LogEvent } from '../log.js';

@@ -4,13 +4,13 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS, CloseCode, parseFrame, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity,
+  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity, isRecord, RpcErrorCode,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
-import type { BrokerTiming, Turn } from './context.js';
+import type { BrokerTiming, EventContext } from './context.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
-import { classify, errorResponse, isRecord, notification, RpcErrorCode } from './jsonrpc.js';
+import { classify, errorResponse, notification } from './jsonrpc.js';
 import {
   createLease, exceedsRetainedLimit, isDetached, newAttachment, releaseOf, restartOf, retainedBytes, type Attachment, type Lease, type LeasePhaseKind,
 } from './lease.js';
@@ -139,7 +139,7 @@ export class LeaseBroker {
     return this.timers.size;
   }
 
-  private turn(out: Outbox): Turn {
+  private contextFor(out: Outbox): EventContext {
     return { out, settings: this.settings, timing: this.timing };
   }
 
@@ -260,12 +260,12 @@ export class LeaseBroker {
     if (!attachment) return;
     lease.attachment = undefined;
     this.attachments.delete(attachment.id);
-    if (lease.init.onDetach(attachment.generation).sendInitialized) sendInitialized(this.turn(out), lease);
+    if (lease.init.onDetach(attachment.generation).sendInitialized) sendInitialized(this.contextFor(out), lease);
     for (const entry of lease.requests.drainGeneration(attachment.generation)) {
       out.cancel(entry.timerId);
       out.toServer(lease.id, notification('$/cancelRequest', { id: entry.serverId }));
     }
-    answerForwardedLocally(this.turn(out), lease, attachment.generation);
+    answerForwardedLocally(this.contextFor(out), lease, attachment.generation);
     for (const uri of attachment.documents.closeAll()) {
       out.toServer(lease.id, notification('textDocument/didClose', { textDocument: { uri } }));
     }
@@ -326,11 +326,11 @@ export class LeaseBroker {
       case 'status':
         return; // ours to send, never to receive
       case 'control':
-        if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        if (frame.frame.control === 'attachment-ready') return attachmentReady(this.contextFor(out), lease, attachment);
         if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
-        return routeBrowserMessage(this.turn(out), lease, attachment, frame.message, frame.raw);
+        return routeBrowserMessage(this.contextFor(out), lease, attachment, frame.message, frame.raw);
     }
   }
 
@@ -344,7 +344,7 @@ export class LeaseBroker {
     switch (frame.kind) {
       case 'raw':
         // Relayed undecoded when the broker only passes it on; otherwise decoded here, in full.
-        if (relayServerRaw(this.turn(out), lease, frame)) return;
+        if (relayServerRaw(this.contextFor(out), lease, frame)) return;
         return this.upstreamFrame(leaseId, parseFrame(frame.text, frame.scan), out);
       case 'invalid':
         return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
@@ -358,7 +358,7 @@ export class LeaseBroker {
         if (restart?.step === 'initializing' && m?.kind === 'response' && m.id === restart.initServerId) {
           return this.finishRestart(lease, restart, m.ok, frame.message.result, out);
         }
-        return routeServerMessage(this.turn(out), lease, frame.message);
+        return routeServerMessage(this.contextFor(out), lease, frame.message);
       }
     }
   }
@@ -371,7 +371,7 @@ export class LeaseBroker {
       return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, 1000);
     }
     lease.init.onServerResponse(restart.initServerId, true, result);
-    sendInitialized(this.turn(out), lease);
+    sendInitialized(this.contextFor(out), lease);
     lease.phase = { kind: 'running', host: restart.host };
     const attachment = lease.attachment;
     if (!attachment) return;
@@ -412,7 +412,7 @@ export class LeaseBroker {
         if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
-        if (phase.restart) return initializeRestarted(this.turn(out), lease, host.identity);
+        if (phase.restart) return initializeRestarted(this.contextFor(out), lease, host.identity);
         lease.phase = { kind: 'running', host: host.identity };
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, host.identity, attachment));
         return;
@@ -431,7 +431,7 @@ export class LeaseBroker {
     }
     if (code === CloseCode.ServerExited) {
       const attempt = admitRestart(lease, out.now, this.timing.restartLimit);
-      if (attempt !== undefined) return beginRestart(this.turn(out), lease, attempt);
+      if (attempt !== undefined) return beginRestart(this.contextFor(out), lease, attempt);
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
@@ -525,7 +525,7 @@ export class LeaseBroker {
       finishRelease(lease, 'reaped', out);
       return this.forget(lease, out);
     }
-    if (lease.attachment) answerForwardedLocally(this.turn(out), lease, lease.attachment.generation);
+    if (lease.attachment) answerForwardedLocally(this.contextFor(out), lease, lease.attachment.generation);
     startRelease(lease, reason, ack, out, this.timing);
   }
 

@@ -4,13 +4,12 @@
  * retains for a browser that comes back lives here.
  */
 import {
-  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity,
+  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity, ProgressTracker,
 } from '@kandev/protocol';
 import { DetachDeadline } from './deadlines.js';
 import { DocumentSync, DocumentVersions } from './documents.js';
 import { InitializeExchange } from './initialize.js';
 import { jsonBytes } from './jsonrpc.js';
-import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';

@@ -14,8 +14,9 @@
  * (agentctl cancels the install and reaps whatever it started before completing the close). The caller accounts the end (slot,
  * counters, logs) before starting; these steps only move the handshake along.
  */
+import { RpcErrorCode } from '@kandev/protocol';
 import type { ReleaseReason, WorkspaceIdentity } from '@kandev/protocol';
-import { errorResponse, notification, request, RpcErrorCode } from './jsonrpc.js';
+import { errorResponse, notification, request } from './jsonrpc.js';
 import { allocServerId, hostOf, releaseOf, type Lease } from './lease.js';
 import type { Outbox } from './outbox.js';
 import { timerIdOf } from './timers.js';

@@ -18,13 +18,12 @@
  */
 import {
   MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame, type WorkspaceIdentity,
-  type InstallingFrame, type InstalledFrame,
+  type InstallingFrame, type InstalledFrame, RpcErrorCode, ProgressTracker,
 } from '@kandev/protocol';
-import type { Turn } from './context.js';
+import type { EventContext } from './context.js';
 import { InitializeExchange } from './initialize.js';
-import { errorResponse, request, RpcErrorCode } from './jsonrpc.js';
+import { errorResponse, request } from './jsonrpc.js';
 import { allocServerId, restartOf, type Lease } from './lease.js';
-import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 
@@ -51,9 +50,9 @@ export function admitRestart(lease: Lease, now: number, limit: number): number |
 }
 
 /** The crash is within budget: tell the browser, drop the dead process's state, arm the backoff. */
-export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
-  const limit = turn.timing.restartLimit;
-  const { out } = turn;
+export function beginRestart(ctx: EventContext, lease: Lease, attempt: number): void {
+  const limit = ctx.timing.restartLimit;
+  const { out } = ctx;
   const attachment = lease.attachment;
   if (attachment) {
     // Its documents were open on the dead process only; the browser reopens them after `ready`.
@@ -77,7 +76,7 @@ export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
 }
 
 /** agentctl launched the new process on `host`: the broker initializes it as the browser once did. */
-export function initializeRestarted(turn: Turn, lease: Lease, host: WorkspaceIdentity): void {
+export function initializeRestarted(ctx: EventContext, lease: Lease, host: WorkspaceIdentity): void {
   const restart = restartOf(lease);
   if (!restart) return;
   const serverId = allocServerId(lease);
@@ -86,7 +85,7 @@ export function initializeRestarted(turn: Turn, lease: Lease, host: WorkspaceIde
   };
   const previous = lease.init;
   lease.init = InitializeExchange.replay(previous, serverId);
-  turn.out.toServer(lease.id, request(serverId, 'initialize', previous.params ?? {}));
+  ctx.out.toServer(lease.id, request(serverId, 'initialize', previous.params ?? {}));
 }
 
 /** A restart keeps the install frame a browser attaching meanwhile is shown. */

@@ -37,7 +37,7 @@ const SHUTDOWN_DRAIN_MS = 5_000;
  */
 export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 
-export interface BrokerRelayOptions {
+export interface BrokerRuntimeOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
   maxLeases: number;
   /** Restarts of a crashed server within the window (KANDEV_LSP_RESTART_LIMIT; default 5). */
@@ -58,7 +58,7 @@ export interface BrokerRelayOptions {
   slowBrowserHoldMs?: number;
 }
 
-export class BrokerRelay implements LspRelay {
+export class BrokerRuntime implements LspRelay {
   private readonly broker: LeaseBroker;
   private readonly clock: Clock;
   /** Browser sockets handed to the broker, by attachment id, until they close. */
@@ -77,7 +77,7 @@ export class BrokerRelay implements LspRelay {
   private draining = false;
   private nextAttachment = 0;
 
-  constructor(private readonly options: BrokerRelayOptions) {
+  constructor(private readonly options: BrokerRuntimeOptions) {
     this.clock = options.clock ?? systemClock;
     const brokerOptions: ConstructorParameters<typeof LeaseBroker>[0] = {
       maxLeases: options.maxLeases,

@@ -8,6 +8,10 @@ import type { InstallOutcome } from './outcome.js';
 import type { OutputTail } from './output.js';
 import type { SpawnFn } from './run.js';
 
+/**
+ * The installer contract: what each installer (go.ts, npm.ts, release.ts) implements, the context
+ * one run works with, and the outside world it touches (InstallDeps, injectable for tests).
+ */
 export type Libc = 'gnu' | 'musl';
 
 /** Everything an install touches outside its own logic, injectable for tests. */
