@@ -6,7 +6,7 @@
  * three minutes the lease ends with server_exited (stderr tail) and 4006.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../apps/backend/src/lsp/clock.js';
+import { ManualClock } from '@kandev/kit';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { eventually, fakeKotlinTask, LeaseClient, readLog, removeTask, startLeaseBackend, type FakeTask, type LeaseBackend } from './lease-support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../apps/backend/src/lsp/clock.js';
+import { ManualClock } from '@kandev/kit';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
   eventually, fakeKotlinTask, isAlive, LeaseClient, received, removeTask, sample, serverPids, shutdownTail, startLeaseBackend,

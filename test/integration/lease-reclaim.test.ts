@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../apps/backend/src/lsp/clock.js';
+import { ManualClock } from '@kandev/kit';
 import { eventually, fakeKotlinTask, isAlive, LeaseClient, removeTask, serverPids, startLeaseBackend, type FakeTask, type LeaseBackend } from './lease-support.js';
 
 /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../apps/backend/src/config.js';
-import type { Clock } from '../../apps/backend/src/lsp/clock.js';
+import type { Clock } from '@kandev/kit';
 import { startBackend, type RunningBackend } from '../../apps/backend/src/server.js';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { authHeaders, testTokenEnv } from '../support/access.js';

@@ -9,7 +9,7 @@ import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './log.js';
 import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
-import type { InstallLanguageServer } from './stream/installer.js';
+import type { InstallLanguageServer } from './install/seam.js';
 
 /** SIGTERM then SIGKILL: how long a language server gets to exit on its own. */
 const REAP_GRACE_MS = 3_000;
@@ -20,7 +20,7 @@ const EXIT_READ_GRACE_MS = 1_000;
 /** Teardown never hangs the task host's stop: after this, exit regardless. */
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
-/** The installer module (install/), plugged into the stream through its seam (stream/installer.ts). */
+/** The installer module (install/), plugged into the stream through its seam (install/seam.ts). */
 const installer: InstallLanguageServer = (request) => installLanguageServer(request);
 
 /** Ping timing may be shortened for tests (AGENTCTL_PING_INTERVAL_MS / AGENTCTL_PING_MISSES). */

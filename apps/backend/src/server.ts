@@ -16,11 +16,11 @@ import { ownerTag } from './executors/taskHostMarker.js';
 import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger } from './log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
-import { BrokerRelay } from './lsp/brokerRelay.js';
-import { systemClock, type Clock } from './lsp/clock.js';
+import { BrokerRuntime } from './lsp/brokerRuntime.js';
+import { systemClock, type Clock } from '@kandev/kit';
 import { LspGateway } from './lsp/gateway.js';
 import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
-import type { TaskHostPinView } from './lsp/taskHostPins.js';
+import type { TaskHostPinView } from './sessions/taskHostPins.js';
 import { createBackendMetrics } from './metrics/backendMetrics.js';
 import { registerLeaseMetrics } from './metrics/leaseMetrics.js';
 import { messageOf } from './result.js';
@@ -124,7 +124,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   // One lease broker per backend. It ends a session's leases when the session ends, and tells
   // live servers about saved settings (S23, C12).
   const keepalive = { intervalMs: config.lspPingIntervalMs, maxMisses: config.lspPingMisses };
-  const relay = new BrokerRelay({
+  const runtime = new BrokerRuntime({
     maxLeases: config.lspMaxConnections,
     restartLimit: config.lspRestartLimit,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
@@ -138,16 +138,16 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     log,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  sessions.onEnded((sessionId) => relay.sessionStopped(sessionId));
-  settings.onChange((next) => relay.settingsChanged(next));
-  registerLeaseMetrics(metrics.registry, () => relay.metrics());
-  const gateway = new LspGateway({ sessions, tasks, relay, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
-  const leases: LeaseInspector = { pins: relay.pins, list: () => relay.leases(), metrics: () => relay.metrics() };
+  sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));
+  settings.onChange(({ next }) => runtime.settingsChanged(next));
+  registerLeaseMetrics(metrics.registry, () => runtime.metrics());
+  const gateway = new LspGateway({ sessions, tasks, relay: runtime, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
+  const leases: LeaseInspector = { pins: runtime.pins, list: () => runtime.leases(), metrics: () => runtime.metrics() };
   // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
   const reclaimer = new IdleReclaimer({
     idleMs: config.taskHostIdleMs,
     clock: options.clock ?? systemClock,
-    pins: relay.pins,
+    pins: runtime.pins,
     isRunning: (id) => sessions.liveHost(id) !== undefined,
     stop: (id) => sessions.stop(id),
     log,

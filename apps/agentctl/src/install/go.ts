@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { findOnPath } from '../pathLookup.js';
 import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../taskEnv.js';
-import type { InstallContext, Installer } from './deps.js';
+import type { InstallContext, Installer } from './installer.js';
 import { toolMissing } from './guidance.js';
 import { findGopls, goplsName, GOPLS_PACKAGE } from './layout.js';
 import { failureText } from './output.js';
@@ -48,7 +48,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
   const published = path.join(dest.dir, goplsName(platform));
   if (files.isLaunchable(published)) return { ok: true, binaryPath: published };
 
-  await sweepStale(files, platform, dest.dir, ctx.deps.now());
+  await sweepStale(files, platform, dest.dir, ctx.deps.clock.now());
   const staging = await createStaging(files, platform, dest.dir, 'gopls');
   try {
     const scratch = path.join(staging, 'tmp');

@@ -1,6 +1,6 @@
 import type { LanguageId } from '@kandev/protocol';
 import type { TaskEnv } from '../taskEnv.js';
-import { resolveDeps, type InstallDeps, type Installer } from './deps.js';
+import { resolveDeps, type InstallDeps, type Installer } from './installer.js';
 import { goInstaller } from './go.js';
 import { CLANGD_GUIDANCE, KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';
 import { HostFiles } from './hostFs.js';
@@ -10,7 +10,7 @@ import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { OutputTail } from './output.js';
 import { releaseInstaller } from './release.js';
 
-export type { InstallDeps, Libc } from './deps.js';
+export type { InstallDeps, Libc } from './installer.js';
 export type { InstallOutcome } from './outcome.js';
 export type { SpawnFn } from './run.js';
 export type { ToHostPath } from './hostFs.js';

@@ -1,6 +1,6 @@
 import { launchCommand } from '../process/launchCommand.js';
 import { findOnPath } from '../pathLookup.js';
-import type { InstallContext, Installer } from './deps.js';
+import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, toolMissing } from './guidance.js';
 import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';
 import { failureText } from './output.js';
@@ -37,7 +37,7 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
   const npm = findOnPath('npm', env, platform, files);
   if (npm === undefined) return { ok: false, code: 'failed', error: failureText(toolMissing('npm', server.bin)) };
 
-  await sweepStale(files, platform, root, ctx.deps.now());
+  await sweepStale(files, platform, root, ctx.deps.clock.now());
   const staging = await createStaging(files, platform, root, language);
   try {
     output.note(`Installing ${server.packages.join(' ')} with ${npm}`);

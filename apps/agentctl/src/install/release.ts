@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { envValue, pathFor } from '../taskEnv.js';
-import type { InstallContext, Installer } from './deps.js';
+import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
 import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';
 import { failureText } from './output.js';
@@ -56,7 +56,7 @@ async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome>
   const archiveUrl = `${base}/rust-analyzer-${triple}.gz`;
   const path = pathFor(platform);
 
-  await sweepStale(files, platform, root, deps.now());
+  await sweepStale(files, platform, root, deps.clock.now());
   const staging = await createStaging(files, platform, root, 'rust');
   try {
     output.note(`Downloading ${archiveUrl}`);

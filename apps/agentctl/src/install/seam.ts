@@ -2,7 +2,7 @@ import type { LanguageId } from '@kandev/protocol';
 
 /**
  * The installer seam. install/index.ts exports `installLanguageServer` of this shape; the stream
- * takes it as a dependency (stream/installer.ts re-exports these types) so it never imports the
+ * takes it as a dependency (importing these types from here) so it never imports the
  * installers themselves, only these types and their shared layout (install/layout.ts, through
  * resolve/), and tests pass a fake. The types live here, not in stream/, so install/ never imports
  * the stream back. Errors are values; a throw is treated as a failure too.

@@ -3,7 +3,7 @@ import type { CatalogLanguage } from '../catalog/catalog.js';
 import type { LogEvent, LogFields, LogLevel } from '../log.js';
 import { isRepositoryControlled } from '../resolve/workspaceGuard.js';
 import { isAbsoluteFor } from '../taskEnv.js';
-import type { InstallLanguageServer, InstallOutcome } from './installer.js';
+import type { InstallLanguageServer, InstallOutcome } from '../install/seam.js';
 import { OutputTail, tailUtf8 } from './outputTail.js';
 
 /** What the install phase needs from its stream; the stream stays the one that closes sockets. */

@@ -1,7 +1,7 @@
 import { CloseCode } from '@kandev/protocol';
 import { resolveServer, type ResolveFs } from '../resolve/resolveServer.js';
-import { missingServerDecision } from './decisions.js';
-import type { InstallLanguageServer } from './installer.js';
+import { missingServerDecision } from './closeRules.js';
+import type { InstallLanguageServer } from '../install/seam.js';
 import { runInstallPhase, type InstallPhaseContext, type InstallPhaseResult } from './installPhase.js';
 
 export interface LauncherPhaseContext extends InstallPhaseContext {

@@ -10,7 +10,7 @@ import type { ResolveFs } from '../resolve/resolveServer.js';
 import { createAgentctlServer, type AgentctlServer } from '../server.js';
 import { LspTestClient } from '../testing/agentctlProcess.js';
 import { installScriptedServer } from '../testing/scriptedServer.js';
-import type { InstallLanguageServer, InstallOutcome, InstallRequest } from './installer.js';
+import type { InstallLanguageServer, InstallOutcome, InstallRequest } from '../install/seam.js';
 import { LspStream } from './lspStream.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'agentctl-stream-'));

@@ -10,8 +10,8 @@ import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel 
 import type { LaunchedServer } from '../process/launch.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { childEnv, type TaskEnv } from '../taskEnv.js';
-import { bridgeEndOutcome } from './decisions.js';
-import type { InstallLanguageServer } from './installer.js';
+import { bridgeEndOutcome } from './closeRules.js';
+import type { InstallLanguageServer } from '../install/seam.js';
 import { runLauncherPhase } from './launcherPhase.js';
 import { OutputTail } from './outputTail.js';
 import type { StreamParamsResult } from './params.js';

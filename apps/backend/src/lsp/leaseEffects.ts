@@ -1,14 +1,14 @@
 /**
  * Carries out the broker's effects, one at a time, in the order it returned them. Nothing here
  * decides anything: the broker did. I/O that completes later comes back as events (see
- * BrokerRelay), never as a return value.
+ * BrokerRuntime), never as a return value.
  */
 import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
 import type { Logger, LogEvent } from '../log.js';
 import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint } from './relay.js';
-import type { TaskHostPins } from './taskHostPins.js';
+import type { TaskHostPins } from '../sessions/taskHostPins.js';
 import type { UpstreamLinks } from './upstreamLinks.js';
 
 export interface EffectTargets {
@@ -17,6 +17,8 @@ export interface EffectTargets {
   timers: LeaseTimers;
   pins: TaskHostPins;
   log: Logger;
+  /** Reports a holder probe's outcome back to the broker (as holderAnswered / holderSilent). */
+  holderProbed(newcomer: string, alive: boolean): void;
 }
 
 const RELEASE_STREAM: ReleaseStreamControl = { control: 'release-stream' };
@@ -58,6 +60,15 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
     case 'closeBrowser':
       // No reason text, ever: the browser shows localized copy per code.
       t.browsers.get(effect.attachmentId)?.close(sendableCloseCode(effect.code));
+      return;
+    case 'probeBrowser': {
+      const browser = t.browsers.get(effect.attachmentId);
+      if (!browser) return t.holderProbed(effect.newcomer, false);
+      void browser.probe(effect.timeoutMs).then((alive) => t.holderProbed(effect.newcomer, alive));
+      return;
+    }
+    case 'terminateBrowser':
+      t.browsers.get(effect.attachmentId)?.terminate();
       return;
     case 'openUpstream':
       t.pins.pin(effect.leaseId, effect.sessionId);

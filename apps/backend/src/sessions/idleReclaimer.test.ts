@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.js';
-import { TaskHostPins } from '../lsp/taskHostPins.js';
+import { ManualClock } from '@kandev/kit';
+import { TaskHostPins } from './taskHostPins.js';
 import type { Logger } from '../log.js';
 import { IdleReclaimer } from './idleReclaimer.js';
 

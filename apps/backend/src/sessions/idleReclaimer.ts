@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { TaskHostPinView } from './taskHostPinView.js';
+import { after, type Clock, type Disposable } from '@kandev/kit';
+import type { TaskHostPinView } from './taskHostPins.js';
 import type { Logger } from '../log.js';
 
 export interface IdleReclaimerOptions {
@@ -20,11 +20,11 @@ export interface IdleReclaimerOptions {
  * a task host that is in use.
  */
 export class IdleReclaimer {
-  private readonly deadlines = new Map<string, () => void>();
-  private readonly unsubscribe: () => void;
+  private readonly deadlines = new Map<string, Disposable>();
+  private readonly pinChanges: Disposable;
 
   constructor(private readonly options: IdleReclaimerOptions) {
-    this.unsubscribe = options.pins.onChange((sessionId, pinned) => (pinned ? this.cancel(sessionId) : this.arm(sessionId)));
+    this.pinChanges = options.pins.onChange(({ sessionId, pinned }) => (pinned ? this.cancel(sessionId) : this.arm(sessionId)));
   }
 
   /** The task host started, or served a request: its idle time starts again. */
@@ -39,26 +39,26 @@ export class IdleReclaimer {
   }
 
   dispose(): void {
-    this.unsubscribe();
-    for (const cancel of this.deadlines.values()) cancel();
+    this.pinChanges.dispose();
+    for (const deadline of this.deadlines.values()) deadline.dispose();
     this.deadlines.clear();
   }
 
   private arm(sessionId: string): void {
     if (this.options.idleMs <= 0 || !this.options.isRunning(sessionId)) return;
     this.cancel(sessionId);
-    const cancel = this.options.clock.schedule(this.options.clock.now() + this.options.idleMs, () => this.fire(sessionId, cancel));
-    this.deadlines.set(sessionId, cancel);
+    const deadline = after(this.options.clock, this.options.idleMs, () => this.fire(sessionId, deadline));
+    this.deadlines.set(sessionId, deadline);
   }
 
   private cancel(sessionId: string): void {
-    this.deadlines.get(sessionId)?.();
+    this.deadlines.get(sessionId)?.dispose();
     this.deadlines.delete(sessionId);
   }
 
-  private fire(sessionId: string, cancel: () => void): void {
+  private fire(sessionId: string, deadline: Disposable): void {
     // Only the deadline armed last may act; pins and liveness are checked again at firing time.
-    if (this.deadlines.get(sessionId) !== cancel) return;
+    if (this.deadlines.get(sessionId) !== deadline) return;
     this.deadlines.delete(sessionId);
     if (this.options.pins.isPinned(sessionId) || !this.options.isRunning(sessionId)) return;
     this.options.log.info('task_host_reclaimed', { sessionId, reason: 'idle' });

@@ -1,9 +1,10 @@
+import { Emitter, type Disposable } from '@kandev/kit';
 import type { ApiError, Session, Task } from '@kandev/protocol';
 import type { ExecutorRegistry } from '../executors/registry.js';
 import type { TaskHost, TaskHostExecutor } from '../executors/executor.js';
 import { processIdentity, reapOrphanedHost } from '../executors/processIdentity.js';
 import type { Logger } from '../log.js';
-import { apiError, fail, ok, type Result } from '../result.js';
+import { apiError, fail, messageOf, ok, type Result } from '../result.js';
 import type { SessionRepository } from '../store/sessionRepository.js';
 import type { TaskRepository } from '../store/taskRepository.js';
 
@@ -23,8 +24,9 @@ export class SessionService {
   private readonly live = new Map<string, TaskHost>();
   private readonly starting = new Map<string, Promise<unknown>>();
   private readonly stopping = new Map<string, Promise<Session>>();
-  private readonly endedListeners = new Set<SessionListener>();
-  private readonly runningListeners = new Set<SessionListener>();
+  /** A listener that throws is logged; the others and the session's lifecycle go on. */
+  private readonly ended = new Emitter<string>((err) => this.listenerFailed(err));
+  private readonly running = new Emitter<string>((err) => this.listenerFailed(err));
   private shuttingDown = false;
 
   constructor(
@@ -73,15 +75,13 @@ export class SessionService {
   }
 
   /** Called when a session's task host is up and running. */
-  onRunning(listener: SessionListener): () => void {
-    this.runningListeners.add(listener);
-    return () => this.runningListeners.delete(listener);
+  onRunning(listener: SessionListener): Disposable {
+    return this.running.event(listener);
   }
 
   /** Called when a session stops being live for any reason (stop, crash, shutdown). */
-  onEnded(listener: SessionListener): () => void {
-    this.endedListeners.add(listener);
-    return () => this.endedListeners.delete(listener);
+  onEnded(listener: SessionListener): Disposable {
+    return this.ended.event(listener);
   }
 
   async start(taskId: string): Promise<Result<Session, StartFailure>> {
@@ -120,7 +120,7 @@ export class SessionService {
     const identity = host.pid === undefined ? undefined : processIdentity(host.pid);
     this.sessions.markRunning(sessionId, host.workspace.workspacePath, identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined);
     this.log.info('session_running', { sessionId, pid: host.pid });
-    for (const listener of this.runningListeners) listener(sessionId);
+    this.running.fire(sessionId);
     void host.exited.then((exit) => {
       if (exit.requested || this.live.get(sessionId) !== host) return;
       // It died on its own: the session is over, and nothing may route to it any more.
@@ -176,6 +176,10 @@ export class SessionService {
   }
 
   private notifyEnded(sessionId: string): void {
-    for (const listener of this.endedListeners) listener(sessionId);
+    this.ended.fire(sessionId);
+  }
+
+  private listenerFailed(err: unknown): void {
+    this.log.error('request_failed', { reason: 'listener_failed', detail: messageOf(err) });
   }
 }

@@ -1,9 +1,13 @@
+import { Emitter, type Disposable } from '@kandev/kit';
 import { mergeSettings, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../log.js';
-import { apiError, fail, ok, type Result } from '../result.js';
+import { apiError, fail, messageOf, ok, type Result } from '../result.js';
 import type { SettingsRepository } from '../store/settingsRepository.js';
 
-export type SettingsListener = (next: UserSettings, previous: UserSettings) => void;
+export interface SettingsChange {
+  next: UserSettings;
+  previous: UserSettings;
+}
 
 /**
  * Current settings plus change notification: a live language server must hear about a changed
@@ -12,7 +16,10 @@ export type SettingsListener = (next: UserSettings, previous: UserSettings) => v
  */
 export class SettingsService {
   private current: UserSettings;
-  private readonly listeners = new Set<SettingsListener>();
+  /** A listener that throws is logged; the update and the other listeners go on. */
+  private readonly changes = new Emitter<SettingsChange>((err) => {
+    this.log.error('request_failed', { reason: 'listener_failed', detail: messageOf(err) });
+  });
 
   constructor(private readonly repository: SettingsRepository, private readonly log: Logger) {
     const { settings, problem } = repository.read();
@@ -35,13 +42,12 @@ export class SettingsService {
     this.repository.write(merged.settings);
     this.current = merged.settings;
     this.log.info('settings_updated', { fields: Object.keys(patch as object).join(',') });
-    for (const listener of this.listeners) listener(merged.settings, previous);
+    this.changes.fire({ next: merged.settings, previous });
     return ok(merged.settings);
   }
 
-  /** Subscribes; the returned function unsubscribes. */
-  onChange(listener: SettingsListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Subscribes; disposing the result unsubscribes. */
+  onChange(listener: (change: SettingsChange) => void): Disposable {
+    return this.changes.event(listener);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
+import { HOLDER_PROBE_MS } from './holderProbe.js';
 import {
   BrokerHarness, browserCloses, diagnostics, didChange, didOpen, INIT_RESULT, logs, methods, notif, ofType, openedLease, req, res,
   settingsWith, statusFrames, toBrowser, toServer,
@@ -197,7 +198,11 @@ describe('continuity: detach and reattach', () => {
   it('C10 a duplicated tab with a copied hint gets its own lease and never steals the attached one', () => {
     const h = new BrokerHarness();
     const original = h.readyLease('orig');
-    const dup = h.connect('dup', { hint: original });
+    // The holder is asked first; the duplicate is admitted once it answered.
+    const asked = h.connect('dup', { hint: original });
+    expect(ofType(asked, 'probeBrowser')).toEqual([{ type: 'probeBrowser', attachmentId: 'orig', newcomer: 'dup', timeoutMs: HOLDER_PROBE_MS }]);
+    expect(ofType(asked, 'openUpstream')).toEqual([]);
+    const dup = h.holderAnswered('dup');
     const dupLease = openedLease(dup);
     expect(dupLease).not.toBe(original);
     expect(dup.filter((e) => 'attachmentId' in e && e.attachmentId === 'orig')).toEqual([]);
@@ -208,9 +213,67 @@ describe('continuity: detach and reattach', () => {
   it('C10 when capacity is taken by attached leases the duplicate gets 4005 and the original stays attached', () => {
     const h = new BrokerHarness({ maxLeases: 1 });
     const original = h.readyLease('orig');
-    const dup = h.connect('dup', { hint: original });
-    expect(dup).toEqual([{ type: 'closeBrowser', attachmentId: 'dup', code: 4005 }]);
+    h.connect('dup', { hint: original });
+    const dup = h.holderAnswered('dup');
+    expect(dup).toEqual([{ type: 'cancelTimer', timerId: 'holderProbe:dup' }, { type: 'closeBrowser', attachmentId: 'dup', code: 4005 }]);
     expect(h.broker.lease(original)).toMatchObject({ attachmentId: 'orig', phase: 'running' });
+  });
+
+  it('C05 a holder that never answers is dropped at the probe deadline and the newcomer resumes its lease', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    const asked = h.connect('tab-back', { hint: lease });
+    expect(ofType(asked, 'probeBrowser')).toHaveLength(1);
+    expect(ofType(asked, 'armTimer')).toEqual([{ type: 'armTimer', timerId: 'holderProbe:tab-back', atMs: h.now + HOLDER_PROBE_MS }]);
+    expect(h.advance(HOLDER_PROBE_MS - 1)).toEqual([]);
+    expect(h.broker.lease(lease)).toMatchObject({ attachmentId: 'tab' });
+    const fx = h.advance(1);
+    expect(ofType(fx, 'terminateBrowser')).toEqual([{ type: 'terminateBrowser', attachmentId: 'tab' }]);
+    expect(logs(fx)).toEqual(['detach/browser_closed', 'reattach/lease_hint']);
+    expect(statusFrames(fx, 'tab-back')).toEqual([expect.objectContaining({ status: 'ready', resumed: true, lease })]);
+    expect(ofType(fx, 'openUpstream')).toEqual([]);
+    expect(h.broker.lease(lease)).toMatchObject({ attachmentId: 'tab-back' });
+    // The dropped socket's close, or a pong that comes too late, changes nothing.
+    expect(h.closeBrowser('tab')).toEqual([]);
+    expect(h.holderAnswered('tab-back')).toEqual([]);
+    expect([...h.armedTimers().keys()].filter((id) => id.startsWith('holderProbe'))).toEqual([]);
+  });
+
+  it('C05 a holder whose socket gives up on the ping before the deadline is dropped at once', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    h.connect('tab-back', { hint: lease });
+    const fx = h.holderSilent('tab-back');
+    expect(fx[0]).toEqual({ type: 'cancelTimer', timerId: 'holderProbe:tab-back' });
+    expect(ofType(fx, 'terminateBrowser')).toEqual([{ type: 'terminateBrowser', attachmentId: 'tab' }]);
+    expect(statusFrames(fx, 'tab-back')).toEqual([expect.objectContaining({ status: 'ready', resumed: true, lease })]);
+    expect(h.advance(HOLDER_PROBE_MS)).toEqual([]);
+  });
+
+  it('C10 a holder that answers before the deadline keeps its lease; the deadline passing later changes nothing', () => {
+    const h = new BrokerHarness();
+    const original = h.readyLease('orig');
+    h.connect('dup', { hint: original });
+    h.advance(HOLDER_PROBE_MS - 1);
+    const fx = h.holderAnswered('dup');
+    expect(ofType(fx, 'terminateBrowser')).toEqual([]);
+    expect(openedLease(fx)).not.toBe(original);
+    expect(h.advance(HOLDER_PROBE_MS)).toEqual([]);
+    expect(h.broker.lease(original)).toMatchObject({ attachmentId: 'orig' });
+  });
+
+  it('a newcomer that leaves while its holder is asked starts nothing; a detached hint needs no probe', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    h.connect('gone', { hint: lease });
+    expect(h.closeBrowser('gone')).toEqual([{ type: 'cancelTimer', timerId: 'holderProbe:gone' }]);
+    expect(h.holderSilent('gone')).toEqual([]);
+    expect(h.advance(HOLDER_PROBE_MS)).toEqual([]);
+    expect(h.broker.lease(lease)).toMatchObject({ attachmentId: 'tab' });
+    h.closeBrowser('tab');
+    const back = h.connect('back', { hint: lease });
+    expect(ofType(back, 'probeBrowser')).toEqual([]);
+    expect(logs(back)).toEqual(['reattach/lease_hint']);
   });
 
   it('C11 registrations changed while detached are restored on reattach without a second initialize', () => {

@@ -4,16 +4,17 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS, CloseCode, parseFrame, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity,
+  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity, isRecord, RpcErrorCode,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
-import type { BrokerTiming, Turn } from './context.js';
+import type { BrokerTiming, EventContext } from './context.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
-import { classify, errorResponse, isRecord, notification, RpcErrorCode } from './jsonrpc.js';
+import { classify, errorResponse, notification } from './jsonrpc.js';
 import {
-  createLease, exceedsRetainedLimit, isDetached, newAttachment, retainedBytes, type Attachment, type Lease, type LeasePhase,
+  createLease, exceedsRetainedLimit, isDetached, newAttachment, releaseOf, restartOf, retainedBytes, type Attachment, type Lease, type LeasePhaseKind,
 } from './lease.js';
+import { HOLDER_PROBE_MS, HolderProbes, holderToProbe } from './holderProbe.js';
 import { LeaseTable } from './leaseTable.js';
 import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
@@ -24,8 +25,10 @@ import { configFingerprint, didChangeConfiguration, SettingsBook } from './setti
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
   AttachmentId, AttachReason, BrokerEvent, BrowserFrameEvent, RawRpcFrame, BrokerOptions, BrowserCloseCode, BrowserConnected, DetachReason, Effect,
-  EndReason, LeaseId, LogEvent, LogReason, SessionId, UpstreamCloseCode, UserId,
+  EndReason, LeaseId, LogEvent, LogReason, RestartProcess, SessionId, UpstreamCloseCode, UserId,
 } from './types.js';
+
+type InitializingRestart = Extract<RestartProcess, { step: 'initializing' }>;
 import { classifyUpstreamClose } from './upstreamClose.js';
 
 export const DEFAULT_SHUTDOWN_WAIT_MS = 5_000;
@@ -37,7 +40,7 @@ export interface LeaseView {
   sessionId: SessionId;
   userId: UserId;
   language: string;
-  phase: LeasePhase;
+  phase: LeasePhaseKind;
   attachmentId?: AttachmentId;
   generation: number;
   detachedAt?: number;
@@ -60,12 +63,15 @@ export class LeaseBroker {
   private readonly maxLeases: number;
   private readonly timing: BrokerTiming;
   private readonly newLeaseId: () => LeaseId;
+  private readonly probes = new HolderProbes();
+  private readonly holderProbeMs: number;
   private seq = 0;
   private stopped = false;
 
   constructor(options: BrokerOptions) {
     this.maxLeases = options.maxLeases ?? DEFAULT_MAX_LEASES;
     this.newLeaseId = options.newLeaseId;
+    this.holderProbeMs = options.holderProbeMs ?? HOLDER_PROBE_MS;
     this.timing = {
       detachedDeadlineMs: options.detachedDeadlineMs ?? DETACHED_DEADLINE_MS,
       shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
@@ -86,6 +92,8 @@ export class LeaseBroker {
       case 'upstreamFrame': this.upstreamFrame(event.leaseId, event.frame, out); break;
       case 'upstreamClosed': this.upstreamClosed(event.leaseId, event.code, out); break;
       case 'timerFired': this.timerFired(event.timerId, out); break;
+      case 'holderAnswered': this.holderProbed(event.newcomer, true, out); break;
+      case 'holderSilent': this.holderProbed(event.newcomer, false, out); break;
       case 'settingsChanged': this.observeSettings(event.userId, event.settings, out); break;
       case 'sessionStopped': this.sessionStopped(event.sessionId, out); break;
       case 'shutdown': this.shutdown(out); break;
@@ -114,7 +122,7 @@ export class LeaseBroker {
   dropsServerNotification(leaseId: LeaseId, method: string): boolean {
     const lease = this.table.get(leaseId);
     if (!lease || method === '$/progress') return false;
-    return !lease.attachment || lease.phase !== 'running';
+    return !lease.attachment || lease.phase.kind !== 'running';
   }
 
   /** The lease a live attachment is on. */
@@ -131,7 +139,7 @@ export class LeaseBroker {
     return this.timers.size;
   }
 
-  private turn(out: Outbox): Turn {
+  private contextFor(out: Outbox): EventContext {
     return { out, settings: this.settings, timing: this.timing };
   }
 
@@ -142,7 +150,35 @@ export class LeaseBroker {
   private connect(e: BrowserConnected, out: Outbox): void {
     if (this.stopped) return out.closeBrowser(e.attachmentId, CloseCode.GoingAway);
     // Attachment ids are unique per socket; a repeated one is a wiring defect and changes nothing.
-    if (this.attachments.has(e.attachmentId)) return;
+    if (this.attachments.has(e.attachmentId) || this.probes.has(e.attachmentId)) return;
+    const holder = holderToProbe(e, e.leaseHint === undefined ? undefined : this.table.get(e.leaseHint));
+    if (holder !== undefined) {
+      // Admitted once the holder answered or stayed silent (holderProbe.ts).
+      this.probes.hold({ connected: e, holder });
+      out.push({ type: 'probeBrowser', attachmentId: holder, newcomer: e.attachmentId, timeoutMs: this.holderProbeMs });
+      out.arm({ kind: 'holderProbe', newcomer: e.attachmentId }, this.holderProbeMs);
+      return;
+    }
+    this.admit(e, out);
+  }
+
+  /**
+   * The holder of the newcomer's hinted lease answered (alive: C10, the newcomer is admitted
+   * without it) or did not (C05: it is dropped and detached first, so the newcomer resumes it).
+   */
+  private holderProbed(newcomer: AttachmentId, alive: boolean, out: Outbox): void {
+    const held = this.probes.take(newcomer);
+    if (!held) return; // concluded already: a late answer, silence or deadline
+    out.cancel(timerIdOf({ kind: 'holderProbe', newcomer }));
+    if (!alive && this.attachmentOf(held.holder)) {
+      out.push({ type: 'terminateBrowser', attachmentId: held.holder });
+      this.browserGone(held.holder, 'browser_closed', out);
+    }
+    if (this.stopped) return out.closeBrowser(newcomer, CloseCode.GoingAway);
+    this.admit(held.connected, out);
+  }
+
+  private admit(e: BrowserConnected, out: Outbox): void {
     if (!e.executorSupported) return out.closeBrowser(e.attachmentId, CloseCode.ExecutorUnsupported);
     this.observeSettings(e.userId, e.settings, out);
     const trusted = e.trustWorkspaceTools === true;
@@ -196,15 +232,16 @@ export class LeaseBroker {
     lease.attachment = attachment;
     this.attachments.set(attachmentId, lease.id);
     out.log(via === 'new_lease' ? 'attach' : 'reattach', via, lease.language);
-    if (lease.phase === 'starting') {
-      if (lease.installStatus) out.toBrowser(attachmentId, lease.installStatus);
+    const phase = lease.phase;
+    if (phase.kind === 'starting') {
+      if (phase.installStatus) out.toBrowser(attachmentId, phase.installStatus);
       return;
     }
-    out.toBrowser(attachmentId, this.readyFrame(lease, attachment));
+    // A releasing lease is never claimed, so one being attached to runs on its host.
+    if (phase.kind === 'running') out.toBrowser(attachmentId, this.readyFrame(lease, phase.host, attachment));
   }
 
-  private readyFrame(lease: Lease, attachment: Attachment): ReadyFrame {
-    const host = lease.host as WorkspaceIdentity;
+  private readyFrame(lease: Lease, host: WorkspaceIdentity, attachment: Attachment): ReadyFrame {
     const frame: ReadyFrame = {
       status: 'ready', lease: lease.id, resumed: attachment.resumed, language: lease.language,
       workspaceUri: host.workspaceUri, workspacePath: host.workspacePath, repoSubpaths: [...host.repoSubpaths],
@@ -223,12 +260,12 @@ export class LeaseBroker {
     if (!attachment) return;
     lease.attachment = undefined;
     this.attachments.delete(attachment.id);
-    if (lease.init.onDetach(attachment.generation).sendInitialized) sendInitialized(this.turn(out), lease);
+    if (lease.init.onDetach(attachment.generation).sendInitialized) sendInitialized(this.contextFor(out), lease);
     for (const entry of lease.requests.drainGeneration(attachment.generation)) {
       out.cancel(entry.timerId);
       out.toServer(lease.id, notification('$/cancelRequest', { id: entry.serverId }));
     }
-    answerForwardedLocally(this.turn(out), lease, attachment.generation);
+    answerForwardedLocally(this.contextFor(out), lease, attachment.generation);
     for (const uri of attachment.documents.closeAll()) {
       out.toServer(lease.id, notification('textDocument/didClose', { textDocument: { uri } }));
     }
@@ -240,15 +277,19 @@ export class LeaseBroker {
   }
 
   private browserGone(attachmentId: AttachmentId, why: DetachReason, out: Outbox): void {
+    if (this.probes.take(attachmentId)) {
+      // It left while its hinted lease's holder was being asked: nothing was started for it.
+      return out.cancel(timerIdOf({ kind: 'holderProbe', newcomer: attachmentId }));
+    }
     const found = this.attachmentOf(attachmentId);
     if (!found) return; // an ended generation: it can no longer touch anything (S33)
     const { lease } = found;
     if (why === 'write_timeout') out.closeBrowser(attachmentId, CloseCode.TransportFailure);
-    if (lease.phase === 'releasing') {
+    if (lease.phase.kind === 'releasing') {
       // The release goes on without anyone to acknowledge it to.
       lease.attachment = undefined;
       this.attachments.delete(attachmentId);
-      if (lease.release) delete lease.release.waiter;
+      delete lease.phase.release.waiter;
       return;
     }
     this.detach(lease, why, out);
@@ -269,7 +310,7 @@ export class LeaseBroker {
     const found = this.attachmentOf(attachmentId);
     if (!found) return; // S33: a late frame of an ended generation is ignored
     const { lease, attachment } = found;
-    if (lease.phase === 'releasing') {
+    if (lease.phase.kind === 'releasing') {
       if (frame.kind === 'jsonrpc') {
         const m = classify(frame.message);
         if (m.kind === 'request') {
@@ -285,11 +326,11 @@ export class LeaseBroker {
       case 'status':
         return; // ours to send, never to receive
       case 'control':
-        if (frame.frame.control === 'attachment-ready') return attachmentReady(this.turn(out), lease, attachment);
+        if (frame.frame.control === 'attachment-ready') return attachmentReady(this.contextFor(out), lease, attachment);
         if (frame.frame.control === 'release-stream') return; // the task-host hop's, never a browser's
         return this.endGracefully(lease, frame.frame.reason, frame.frame.reason, out);
       case 'jsonrpc':
-        return routeBrowserMessage(this.turn(out), lease, attachment, frame.message, frame.raw);
+        return routeBrowserMessage(this.contextFor(out), lease, attachment, frame.message, frame.raw);
     }
   }
 
@@ -303,7 +344,7 @@ export class LeaseBroker {
     switch (frame.kind) {
       case 'raw':
         // Relayed undecoded when the broker only passes it on; otherwise decoded here, in full.
-        if (relayServerRaw(this.turn(out), lease, frame)) return;
+        if (relayServerRaw(this.contextFor(out), lease, frame)) return;
         return this.upstreamFrame(leaseId, parseFrame(frame.text, frame.scan), out);
       case 'invalid':
         return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
@@ -312,32 +353,32 @@ export class LeaseBroker {
       case 'status':
         return this.hostStatus(lease, frame.frame, out);
       case 'jsonrpc': {
-        const initServerId = lease.restart?.initServerId;
-        const m = initServerId === undefined ? undefined : classify(frame.message);
-        if (m?.kind === 'response' && m.id === initServerId) return this.finishRestart(lease, m.ok, frame.message.result, out);
-        return routeServerMessage(this.turn(out), lease, frame.message);
+        const restart = restartOf(lease);
+        const m = restart?.step === 'initializing' ? classify(frame.message) : undefined;
+        if (restart?.step === 'initializing' && m?.kind === 'response' && m.id === restart.initServerId) {
+          return this.finishRestart(lease, restart, m.ok, frame.message.result, out);
+        }
+        return routeServerMessage(this.contextFor(out), lease, frame.message);
       }
     }
   }
 
   /** The restarted server answered the broker's `initialize`: the lease runs again (restart.ts). */
-  private finishRestart(lease: Lease, ok: boolean, result: unknown, out: Outbox): void {
-    const serverId = lease.restart?.initServerId as number;
-    lease.restart = undefined;
+  private finishRestart(lease: Lease, restart: InitializingRestart, ok: boolean, result: unknown, out: Outbox): void {
     if (!ok) {
+      lease.phase = { kind: 'starting' };
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
       return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, 1000);
     }
-    lease.init.onServerResponse(serverId, true, result);
-    sendInitialized(this.turn(out), lease);
-    lease.phase = 'running';
-    delete lease.installStatus;
+    lease.init.onServerResponse(restart.initServerId, true, result);
+    sendInitialized(this.contextFor(out), lease);
+    lease.phase = { kind: 'running', host: restart.host };
     const attachment = lease.attachment;
     if (!attachment) return;
     // A new generation on the same socket: the browser resumes from the new result, as on a reattach.
     const next = newAttachment(lease, attachment.id, out.now);
     lease.attachment = next;
-    out.toBrowser(next.id, this.readyFrame(lease, next));
+    out.toBrowser(next.id, this.readyFrame(lease, restart.host, next));
   }
 
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
@@ -347,17 +388,19 @@ export class LeaseBroker {
     }
     if (frame.status === 'reaped') {
       // Only the answer to our release-stream counts; agentctl closes the stream right after it.
-      if (lease.phase !== 'releasing' || lease.release?.step !== 'reaping' || !lease.release.awaitsReport) return;
+      const release = releaseOf(lease);
+      if (release?.step !== 'reaping' || !release.awaitsReport) return;
       finishRelease(lease, frame.clean === true ? 'reaped' : 'reap_incomplete', out);
       out.closeUpstream(lease.id, 1000);
       return this.forget(lease, out);
     }
-    if (lease.phase !== 'starting') return; // status frames only precede `ready`
+    const phase = lease.phase;
+    if (phase.kind !== 'starting') return; // status frames only precede `ready`
     const attachment = lease.attachment;
     switch (frame.status) {
       case 'installing':
       case 'installed':
-        lease.installStatus = frame;
+        phase.installStatus = frame;
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'install_failed':
@@ -367,13 +410,11 @@ export class LeaseBroker {
         // packages/protocol's one ready-frame rule: an invalid identity ends the lease (1007 upstream).
         const host = readyFrameIdentity(frame);
         if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
-        lease.host = host.identity;
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
-        if (lease.restart) return initializeRestarted(this.turn(out), lease);
-        lease.phase = 'running';
-        delete lease.installStatus;
-        if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, attachment));
+        if (phase.restart) return initializeRestarted(this.contextFor(out), lease, host.identity);
+        lease.phase = { kind: 'running', host: host.identity };
+        if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, host.identity, attachment));
         return;
       }
       default:
@@ -384,13 +425,13 @@ export class LeaseBroker {
   private upstreamClosed(leaseId: LeaseId, code: number, out: Outbox): void {
     const lease = this.table.get(leaseId);
     if (!lease) return;
-    if (lease.phase === 'releasing') {
+    if (lease.phase.kind === 'releasing') {
       finishRelease(lease, outcomeOfClose(lease), out);
       return this.forget(lease, out);
     }
     if (code === CloseCode.ServerExited) {
       const attempt = admitRestart(lease, out.now, this.timing.restartLimit);
-      if (attempt !== undefined) return beginRestart(this.turn(out), lease, attempt);
+      if (attempt !== undefined) return beginRestart(this.contextFor(out), lease, attempt);
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
@@ -404,6 +445,7 @@ export class LeaseBroker {
   private timerFired(timerId: string, out: Outbox): void {
     const purpose = this.timers.take(timerId);
     if (!purpose) return; // cancelled or already handled: stale
+    if (purpose.kind === 'holderProbe') return this.holderProbed(purpose.newcomer, false, out);
     const lease = this.table.get(purpose.leaseId);
     if (!lease) return;
     switch (purpose.kind) {
@@ -423,17 +465,20 @@ export class LeaseBroker {
       }
       case 'shutdown':
         return afterShutdown(lease, out, this.timing);
-      case 'restart':
-        if (lease.restart?.attempt !== purpose.attempt || lease.endReason !== undefined) return;
-        lease.restart.opened = true;
+      case 'restart': {
+        const phase = lease.phase;
+        if (phase.kind !== 'starting' || phase.restart?.step !== 'backoff' || phase.restart.attempt !== purpose.attempt) return;
+        if (lease.endReason !== undefined) return;
+        phase.restart = { step: 'opening', attempt: purpose.attempt };
         // The restarted server runs under the trust the lease started with, like the first one.
         return out.push({
           type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
           autoInstall: this.settings.autoInstall(lease.userId, lease.language),
           trustWorkspaceTools: lease.trustWorkspaceTools,
         });
+      }
       case 'reap':
-        if (lease.phase !== 'releasing') return;
+        if (lease.phase.kind !== 'releasing') return;
         finishRelease(lease, 'reap_timeout', out);
         return this.forget(lease, out);
     }
@@ -443,7 +488,7 @@ export class LeaseBroker {
   private observeSettings(userId: UserId, settings: UserSettings, out: Outbox): void {
     if (!this.settings.observe(userId, settings)) return;
     for (const lease of this.table.ofUser(userId)) {
-      if (lease.phase !== 'running' || !lease.init.initializedSent) continue;
+      if (lease.phase.kind !== 'running' || !lease.init.initializedSent) continue;
       const config = leaseConfig({ settings: this.settings }, lease);
       const fingerprint = configFingerprint(config);
       if (fingerprint === lease.configFingerprint) continue;
@@ -470,22 +515,24 @@ export class LeaseBroker {
   /** Release, expiry, eviction, state limit: the slot goes now, the server is shut down politely. */
   private endGracefully(lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox): void {
     if (!this.accountEnd(lease, reason, out)) return;
-    if (lease.restart && !lease.restart.opened) {
+    if (restartOf(lease)?.step === 'backoff') {
       // Between a crash and its restart no process exists (agentctl reaped it before its 4006).
       const waiter = lease.attachment?.id;
-      lease.release = { reason, step: 'reaping', ...(waiter !== undefined ? { waiter } : {}), ...(ack ? { ack } : {}) };
-      lease.phase = 'releasing';
+      lease.phase = {
+        kind: 'releasing',
+        release: { reason, step: 'reaping', awaitsReport: false, ...(waiter !== undefined ? { waiter } : {}), ...(ack ? { ack } : {}) },
+      };
       finishRelease(lease, 'reaped', out);
       return this.forget(lease, out);
     }
-    if (lease.attachment) answerForwardedLocally(this.turn(out), lease, lease.attachment.generation);
+    if (lease.attachment) answerForwardedLocally(this.contextFor(out), lease, lease.attachment.generation);
     startRelease(lease, reason, ack, out, this.timing);
   }
 
   /** Server exit, lost upstream, session stop, shutdown: the lease is gone at once. */
   private endAbruptly(lease: Lease, reason: EndReason, browserCode: BrowserCloseCode, out: Outbox, upstreamCode?: UpstreamCloseCode): void {
     this.accountEnd(lease, reason, out);
-    if (upstreamCode !== undefined && lease.release?.step !== 'reaping') out.closeUpstream(lease.id, upstreamCode);
+    if (upstreamCode !== undefined && releaseOf(lease)?.step !== 'reaping') out.closeUpstream(lease.id, upstreamCode);
     if (lease.attachment) out.closeBrowser(lease.attachment.id, browserCode);
     this.forget(lease, out);
   }
@@ -534,7 +581,7 @@ function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
 
 function viewOf(lease: Lease): LeaseView {
   const view: LeaseView = {
-    id: lease.id, sessionId: lease.sessionId, userId: lease.userId, language: lease.language, phase: lease.phase,
+    id: lease.id, sessionId: lease.sessionId, userId: lease.userId, language: lease.language, phase: lease.phase.kind,
     generation: lease.generation, initialize: lease.init.state.kind, pendingRequests: lease.requests.size,
     trackedRequestBytes: lease.requests.bytes, registrations: lease.registrations.list(), retainedBytes: retainedBytes(lease),
   };

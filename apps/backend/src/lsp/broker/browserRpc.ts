@@ -3,8 +3,8 @@
  * initialize exchange is the broker's, document notifications get server-facing versions,
  * `$/cancelRequest` is translated, and answers to forwarded server requests are mapped back.
  */
-import { spliceId } from '@kandev/protocol';
-import { classify, errorResponse, isJsonRpcId, isRecord, notification, resultResponse, RpcErrorCode, withId } from './jsonrpc.js';
+import { spliceId, isRecord, RpcErrorCode } from '@kandev/protocol';
+import { classify, errorResponse, isJsonRpcId, notification, resultResponse, withId } from './jsonrpc.js';
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
 import { applyBrowserSuccess } from './serverRequests.js';
@@ -12,43 +12,43 @@ import { pushInitialConfiguration } from './serverRpc.js';
 import { withInitializationOptions } from '@kandev/protocol';
 import { leaseTrust } from './lease.js';
 import { guardInitialize } from './workspaceTrust.js';
-import type { Turn } from './context.js';
+import type { EventContext } from './context.js';
 import type { JsonRpcId, JsonRpcMessage, RawText } from './types.js';
 
 /**
  * `raw`, when the wiring kept it, is the message's original text: what the broker passes on
  * unchanged (or with only its id replaced) is relayed as that text, never re-encoded.
  */
-export function routeBrowserMessage(turn: Turn, lease: Lease, attachment: Attachment, message: JsonRpcMessage, raw?: RawText): void {
+export function routeBrowserMessage(ctx: EventContext, lease: Lease, attachment: Attachment, message: JsonRpcMessage, raw?: RawText): void {
   const m = classify(message);
   switch (m.kind) {
     case 'malformed':
       // Answer what was meant as a request (id null when its id is unusable); never answer a response.
-      if ('method' in message) turn.out.toBrowser(attachment.id, errorResponse(m.id ?? null, RpcErrorCode.InvalidRequest, 'malformed message'));
+      if ('method' in message) ctx.out.toBrowser(attachment.id, errorResponse(m.id ?? null, RpcErrorCode.InvalidRequest, 'malformed message'));
       return;
     case 'response':
-      return browserAnswered(turn, lease, attachment, m.id, message);
+      return browserAnswered(ctx, lease, attachment, m.id, message);
     case 'request':
-      return browserRequest(turn, lease, attachment, m.id, m.method, m.params, message, raw);
+      return browserRequest(ctx, lease, attachment, m.id, m.method, m.params, message, raw);
     case 'notification':
-      return browserNotification(turn, lease, attachment, m.method, m.params, message, raw);
+      return browserNotification(ctx, lease, attachment, m.method, m.params, message, raw);
   }
 }
 
 /** `{"control":"attachment-ready"}`: documents are reopened; held diagnostics may now flow. */
-export function attachmentReady(turn: Turn, lease: Lease, attachment: Attachment): void {
-  if (lease.phase !== 'running') return;
+export function attachmentReady(ctx: EventContext, lease: Lease, attachment: Attachment): void {
+  if (lease.phase.kind !== 'running') return;
   const flushed = attachment.documents.synchronize();
-  turn.out.toBrowser(attachment.id, { status: 'synchronized' });
-  for (const params of flushed) turn.out.toBrowser(attachment.id, notification('textDocument/publishDiagnostics', params));
+  ctx.out.toBrowser(attachment.id, { status: 'synchronized' });
+  for (const params of flushed) ctx.out.toBrowser(attachment.id, notification('textDocument/publishDiagnostics', params));
 }
 
 function browserRequest(
-  turn: Turn, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
+  ctx: EventContext, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
 ): void {
-  const { out } = turn;
+  const { out } = ctx;
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
-  if (lease.phase !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
+  if (lease.phase.kind !== 'running') return reply(errorResponse(id, RpcErrorCode.ServerNotInitialized, 'the language server has not started'));
   if (method === 'initialize') {
     // The broker, not the browser, decides what may run on the task host (workspaceTrust.ts).
     // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it; the
@@ -70,20 +70,20 @@ function browserRequest(
   const tracked = lease.requests.track(attachment.generation, id, method, serverId, out.now);
   if (!tracked.ok) return reply(refusalResponse(id, tracked.refusal));
   allocServerId(lease);
-  tracked.entry.timerId = out.arm({ kind: 'request', leaseId: lease.id, serverId }, turn.timing.requestTimeoutMs);
+  tracked.entry.timerId = out.arm({ kind: 'request', leaseId: lease.id, serverId }, ctx.timing.requestTimeoutMs);
   if (raw?.idSpan) out.relayToServer(lease.id, spliceId(raw.text, raw.idSpan, serverId));
   else out.toServer(lease.id, withId(message, serverId));
 }
 
 function browserNotification(
-  turn: Turn, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
+  ctx: EventContext, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
 ): void {
-  const { out } = turn;
-  if (lease.phase !== 'running' || method === 'exit') return;
+  const { out } = ctx;
+  if (lease.phase.kind !== 'running' || method === 'exit') return;
   if (method === 'initialized') {
     if (lease.init.onBrowserInitialized()) {
       out.toServer(lease.id, message);
-      pushInitialConfiguration(turn, lease);
+      pushInitialConfiguration(ctx, lease);
     }
     return;
   }
@@ -117,12 +117,12 @@ function browserNotification(
 }
 
 /** The browser answered a server request the broker forwarded to it. */
-function browserAnswered(turn: Turn, lease: Lease, attachment: Attachment, clientId: JsonRpcId, message: JsonRpcMessage): void {
-  if (lease.phase !== 'running') return;
+function browserAnswered(ctx: EventContext, lease: Lease, attachment: Attachment, clientId: JsonRpcId, message: JsonRpcMessage): void {
+  if (lease.phase.kind !== 'running') return;
   const entry = lease.serverRequests.take(clientId, attachment.generation);
   if (!entry) return;
   if (!('error' in message)) applyBrowserSuccess(entry.method, entry.params, lease.registrations);
-  turn.out.toServer(lease.id, withId(message, entry.serverId));
+  ctx.out.toServer(lease.id, withId(message, entry.serverId));
 }
 
 function refusalResponse(id: JsonRpcId, refusal: TrackRefusal): JsonRpcMessage {

@@ -10,7 +10,8 @@ export interface BrokerTiming extends ReleaseTiming {
   restartLimit: number;
 }
 
-export interface Turn {
+/** The broker's state one event is handled against: the outbox collecting its effects, settings, timing. */
+export interface EventContext {
   out: Outbox;
   settings: SettingsBook;
   timing: BrokerTiming;

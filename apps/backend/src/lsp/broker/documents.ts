@@ -22,9 +22,9 @@
  * when the browser has already reattached and reopened the file: a window of one pipe transit
  * against a reconnect plus a `ready` round trip, which the broker accepts and documents.
  */
-import { canonicalFileUri } from '@kandev/protocol';
+import { canonicalFileUri, isRecord } from '@kandev/protocol';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { isRecord, utf8Length } from './jsonrpc.js';
+import { utf8Length } from './jsonrpc.js';
 
 /** One spelling per file, so `file:///C%3A/x` and `file:///c:/x` are one document. */
 export function uriKey(uri: string): string {

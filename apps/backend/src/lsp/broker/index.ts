@@ -2,7 +2,7 @@
 export { LeaseBroker, DEFAULT_REAP_WAIT_MS, DEFAULT_SHUTDOWN_WAIT_MS, type LeaseView } from './broker.js';
 export { DEFAULT_MAX_LEASES, parseMaxLeases } from './capacity.js';
 export { DETACHED_DEADLINE_MS } from './deadlines.js';
-export { RpcErrorCode } from './jsonrpc.js';
+export { RpcErrorCode } from '@kandev/protocol';
 export type { BrokerCounters, BrokerMetrics } from './metrics.js';
 export {
   ATTACH_REASONS, DETACH_REASONS, END_REASONS, EXIT_REASONS, LOG_EVENTS, LOG_REASONS,

@@ -1,9 +1,6 @@
 /** JSON-RPC 2.0 shapes the broker reads and writes. Pure functions, no LSP semantics. */
 import { isRecord, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
 
-/** The codes and isRecord are packages/protocol's; re-exported so the broker's modules import one place. */
-export { isRecord, RpcErrorCode } from '@kandev/protocol';
-
 export type ClassifiedMessage =
   | { kind: 'request'; id: JsonRpcId; method: string; params: unknown }
   | { kind: 'notification'; method: string; params: unknown }

@@ -4,13 +4,12 @@
  * retains for a browser that comes back lives here.
  */
 import {
-  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity,
+  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity, ProgressTracker,
 } from '@kandev/protocol';
 import { DetachDeadline } from './deadlines.js';
 import { DocumentSync, DocumentVersions } from './documents.js';
 import { InitializeExchange } from './initialize.js';
 import { jsonBytes } from './jsonrpc.js';
-import { ProgressTracker } from './progress.js';
 import { RegistrationSet } from './registrations.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
@@ -18,11 +17,25 @@ import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, RestartProcess, 
 import type { LeaseTrust } from './workspaceTrust.js';
 
 /**
- * starting: upstream opened, agentctl resolving/installing/launching (no `ready` yet)
- * running:  the process launched; LSP traffic flows
- * releasing: a release handshake is under way (the slot is already released)
+ * Where a lease is in its life, with exactly the state that phase has:
+ *
+ * starting:  upstream opened, agentctl resolving/installing/launching (no `ready` yet), or a
+ *            crashed server being restarted (`restart`)
+ * running:   the process launched on `host`; LSP traffic flows
+ * releasing: a release handshake is under way (the slot is already released); `host` is set when
+ *            a process was running when it began
  */
-export type LeasePhase = 'starting' | 'running' | 'releasing';
+export type LeasePhase =
+  | {
+    kind: 'starting';
+    /** Latest installing/installed frame, replayed to a browser that attaches meanwhile. */
+    installStatus?: InstallingFrame | InstalledFrame;
+    restart?: RestartProcess;
+  }
+  | { kind: 'running'; host: WorkspaceIdentity }
+  | { kind: 'releasing'; release: ReleaseProcess; host?: WorkspaceIdentity };
+
+export type LeasePhaseKind = LeasePhase['kind'];
 
 /** One browser socket on a lease: one generation. */
 export interface Attachment {
@@ -47,9 +60,6 @@ export interface Lease {
   /** Task-host tools agentctl pinned (ready frame), used while untrusted. */
   trustedTools?: TrustedToolPins;
   phase: LeasePhase;
-  host?: WorkspaceIdentity;
-  /** Latest installing/installed frame while starting, replayed to a browser that attaches then. */
-  installStatus?: InstallingFrame | InstalledFrame;
   attachment?: Attachment;
   /** Set while detached (and not releasing). */
   detachedAt?: number;
@@ -69,11 +79,8 @@ export interface Lease {
   readonly deadline: DetachDeadline;
   /** Fingerprint of the language config the server was last told about. */
   configFingerprint?: string;
-  release?: ReleaseProcess;
   /** When the server exited unexpectedly (epoch ms), for the restart budget. */
   crashes: number[];
-  /** Set while a crashed server is being restarted. */
-  restart?: RestartProcess;
   /** The end of the last exited server's stderr (agentctl's server_exited frame). */
   stderrTail?: string;
 }
@@ -84,7 +91,7 @@ export function createLease(init: {
   return {
     ...init,
     trustWorkspaceTools: init.trustWorkspaceTools ?? false,
-    phase: 'starting',
+    phase: { kind: 'starting' },
     generation: 0,
     nextServerId: 1,
     init: new InitializeExchange(),
@@ -111,7 +118,7 @@ export function newAttachment(lease: Lease, id: AttachmentId, now: number): Atta
 /** What a resuming browser would be handed, in bytes; over 4 MiB the lease cannot be resumed. */
 export function retainedBytes(lease: Lease): number {
   return jsonBytes(lease.init.result) + lease.registrations.retainedBytes + jsonBytes(lease.progress.snapshot())
-    + lease.versions.retainedBytes + jsonBytes(lease.host);
+    + lease.versions.retainedBytes + jsonBytes(hostOf(lease));
 }
 
 export function exceedsRetainedLimit(lease: Lease): boolean {
@@ -125,10 +132,39 @@ export function holdsSlot(lease: Lease): boolean {
 
 /** Detached, live, not releasing: may be reattached or evicted. */
 export function isDetached(lease: Lease): boolean {
-  return holdsSlot(lease) && lease.phase !== 'releasing' && lease.attachment === undefined;
+  return holdsSlot(lease) && lease.phase.kind !== 'releasing' && lease.attachment === undefined;
 }
 
 /** What workspaceTrust.ts decides on for this lease. */
 export function leaseTrust(lease: Lease): LeaseTrust {
   return { language: lease.language, trusted: lease.trustWorkspaceTools, pins: lease.trustedTools };
+}
+
+/**
+ * The workspace of the process the lease runs now, if one launched: running, being released after
+ * it ran, or restarted and awaiting the broker's `initialize`.
+ */
+export function hostOf(lease: Lease): WorkspaceIdentity | undefined {
+  const phase = lease.phase;
+  switch (phase.kind) {
+    case 'running': return phase.host;
+    case 'releasing': return phase.host;
+    case 'starting': return phase.restart?.step === 'initializing' ? phase.restart.host : undefined;
+  }
+}
+
+/** The crash restart under way, if any (only a starting lease has one). */
+export function restartOf(lease: Lease): RestartProcess | undefined {
+  return lease.phase.kind === 'starting' ? lease.phase.restart : undefined;
+}
+
+/** The release handshake under way, if any. */
+export function releaseOf(lease: Lease): ReleaseProcess | undefined {
+  return lease.phase.kind === 'releasing' ? lease.phase.release : undefined;
+}
+
+/** The id of the `shutdown` the release sent, while its answer is awaited. */
+export function shutdownServerIdOf(lease: Lease): number | undefined {
+  const release = releaseOf(lease);
+  return release?.step === 'shutting_down' ? release.shutdownServerId : undefined;
 }

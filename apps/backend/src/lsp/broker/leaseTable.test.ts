@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createLease, type Lease } from './lease.js';
 import { LeaseTable } from './leaseTable.js';
 import { DocumentSync } from './documents.js';
+import { WORKSPACE } from './testkit.js';
 
 let seq = 0;
 function lease(id: string, o: { session?: string; user?: string; language?: 'go' | 'python'; detachedAt?: number; attached?: boolean } = {}): Lease {
   const l = createLease({ id, sessionId: o.session ?? 's1', language: o.language ?? 'go', userId: o.user ?? 'u1', createdAt: 0, seq: ++seq });
-  l.phase = 'running';
+  l.phase = { kind: 'running', host: WORKSPACE };
   if (o.attached) l.attachment = { id: `att-${id}`, generation: 1, resumed: false, documents: new DocumentSync(l.versions, false), attachedAt: 0 };
   else l.detachedAt = o.detachedAt ?? 0;
   return l;
@@ -45,7 +46,7 @@ describe('LeaseTable claim rules', () => {
   it('ended (releasing) leases are never claimed', () => {
     const table = new LeaseTable();
     const l = lease('A', { detachedAt: 10 });
-    l.phase = 'releasing';
+    l.phase = { kind: 'releasing', release: { reason: 'expiry', step: 'reaping', awaitsReport: false } };
     l.endReason = 'expiry';
     table.add(l);
     expect(claim(table, 'A')).toEqual({ kind: 'new' });

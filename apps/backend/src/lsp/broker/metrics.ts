@@ -42,9 +42,9 @@ export function collectMetrics(leases: readonly Lease[], counters: BrokerCounter
   return {
     maxLeases,
     leases: holders.length,
-    active: holders.filter((l) => l.attachment !== undefined && l.phase !== 'releasing').length,
+    active: holders.filter((l) => l.attachment !== undefined && l.phase.kind !== 'releasing').length,
     detached: holders.filter(isDetached).length,
-    releasing: leases.filter((l) => l.phase === 'releasing').length,
+    releasing: leases.filter((l) => l.phase.kind === 'releasing').length,
     createdTotal: counters.created,
     reattachedTotal: counters.reattached,
     evictedTotal: counters.released.eviction,

@@ -3,8 +3,9 @@
  * `client/unregisterCapability`), in registration order, as a resuming browser rebuilds providers
  * from it. Bounded by a byte budget so retained lease state stays under its 4 MiB cap.
  */
+import { isRecord } from '@kandev/protocol';
 import type { Registration, RegistrationParams, Unregistration, UnregistrationParams } from 'vscode-languageserver-protocol';
-import { isRecord, jsonBytes } from './jsonrpc.js';
+import { jsonBytes } from './jsonrpc.js';
 
 export class RegistrationSet {
   private readonly byId = new Map<string, Registration>();

@@ -14,12 +14,13 @@
  * (agentctl cancels the install and reaps whatever it started before completing the close). The caller accounts the end (slot,
  * counters, logs) before starting; these steps only move the handshake along.
  */
-import type { ReleaseReason } from '@kandev/protocol';
-import { errorResponse, notification, request, RpcErrorCode } from './jsonrpc.js';
-import { allocServerId, type Lease } from './lease.js';
+import { RpcErrorCode } from '@kandev/protocol';
+import type { ReleaseReason, WorkspaceIdentity } from '@kandev/protocol';
+import { errorResponse, notification, request } from './jsonrpc.js';
+import { allocServerId, hostOf, releaseOf, type Lease } from './lease.js';
 import type { Outbox } from './outbox.js';
 import { timerIdOf } from './timers.js';
-import type { EndReason } from './types.js';
+import type { EndReason, ReleaseParties, ReleaseProcess } from './types.js';
 
 /** Defined in types.ts: lease.ts holds one, and this module works on leases (no import cycle). */
 export type { ReleaseProcess } from './types.js';
@@ -33,53 +34,58 @@ export function startRelease(
   lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox, timing: ReleaseTiming,
 ): void {
   const attachment = lease.attachment;
-  lease.phase = 'releasing';
+  const host = hostOf(lease);
+  const parties: ReleaseParties = { reason };
   lease.detachedAt = undefined;
   lease.deadline.disarm();
   out.cancelLeaseTimers(lease.id);
-  lease.release = { reason, step: 'reaping' };
   if (attachment) {
-    lease.release.waiter = attachment.id;
-    if (ack) lease.release.ack = ack;
+    parties.waiter = attachment.id;
+    if (ack) parties.ack = ack;
     for (const entry of lease.requests.drainGeneration(attachment.generation)) {
       out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server is being released'));
     }
   }
-  if (lease.host && lease.init.forwarded) {
+  if (host && lease.init.forwarded) {
     const id = allocServerId(lease);
-    lease.release.step = 'shutting_down';
-    lease.release.shutdownServerId = id;
+    lease.phase = { kind: 'releasing', host, release: { ...parties, step: 'shutting_down', shutdownServerId: id } };
     out.toServer(lease.id, request(id, 'shutdown'));
     out.arm({ kind: 'shutdown', leaseId: lease.id }, timing.shutdownWaitMs);
     return;
   }
-  if (lease.host) out.toServer(lease.id, notification('exit'));
-  closeAndAwaitReap(lease, out, timing);
+  if (host) out.toServer(lease.id, notification('exit'));
+  closeAndAwaitReap(lease, parties, host, out, timing);
 }
 
 /** `shutdown` answered (result or error) or its wait ran out: `exit`, then close upstream. */
 export function afterShutdown(lease: Lease, out: Outbox, timing: ReleaseTiming): void {
-  if (lease.release?.step !== 'shutting_down') return;
+  const phase = lease.phase;
+  if (phase.kind !== 'releasing' || phase.release.step !== 'shutting_down') return;
   out.cancel(timerIdOf({ kind: 'shutdown', leaseId: lease.id }));
   out.toServer(lease.id, notification('exit'));
-  closeAndAwaitReap(lease, out, timing);
+  closeAndAwaitReap(lease, partiesOf(phase.release), phase.host, out, timing);
 }
 
-function closeAndAwaitReap(lease: Lease, out: Outbox, timing: ReleaseTiming): void {
-  if (lease.release) {
-    lease.release.step = 'reaping';
-    lease.release.awaitsReport = lease.host !== undefined;
-  }
-  if (lease.host) out.releaseUpstream(lease.id);
+function closeAndAwaitReap(lease: Lease, parties: ReleaseParties, host: WorkspaceIdentity | undefined, out: Outbox, timing: ReleaseTiming): void {
+  lease.phase = {
+    kind: 'releasing', release: { ...parties, step: 'reaping', awaitsReport: host !== undefined }, ...(host ? { host } : {}),
+  };
+  if (host) out.releaseUpstream(lease.id);
   else out.closeUpstream(lease.id, 1000);
   out.arm({ kind: 'reap', leaseId: lease.id }, timing.reapWaitMs);
+}
+
+function partiesOf(release: ReleaseProcess): ReleaseParties {
+  const { reason, waiter, ack } = release;
+  return { reason, ...(waiter !== undefined ? { waiter } : {}), ...(ack !== undefined ? { ack } : {}) };
 }
 
 export type ReleaseOutcome = 'reaped' | 'reap_incomplete' | 'reap_timeout';
 
 /** What the task-host stream's close means for a release under way. */
 export function outcomeOfClose(lease: Lease): ReleaseOutcome {
-  return lease.release?.awaitsReport ? 'reap_timeout' : 'reaped';
+  const release = releaseOf(lease);
+  return release?.step === 'reaping' && release.awaitsReport ? 'reap_timeout' : 'reaped';
 }
 
 /**
@@ -87,7 +93,7 @@ export function outcomeOfClose(lease: Lease): ReleaseOutcome {
  * run (it said so, or never said). The caller forgets the lease afterwards.
  */
 export function finishRelease(lease: Lease, outcome: ReleaseOutcome, out: Outbox): void {
-  const release = lease.release;
+  const release = releaseOf(lease);
   const reaped = outcome === 'reaped';
   out.cancelLeaseTimers(lease.id);
   out.log('exit', outcome, lease.language);

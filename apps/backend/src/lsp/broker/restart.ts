@@ -16,12 +16,14 @@
  * `server_exited` frame with the stderr tail first). Document versions are the lease's, so they
  * keep increasing across processes.
  */
-import { MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame } from '@kandev/protocol';
-import type { Turn } from './context.js';
+import {
+  MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame, type WorkspaceIdentity,
+  type InstallingFrame, type InstalledFrame, RpcErrorCode, ProgressTracker,
+} from '@kandev/protocol';
+import type { EventContext } from './context.js';
 import { InitializeExchange } from './initialize.js';
-import { errorResponse, request, RpcErrorCode } from './jsonrpc.js';
-import { allocServerId, type Lease } from './lease.js';
-import { ProgressTracker } from './progress.js';
+import { errorResponse, request } from './jsonrpc.js';
+import { allocServerId, restartOf, type Lease } from './lease.js';
 import { RegistrationSet } from './registrations.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 
@@ -39,8 +41,8 @@ export function restartBackoffMs(attempt: number): number {
  * Returns the attempt number, or undefined when the lease must end.
  */
 export function admitRestart(lease: Lease, now: number, limit: number): number | undefined {
-  const initialized = lease.phase === 'running' && lease.init.answered;
-  if (!initialized && lease.restart === undefined) return undefined;
+  const initialized = lease.phase.kind === 'running' && lease.init.answered;
+  if (!initialized && restartOf(lease) === undefined) return undefined;
   lease.crashes = lease.crashes.filter((at) => now - at < SERVER_RESTART_WINDOW_MS);
   if (lease.crashes.length >= limit) return undefined;
   lease.crashes.push(now);
@@ -48,9 +50,9 @@ export function admitRestart(lease: Lease, now: number, limit: number): number |
 }
 
 /** The crash is within budget: tell the browser, drop the dead process's state, arm the backoff. */
-export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
-  const limit = turn.timing.restartLimit;
-  const { out } = turn;
+export function beginRestart(ctx: EventContext, lease: Lease, attempt: number): void {
+  const limit = ctx.timing.restartLimit;
+  const { out } = ctx;
   const attachment = lease.attachment;
   if (attachment) {
     // Its documents were open on the dead process only; the browser reopens them after `ready`.
@@ -67,23 +69,28 @@ export function beginRestart(turn: Turn, lease: Lease, attempt: number): void {
   lease.registrations = new RegistrationSet(MAX_RETAINED_LEASE_STATE_BYTES);
   lease.progress = new ProgressTracker();
   lease.configFingerprint = undefined;
-  lease.phase = 'starting';
   // A release now must not ask the dead process for `shutdown`: until the new one is ready, no host.
-  lease.host = undefined;
-  lease.restart = { attempt };
+  lease.phase = { ...installStatusOf(lease), kind: 'starting', restart: { step: 'backoff', attempt } };
   out.log('restart', 'server_exit', lease.language);
   out.arm({ kind: 'restart', leaseId: lease.id, attempt }, restartBackoffMs(attempt));
 }
 
-/** agentctl launched the new process: the broker initializes it as the browser once did. */
-export function initializeRestarted(turn: Turn, lease: Lease): void {
-  const restart = lease.restart;
+/** agentctl launched the new process on `host`: the broker initializes it as the browser once did. */
+export function initializeRestarted(ctx: EventContext, lease: Lease, host: WorkspaceIdentity): void {
+  const restart = restartOf(lease);
   if (!restart) return;
   const serverId = allocServerId(lease);
-  restart.initServerId = serverId;
+  lease.phase = {
+    ...installStatusOf(lease), kind: 'starting', restart: { step: 'initializing', attempt: restart.attempt, initServerId: serverId, host },
+  };
   const previous = lease.init;
   lease.init = InitializeExchange.replay(previous, serverId);
-  turn.out.toServer(lease.id, request(serverId, 'initialize', previous.params ?? {}));
+  ctx.out.toServer(lease.id, request(serverId, 'initialize', previous.params ?? {}));
+}
+
+/** A restart keeps the install frame a browser attaching meanwhile is shown. */
+function installStatusOf(lease: Lease): { installStatus?: InstallingFrame | InstalledFrame } {
+  return lease.phase.kind === 'starting' && lease.phase.installStatus ? { installStatus: lease.phase.installStatus } : {};
 }
 
 /** The frame that precedes a final 4006 to the browser, carrying the stderr tail when there is one. */

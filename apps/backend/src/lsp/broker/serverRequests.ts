@@ -21,7 +21,8 @@
  * to the server's id when the browser answers. Those still unanswered when the generation ends are
  * answered by the broker, as if no browser had been attached.
  */
-import { errorResponse, resultResponse, RpcErrorCode } from './jsonrpc.js';
+import { RpcErrorCode } from '@kandev/protocol';
+import { errorResponse, resultResponse } from './jsonrpc.js';
 import type { RegistrationSet } from './registrations.js';
 import { configurationResult } from './settings.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';

@@ -3,14 +3,14 @@
  * initialize exchange, or to the release handshake), server requests answered or forwarded, and
  * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
  */
-import { spliceId } from '@kandev/protocol';
+import { spliceId, isRecord } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
-import { classify, isJsonRpcId, isRecord, notification, request, withId } from './jsonrpc.js';
-import { leaseTrust, type Lease } from './lease.js';
+import { classify, isJsonRpcId, notification, request, withId } from './jsonrpc.js';
+import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
 import { afterShutdown } from './release.js';
 import { answerLocally, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
-import type { Turn } from './context.js';
+import type { EventContext } from './context.js';
 import type { LanguageId } from '@kandev/protocol';
 import type { JsonRpcId, JsonRpcMessage, RawRpcFrame } from './types.js';
 import { guardConfig } from './workspaceTrust.js';
@@ -25,47 +25,47 @@ const OWNED_SERVER_NOTIFICATIONS = new Set(['$/progress', 'textDocument/publishD
  * requests, owned notifications, error responses, the initialize and shutdown answers, anything
  * while the lease is not running. Must agree with `routeServerMessage` on every message it takes.
  */
-export function relayServerRaw(turn: Turn, lease: Lease, frame: RawRpcFrame): boolean {
+export function relayServerRaw(ctx: EventContext, lease: Lease, frame: RawRpcFrame): boolean {
   const { envelope, text } = frame;
-  if (lease.phase !== 'running') return false;
+  if (lease.phase.kind !== 'running') return false;
   if (envelope.method === undefined) {
     // Only results: an error's shape (its `error` must be an object) needs the decoded message.
     if (!frame.scan.hasResult || frame.scan.hasError || typeof envelope.id !== 'number' || !envelope.idSpan) return false;
     const id = envelope.id;
     const init = lease.init.state;
-    if (lease.release?.shutdownServerId === id || (init.kind === 'pending' && init.serverId === id)) return false;
+    if (shutdownServerIdOf(lease) === id || (init.kind === 'pending' && init.serverId === id)) return false;
     const entry = lease.requests.take(id);
     if (!entry) return true; // its generation ended or it timed out: the late reply is dropped
-    turn.out.cancel(entry.timerId);
+    ctx.out.cancel(entry.timerId);
     const attachment = lease.attachment;
-    if (attachment && attachment.generation === entry.generation) turn.out.relayToBrowser(attachment.id, spliceId(text, envelope.idSpan, entry.browserId));
+    if (attachment && attachment.generation === entry.generation) ctx.out.relayToBrowser(attachment.id, spliceId(text, envelope.idSpan, entry.browserId));
     return true;
   }
   if (envelope.hasIdMember || OWNED_SERVER_NOTIFICATIONS.has(envelope.method)) return false;
   const attachment = lease.attachment;
-  if (attachment) turn.out.relayToBrowser(attachment.id, text);
+  if (attachment) ctx.out.relayToBrowser(attachment.id, text);
   return true; // nobody to deliver to: drained
 }
 
-export function routeServerMessage(turn: Turn, lease: Lease, message: JsonRpcMessage): void {
+export function routeServerMessage(ctx: EventContext, lease: Lease, message: JsonRpcMessage): void {
   const m = classify(message);
   switch (m.kind) {
-    case 'response': return serverResponse(turn, lease, m.id, m.ok, message);
-    case 'request': return serverRequest(turn, lease, m.id, m.method, m.params);
-    case 'notification': return serverNotification(turn, lease, m.method, m.params, message);
+    case 'response': return serverResponse(ctx, lease, m.id, m.ok, message);
+    case 'request': return serverRequest(ctx, lease, m.id, m.method, m.params);
+    case 'notification': return serverNotification(ctx, lease, m.method, m.params, message);
     case 'malformed': return;
   }
 }
 
 /** The language config this lease's server is told: the owner's settings under the lease's trust. */
-export function leaseConfig(turn: Pick<Turn, 'settings'>, lease: Lease): Record<string, unknown> | undefined {
-  return guardConfig(leaseTrust(lease), turn.settings.languageConfig(lease.userId, lease.language));
+export function leaseConfig(ctx: Pick<EventContext, 'settings'>, lease: Lease): Record<string, unknown> | undefined {
+  return guardConfig(leaseTrust(lease), ctx.settings.languageConfig(lease.userId, lease.language));
 }
 
 /** The broker's own `initialized` (no browser will send it); remembers the config the server has. */
-export function sendInitialized(turn: Turn, lease: Lease): void {
-  turn.out.toServer(lease.id, notification('initialized', {}));
-  pushInitialConfiguration(turn, lease);
+export function sendInitialized(ctx: EventContext, lease: Lease): void {
+  ctx.out.toServer(lease.id, notification('initialized', {}));
+  pushInitialConfiguration(ctx, lease);
 }
 
 /**
@@ -80,78 +80,78 @@ const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json
  * Code's own client does. Nothing is sent when there is no configuration at all. The config is the
  * lease's: the owner's settings under the lease's trust (leaseConfig).
  */
-export function pushInitialConfiguration(turn: Turn, lease: Lease): void {
-  const config = leaseConfig(turn, lease);
+export function pushInitialConfiguration(ctx: EventContext, lease: Lease): void {
+  const config = leaseConfig(ctx, lease);
   lease.configFingerprint = configFingerprint(config);
-  if (config !== undefined && PUSH_MODEL_LANGUAGES.has(lease.language)) turn.out.toServer(lease.id, didChangeConfiguration(config));
+  if (config !== undefined && PUSH_MODEL_LANGUAGES.has(lease.language)) ctx.out.toServer(lease.id, didChangeConfiguration(config));
 }
 
 /** Server requests an ended generation never answered: the broker answers them. */
-export function answerForwardedLocally(turn: Turn, lease: Lease, generation: number): void {
+export function answerForwardedLocally(ctx: EventContext, lease: Lease, generation: number): void {
   for (const entry of lease.serverRequests.drainGeneration(generation)) {
-    turn.out.toServer(lease.id, localAnswer(turn, lease, entry.serverId, entry.method, entry.params));
+    ctx.out.toServer(lease.id, localAnswer(ctx, lease, entry.serverId, entry.method, entry.params));
   }
 }
 
-function localAnswer(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): JsonRpcMessage {
+function localAnswer(ctx: EventContext, lease: Lease, id: JsonRpcId, method: string, params: unknown): JsonRpcMessage {
   return answerLocally(id, method, params, {
-    config: leaseConfig(turn, lease),
+    config: leaseConfig(ctx, lease),
     registrations: lease.registrations,
     workspaceFolders: lease.init.workspaceFolders,
   });
 }
 
-function serverResponse(turn: Turn, lease: Lease, id: JsonRpcId, ok: boolean, message: JsonRpcMessage): void {
+function serverResponse(ctx: EventContext, lease: Lease, id: JsonRpcId, ok: boolean, message: JsonRpcMessage): void {
   if (typeof id !== 'number') return; // every id the broker sends is a number
-  if (lease.release?.shutdownServerId === id) return afterShutdown(lease, turn.out, turn.timing);
-  if (lease.phase !== 'running') return;
+  if (shutdownServerIdOf(lease) === id) return afterShutdown(lease, ctx.out, ctx.timing);
+  if (lease.phase.kind !== 'running') return;
   const init = lease.init.onServerResponse(id, ok, message.result);
-  if (init.handled) return initializeAnswered(turn, lease, init, message);
+  if (init.handled) return initializeAnswered(ctx, lease, init, message);
   const entry = lease.requests.take(id);
   if (!entry) return; // its generation ended or it timed out: the late reply is dropped
-  turn.out.cancel(entry.timerId);
+  ctx.out.cancel(entry.timerId);
   const attachment = lease.attachment;
-  if (attachment && attachment.generation === entry.generation) turn.out.toBrowser(attachment.id, withId(message, entry.browserId));
+  if (attachment && attachment.generation === entry.generation) ctx.out.toBrowser(attachment.id, withId(message, entry.browserId));
 }
 
-function initializeAnswered(turn: Turn, lease: Lease, outcome: Extract<ServerInitializeOutcome, { handled: true }>, message: JsonRpcMessage): void {
+function initializeAnswered(ctx: EventContext, lease: Lease, outcome: Extract<ServerInitializeOutcome, { handled: true }>, message: JsonRpcMessage): void {
   const attachment = lease.attachment;
   const waiter = outcome.waiter;
   if (waiter && attachment && attachment.generation === waiter.generation) {
-    turn.out.toBrowser(attachment.id, withId(message, waiter.browserId));
+    ctx.out.toBrowser(attachment.id, withId(message, waiter.browserId));
   } else if (waiter && outcome.ok && lease.init.onDetach(waiter.generation).sendInitialized) {
-    sendInitialized(turn, lease); // defensive: a waiter that is gone never blocks `initialized`
+    sendInitialized(ctx, lease); // defensive: a waiter that is gone never blocks `initialized`
   }
-  if (outcome.sendInitialized) sendInitialized(turn, lease);
+  if (outcome.sendInitialized) sendInitialized(ctx, lease);
 }
 
-function serverRequest(turn: Turn, lease: Lease, id: JsonRpcId, method: string, params: unknown): void {
-  const attachment = lease.phase === 'running' ? lease.attachment : undefined;
+function serverRequest(ctx: EventContext, lease: Lease, id: JsonRpcId, method: string, params: unknown): void {
+  const attachment = lease.phase.kind === 'running' ? lease.attachment : undefined;
   let route = routeServerRequest(method, attachment !== undefined && !lease.serverRequests.full);
   if (route === 'browser' && method === 'client/registerCapability' && !lease.registrations.fits(params)) route = 'broker';
   if (route === 'browser' && attachment) {
     const entry = lease.serverRequests.add(id, method, params, attachment.generation);
-    return turn.out.toBrowser(attachment.id, request(entry.clientId, method, params));
+    return ctx.out.toBrowser(attachment.id, request(entry.clientId, method, params));
   }
-  turn.out.toServer(lease.id, localAnswer(turn, lease, id, method, params));
+  ctx.out.toServer(lease.id, localAnswer(ctx, lease, id, method, params));
 }
 
-function serverNotification(turn: Turn, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {
-  if (method === '$/progress') lease.progress.apply(params, turn.out.now);
+function serverNotification(ctx: EventContext, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {
+  if (method === '$/progress') lease.progress.apply(params, ctx.out.now);
   const attachment = lease.attachment;
-  if (!attachment || lease.phase !== 'running') return; // drained: nobody to deliver to
+  if (!attachment || lease.phase.kind !== 'running') return; // drained: nobody to deliver to
   if (method === 'textDocument/publishDiagnostics') {
     const verdict = attachment.documents.diagnostics(params);
-    if (verdict.verdict === 'forward') turn.out.toBrowser(attachment.id, { ...message, params: verdict.params });
+    if (verdict.verdict === 'forward') ctx.out.toBrowser(attachment.id, { ...message, params: verdict.params });
     return;
   }
   if (method === '$/cancelRequest') {
     const serverId = isRecord(params) ? params.id : undefined;
     const entry = isJsonRpcId(serverId) ? lease.serverRequests.byServerId(serverId) : undefined;
     if (entry && entry.generation === attachment.generation) {
-      turn.out.toBrowser(attachment.id, notification('$/cancelRequest', { id: entry.clientId }));
+      ctx.out.toBrowser(attachment.id, notification('$/cancelRequest', { id: entry.clientId }));
     }
     return;
   }
-  turn.out.toBrowser(attachment.id, message);
+  ctx.out.toBrowser(attachment.id, message);
 }

@@ -3,9 +3,9 @@
  * broker owns what servers are told: `workspace/configuration` is always answered from here, and a
  * change reaches every affected lease (attached or not) as `workspace/didChangeConfiguration`.
  */
-import { configurationSection, effectiveServerConfig, type LanguageId, type UserSettings } from '@kandev/protocol';
+import { configurationSection, effectiveServerConfig, type LanguageId, type UserSettings, isRecord } from '@kandev/protocol';
 import type { ConfigurationParams } from 'vscode-languageserver-protocol';
-import { isRecord, notification, stableJson } from './jsonrpc.js';
+import { notification, stableJson } from './jsonrpc.js';
 import type { JsonRpcMessage, UserId } from './types.js';
 
 interface Entry {

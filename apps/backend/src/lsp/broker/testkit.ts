@@ -132,6 +132,16 @@ export class BrokerHarness {
     return this.hostStatus(leaseId, { status: 'ready', language, ...WORKSPACE, ...(trustedTools ? { trustedTools } : {}) });
   }
 
+  /** The holder asked for `newcomer` answered its ping (the wiring's report of a pong). */
+  holderAnswered(newcomer: AttachmentId): Effect[] {
+    return this.handle({ type: 'holderAnswered', newcomer });
+  }
+
+  /** The holder's socket gave up on the ping before the broker's deadline. */
+  holderSilent(newcomer: AttachmentId): Effect[] {
+    return this.handle({ type: 'holderSilent', newcomer });
+  }
+
   upstreamClosed(leaseId: LeaseId, code: number): Effect[] {
     return this.handle({ type: 'upstreamClosed', leaseId, code });
   }

@@ -3,7 +3,7 @@
  * fired, or from a lease that ended) is stale and ignored: correctness never depends on the wiring
  * managing to cancel a timer in time.
  */
-import type { LeaseId, TimerId } from './types.js';
+import type { AttachmentId, LeaseId, TimerId } from './types.js';
 
 export type TimerPurpose =
   /** The one-hour detached deadline; `epoch` must still be the lease's current deadline epoch. */
@@ -15,7 +15,9 @@ export type TimerPurpose =
   /** Bounded wait for agentctl to confirm the stream closed (process tree reaped). */
   | { kind: 'reap'; leaseId: LeaseId }
   /** Backoff before a crashed server's restart `attempt`. */
-  | { kind: 'restart'; leaseId: LeaseId; attempt: number };
+  | { kind: 'restart'; leaseId: LeaseId; attempt: number }
+  /** How long a newcomer waits for the holder of its hinted lease to answer (holderProbe.ts). */
+  | { kind: 'holderProbe'; newcomer: AttachmentId };
 
 export function timerIdOf(purpose: TimerPurpose): TimerId {
   switch (purpose.kind) {
@@ -24,6 +26,7 @@ export function timerIdOf(purpose: TimerPurpose): TimerId {
     case 'shutdown': return `shutdown:${purpose.leaseId}`;
     case 'reap': return `reap:${purpose.leaseId}`;
     case 'restart': return `restart:${purpose.leaseId}:${purpose.attempt}`;
+    case 'holderProbe': return `holderProbe:${purpose.newcomer}`;
   }
 }
 
@@ -51,7 +54,7 @@ export class TimerRegistry {
   /** Every timer still armed for a lease. */
   ofLease(leaseId: LeaseId): TimerId[] {
     const ids: TimerId[] = [];
-    for (const [id, purpose] of this.armed) if (purpose.leaseId === leaseId) ids.push(id);
+    for (const [id, purpose] of this.armed) if ('leaseId' in purpose && purpose.leaseId === leaseId) ids.push(id);
     return ids;
   }
 

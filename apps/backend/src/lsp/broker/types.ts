@@ -4,7 +4,9 @@
  * Everything here is plain data. The broker never touches a socket, a timer or a clock; the wiring
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
-import type { CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings } from '@kandev/protocol';
+import type {
+  CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings, WorkspaceIdentity,
+} from '@kandev/protocol';
 
 export type AttachmentId = string;
 export type LeaseId = string;
@@ -67,6 +69,10 @@ export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; f
  */
 export interface UpstreamClosed { type: 'upstreamClosed'; leaseId: LeaseId; code: number }
 export interface TimerFired { type: 'timerFired'; timerId: TimerId }
+/** The holder asked by `probeBrowser` for `newcomer` answered its ping: it is alive (holderProbe.ts). */
+export interface HolderAnswered { type: 'holderAnswered'; newcomer: AttachmentId }
+/** The holder's socket gave up on the ping (no answer in its wait, or it is gone): it counts as dead. */
+export interface HolderSilent { type: 'holderSilent'; newcomer: AttachmentId }
 export interface SettingsChanged { type: 'settingsChanged'; userId: UserId; settings: UserSettings }
 /** The session's task host stopped (or is stopping): agentctl reaps every process it owns. */
 export interface SessionStopped { type: 'sessionStopped'; sessionId: SessionId }
@@ -80,6 +86,8 @@ export type BrokerEvent =
   | UpstreamFrameEvent
   | UpstreamClosed
   | TimerFired
+  | HolderAnswered
+  | HolderSilent
   | SettingsChanged
   | SessionStopped
   | Shutdown;
@@ -98,6 +106,14 @@ export type BrowserOutFrame = JsonRpcMessage | StatusFrame;
 export type Effect =
   | { type: 'sendToBrowser'; attachmentId: AttachmentId; frame: BrowserOutFrame }
   | { type: 'closeBrowser'; attachmentId: AttachmentId; code: BrowserCloseCode }
+  /**
+   * Ping this browser (the holder of a hinted lease) and report `holderAnswered` for `newcomer` on
+   * its pong, or `holderSilent` when none comes within `timeoutMs`; the broker's own deadline
+   * decides too, whichever comes first.
+   */
+  | { type: 'probeBrowser'; attachmentId: AttachmentId; newcomer: AttachmentId; timeoutMs: number }
+  /** Drop this browser's connection without a close handshake (a half-open socket takes none). */
+  | { type: 'terminateBrowser'; attachmentId: AttachmentId }
   /**
    * Start or resume the session's task host if needed and open its LSP stream. Issued only after
    * admission (executor supported, capacity) succeeded. From here until `releaseSlot` the lease
@@ -187,26 +203,38 @@ export interface BrokerOptions {
   restartLimit?: number;
   /** Per browser request, default 30 s (BROWSER_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** How long the holder of a hinted lease gets to answer a ping, default 3 s (holderProbe.ts). */
+  holderProbeMs?: number;
 }
 
-/** A lease's release in progress (release.ts drives it; the lease holds it). */
-export interface ReleaseProcess {
+/** A lease's release in progress (release.ts drives it; the lease's `releasing` phase holds it). */
+export type ReleaseProcess = ReleaseParties & (
+  /** `shutdown` sent to an initialized server; waiting for its answer or the shutdown timer. */
+  | { step: 'shutting_down'; shutdownServerId: number }
+  /**
+   * The stream is being closed. `awaitsReport`: a server process exists, so only agentctl's
+   * `reaped` report confirms the end (not the close).
+   */
+  | { step: 'reaping'; awaitsReport: boolean }
+);
+
+/** Who hears how a release ended, whatever step it is at. */
+export interface ReleaseParties {
   reason: EndReason;
   /** The browser that asked, waiting for `released`; gone if it closed meanwhile. */
   waiter?: AttachmentId;
   /** The reason echoed in `released` (only for a browser-initiated release). */
   ack?: ReleaseReason;
-  step: 'shutting_down' | 'reaping';
-  shutdownServerId?: number;
-  /** A server process exists, so only agentctl's `reaped` report confirms the end (not the close). */
-  awaitsReport?: boolean;
 }
 
-/** A lease's server restart in progress (restart.ts); here because lease.ts holds one (no import cycle). */
-export interface RestartProcess {
-  attempt: number;
+/**
+ * A lease's server restart in progress (restart.ts), one step at a time; here because lease.ts
+ * holds one (no import cycle).
+ */
+export type RestartProcess =
+  /** The crashed process is gone; the backoff timer runs. */
+  | { step: 'backoff'; attempt: number }
   /** The backoff is over and a new task-host stream was asked for. */
-  opened?: boolean;
-  /** The broker's own `initialize` to the new process, once agentctl said `ready`. */
-  initServerId?: number;
-}
+  | { step: 'opening'; attempt: number }
+  /** agentctl said `ready` for the new process; the broker's own `initialize` awaits its answer. */
+  | { step: 'initializing'; attempt: number; initServerId: number; host: WorkspaceIdentity };

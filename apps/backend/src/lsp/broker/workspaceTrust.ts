@@ -16,8 +16,8 @@
  * agentctl adds the environment guards (PATH without workspace entries, GOTOOLCHAIN=local).
  * Trusted leases pass everything through unchanged, as before trust existed.
  */
+import { isRecord } from '@kandev/protocol';
 import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
-import { isRecord } from './jsonrpc.js';
 
 export interface LeaseTrust {
   language: LanguageId;

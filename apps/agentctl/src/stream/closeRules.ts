@@ -4,8 +4,8 @@ import { hasInstallerFor } from '../catalog/catalog.js';
 import type { LogEvent, LogFields, LogLevel } from '../log.js';
 
 /**
- * The stream's decisions as pure functions: what a missing server leads to, and how each way a
- * bridge ends is closed and logged. No sockets here, so every rule has a plain unit test.
+ * How the stream closes, as pure functions: what a missing server leads to (a close code, or an
+ * install), and how each way a bridge ends is closed and logged. No sockets here, so every rule has a plain unit test.
  */
 export type MissingServerDecision =
   | { kind: 'close'; code: CloseCode; reason: 'no_installer' | 'auto_install_off' | 'installer_not_built_in' }

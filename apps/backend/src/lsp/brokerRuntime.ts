@@ -7,20 +7,21 @@
  *   5 s write deadline expired   -> browserWriteTimedOut
  *   task-host stream frame/close -> upstreamFrame / upstreamClosed (4002 when it could not be opened)
  *   timer due                    -> timerFired           settings saved -> settingsChanged
+ *   probeBrowser effect          -> holderAnswered on the pong, holderSilent when none came
  *   session ended                -> sessionStopped       backend stopping -> shutdown
  *
  * Events are queued and handled one at a time: an effect whose I/O reports back synchronously
  * can never re-enter the broker in the middle of another event's effects.
  */
 import { randomBytes } from 'node:crypto';
+import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../log.js';
 import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
-import { systemClock, type Clock } from './clock.js';
 import { performEffect, type EffectTargets } from './leaseEffects.js';
 import { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint, BrowserFrame, LeaseRequest, LspRelay, UpstreamOpener } from './relay.js';
-import { TaskHostPins, type TaskHostPinView } from './taskHostPins.js';
+import { TaskHostPins, type TaskHostPinView } from '../sessions/taskHostPins.js';
 import { UpstreamLinks } from './upstreamLinks.js';
 
 /** Kandev is single-user today: every lease belongs to this user. */
@@ -28,8 +29,6 @@ export const LOCAL_USER = 'local';
 
 /** How long shutdown waits for agentctl to complete the close of every task-host stream. */
 const SHUTDOWN_DRAIN_MS = 5_000;
-/** How long the browser holding a hinted lease gets to answer a ping before it counts as gone. */
-const HOLDER_PROBE_MS = 3_000;
 /**
  * How long a browser may keep its lease's upstream unread (its backlog above the high watermark)
  * before it counts as one that cannot take writes. Well under agentctl's own 5 s write deadline,
@@ -38,7 +37,7 @@ const HOLDER_PROBE_MS = 3_000;
  */
 export const SLOW_BROWSER_HOLD_MS = WS_WRITE_DEADLINE_MS / 2;
 
-export interface BrokerRelayOptions {
+export interface BrokerRuntimeOptions {
   /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS). */
   maxLeases: number;
   /** Restarts of a crashed server within the window (KANDEV_LSP_RESTART_LIMIT; default 5). */
@@ -54,34 +53,31 @@ export interface BrokerRelayOptions {
   /** The detached deadline (default one hour); tests rather inject a ManualClock. */
   detachedDeadlineMs?: number;
   shutdownDrainMs?: number;
+  /** How long the holder of a hinted lease gets to answer a ping (the broker's holder probe). */
   holderProbeMs?: number;
   slowBrowserHoldMs?: number;
 }
 
-interface Attached {
-  browser: BrowserEndpoint;
-  /** Settles once the broker has been told the socket closed. */
-  closed: Promise<void>;
-}
-
-export class BrokerRelay implements LspRelay {
+export class BrokerRuntime implements LspRelay {
   private readonly broker: LeaseBroker;
   private readonly clock: Clock;
   /** Browser sockets handed to the broker, by attachment id, until they close. */
-  private readonly attached = new Map<string, Attached>();
+  private readonly attached = new Map<string, BrowserEndpoint>();
+  /** Sockets handed over but not yet read: the broker holds them until a holder probe concludes. */
+  private readonly unread = new Map<string, BrowserEndpoint>();
   private readonly upstreams: UpstreamLinks;
   private readonly timers: LeaseTimers;
   private readonly pinsTable = new TaskHostPins();
   private readonly targets: EffectTargets;
   private readonly queue: BrokerEvent[] = [];
   /** Upstreams not read because this attachment's browser is full, by attachment id. */
-  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; cancelTimer: () => void }>();
+  private readonly upstreamsHeldBy = new Map<string, { leaseId: string; hold: Disposable }>();
   /** Browsers not read because their lease's upstream is full, by lease id. */
   private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
   private nextAttachment = 0;
 
-  constructor(private readonly options: BrokerRelayOptions) {
+  constructor(private readonly options: BrokerRuntimeOptions) {
     this.clock = options.clock ?? systemClock;
     const brokerOptions: ConstructorParameters<typeof LeaseBroker>[0] = {
       maxLeases: options.maxLeases,
@@ -89,6 +85,7 @@ export class BrokerRelay implements LspRelay {
     };
     if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
     if (options.restartLimit !== undefined) brokerOptions.restartLimit = options.restartLimit;
+    if (options.holderProbeMs !== undefined) brokerOptions.holderProbeMs = options.holderProbeMs;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
     this.upstreams = new UpstreamLinks(options.openUpstream, {
@@ -99,8 +96,11 @@ export class BrokerRelay implements LspRelay {
       ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
       refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
     });
-    const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId)?.browser };
-    this.targets = { browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log };
+    const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId) };
+    this.targets = {
+      browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log,
+      holderProbed: (newcomer, alive) => this.dispatch({ type: alive ? 'holderAnswered' : 'holderSilent', newcomer }),
+    };
   }
 
   /** Which task hosts live leases pin (idle reclaim must leave those alone). */
@@ -118,39 +118,16 @@ export class BrokerRelay implements LspRelay {
   }
 
   /**
-   * Hands an admitted browser connection to the broker. When its hint names a lease another socket
-   * holds, that socket is asked whether it is still there first: a tab whose network died leaves a
-   * half-open socket behind (no close ever arrives), and its reconnect must resume its own lease
-   * rather than be treated as a duplicated tab (C05). A live holder answers at once and keeps its
-   * lease; the newcomer then gets one of its own or 4005 (C10).
+   * Hands an admitted browser connection to the broker. It is read once the broker attached it to
+   * a lease, which may wait for the broker's holder probe (C05/C10, broker/holderProbe.ts).
    */
   attach(browser: BrowserEndpoint, request: LeaseRequest): void {
-    const holder = this.holderOf(request);
-    if (!holder) return this.admit(browser, request);
-    void holder.browser.probe(this.options.holderProbeMs ?? HOLDER_PROBE_MS).then(async (alive) => {
-      if (!alive) {
-        holder.browser.terminate();
-        await holder.closed;
-      }
-      if (!browser.isClosed) this.admit(browser, request);
-    });
-  }
-
-  private holderOf(request: LeaseRequest): Attached | undefined {
-    if (request.leaseHint === undefined) return undefined;
-    const lease = this.broker.lease(request.leaseHint);
-    if (!lease?.attachmentId || lease.sessionId !== request.sessionId || lease.language !== request.language) return undefined;
-    return this.attached.get(lease.attachmentId);
-  }
-
-  private admit(browser: BrowserEndpoint, request: LeaseRequest): void {
     const attachmentId = `a${++this.nextAttachment}`;
-    let closedNow!: () => void;
-    this.attached.set(attachmentId, { browser, closed: new Promise<void>((resolve) => (closedNow = resolve)) });
+    this.attached.set(attachmentId, browser);
     browser.onClose(() => {
       this.attached.delete(attachmentId);
+      this.unread.delete(attachmentId);
       this.dispatch({ type: 'browserClosed', attachmentId });
-      closedNow();
     });
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
     browser.onBackpressure((full) => this.browserBackpressure(attachmentId, full));
@@ -161,10 +138,22 @@ export class BrokerRelay implements LspRelay {
       trustWorkspaceTools: this.options.workspaceTrusted?.(request.sessionId) ?? false,
     };
     if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
+    this.unread.set(attachmentId, browser);
     this.dispatch(connected);
-    if (browser.isClosed) return; // refused (4005) or the backend is stopping
-    browser.onFrame((frame) => this.dispatch({ type: 'browserFrame', attachmentId, frame: parsedFrame(frame) }));
-    browser.resume();
+  }
+
+  /** Starts reading the sockets the broker attached since; refused ones (4005, stopping) are closed. */
+  private readAdmitted(): void {
+    for (const [attachmentId, browser] of this.unread) {
+      if (browser.isClosed) {
+        this.unread.delete(attachmentId);
+        continue;
+      }
+      if (this.broker.leaseOf(attachmentId) === undefined) continue; // its holder probe is under way
+      this.unread.delete(attachmentId);
+      browser.onFrame((frame) => this.dispatch({ type: 'browserFrame', attachmentId, frame: parsedFrame(frame) }));
+      browser.resume();
+    }
   }
 
   /**
@@ -178,21 +167,21 @@ export class BrokerRelay implements LspRelay {
       const leaseId = this.broker.leaseOf(attachmentId);
       if (leaseId === undefined || this.upstreamsHeldBy.has(attachmentId)) return;
       const holdMs = this.options.slowBrowserHoldMs ?? SLOW_BROWSER_HOLD_MS;
-      const cancelTimer = this.clock.schedule(this.clock.now() + holdMs, () => this.browserTooSlow(attachmentId));
-      this.upstreamsHeldBy.set(attachmentId, { leaseId, cancelTimer });
+      const hold = after(this.clock, holdMs, () => this.browserTooSlow(attachmentId));
+      this.upstreamsHeldBy.set(attachmentId, { leaseId, hold });
       this.upstreams.throttle(leaseId, true);
       return;
     }
     const held = this.upstreamsHeldBy.get(attachmentId);
     if (held === undefined) return;
     this.upstreamsHeldBy.delete(attachmentId);
-    held.cancelTimer();
+    held.hold.dispose();
     this.upstreams.throttle(held.leaseId, false);
   }
 
   /** The browser held its upstream too long: detached like one past its write deadline. */
   private browserTooSlow(attachmentId: string): void {
-    const browser = this.attached.get(attachmentId)?.browser;
+    const browser = this.attached.get(attachmentId);
     if (!browser) return;
     this.options.log.warn('lsp_peer_unresponsive', { peer: 'browser', reason: 'backlog_not_drained' });
     this.dispatch({ type: 'browserWriteTimedOut', attachmentId });
@@ -204,7 +193,7 @@ export class BrokerRelay implements LspRelay {
   private upstreamBackpressure(leaseId: string, full: boolean): void {
     if (full) {
       const attachmentId = this.broker.lease(leaseId)?.attachmentId;
-      const browser = attachmentId === undefined ? undefined : this.attached.get(attachmentId)?.browser;
+      const browser = attachmentId === undefined ? undefined : this.attached.get(attachmentId);
       if (!browser) return;
       this.browsersHeldBy.set(leaseId, browser);
       browser.throttle(true);
@@ -250,6 +239,8 @@ export class BrokerRelay implements LspRelay {
             this.options.log.error('request_failed', { reason: 'lease_effect_failed', effect: effect.type, detail: err instanceof Error ? err.message : String(err) });
           }
         }
+        // Inside the loop: a socket that starts reading may report frames at once, queued behind.
+        if (this.unread.size > 0) this.readAdmitted();
       }
     } finally {
       this.draining = false;

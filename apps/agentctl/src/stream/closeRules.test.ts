@@ -1,6 +1,6 @@
 import { CloseCode } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
-import { bridgeEndOutcome, missingServerDecision } from './decisions.js';
+import { bridgeEndOutcome, missingServerDecision } from './closeRules.js';
 
 describe('missing server decision', () => {
   it('S03 Kotlin is 4007 even when auto-install is requested', () => {

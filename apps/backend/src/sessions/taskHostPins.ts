@@ -2,23 +2,36 @@
  * Which task hosts live leases pin. A lease pins its session's task host from the moment it asks
  * for an upstream (`openUpstream`) until its slot is released (`releaseSlot`), so whatever
  * reclaims idle task hosts asks `isPinned(sessionId)` first and, when told a session became
- * unpinned, may reclaim it once its processes are gone (DESIGN section 5).
+ * unpinned, may reclaim it once its processes are gone (DESIGN section 5). It lives in sessions/,
+ * beside its consumer, and lsp/ (which pins) imports it: the dependency goes one way.
  */
-import type { PinListener, TaskHostPinView } from '../sessions/taskHostPinView.js';
+import { Emitter, type Disposable } from '@kandev/kit';
 
-export type { PinListener, TaskHostPinView };
+/** A session gained its first pin (`pinned`) or lost its last one. */
+export interface PinChange {
+  sessionId: string;
+  pinned: boolean;
+}
+
+/** What the idle reclaimer needs to know about live leases' pins; lsp/ owns the pinning. */
+export interface TaskHostPinView {
+  isPinned(sessionId: string): boolean;
+  /** Called when a session gains its first pin or loses its last one. */
+  onChange(listener: (change: PinChange) => void): Disposable;
+}
 
 export class TaskHostPins implements TaskHostPinView {
   private readonly sessionOf = new Map<string, string>();
   private readonly counts = new Map<string, number>();
-  private readonly listeners = new Set<PinListener>();
+  // A listener's failure must not break lease accounting: it is isolated and ignored.
+  private readonly changes = new Emitter<PinChange>(() => undefined);
 
   pin(leaseId: string, sessionId: string): void {
     if (this.sessionOf.has(leaseId)) return;
     this.sessionOf.set(leaseId, sessionId);
     const count = (this.counts.get(sessionId) ?? 0) + 1;
     this.counts.set(sessionId, count);
-    if (count === 1) this.notify(sessionId, true);
+    if (count === 1) this.changes.fire({ sessionId, pinned: true });
   }
 
   /** Idempotent: a lease unpins once whatever path ends it. */
@@ -32,7 +45,7 @@ export class TaskHostPins implements TaskHostPinView {
       return;
     }
     this.counts.delete(sessionId);
-    this.notify(sessionId, false);
+    this.changes.fire({ sessionId, pinned: false });
   }
 
   isPinned(sessionId: string): boolean {
@@ -44,18 +57,7 @@ export class TaskHostPins implements TaskHostPinView {
     return this.counts.get(sessionId) ?? 0;
   }
 
-  onChange(listener: PinListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private notify(sessionId: string, pinned: boolean): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(sessionId, pinned);
-      } catch {
-        // a listener's failure must not break lease accounting
-      }
-    }
+  onChange(listener: (change: PinChange) => void): Disposable {
+    return this.changes.event(listener);
   }
 }

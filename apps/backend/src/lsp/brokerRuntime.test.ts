@@ -3,8 +3,8 @@ import { DEFAULT_SETTINGS, type StatusFrame, type UserSettings } from '@kandev/p
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../log.js';
 import { fail, ok, type Result } from '../result.js';
-import { BrokerRelay } from './brokerRelay.js';
-import { ManualClock } from './clock.js';
+import { BrokerRuntime } from './brokerRuntime.js';
+import { ManualClock } from '@kandev/kit';
 import type { BrowserEndpoint, BrowserFrame, UpstreamEndpoint, UpstreamTarget } from './relay.js';
 
 /** The wiring around the broker, with fake sockets and a manual clock: effects really happen. */
@@ -24,6 +24,8 @@ class FakeBrowser implements BrowserEndpoint {
   paused = true;
   /** false: the network died under this socket; it answers no ping and no close arrives. */
   answersPings = true;
+  /** true: a ping neither answers nor fails; only the broker's probe deadline decides. */
+  pingHangs = false;
   probes = 0;
   private frameHandler?: (frame: BrowserFrame) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
@@ -63,6 +65,7 @@ class FakeBrowser implements BrowserEndpoint {
   }
   probe(): Promise<boolean> {
     this.probes += 1;
+    if (this.pingHangs) return new Promise<boolean>(() => undefined);
     return Promise.resolve(this.answersPings && !this.isClosed);
   }
   terminate(): void {
@@ -173,7 +176,7 @@ function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserS
   const logLines: Record<string, unknown>[] = [];
   let settings = options.settings ?? DEFAULT_SETTINGS;
   let leaseNo = 0;
-  const relay = new BrokerRelay({
+  const runtime = new BrokerRuntime({
     maxLeases: options.maxLeases ?? 8,
     clock,
     newLeaseId: () => `lease-${++leaseNo}`,
@@ -189,7 +192,7 @@ function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserS
   });
   const connect = (hint?: string) => {
     const browser = new FakeBrowser();
-    relay.attach(browser, { sessionId: 's1', language: 'go', leaseHint: hint });
+    runtime.attach(browser, { sessionId: 's1', language: 'go', leaseHint: hint });
     return browser;
   };
   /** A browser through ready, initialize and initialized on a new lease. */
@@ -205,23 +208,23 @@ function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserS
     return { browser, upstream };
   };
   return {
-    relay, clock, upstreams, targets, logLines, connect, readyLease,
+    runtime, clock, upstreams, targets, logLines, connect, readyLease,
     setSettings: (next: UserSettings) => {
       settings = next;
-      relay.settingsChanged(next);
+      runtime.settingsChanged(next);
     },
   };
 }
 
-describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
+describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
   it('C01 a closed tab detaches: the stream stays open, the task host stays pinned, and a hint resumes it', async () => {
     const t = setup();
     const { browser, upstream } = await t.readyLease();
-    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    expect(t.runtime.pins.isPinned('s1')).toBe(true);
     browser.drop();
     expect(upstream.closedWith).toBeUndefined();
-    expect(t.relay.metrics()).toMatchObject({ active: 0, detached: 1 });
-    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    expect(t.runtime.metrics()).toMatchObject({ active: 0, detached: 1 });
+    expect(t.runtime.pins.isPinned('s1')).toBe(true);
     const ready = browser.sent.find((f) => f.status === 'ready') as { lease: string };
     const back = t.connect(ready.lease);
     expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease: ready.lease, initializeResult: { capabilities: { hoverProvider: true } } });
@@ -242,6 +245,22 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease });
     expect(t.upstreams).toHaveLength(1);
     expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+  });
+
+  it('C05 a holder whose ping hangs is dropped at the broker\'s probe deadline on the injected clock', async () => {
+    const t = setup();
+    const { browser } = await t.readyLease();
+    const lease = (browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
+    browser.pingHangs = true;
+    const back = t.connect(lease);
+    await flush();
+    t.clock.advance(2_999);
+    expect(browser.closedWith).toBeUndefined();
+    expect(back.paused).toBe(true);
+    t.clock.advance(1);
+    expect(browser.closedWith).toBe(1006);
+    expect(back.sent[0]).toMatchObject({ status: 'ready', resumed: true, lease });
+    expect(back.paused).toBe(false);
   });
 
   it('C10 a duplicated tab whose copied hint names a live attached lease gets its own lease; the original is untouched', async () => {
@@ -282,15 +301,15 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     expect(upstream.methods()).not.toContain('shutdown');
     t.clock.advance(60_000);
     expect(upstream.methods()).toContain('shutdown');
-    expect(t.relay.pins.isPinned('s1')).toBe(false);
+    expect(t.runtime.pins.isPinned('s1')).toBe(false);
     const shutdown = upstream.received.find((m) => m.method === 'shutdown') as { id: number };
     upstream.emit({ jsonrpc: '2.0', id: shutdown.id, result: null });
     expect(upstream.methods().at(-1)).toBe('exit');
     expect(upstream.controls).toEqual(['release-stream']);
     await flush();
     expect(upstream.closedWith).toBe(1000);
-    expect(t.relay.leases()).toEqual([]);
-    expect(t.relay.metrics().releasedTotal.expiry).toBe(1);
+    expect(t.runtime.leases()).toEqual([]);
+    expect(t.runtime.metrics().releasedTotal.expiry).toBe(1);
     expect(t.logLines.map((l) => l.event)).toContain('lease_expiry');
   });
 
@@ -302,7 +321,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     t.connect();
     t.clock.advance(2 * 60 * 60_000);
     expect(upstream.methods()).not.toContain('shutdown');
-    expect(t.relay.metrics()).toMatchObject({ active: 1, detached: 0 });
+    expect(t.runtime.metrics()).toMatchObject({ active: 1, detached: 0 });
   });
 
   it('a browser that cannot take a write within the deadline is detached with 4009, the server untouched', async () => {
@@ -311,7 +330,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     browser.stuck();
     expect(browser.closedWith).toBe(4009);
     expect(upstream.closedWith).toBeUndefined();
-    expect(t.relay.metrics()).toMatchObject({ detached: 1 });
+    expect(t.runtime.metrics()).toMatchObject({ detached: 1 });
     expect(t.logLines.find((l) => l.event === 'lease_detach')).toMatchObject({ reason: 'write_timeout', language: 'go' });
   });
 
@@ -322,7 +341,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     expect(second.closedWith).toBe(4005);
     await flush();
     expect(t.targets).toHaveLength(1);
-    expect(t.relay.metrics().refusedAtCapacityTotal).toBe(1);
+    expect(t.runtime.metrics().refusedAtCapacityTotal).toBe(1);
   });
 
   it('C08 at capacity the oldest detached lease is evicted before the new stream is opened', async () => {
@@ -330,13 +349,13 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     const first = await t.readyLease();
     first.browser.drop();
     const other = new FakeBrowser();
-    t.relay.attach(other, { sessionId: 's2', language: 'go', leaseHint: undefined });
+    t.runtime.attach(other, { sessionId: 's2', language: 'go', leaseHint: undefined });
     expect(first.upstream.methods()).toContain('shutdown');
-    expect(t.relay.pins.isPinned('s1')).toBe(false);
-    expect(t.relay.pins.isPinned('s2')).toBe(true);
+    expect(t.runtime.pins.isPinned('s1')).toBe(false);
+    expect(t.runtime.pins.isPinned('s2')).toBe(true);
     await flush();
     expect(t.targets.map((x) => x.sessionId)).toEqual(['s1', 's2']);
-    expect(t.relay.metrics().evictedTotal).toBe(1);
+    expect(t.runtime.metrics().evictedTotal).toBe(1);
   });
 
   it('an unreachable task host closes the browser 4002 and gives the slot back', async () => {
@@ -344,8 +363,8 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     const browser = t.connect();
     await flush();
     expect(browser.closedWith).toBe(4002);
-    expect(t.relay.pins.isPinned('s1')).toBe(false);
-    expect(t.relay.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ task_host_unavailable: 1 }) });
+    expect(t.runtime.pins.isPinned('s1')).toBe(false);
+    expect(t.runtime.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ task_host_unavailable: 1 }) });
     expect(t.logLines.find((l) => l.event === 'lsp_upstream_failed')).toMatchObject({ language: 'go', detail: 'connection refused' });
   });
 
@@ -380,7 +399,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     upstream.hostClosed(4006);
     expect(browser.closedWith).toBeUndefined();
     expect(browser.statuses()).toEqual(['ready', 'restarting']);
-    expect(t.relay.pins.isPinned('s1')).toBe(true);
+    expect(t.runtime.pins.isPinned('s1')).toBe(true);
     t.clock.advance(999);
     await flush();
     expect(t.upstreams).toHaveLength(1);
@@ -399,10 +418,10 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
   it('session stop ends its leases: the stream closes 1001, the browser 4002, the pin goes', async () => {
     const t = setup();
     const { browser, upstream } = await t.readyLease();
-    t.relay.sessionStopped('s1');
+    t.runtime.sessionStopped('s1');
     expect(upstream.closedWith).toBe(1001);
     expect(browser.closedWith).toBe(4002);
-    expect(t.relay.pins.isPinned('s1')).toBe(false);
+    expect(t.runtime.pins.isPinned('s1')).toBe(false);
   });
 
   it('shutdown ends every lease, waits for the streams to close, and refuses later connections with 1001', async () => {
@@ -410,11 +429,11 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
     const attached = await t.readyLease();
     const detached = await t.readyLease();
     detached.browser.drop();
-    await t.relay.shutdown();
+    await t.runtime.shutdown();
     expect(attached.upstream.closedWith).toBe(1001);
     expect(detached.upstream.closedWith).toBe(1001);
     expect(attached.browser.closedWith).toBe(1001);
-    expect(t.relay.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ shutdown: 2 }) });
+    expect(t.runtime.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ shutdown: 2 }) });
     expect(t.clock.pending).toBe(0);
     expect(t.connect().closedWith).toBe(1001);
   });
@@ -435,7 +454,7 @@ describe('BrokerRelay: the broker wired to sockets, timers and pins', () => {
   });
 });
 
-describe('BrokerRelay: bounded memory and bounded parsing', () => {
+describe('BrokerRuntime: bounded memory and bounded parsing', () => {
   it('a browser above its byte watermark stops its upstream from being read; below it, or closed, reading resumes', async () => {
     const t = setup();
     const { browser, upstream } = await t.readyLease();
@@ -471,11 +490,11 @@ describe('BrokerRelay: bounded memory and bounded parsing', () => {
     upstream.emitText(`{"jsonrpc":"2.0","method":"window/logMessage","params":${deep}}`);
     expect(browser.sent.at(-1)).toMatchObject({ id: 9 });
     expect(t.logLines.filter((l) => l.event === 'lsp_frame_refused').map((l) => l.kind)).toEqual(['request', 'response', 'notification']);
-    expect(t.relay.leases()[0]).toMatchObject({ pendingRequests: 0 });
+    expect(t.runtime.leases()[0]).toMatchObject({ pendingRequests: 0 });
   });
 });
 
-describe('BrokerRelay: a browser that keeps its backlog', () => {
+describe('BrokerRuntime: a browser that keeps its backlog', () => {
   it('is detached (4009) when its upstream stayed unread for the hold time; the lease and its stream stay', async () => {
     const t = setup();
     const { browser, upstream } = await t.readyLease();
@@ -485,6 +504,6 @@ describe('BrokerRelay: a browser that keeps its backlog', () => {
     t.clock.advance(1);
     expect(browser.closedWith).toBe(4009);
     expect(upstream.closedWith).toBeUndefined();
-    expect(t.relay.metrics()).toMatchObject({ active: 0, detached: 1 });
+    expect(t.runtime.metrics()).toMatchObject({ active: 0, detached: 1 });
   });
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { systemClock, type Clock } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import type { TaskEnv } from '../taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
@@ -7,6 +8,10 @@ import type { InstallOutcome } from './outcome.js';
 import type { OutputTail } from './output.js';
 import type { SpawnFn } from './run.js';
 
+/**
+ * The installer contract: what each installer (go.ts, npm.ts, release.ts) implements, the context
+ * one run works with, and the outside world it touches (InstallDeps, injectable for tests).
+ */
 export type Libc = 'gnu' | 'musl';
 
 /** Everything an install touches outside its own logic, injectable for tests. */
@@ -22,7 +27,8 @@ export interface InstallDeps {
   /** C library of a Linux task host, which picks the release build. */
   libc: () => Libc;
   lock: InstallLock;
-  now: () => number;
+  /** Dates stale install leftovers (the house's one clock interface). */
+  clock: Clock;
   /** An installer running longer than this is ended and reported as failed. */
   deadlineMs: number;
 }
@@ -44,7 +50,7 @@ export function resolveDeps(deps: Partial<InstallDeps> = {}): InstallDeps {
     arch: deps.arch ?? process.arch,
     libc: deps.libc ?? detectLibc,
     lock: deps.lock ?? processLock,
-    now: deps.now ?? Date.now,
+    clock: deps.clock ?? systemClock,
     deadlineMs: deps.deadlineMs ?? 20 * 60 * 1000,
   };
 }
