@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
+import { editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -139,9 +139,10 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 }).toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
   });
 
-  // Whether this typescript-language-server answers with hints depends on its own preferences;
-  // hint rendering and inlayHint/resolve are proven against the fake server (editing-fake.test.ts).
-  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then Monaco asks the server', async () => {
+  // typescript-language-server answers with hints only when its inlayHints preferences ask for
+  // some: the broker pushes them (didChangeConfiguration) while the language's switch is on. It
+  // offers no inlayHint/resolve; resolve is proven against the fake server (editing-fake.test.ts).
+  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then the server\'s parameter and type hints are shown', async () => {
     const sent: string[] = [];
     page.on('websocket', (ws) => ws.on('framesent', (f) => {
       const text = String(f.payload);
@@ -159,5 +160,14 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     await expect.poll(() => sent.includes('textDocument/inlayHint'), { timeout: 30_000 }).toBe(true);
+    // `const result = addNumbers(1, 2);`: the parameter names and the inferred type of `result`.
+    // Monaco draws a hint's label parts as separate decorations, in order: joined, they read as text.
+    const hints = () => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ options: { before?: { content?: string }; after?: { content?: string } } }>)
+      .flatMap((d) => [d.options.before?.content, d.options.after?.content])
+      .filter((c): c is string => Boolean(c))
+      .join('')
+      .replace(/\u00a0/g, ' '));
+    await expect.poll(hints, { timeout: 30_000 }).toMatch(/:\s*number/);
+    expect(await hints()).toMatch(/a:.*b:/);
   });
 });
