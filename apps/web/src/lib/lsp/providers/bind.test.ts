@@ -22,6 +22,7 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     onSemanticTokensRefresh: refresh.event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
+    notify: () => undefined,
     onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
 }
