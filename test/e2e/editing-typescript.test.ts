@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
+import { caretPosition, editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
  * Issue 15 editing features against the real typescript-language-server (TypeScript 6): the
  * outline and breadcrumbs, rename across open and unopened files, a quick fix that adds a missing
- * import, server formatting and format on save.
+ * import, document highlights, folding ranges, Go to Symbol in Workspace, server formatting and
+ * format on save, inlay hints.
  */
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
@@ -22,6 +23,10 @@ const FILES: Record<string, string> = {
   'src/use.ts': ['import { addNumbers } from "./math";', '', 'export const twice = addNumbers(2, 2);', ''].join('\n'),
   'src/needsImport.ts': ['export const calc = new Calculator();', ''].join('\n'),
   'src/ugly.ts': ['const   spaced={a:1,b:2};', 'export   default   spaced;', ''].join('\n'),
+  // Every line at the same indentation: only the server knows the imports and the region fold.
+  'src/folds.ts': ['import { addNumbers } from "./math";', 'import { Calculator } from "./math";', '', '// #region helpers', 'export const one = addNumbers(0, 1);', 'export const calc = new Calculator();', '// #endregion', 'export const two = 2;', ''].join('\n'),
+  // Two parameters with one name in two scopes: a textual highlighter would mark all four.
+  'src/scopes.ts': ['export function first(count: number): number {', '  return count + 1;', '}', 'export function second(count: number): number {', '  return count * 2;', '}', ''].join('\n'),
 };
 
 function writeWorkspace(): string {
@@ -39,6 +44,8 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   let page: Page;
   let sessionId: string;
   let workspace: string;
+  /** LSP methods the page sent on its sockets (the witness that a server, not Monaco, answered). */
+  const sentMethods: string[] = [];
 
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
   const modelText = (path: string) =>
@@ -54,6 +61,10 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
+      if (method) sentMethods.push(method);
+    }));
     await openSession(page, stack.url, sessionId);
     await openFile(page, 'src/math.ts');
     await waitForLspState(page, 'typescript', 'ready');
@@ -120,6 +131,39 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(() => editorText(page), { timeout: 30_000 }).toMatch(/^import \{ Calculator \} from "\.\/math";\n/);
   });
 
+  it('document highlights come from the server: only the occurrences of the symbol under the caret, not of its name', async () => {
+    await openFile(page, 'src/scopes.ts');
+    await setCaret(page, 2, 11);
+    const highlights = () => withEditor(page, (editor) => [...new Set((editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
+      .filter((d) => /^wordHighlight/.test(d.options.className ?? ''))
+      .map((d) => `${d.range.startLineNumber}:${d.range.startColumn}`))].sort());
+    await expect.poll(highlights, { timeout: 30_000 }).toEqual(['1:23', '2:10']);
+    expect(sentMethods).toContain('textDocument/documentHighlight');
+  });
+
+  it('folding ranges come from the server: the import block and a #region fold where indentation has none', async () => {
+    await openFile(page, 'src/folds.ts');
+    await expect.poll(() => sentMethods.includes('textDocument/foldingRange'), { timeout: 30_000 }).toBe(true);
+    await runEditorAction(page, 'editor.foldAll');
+    const visible = () => withEditor(page, (editor) => (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber]));
+    await expect.poll(visible, { timeout: 15_000 }).toEqual([[1, 1], [3, 4], [8, 9]]);
+    await runEditorAction(page, 'editor.unfoldAll');
+  });
+
+  it('Go to Symbol in Workspace (Ctrl+T) lists the server\'s workspace/symbol answer and opens the chosen class', async () => {
+    await openFile(page, 'src/main.ts');
+    await page.keyboard.press('Control+T');
+    const picker = page.locator('[data-testid="workspace-symbols"]');
+    await picker.locator('input').fill('Calculat');
+    const option = picker.locator('[role="option"]', { hasText: 'Calculator' }).first();
+    await option.waitFor({ timeout: 30_000 });
+    expect(await option.innerText()).toContain('src/math.ts');
+    expect(sentMethods).toContain('workspace/symbol');
+    await option.click();
+    await page.locator('[data-testid="editor-tab"][data-path="src/math.ts"][data-active="true"]').waitFor({ timeout: 15_000 });
+    await expect.poll(async () => (await caretPosition(page)).lineNumber).toBe(5);
+  });
+
   it('Format Document uses the server formatter; format on save (per language, off by default) formats before writing', async () => {
     await openFile(page, 'src/ugly.ts');
     await runEditorAction(page, 'editor.action.formatDocument');
@@ -139,9 +183,10 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 }).toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
   });
 
-  // Whether this typescript-language-server answers with hints depends on its own preferences;
-  // hint rendering and inlayHint/resolve are proven against the fake server (editing-fake.test.ts).
-  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then Monaco asks the server', async () => {
+  // typescript-language-server answers with hints only when its inlayHints preferences ask for
+  // some: the broker pushes them (didChangeConfiguration) while the language's switch is on. It
+  // offers no inlayHint/resolve; resolve is proven against the fake server (editing-fake.test.ts).
+  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then the server\'s parameter and type hints are shown', async () => {
     const sent: string[] = [];
     page.on('websocket', (ws) => ws.on('framesent', (f) => {
       const text = String(f.payload);
@@ -159,5 +204,14 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     await expect.poll(() => sent.includes('textDocument/inlayHint'), { timeout: 30_000 }).toBe(true);
+    // `const result = addNumbers(1, 2);`: the parameter names and the inferred type of `result`.
+    // Monaco draws a hint's label parts as separate decorations, in order: joined, they read as text.
+    const hints = () => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ options: { before?: { content?: string }; after?: { content?: string } } }>)
+      .flatMap((d) => [d.options.before?.content, d.options.after?.content])
+      .filter((c): c is string => Boolean(c))
+      .join('')
+      .replace(/\u00a0/g, ' '));
+    await expect.poll(hints, { timeout: 30_000 }).toMatch(/:\s*number/);
+    expect(await hints()).toMatch(/a:.*b:/);
   });
 });

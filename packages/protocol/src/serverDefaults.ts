@@ -1,5 +1,6 @@
 import type { LanguageId } from './languages.js';
 import { isRecord } from './records.js';
+import type { EditorFeatureSettings } from './settings.js';
 
 /**
  * What Kandev tells a server before anything the user configured: settings that keep a server off
@@ -48,11 +49,40 @@ export function mergeJson(base: Record<string, unknown>, over: Record<string, un
   return out;
 }
 
-/** The configuration a server is answered with: Kandev's defaults, then the user's JSON over them. */
-export function effectiveServerConfig(language: LanguageId, userConfig: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const defaults = SERVER_DEFAULT_CONFIGS[language];
-  if (!defaults) return userConfig;
-  return userConfig ? mergeJson(defaults, userConfig) : defaults;
+/**
+ * typescript-language-server computes inlay hints only when its `inlayHints` preferences ask for
+ * some (all are off by default) and reads them from `workspace/didChangeConfiguration`, per
+ * `typescript` / `javascript` section. Turning the editor's inlay hints switch on without these
+ * would register a provider that always answers nothing.
+ */
+const TYPESCRIPT_INLAY_HINTS = {
+  includeInlayParameterNameHints: 'all',
+  includeInlayParameterNameHintsWhenArgumentMatchesName: false,
+  includeInlayFunctionParameterTypeHints: true,
+  includeInlayVariableTypeHints: true,
+  includeInlayVariableTypeHintsWhenTypeMatchesName: false,
+  includeInlayPropertyDeclarationTypeHints: true,
+  includeInlayFunctionLikeReturnTypeHints: true,
+  includeInlayEnumMemberValueHints: true,
+};
+
+/** Server settings that follow the editor's per-language switches (lsp_editor_features). */
+export function editorFeatureConfig(language: LanguageId, features: EditorFeatureSettings | undefined): Record<string, unknown> | undefined {
+  if (language === 'typescript' && features?.inlay_hints === true) {
+    return { typescript: { inlayHints: TYPESCRIPT_INLAY_HINTS }, javascript: { inlayHints: TYPESCRIPT_INLAY_HINTS } };
+  }
+  return undefined;
+}
+
+/**
+ * The configuration a server is answered with: Kandev's defaults, then what the editor switches
+ * imply, then the user's JSON over both (a person's explicit setting always wins).
+ */
+export function effectiveServerConfig(language: LanguageId, userConfig: Record<string, unknown> | undefined, features?: EditorFeatureSettings): Record<string, unknown> | undefined {
+  const layers = [SERVER_DEFAULT_CONFIGS[language], editorFeatureConfig(language, features), userConfig].filter((l): l is Record<string, unknown> => l !== undefined);
+  if (layers.length === 0) return undefined;
+  if (layers.length === 1) return layers[0];
+  return layers.reduce((base, over) => mergeJson(base, over));
 }
 
 /** The `initialize` params with Kandev's options for this language merged under the client's own. */

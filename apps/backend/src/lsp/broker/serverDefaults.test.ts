@@ -51,4 +51,27 @@ describe('server defaults through the broker', () => {
     h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
     expect(toServer(h.fromBrowser('a1', notif('initialized', {}))).map((m) => m.method)).toEqual(['initialized']);
   });
+
+  it('typescript-language-server gets inlay hint preferences pushed after initialized only while the language\'s inlay hints switch is on', () => {
+    const h = new BrokerHarness();
+    const on = settingsWith({}, { lsp_editor_features: { typescript: { inlay_hints: true } } });
+    const leaseId = openedLease(h.connect('a1', { language: 'typescript', settings: on }));
+    h.hostReady(leaseId, 'typescript');
+    const [initialize] = toServer(h.fromBrowser('a1', req('i', 'initialize', { capabilities: {} })));
+    h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
+    const afterInitialized = toServer(h.fromBrowser('a1', notif('initialized', {})));
+    expect(afterInitialized.map((m) => m.method)).toEqual(['initialized', 'workspace/didChangeConfiguration']);
+    const pushed = (afterInitialized[1]?.params as { settings: Record<string, { inlayHints: Record<string, unknown> }> }).settings;
+    expect(pushed.typescript!.inlayHints).toMatchObject({ includeInlayParameterNameHints: 'all', includeInlayVariableTypeHints: true, includeInlayFunctionLikeReturnTypeHints: true });
+    expect(pushed.javascript!.inlayHints).toEqual(pushed.typescript!.inlayHints);
+  });
+
+  it('typescript without the inlay hints switch and without user JSON: nothing pushed', () => {
+    const h = new BrokerHarness();
+    const leaseId = openedLease(h.connect('a1', { language: 'typescript' }));
+    h.hostReady(leaseId, 'typescript');
+    const [initialize] = toServer(h.fromBrowser('a1', req('i', 'initialize', { capabilities: {} })));
+    h.fromServer(leaseId, res(initialize!.id as JsonRpcId, INIT_RESULT));
+    expect(toServer(h.fromBrowser('a1', notif('initialized', {}))).map((m) => m.method)).toEqual(['initialized']);
+  });
 });

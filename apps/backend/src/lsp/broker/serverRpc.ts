@@ -69,11 +69,12 @@ export function sendInitialized(ctx: EventContext, lease: Lease): void {
 }
 
 /**
- * Servers that take their settings only by push: the VS Code JSON, CSS and HTML servers never ask
- * with `workspace/configuration`. Every other server asks, and a push it did not need would only
- * make it ask again.
+ * Servers that take their settings by push: the VS Code JSON, CSS and HTML servers never ask with
+ * `workspace/configuration`; typescript-language-server asks only for formatting options and takes
+ * its `typescript`/`javascript` preferences (inlay hints) from `didChangeConfiguration` alone.
+ * Every other server asks, and a push it did not need would only make it ask again.
  */
-const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json', 'css', 'html']);
+const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json', 'css', 'html', 'typescript']);
 
 /**
  * Right after `initialized`: push-model servers get the settings they start with once, as VS

@@ -29,4 +29,15 @@ describe('SettingsBook', () => {
     expect(configFingerprint(undefined)).toBe(configFingerprint({}));
     expect(didChangeConfiguration({ gopls: { x: 1 } })).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { x: 1 } } } });
   });
+
+  it('the TypeScript inlay hint preferences follow the language\'s switch; the user\'s JSON wins over them', () => {
+    const book = new SettingsBook();
+    book.observe('u', DEFAULT_SETTINGS);
+    expect(book.languageConfig('u', 'typescript')).toBeUndefined();
+    book.observe('u', { ...DEFAULT_SETTINGS, lsp_editor_features: { typescript: { inlay_hints: true } } });
+    expect(book.languageConfig('u', 'typescript')).toMatchObject({ typescript: { inlayHints: { includeInlayVariableTypeHints: true } }, javascript: { inlayHints: { includeInlayVariableTypeHints: true } } });
+    expect(book.languageConfig('u', 'python')).toBeUndefined();
+    book.observe('u', { ...DEFAULT_SETTINGS, lsp_editor_features: { typescript: { inlay_hints: true } }, lsp_server_configs: { typescript: { typescript: { inlayHints: { includeInlayVariableTypeHints: false } } } } });
+    expect(book.languageConfig('u', 'typescript')).toMatchObject({ typescript: { inlayHints: { includeInlayVariableTypeHints: false, includeInlayParameterNameHints: 'all' } } });
+  });
 });

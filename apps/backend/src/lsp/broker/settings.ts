@@ -31,11 +31,13 @@ export class SettingsBook {
   }
 
   /**
-   * The per-language JSON handed to servers: Kandev's network-off defaults (SERVER_DEFAULT_CONFIGS)
-   * with the user's JSON over them; undefined when neither has any.
+   * The per-language JSON handed to servers: Kandev's network-off defaults (SERVER_DEFAULT_CONFIGS),
+   * the settings the editor switches imply (TypeScript inlay hint preferences), the user's JSON
+   * over them; undefined when none has any.
    */
   languageConfig(userId: UserId, language: LanguageId): Record<string, unknown> | undefined {
-    return effectiveServerConfig(language, this.byUser.get(userId)?.settings.lsp_server_configs[language]);
+    const settings = this.byUser.get(userId)?.settings;
+    return effectiveServerConfig(language, settings?.lsp_server_configs[language], settings?.lsp_editor_features[language]);
   }
 
   autoInstall(userId: UserId, language: LanguageId): boolean {

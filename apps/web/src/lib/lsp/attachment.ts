@@ -301,6 +301,7 @@ export class LspAttachment implements Disposable {
       capabilities,
       workspace,
       request: (method, params, token) => this.rpc.request(method, params, token),
+      notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
       onSemanticTokensRefresh: this.semanticRefresh.event,

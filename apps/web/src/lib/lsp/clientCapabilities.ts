@@ -30,7 +30,10 @@ export function clientCapabilities(): ClientCapabilities {
       semanticTokens: { refreshSupport: true },
       // Workspace edits are applied atomically (docs/editing.md): all or nothing.
       applyEdit: true,
-      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort' },
+      // Annotations that need confirmation are listed in a dialog before anything is applied.
+      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort', changeAnnotationSupport: { groupsOnLabel: false } },
+      // Sent for the resource operations of WorkspaceEdits (docs/editing.md); the Files panel has no file actions.
+      fileOperations: { dynamicRegistration: true, willCreate: true, didCreate: true, willRename: true, didRename: true, willDelete: true, didDelete: true },
       symbol: { dynamicRegistration: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, resolveSupport: { properties: ['location.range'] } },
       executeCommand: { dynamicRegistration: true },
       diagnostics: { refreshSupport: true },

@@ -17,6 +17,8 @@ export interface FeatureContext {
   /** Workspace identity from this generation's ready frame (S34). */
   readonly workspace: WorkspaceIdentity;
   request<R>(method: string, params: unknown, token?: CancellationLike): Promise<R>;
+  /** A notification to this generation's server (file operations: workspace/did*Files). */
+  notify(method: string, params: unknown): void;
   /** Sends the pending didChange of a document before a request reads it. */
   flush(path: string): void;
   /** Is this workspace-relative path open on the server side (didOpen sent)? */

@@ -2,6 +2,8 @@ import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { Emitter, toDisposable, type Disposable, type Event } from '../disposable.js';
 import type { CancellationLike } from '../jsonRpc.js';
+import { EditConfirmations } from './confirmations.js';
+import type { FileOperationParticipant } from './fileOperations.js';
 
 /** One document symbol in hierarchical form, whatever shape the server answered in. */
 export interface OutlineSymbol {
@@ -85,4 +87,8 @@ export class EditingRegistry {
   readonly documentSymbols = new KeyedSources<DocumentSymbolSource>();
   readonly workspaceSymbols = new KeyedSources<WorkspaceSymbolSearch>();
   readonly formatters = new KeyedSources<DocumentFormatter>();
+  /** Connections that take part in file creates/renames/deletes (workspace/will*Files, did*Files). */
+  readonly fileOperations = new KeyedSources<FileOperationParticipant>();
+  /** Edits waiting for the person to confirm their annotated changes (`needsConfirmation`). */
+  readonly confirmations = new EditConfirmations();
 }

@@ -4,6 +4,7 @@ import { ServerCapabilityIndex } from '../capabilities.js';
 import { Emitter, toDisposable } from '../disposable.js';
 import type { FeatureContext } from '../features.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
+import { EditingRegistry } from '../editing/registry.js';
 import { createMonacoFeatureBinder } from './bind.js';
 
 function context(sessionId: string, capabilities: ServerCapabilityIndex, requests: string[] = [], refresh = new Emitter<void>()): FeatureContext {
@@ -22,6 +23,7 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     onSemanticTokensRefresh: refresh.event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
+    notify: () => undefined,
     onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
 }
@@ -174,5 +176,28 @@ describe('editing features binding', () => {
     binding.dispose();
     expect(await binding.applyEdit({ edit: { changes: {} } })).toMatchObject({ applied: false });
     expect(seen).toHaveLength(1);
+  });
+
+  it('a confirmation still open when the generation ends is declined and nothing applies; its file operation participant leaves with it', async () => {
+    const fake = createFakeMonaco();
+    const editing = new EditingRegistry();
+    const seen: unknown[] = [];
+    const bind = createMonacoFeatureBinder({
+      monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, editing,
+      applyWorkspaceEdit: async (_sid, _uri, edit) => (seen.push(edit), { applied: true }),
+    });
+    const binding = bind(context('s1', new ServerCapabilityIndex({})));
+    expect(editing.fileOperations.ofSession('s1')).toHaveLength(1);
+    const edit = {
+      documentChanges: [{ textDocument: { uri: 'file:///workspace/a.ts', version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'x', annotationId: 'a' }] }],
+      changeAnnotations: { a: { label: 'Ask first', needsConfirmation: true } },
+    };
+    const pending = binding.applyEdit({ edit });
+    expect(editing.confirmations.getSnapshot().map((p) => [p.sessionId, p.groups[0]!.label])).toEqual([['s1', 'Ask first']]);
+    binding.dispose();
+    expect(await pending).toMatchObject({ applied: false });
+    expect(seen).toEqual([]);
+    expect(editing.confirmations.getSnapshot()).toEqual([]);
+    expect(editing.fileOperations.ofSession('s1')).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import type { Feature, FeatureRegistration } from '../capabilities.js';
 import { DisposableStore, toDisposable, type Disposable, type Event } from '../disposable.js';
 import { DEFAULT_PREFERENCES, type EditorPreferences } from '../editing/preferences.js';
 import { EditingRegistry, type WorkspaceEditApplier } from '../editing/registry.js';
+import { applyServerEdit } from '../editing/applyFlow.js';
+import { fileOperationParticipant } from '../editing/fileOperations.js';
 import { registerCodeActionProvider } from './codeActions.js';
 import { registerDocumentSymbolProvider } from './documentSymbols.js';
 import { registerFormattingProvider, registerOnTypeFormattingProvider, registerRangeFormattingProvider } from './formatting.js';
@@ -101,6 +103,14 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
     const text = deps.text ?? ((key: string) => key);
     const notify = deps.notify ?? (() => undefined);
     const pullOwner = `kandev-lsp-pull.${context.language}.${context.generation}`;
+    // A confirmation still open when this generation ends is declined: nothing of it applies.
+    const aborts = new Set<() => void>();
+    store.add(toDisposable(() => {
+      for (const abort of [...aborts]) abort();
+      aborts.clear();
+    }));
+    const ended = { onAbort: (listener: () => void) => (store.isDisposed ? listener() : void aborts.add(listener)) };
+    store.add(editing.fileOperations.add(context.sessionId, context.language, fileOperationParticipant(context)));
     const host: ProviderHost = {
       context,
       editing,
@@ -116,8 +126,17 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       },
       applyEdit: async (edit, expect) => {
         if (store.isDisposed) return { applied: false, failureReason: text('apply.ended') };
-        if (!deps.applyWorkspaceEdit) return { applied: false, failureReason: text('apply.unsupported') };
-        return deps.applyWorkspaceEdit(context.sessionId, context.workspace.workspaceUri, edit, expect);
+        const apply = deps.applyWorkspaceEdit;
+        if (!apply) return { applied: false, failureReason: text('apply.unsupported') };
+        return applyServerEdit(edit, {
+          sessionId: context.sessionId,
+          toPath: (uri) => workspaceRelativePath(context.workspace.workspaceUri, uri),
+          confirmations: editing.confirmations,
+          participants: () => editing.fileOperations.ofSession(context.sessionId),
+          apply: (e, versions) => (store.isDisposed ? Promise.resolve({ applied: false as const, failureReason: text('apply.ended') }) : apply(context.sessionId, context.workspace.workspaceUri, e, versions)),
+          text,
+          ended,
+        }, expect);
       },
       registerCommand: (id, handler) => {
         const registered = monaco.editor.registerCommand(id, (_accessor: unknown, ...args: unknown[]) => handler(...args));

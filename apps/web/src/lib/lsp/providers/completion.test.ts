@@ -36,6 +36,7 @@ function host(requests: Array<{ method: string; params: any }>, reply: unknown, 
     onSemanticTokensRefresh: new Emitter<void>().event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
+    notify: () => undefined,
     onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
   const h: ProviderHost = fakeProviderHost(fake, context);

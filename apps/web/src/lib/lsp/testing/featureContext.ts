@@ -18,6 +18,7 @@ export function fakeFeatureContext(options: {
   open?: (path: string) => boolean;
 }) {
   const requests: RecordedRequest[] = [];
+  const notifications: Array<{ method: string; params: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read into params
   const refresh = { semantic: new Emitter<void>(), diagnostic: new Emitter<void>(), inlayHint: new Emitter<void>() };
   const sync = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   const capabilities = options.capabilities instanceof ServerCapabilityIndex ? options.capabilities : new ServerCapabilityIndex(options.capabilities);
@@ -31,6 +32,9 @@ export function fakeFeatureContext(options: {
       requests.push({ method, params, token });
       return (await options.answer?.(method, params)) as R;
     },
+    notify: (method: string, params: unknown) => {
+      notifications.push({ method, params });
+    },
     flush: () => undefined,
     isOpen: options.open ?? (() => true),
     onSemanticTokensRefresh: refresh.semantic.event,
@@ -38,5 +42,5 @@ export function fakeFeatureContext(options: {
     onInlayHintRefresh: refresh.inlayHint.event,
     onDocumentSync: sync.event,
   };
-  return { context, requests, refresh, sync };
+  return { context, requests, notifications, refresh, sync };
 }
