@@ -3,6 +3,7 @@
  * files API and LSP streams, prints exactly one `{"event":"listening","port":N}` line on stdout,
  * and on SIGTERM/SIGINT closes every stream with 1001, reaps every tree and exits 0.
  */
+import { after, systemClock } from '@kandev/kit';
 import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS, formatListeningLine } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
@@ -60,11 +61,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.log('info', 'shutdown_begin', { signal, streams: server.streams.size });
-    setTimeout(() => {
+    // A clock timer never holds the process open: a clean shutdown exits before it fires.
+    after(systemClock, SHUTDOWN_DEADLINE_MS, () => {
       logger.log('error', 'shutdown_done', { forced: true });
       logger.flushSync();
       process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS).unref();
+    });
     server.shutdown().then(
       () => {
         logger.log('info', 'shutdown_done', { forced: false });

@@ -1,3 +1,4 @@
+import { deadline, systemClock } from '@kandev/kit';
 import { LSP_MAX_BODY_BYTES, TASK_HOST_PATHS, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -112,10 +113,12 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       http.close();
       await streams.shutdownAll();
       // Give the 1001 close frames a moment to flush and be answered before dropping sockets.
+      const handshakes = deadline(streamHost.timings.clock ?? systemClock, CLOSE_HANDSHAKE_WAIT_MS);
       await Promise.race([
         Promise.all([...wss.clients].map((c) => new Promise<void>((resolve) => (c.readyState === c.CLOSED ? resolve() : c.once('close', () => resolve()))))),
-        new Promise<void>((resolve) => setTimeout(resolve, CLOSE_HANDSHAKE_WAIT_MS).unref()),
+        handshakes.reached,
       ]);
+      handshakes.dispose();
       for (const client of wss.clients) client.terminate();
       http.closeAllConnections();
     },

@@ -18,6 +18,24 @@ export function after(clock: Clock, delayMs: number, fire: () => void): Disposab
   return clock.schedule(clock.now() + delayMs, fire);
 }
 
+/** A moment `delayMs` from now on a clock, as a promise to race work against; disposing cancels it. */
+export interface Deadline extends Disposable {
+  /** Settles when the moment comes; never, once disposed first. */
+  readonly reached: Promise<void>;
+}
+
+/**
+ * `delayMs` from now on `clock`, for code that races a promise against a time limit or sleeps in a
+ * polling loop. On systemClock the timer does not keep the process alive, like every clock timer.
+ */
+export function deadline(clock: Clock, delayMs: number): Deadline {
+  let timer: Disposable = { dispose: () => undefined };
+  const reached = new Promise<void>((resolve) => {
+    timer = after(clock, delayMs, resolve);
+  });
+  return { reached, dispose: () => timer.dispose() };
+}
+
 /** The longest delay setTimeout takes (about 24.8 days); longer waits re-arm. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 

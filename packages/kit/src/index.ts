@@ -1,3 +1,3 @@
 export { type Disposable, toDisposable, noopDisposable, DisposableStore } from './disposable.js';
 export { Emitter, type Event, type Listener, type ListenerErrorHandler } from './emitter.js';
-export { type Clock, systemClock, ManualClock, after } from './clock.js';
+export { type Clock, type Deadline, systemClock, ManualClock, after, deadline } from './clock.js';

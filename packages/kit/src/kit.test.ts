@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DisposableStore, Emitter, ManualClock, after, toDisposable } from './index.js';
+import { DisposableStore, Emitter, ManualClock, after, deadline, toDisposable } from './index.js';
 
 describe('Emitter', () => {
   it('a throwing listener is reported and the listeners after it still run', () => {
@@ -83,5 +83,25 @@ describe('ManualClock', () => {
     ticking.dispose();
     clock.advance(60_000);
     expect(ticks).toHaveLength(3);
+  });
+});
+
+describe('deadline', () => {
+  it('settles when its moment comes on the clock, and never once disposed', async () => {
+    const clock = new ManualClock(0);
+    const reached: string[] = [];
+    const due = deadline(clock, 1_000);
+    const cancelled = deadline(clock, 500);
+    void due.reached.then(() => reached.push('due'));
+    void cancelled.reached.then(() => reached.push('cancelled'));
+    cancelled.dispose();
+    clock.advance(999);
+    await Promise.resolve();
+    expect(reached).toEqual([]);
+    clock.advance(1);
+    await due.reached;
+    await Promise.resolve();
+    expect(reached).toEqual(['due']);
+    expect(clock.pending).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
         env: childEnv(env, { GOBIN: staging, GOTMPDIR: envValue(env, 'GOTMPDIR', platform) ?? scratch }, platform),
         cwd: files.host(staging),
       },
-      { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs },
+      { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs, clock: ctx.deps.clock },
     );
     if (result.kind === 'cancelled') return CANCELLED;
     if (result.kind !== 'exited' || result.code !== 0) {
@@ -91,7 +91,7 @@ async function goInstallDir(ctx: InstallContext, go: string): Promise<InstallDir
   const result = await runInstaller(
     // A neutral working directory: a go.mod in agentctl's cwd must not steer (or switch) the toolchain.
     { command: go, args: ['env', '-json', 'GOBIN', 'GOPATH'], env, cwd: tmpdir() },
-    { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs, captureStdout: true },
+    { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs, captureStdout: true, clock: ctx.deps.clock },
   );
   if (result.kind === 'cancelled') return { kind: 'cancelled' };
   if (result.kind !== 'exited' || result.code !== 0) {

@@ -47,7 +47,7 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
     const line = launchCommand(npm, args, platform, env);
     const result = await runInstaller(
       { ...line, env, cwd: files.host(staging) },
-      { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs },
+      { spawn: ctx.deps.spawn, signal: ctx.signal, output, deadlineMs: ctx.deps.deadlineMs, clock: ctx.deps.clock },
     );
     if (result.kind === 'cancelled') return CANCELLED;
     if (result.kind !== 'exited' || result.code !== 0) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { ManualClock } from '@kandev/kit';
 import { describe, expect, it, vi } from 'vitest';
 import { descendantsOf, listProcesses } from '../process/processTable.js';
 import { TREE_SCRIPT } from '../testing/treeScript.js';
@@ -51,11 +52,20 @@ describe.runIf(onLinux)('runInstaller and the installer\'s process tree', () => 
     expect(result).toMatchObject({ kind: 'spawn_failed' });
   });
 
-  it('an installer past its deadline is killed and reported as timed out', async () => {
-    const result = await runInstaller(
-      { command: 'sh', args: ['-c', 'sleep 300'], env: process.env },
-      { spawn, signal: new AbortController().signal, output: new OutputTail(), deadlineMs: 50 },
-    );
-    expect(result).toEqual({ kind: 'timed_out' });
+  it('an installer past its deadline on the clock is killed and reported as timed out, not before', async () => {
+    const clock = new ManualClock();
+    const seen: string[] = [];
+    let settled: unknown;
+    const run = runInstaller(
+      { command: 'sh', args: ['-c', 'echo started; sleep 300'], env: process.env },
+      { spawn, signal: new AbortController().signal, output: new OutputTail((l) => seen.push(l)), deadlineMs: 20 * 60_000, clock },
+    ).then((result) => (settled = result));
+    await vi.waitFor(() => expect(seen).toContain('started'));
+    clock.advance(20 * 60_000 - 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBeUndefined();
+    clock.advance(1);
+    expect(await run).toEqual({ kind: 'timed_out' });
+    expect(clock.pending).toBe(0);
   });
 });

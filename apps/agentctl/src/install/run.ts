@@ -1,4 +1,5 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { type Clock, after, systemClock } from '@kandev/kit';
 import { childProcessRoot, markedEnv, newTreeMarker, reapTree } from '../process/reapTree.js';
 import type { TaskEnv } from '../taskEnv.js';
 import type { OutputTail } from './output.js';
@@ -23,6 +24,8 @@ export interface RunOptions {
   deadlineMs: number;
   /** Keep stdout (bounded) for the caller instead of treating it as progress (e.g. `go env -json`). */
   captureStdout?: boolean;
+  /** Times the deadline and the pipes' close grace (systemClock unless a test passes a ManualClock). */
+  clock?: Clock;
 }
 
 export type RunResult =
@@ -59,6 +62,7 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
     return Promise.resolve({ kind: 'spawn_failed', message: errorMessage(err) });
   }
 
+  const clock = options.clock ?? systemClock;
   return new Promise<RunResult>((resolve) => {
     let stopReason: 'cancelled' | 'timed_out' | undefined;
     let stopping: Promise<unknown> = Promise.resolve();
@@ -68,7 +72,7 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
     const finish = (result: RunResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
+      deadline.dispose();
       options.signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
@@ -79,7 +83,7 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
     };
     const onAbort = () => stop('cancelled');
     options.signal.addEventListener('abort', onAbort, { once: true });
-    const deadline = setTimeout(() => stop('timed_out'), options.deadlineMs);
+    const deadline = after(clock, options.deadlineMs, () => stop('timed_out'));
 
     child.stdout?.on('data', (chunk: Buffer) => {
       if (options.captureStdout) {
@@ -96,7 +100,7 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
       void (async () => {
         await stopping;
         await reap();
-        await pipesClosed(child);
+        await pipesClosed(child, clock);
         options.output.flush();
         if (stopReason) finish({ kind: stopReason });
         else finish({ kind: 'exited', code, signal: sig, stdout });
@@ -105,16 +109,16 @@ export function runInstaller(cmd: InstallerCommand, options: RunOptions): Promis
   });
 }
 
-function pipesClosed(child: ChildProcess): Promise<void> {
+function pipesClosed(child: ChildProcess, clock: Clock): Promise<void> {
   if (child.stdout?.closed !== false && child.stderr?.closed !== false) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const timer = after(clock, PIPE_CLOSE_GRACE_MS, () => {
       child.stdout?.destroy();
       child.stderr?.destroy();
       resolve();
-    }, PIPE_CLOSE_GRACE_MS);
+    });
     child.once('close', () => {
-      clearTimeout(timer);
+      timer.dispose();
       resolve();
     });
   });

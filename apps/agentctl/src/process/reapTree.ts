@@ -54,6 +54,10 @@ const KILL_ROUND_POLLS = 10;
 /** A tree that keeps growing while being frozen is bounded by this many collection rounds. */
 const FREEZE_ROUNDS = 100;
 
+/**
+ * The poll's pause, deliberately not a kit Clock timer: those never keep the process alive, and a
+ * reap running during shutdown must hold the process open until the tree is proven gone.
+ */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function signal(pid: number, sig: NodeJS.Signals): void {

@@ -1,3 +1,4 @@
+import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
 import { CloseCode, MAX_INSTALL_ERROR_BYTES, type HostStatusFrame } from '@kandev/protocol';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import type { LogEvent, LogFields, LogLevel } from '../log.js';
@@ -18,6 +19,8 @@ export interface InstallPhaseContext {
   /** True once the stream ended (client gone, teardown): results are then discarded. */
   isClosed(): boolean;
   log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
+  /** Paces the installer's progress lines; default the system clock. */
+  clock?: Clock;
 }
 
 export type InstallPhaseResult =
@@ -37,7 +40,7 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   if (!(await ctx.send({ status: 'installing', language }))) return { kind: 'drop', frame: 'installing' };
   if (ctx.isClosed()) return { kind: 'ended' };
   const tail = new OutputTail(MAX_INSTALL_ERROR_BYTES);
-  const progress = new InstallProgress((detail) => void ctx.send({ status: 'installing', language, detail }));
+  const progress = new InstallProgress((detail) => void ctx.send({ status: 'installing', language, detail }), ctx.clock ?? systemClock);
   ctx.log('info', 'install_begin');
   let outcome: InstallOutcome;
   try {
@@ -96,16 +99,19 @@ const MAX_PROGRESS_LINE_CHARS = 300;
 /** Forwards the installer's newest output line as `installing` frames, throttled. */
 class InstallProgress {
   private latest: string | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Disposable | undefined;
   private ended = false;
 
-  constructor(private readonly send: (detail: string) => void) {}
+  constructor(
+    private readonly send: (detail: string) => void,
+    private readonly clock: Clock,
+  ) {}
 
   line(chunk: string): void {
     const last = chunk.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0).pop();
     if (!last || this.ended) return;
     this.latest = last.slice(0, MAX_PROGRESS_LINE_CHARS);
-    this.timer ??= setTimeout(() => this.flush(), PROGRESS_INTERVAL_MS);
+    this.timer ??= after(this.clock, PROGRESS_INTERVAL_MS, () => this.flush());
   }
 
   private flush(): void {
@@ -117,6 +123,6 @@ class InstallProgress {
 
   end(): void {
     this.ended = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.dispose();
   }
 }

@@ -2,7 +2,7 @@ import {
   CloseCode, SERVER_STDERR_TAIL_BYTES,
   type HostReadyFrame, type LanguageId, type ReapedFrame, type ServerExitedFrame, type WorkspaceIdentity,
 } from '@kandev/protocol';
-import type { Clock } from '@kandev/kit';
+import { type Clock, deadline, systemClock } from '@kandev/kit';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { catalogLanguage, type CatalogLanguage } from '../catalog/catalog.js';
@@ -142,6 +142,7 @@ export class LspStream {
       send: (frame) => this.socket.sendConfirmed(JSON.stringify(frame)),
       isClosed: () => this.closed,
       log: (level, event, fields) => this.log(level, event, fields),
+      ...(this.host.timings.clock ? { clock: this.host.timings.clock } : {}),
       autoInstall,
       installer: this.host.installer,
       resolveFs: this.host.resolveFs,
@@ -281,9 +282,9 @@ export class LspStream {
   private async releaseAndReport(): Promise<void> {
     const server = this.server;
     if (server && !server.hasExited()) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([server.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.host.timings.exitReadGraceMs)))]);
-      clearTimeout(timer);
+      const grace = deadline(this.host.timings.clock ?? systemClock, this.host.timings.exitReadGraceMs);
+      await Promise.race([server.exited, grace.reached]);
+      grace.dispose();
     }
     const clean = await this.reapServer();
     if (this.closed) return;

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ManualClock } from '@kandev/kit';
 import { formatListeningLine } from '@kandev/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnAgentctl } from './agentctlProcess.js';
@@ -25,14 +26,14 @@ async function waitFor(check: () => boolean): Promise<void> {
 }
 
 /** A stand-in agentctl: `node -e SCRIPT`, so these tests need no build and no real agentctl. */
-function fakeAgentctl(script: string, startTimeoutMs = 10_000) {
+function fakeAgentctl(script: string, startTimeoutMs = 10_000, clock?: ManualClock) {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-agentctl-'));
   dirs.push(dir);
   const env = { ...process.env, GRANDCHILD_PID_FILE: join(dir, 'grandchild.pid') } as Record<string, string>;
   return {
     dir,
     env,
-    spawned: spawnAgentctl({ argv: ['node', '-e', script], env, cwd: dir, logFile: join(dir, 'agentctl.log'), startTimeoutMs }),
+    spawned: spawnAgentctl({ argv: ['node', '-e', script], env, cwd: dir, logFile: join(dir, 'agentctl.log'), startTimeoutMs, ...(clock ? { clock } : {}) }),
   };
 }
 
@@ -68,6 +69,28 @@ describe('spawnAgentctl', () => {
     expect(isAlive(agentctl.value.pid)).toBe(false);
     await waitFor(() => !isAlive(grandchild));
     expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('escalates to SIGKILL exactly when the grace period ends on the clock, not before', async () => {
+    const clock = new ManualClock();
+    const { spawned, dir } = fakeAgentctl(`
+      process.on('SIGTERM', () => require('node:fs').writeFileSync('sigterm', ''));
+      ${LISTEN}
+      setInterval(() => {}, 1000);`, 10_000, clock);
+    const agentctl = await spawned;
+    if (!agentctl.ok) throw new Error(agentctl.error);
+    let settled: { escalated: boolean } | undefined;
+    const stopped = agentctl.value.stop(10_000).then((outcome) => (settled = outcome));
+    // SIGTERM was received and ignored: still running, and the stop waits for its deadline.
+    await waitFor(() => existsSync(join(dir, 'sigterm')));
+    clock.advance(9_999);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBeUndefined();
+    expect(isAlive(agentctl.value.pid)).toBe(true);
+    clock.advance(1);
+    expect(await stopped).toEqual({ escalated: true });
+    expect(await agentctl.value.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(clock.pending).toBe(0);
   });
 
   it('reports what agentctl said when it dies before listening', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
 import { waitForListening } from '@kandev/node-transport';
 import type { TaskHostExit } from './executor.js';
 import { fail, messageOf, ok, type Result } from '../result.js';
@@ -11,6 +12,8 @@ export interface AgentctlSpawnOptions {
   /** agentctl's stderr (its JSON logs) is appended here; task-host detail stays in these logs. */
   logFile: string;
   startTimeoutMs: number;
+  /** Times the listening wait and the stop's grace period; tests pass a ManualClock. */
+  clock?: Clock;
 }
 
 export interface AgentctlProcess {
@@ -64,9 +67,10 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
     child.stdin?.destroy();
     closeLog(log);
   });
-  const port = await listened(child, options.startTimeoutMs);
+  const clock = options.clock ?? systemClock;
+  const port = await listened(child, options.startTimeoutMs, clock);
   if (!port.ok) {
-    await terminate(child, exited, 0);
+    await terminate(child, exited, 0, clock);
     const tail = stderrTail.trim().split('\n').slice(-3).join(' | ');
     return fail(tail ? `${port.error}; agentctl said: ${tail}` : port.error);
   }
@@ -76,7 +80,7 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
     pid,
     port: port.value,
     exited,
-    stop: (graceMs) => (stopping ??= terminate(child, exited, graceMs)),
+    stop: (graceMs) => (stopping ??= terminate(child, exited, graceMs, clock)),
   });
 }
 
@@ -85,8 +89,8 @@ function closeLog(log: WriteStream): void {
 }
 
 /** The listening line's port, or why there is none: the line's wait raced against the child's end. */
-async function listened(child: ChildProcess, timeoutMs: number): Promise<Result<number, string>> {
-  const wait = waitForListening(child.stdout!, timeoutMs);
+async function listened(child: ChildProcess, timeoutMs: number, clock: Clock): Promise<Result<number, string>> {
+  const wait = waitForListening(child.stdout!, timeoutMs, clock);
   const ended = new Promise<Result<number, string>>((resolve) => {
     child.once('error', (err) => resolve(fail(`cannot start agentctl: ${messageOf(err)}`)));
     child.once('exit', (code, signal) => resolve(fail(`agentctl exited before listening (${signal ?? `code ${code}`})`)));
@@ -98,14 +102,14 @@ async function listened(child: ChildProcess, timeoutMs: number): Promise<Result<
   return result;
 }
 
-async function terminate(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<{ escalated: boolean }> {
+async function terminate(child: ChildProcess, exited: Promise<unknown>, graceMs: number, clock: Clock): Promise<{ escalated: boolean }> {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
+  let graceTimer: Disposable | undefined;
   const graceOver = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), graceMs);
+    graceTimer = after(clock, graceMs, () => resolve('timeout'));
   });
   const outcome = await Promise.race([exited.then(() => 'exited' as const), graceOver]);
-  clearTimeout(timer);
+  graceTimer?.dispose();
   if (outcome === 'timeout') {
     killGroup(child, 'SIGKILL');
     if (!canKillGroups) child.kill('SIGKILL');

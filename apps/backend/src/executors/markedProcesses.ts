@@ -21,6 +21,10 @@ export interface MarkedKillReport {
   survivors: number[];
 }
 
+/**
+ * The poll's pause, deliberately not a kit Clock timer: those never keep the process alive, and a
+ * reap running during shutdown must hold the process open until the tree is proven gone.
+ */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function markerOf(pid: number): string | undefined {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { type Clock, after, systemClock } from '@kandev/kit';
 
 /**
  * Who a pid is, beyond its number: the boot id plus the kernel's start time of the process. Two
@@ -26,13 +27,13 @@ export function processIdentity(pid: number): string | undefined {
  * one, see agentctlProcess.ts) so it can reap its servers, then SIGKILL to the group if the very
  * same process is still there after `graceMs`. Returns false when the pid is someone else now.
  */
-export function reapOrphanedHost(pid: number, identity: string, graceMs: number): boolean {
+export function reapOrphanedHost(pid: number, identity: string, graceMs: number, clock: Clock = systemClock): boolean {
   if (processIdentity(pid) !== identity) return false;
   signalGroup(pid, 'SIGTERM');
-  const timer = setTimeout(() => {
+  // Not kept: the escalation never holds a stopping backend open (clock timers do not).
+  after(clock, graceMs, () => {
     if (processIdentity(pid) === identity) signalGroup(pid, 'SIGKILL');
-  }, graceMs);
-  timer.unref();
+  });
   return true;
 }
 

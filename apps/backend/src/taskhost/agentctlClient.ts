@@ -1,3 +1,4 @@
+import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
 import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -26,7 +27,17 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The HTTP side of one agentctl (docs/internals.md): health and the files API, bearer token on every call. */
 export class AgentctlClient {
-  constructor(private readonly endpoint: TaskHostEndpoint) {}
+  constructor(
+    private readonly endpoint: TaskHostEndpoint,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** An abort signal that fires `timeoutMs` from now on this client's clock, as a TimeoutError. */
+  private deadline(timeoutMs: number): { controller: AbortController; timer: Disposable } {
+    const controller = new AbortController();
+    const timer = after(this.clock, timeoutMs, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    return { controller, timer };
+  }
 
   async health(timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<HostHealth, string>> {
     const response = await this.forward('GET', TASK_HOST_PATHS.health, undefined, timeoutMs);
@@ -47,12 +58,14 @@ export class AgentctlClient {
   async forward(method: string, pathAndQuery: string, body: string | undefined, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<ForwardedResponse, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.endpoint.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    // The deadline covers the headers and the whole body, as AbortSignal.timeout did.
+    const { controller, timer } = this.deadline(timeoutMs);
     try {
       const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
         method,
         headers,
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: controller.signal,
         redirect: 'error',
       });
       const bytes = Buffer.from(await response.arrayBuffer());
@@ -61,6 +74,8 @@ export class AgentctlClient {
       // fetch reports "fetch failed"; the useful part (ECONNREFUSED, a timeout) is its cause.
       const cause = (err as { cause?: { code?: unknown } }).cause?.code;
       return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+    } finally {
+      timer.dispose();
     }
   }
 
@@ -69,8 +84,9 @@ export class AgentctlClient {
    * long search keeps streaming until it ends or the caller aborts, which cancels it on agentctl.
    */
   async open(pathAndQuery: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<StreamedResponse, string>> {
+    // Aborted without a reason, as before: only the wait for the headers is bounded.
     const controller = new AbortController();
-    const headersDeadline = setTimeout(() => controller.abort(), timeoutMs);
+    const headersDeadline = after(this.clock, timeoutMs, () => controller.abort());
     try {
       const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
         headers: { authorization: `Bearer ${this.endpoint.token}` },
@@ -85,7 +101,7 @@ export class AgentctlClient {
       const cause = (err as { cause?: { code?: unknown } }).cause?.code;
       return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
     } finally {
-      clearTimeout(headersDeadline);
+      headersDeadline.dispose();
     }
   }
 }

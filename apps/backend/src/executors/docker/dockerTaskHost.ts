@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
+import { type Clock, deadline, systemClock } from '@kandev/kit';
 import { waitForListening } from '@kandev/node-transport';
 import { fail, messageOf, ok, type Result } from '../../result.js';
 import { AGENTCTL_PORT_KEY, containerSpec, type ContainerSpecInput } from './containerSpec.js';
@@ -22,6 +23,8 @@ export interface DockerTaskHostOptions {
   stopGraceMs: number;
   /** agentctl's stderr (its JSON logs) is appended here, as for a Local PC agentctl. */
   logFile: string;
+  /** Times the Docker ping, the listening wait and the drain of a dead agentctl's last words. */
+  clock?: Clock;
 }
 
 const PING_TIMEOUT_MS = 10_000;
@@ -32,7 +35,7 @@ const SIGKILL_STATUS = 137;
 
 /** Starts a task container running agentctl and waits until agentctl listens. */
 export async function startDockerTaskHost(docker: Docker, options: DockerTaskHostOptions): Promise<Result<DockerTaskHost, DockerError>> {
-  const reachable = await ping(docker);
+  const reachable = await ping(docker, options.clock ?? systemClock);
   if (!reachable.ok) return reachable;
   const image = await inspectImage(docker, options.spec.image);
   if (!image.ok) return image;
@@ -70,10 +73,10 @@ export async function startDockerTaskHost(docker: Docker, options: DockerTaskHos
   return ok({ containerId: container.id, port: port.value, exited, stop });
 }
 
-async function ping(docker: Docker): Promise<Result<void, DockerError>> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+async function ping(docker: Docker, clock: Clock): Promise<Result<void, DockerError>> {
+  const pingDeadline = deadline(clock, PING_TIMEOUT_MS);
+  const timeout = pingDeadline.reached.then((): never => {
+    throw new Error(`no answer within ${PING_TIMEOUT_MS} ms`);
   });
   try {
     await Promise.race([docker.ping(), timeout]);
@@ -81,7 +84,7 @@ async function ping(docker: Docker): Promise<Result<void, DockerError>> {
   } catch (err) {
     return fail(dockerFailure('docker_unavailable', `Docker is not reachable (${dockerMessage(err)}): is Docker installed and running, and DOCKER_HOST right?`));
   } finally {
-    clearTimeout(timer);
+    pingDeadline.dispose();
   }
 }
 
@@ -132,7 +135,8 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
       log.write(chunk);
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
-    const listening = waitForListening(stdout, options.startTimeoutMs);
+    const clock = options.clock ?? systemClock;
+    const listening = waitForListening(stdout, options.startTimeoutMs, clock);
     await container.start();
     // Asked after start (a wait on a created container could answer at once); "removed", because
     // the container is auto-removed and `exited` promises that nothing is left.
@@ -144,7 +148,11 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
     listening.dispose();
     if (typeof outcome === 'number') return ok({ innerPort: outcome, waited, closeLog });
     // Its last words may still be in flight on the attach stream when the exit is reported.
-    if (outcome === 'exited') await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    if (outcome === 'exited') {
+      const drainDeadline = deadline(clock, DRAIN_MS);
+      await Promise.race([drained, drainDeadline.reached]);
+      drainDeadline.dispose();
+    }
     const tail = stderrTail.trim().split('\n').slice(-3).join(' | ');
     const why = outcome === 'exited' ? 'agentctl exited before it listened' : `agentctl did not report listening within ${options.startTimeoutMs} ms`;
     closeLog();

@@ -1,3 +1,4 @@
+import { type Clock, deadline, systemClock } from '@kandev/kit';
 import type Docker from 'dockerode';
 import { OWNER_LABEL } from './containerSpec.js';
 
@@ -9,19 +10,19 @@ const LIST_TIMEOUT_MS = 10_000;
  * one can reach them any more. Containers of other backends sharing the daemon are not touched.
  * Returns how many were removed; an unreachable Docker is not an error here (nothing to clean).
  */
-export async function removeLeftoverContainers(docker: Docker, owner: string): Promise<number> {
+export async function removeLeftoverContainers(docker: Docker, owner: string, clock: Clock = systemClock): Promise<number> {
   let leftovers: Docker.ContainerInfo[];
-  let timer: NodeJS.Timeout | undefined;
   // A daemon that never answers must not hold every later start hostage.
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), LIST_TIMEOUT_MS);
+  const listDeadline = deadline(clock, LIST_TIMEOUT_MS);
+  const timeout = listDeadline.reached.then((): never => {
+    throw new Error('timeout');
   });
   try {
     leftovers = await Promise.race([docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${owner}`] } }), timeout]);
   } catch {
     return 0;
   } finally {
-    clearTimeout(timer);
+    listDeadline.dispose();
   }
   const removed = await Promise.all(leftovers.map((c) => docker.getContainer(c.Id).remove({ force: true }).then(() => 1, () => 0)));
   return removed.reduce<number>((a, b) => a + b, 0);

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ManualClock } from '@kandev/kit';
+import { TASK_HOST_PATHS } from '@kandev/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentctlClient } from './agentctlClient.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+/** An agentctl stand-in; `arrived` settles once a request reached it (so a deadline can be moved past). */
+async function agentctl(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  let arrivedResolve: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (arrivedResolve = resolve));
+  server = createServer((req, res) => {
+    arrivedResolve();
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: { baseUrl: `http://127.0.0.1:${port}`, token: 't0k' }, arrived };
+}
+
+describe('AgentctlClient deadlines', () => {
+  it('gives up on a request whose answer does not come within its timeout on the clock', async () => {
+    const { endpoint, arrived } = await agentctl(() => undefined);
+    const clock = new ManualClock();
+    const answer = new AgentctlClient(endpoint, clock).forward('GET', TASK_HOST_PATHS.health, undefined, 5_000);
+    await arrived;
+    clock.advance(5_000);
+    const result = await answer;
+    expect(!result.ok && result.error).toMatch(/^agentctl unreachable: .*timeout/);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('answers a request in time and leaves no timer behind', async () => {
+    const { endpoint } = await agentctl((req, res) => {
+      expect(req.headers.authorization).toBe('Bearer t0k');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspacePath":"/w","workspaceUri":"file:///w","repoSubpaths":["a"]}');
+    });
+    const clock = new ManualClock();
+    const health = await new AgentctlClient(endpoint, clock).health(5_000);
+    expect(health).toEqual({ ok: true, value: { workspacePath: '/w', workspaceUri: 'file:///w', repoSubpaths: ['a'] } });
+    expect(clock.pending).toBe(0);
+  });
+
+  it('bounds only the wait for the headers of a streamed answer', async () => {
+    const { endpoint } = await agentctl((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"n":1}\n');
+    });
+    const clock = new ManualClock();
+    const streamed = await new AgentctlClient(endpoint, clock).open(`${TASK_HOST_PATHS.search}?q=x&stream=1`, 5_000);
+    if (!streamed.ok) throw new Error(streamed.error);
+    expect(clock.pending).toBe(0);
+    clock.advance(60_000);
+    const first = await new Promise<string>((resolve) => streamed.value.body.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    expect(first).toBe('{"n":1}\n');
+    streamed.value.abort();
+  });
+});
