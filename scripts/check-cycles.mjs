@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Fails when a module or a folder imports itself back through others. Cycles make load order matter
 // and blur which layer owns what (STYLE: layering), so `npm test` refuses them (scripts/test.sh runs
-// it on packages/protocol, apps/agentctl and apps/backend; the web still has some). Type-only imports
-// count too: a cycle of types is still a cycle of knowledge between two folders.
+// it on the packages and the Node apps; the web still has some). Type-only imports count too: a
+// cycle of types is still a cycle of knowledge between two folders. A root's own files (an app's
+// main, server, config) are one folder like any other: the composition root, which imports the
+// folders and is imported by none, so shared helpers live in a folder of their own (base/).
 //   node scripts/check-cycles.mjs [root ...]   (default: every workspace's src/)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -67,14 +69,8 @@ function cycles(graph) {
   return found;
 }
 
-/**
- * The folder a module belongs to for layering. Files directly in an app's src/ (main, server,
- * config, log) are each their own node: the composition root and a few leaf utilities, not a layer.
- */
-function folderOf(file) {
-  const dir = dirname(file);
-  return roots.includes(dir) ? file : dir;
-}
+/** The folder a module belongs to for layering; a root's own files form the root's folder. */
+const folderOf = (file) => dirname(file);
 
 const moduleGraph = new Map();
 const folderGraph = new Map();

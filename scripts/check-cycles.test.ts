@@ -61,6 +61,18 @@ describe('check-cycles', () => {
     expect(result.output).not.toContain('module cycle');
   });
 
+  it('treats a root\'s own files as one folder: a folder reaching back into the composition root is a cycle', () => {
+    const root = tree({
+      'main.ts': "import { serve } from './http/serve.js';\nexport const main = serve;\n",
+      'log.ts': 'export const log = 1;\n',
+      'http/serve.ts': "import { log } from '../log.js';\nexport const serve = log;\n",
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.output).toMatch(/folder cycle: \S*check-cycles-\w+ <-> \S*check-cycles-\w+\/http\n/);
+    expect(result.output).not.toContain('module cycle');
+  });
+
   it('checks every root it is given', () => {
     const clean = tree({ 'ok.ts': 'export const ok = 1;\n' });
     const cyclic = tree({ 'a.ts': "export { b } from './b.js';\nexport const a = 1;\n", 'b.ts': "export { a } from './a.js';\nexport const b = 2;\n" });

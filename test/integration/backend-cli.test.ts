@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOG_EVENTS } from '../../apps/backend/src/log.js';
+import { LOG_EVENTS } from '../../apps/backend/src/base/log.js';
 import { authHeaders, testTokenEnv } from '../support/access.js';
 import { agentctlFromSource, childPids, eventually, isAlive, repoRoot } from './backend-support.js';
 

@@ -13,7 +13,7 @@ import type { TaskHost } from '../../apps/backend/src/executors/executor.js';
 import { createDockerClient } from '../../apps/backend/src/executors/docker/dockerClient.js';
 import type { DockerConfig } from '../../apps/backend/src/executors/docker/dockerConfig.js';
 import { LocalDockerExecutor } from '../../apps/backend/src/executors/localDocker.js';
-import { createLogger } from '../../apps/backend/src/log.js';
+import { createLogger } from '../../apps/backend/src/base/log.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { readLog } from '../support/fakeServer.js';
 import {

@@ -7,7 +7,7 @@ import { after, systemClock } from '@kandev/kit';
 import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS, formatListeningLine } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
-import { createLogger, errorFields } from './log.js';
+import { createLogger, errorFields } from './base/log.js';
 import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
 import type { InstallLanguageServer } from './install/seam.js';

@@ -9,7 +9,7 @@ import { chooseSearchEngine } from './files/search.js';
 import { Workspace } from './files/workspace.js';
 import { createBearerCheck } from './http/auth.js';
 import { sendError, sendJson } from './http/respond.js';
-import { errorFields } from './log.js';
+import { errorFields } from './base/log.js';
 import { LspStream, type StreamHost } from './stream/lspStream.js';
 import { parseStreamParams } from './stream/params.js';
 import { StreamTable } from './stream/streamTable.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fail, ok, type Result } from './result.js';
+import { fail, ok, type Result } from './base/result.js';
 
 export interface CliOptions {
   demo: boolean;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
 import { findRepoRoot } from './paths.js';
-import { fail, ok, type Result } from './result.js';
+import { fail, ok, type Result } from './base/result.js';
 
 /** Everything the backend reads from its environment, resolved once at start-up. */
 export interface BackendConfig {

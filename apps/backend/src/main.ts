@@ -1,7 +1,7 @@
 import { ACCESS_TOKEN_PARAM } from '@kandev/protocol';
 import { parseCli, USAGE } from './cli.js';
 import { loadConfig } from './config.js';
-import { messageOf } from './result.js';
+import { messageOf } from './base/result.js';
 import { startBackend } from './server.js';
 import { bundledServersEnv, DEMO_TASK_TITLE, ensureFolderTask, seedDemoWorkspace } from './tasks/workspaceTasks.js';
 

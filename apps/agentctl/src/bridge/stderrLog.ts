@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { LogFields, Logger } from '../log.js';
+import type { LogFields, Logger } from '../base/log.js';
 
 const MAX_LINE_CHARS = 1_000;
 

@@ -2,7 +2,7 @@ import type { ApplyConflict, ApplyFilesResponse, FileOperation } from '@kandev/p
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { MAX_READ_BYTES, readBounded } from './read.js';
-import { fail, ok, type FilesError, type FilesResult } from '../filesResult.js';
+import { fail, ok, type FilesError, type FilesResult } from '../base/filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 import { atomicWrite, withPathLocks } from './write.js';

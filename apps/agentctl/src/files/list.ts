@@ -1,7 +1,7 @@
 import type { FileEntry, ListFilesResponse } from '@kandev/protocol';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fail, ok, type FilesResult } from '../filesResult.js';
+import { fail, ok, type FilesResult } from '../base/filesResult.js';
 import type { Workspace } from './workspace.js';
 
 /** Never listed: repository internals nobody edits through the Files tree. */

@@ -1,6 +1,6 @@
 import type { ReadFileResponse } from '@kandev/protocol';
 import { open } from 'node:fs/promises';
-import { fail, ok, type FilesResult } from '../filesResult.js';
+import { fail, ok, type FilesResult } from '../base/filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 

@@ -1,10 +1,10 @@
 import type { SearchEngine, SearchHit, SearchOptions, SearchResponse } from '@kandev/protocol';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import { JSON_SEARCH_LIMITS, type SearchLimits } from './search/limits.js';
 import { parseSearchQuery, type SearchQuery } from './search/query.js';
 import { findRipgrep, ripgrepSearch, RipgrepRefused } from './search/ripgrep.js';
 import { walkSearch, type HitSink } from './search/walker.js';
-import { fail, ok, type FilesResult } from '../filesResult.js';
+import { fail, ok, type FilesResult } from '../base/filesResult.js';
 import type { Workspace } from './workspace.js';
 
 export { MAX_QUERY_CHARS } from './search/query.js';

@@ -1,7 +1,7 @@
 import { SEARCH_QUERY_PARAMS, SEARCH_STREAM_CONTENT_TYPE, type SearchStreamLine } from '@kandev/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, sendJson } from '../http/respond.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { runSearch, searchWorkspace, type SearchEngineChoice } from './search.js';
 import { STREAM_SEARCH_LIMITS } from './search/limits.js';
 import { parseSearchQuery, searchOptionsOf } from './search/query.js';

@@ -1,6 +1,6 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { fail, notFound, ok, outside, type FilesResult } from '../filesResult.js';
+import { fail, notFound, ok, outside, type FilesResult } from '../base/filesResult.js';
 
 /** A workspace-relative path, checked lexically: its clean segments. */
 export interface RelativePath {

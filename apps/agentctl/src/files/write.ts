@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MAX_READ_BYTES, readBounded } from './read.js';
-import { fail, ok, type FilesError, type FilesResult } from '../filesResult.js';
+import { fail, ok, type FilesError, type FilesResult } from '../base/filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 

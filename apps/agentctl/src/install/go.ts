@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
-import { findOnPath } from '../pathLookup.js';
-import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../taskEnv.js';
+import { findOnPath } from '../env/pathLookup.js';
+import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../env/taskEnv.js';
 import type { InstallContext, Installer } from './installer.js';
 import { toolMissing } from './guidance.js';
 import { findGopls, goplsName, GOPLS_PACKAGE } from './layout.js';

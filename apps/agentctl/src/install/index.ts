@@ -1,5 +1,5 @@
 import type { LanguageId } from '@kandev/protocol';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import { resolveDeps, type InstallDeps, type Installer } from './installer.js';
 import { goInstaller } from './go.js';
 import { CLANGD_GUIDANCE, KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';

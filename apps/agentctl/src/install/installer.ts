@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { systemClock, type Clock } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
 import { InstallLock } from './lock.js';
 import type { InstallOutcome } from './outcome.js';

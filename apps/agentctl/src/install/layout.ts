@@ -2,8 +2,8 @@ import {
   displayManagedDir, displayNpmBinDir, GO_INSTALL_COMMAND, GOPLS_PACKAGE, isNpmLanguage, MANAGED_ROOT_SEGMENTS, NPM_BIN_SEGMENTS,
   npmInstallCommand, NPM_SERVERS, type LanguageId, type NpmLanguage, type NpmServer,
 } from '@kandev/protocol';
-import type { LaunchableCheck } from '../pathLookup.js';
-import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
+import type { LaunchableCheck } from '../env/pathLookup.js';
+import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../env/taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
 
 /**

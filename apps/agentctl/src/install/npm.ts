@@ -1,5 +1,5 @@
 import { launchCommand } from '../process/launchCommand.js';
-import { findOnPath } from '../pathLookup.js';
+import { findOnPath } from '../env/pathLookup.js';
 import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, toolMissing } from './guidance.js';
 import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';

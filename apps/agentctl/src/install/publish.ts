@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pathFor } from '../taskEnv.js';
+import { pathFor } from '../env/taskEnv.js';
 import type { HostFiles } from './hostFs.js';
 
 /**

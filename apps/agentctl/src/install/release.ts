@@ -3,7 +3,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
-import { envValue, pathFor } from '../taskEnv.js';
+import { envValue, pathFor } from '../env/taskEnv.js';
 import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
 import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';

@@ -1,7 +1,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { type Clock, after, systemClock } from '@kandev/kit';
 import { childProcessRoot, markedEnv, newTreeMarker, reapTree } from '../process/reapTree.js';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import type { OutputTail } from './output.js';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import type { LaunchCommand } from './launchCommand.js';
 import { markedEnv } from './reapTree.js';
 

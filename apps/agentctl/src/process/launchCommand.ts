@@ -1,4 +1,4 @@
-import { envValue, isWindows, type TaskEnv } from '../taskEnv.js';
+import { envValue, isWindows, type TaskEnv } from '../env/taskEnv.js';
 
 /** How to spawn a found launcher: a language server's, or an installer's tool (npm, go). */
 export interface LaunchCommand {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { childEnv, type TaskEnv } from '../taskEnv.js';
+import { childEnv, type TaskEnv } from '../env/taskEnv.js';
 import { environHas, expandTree, isRunning, listProcesses, lookupProcesses, type ProcessEntry } from './processTable.js';
 import { reapWindowsTree } from './reapWindows.js';
 import type { TreeRoot } from './treeRoot.js';

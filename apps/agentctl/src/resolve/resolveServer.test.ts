@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogLanguage } from '../catalog/catalog.js';
 import { managedRoot, taskHome } from '../install/layout.js';
-import { launcherNames, pathDirectories, pathExtensions } from '../pathLookup.js';
+import { launcherNames, pathDirectories, pathExtensions } from '../env/pathLookup.js';
 import { resolveServer, type ResolveFs } from './resolveServer.js';
 
 const posix = 'linux';

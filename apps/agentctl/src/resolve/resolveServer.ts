@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import { goBinDirs, managedBinDir, managedRoot } from '../install/layout.js';
-import { pathFor, type TaskEnv } from '../taskEnv.js';
-import { launcherNames, pathDirectories, pathExtensions } from '../pathLookup.js';
+import { pathFor, type TaskEnv } from '../env/taskEnv.js';
+import { launcherNames, pathDirectories, pathExtensions } from '../env/pathLookup.js';
 import { isRepositoryControlled } from './workspaceGuard.js';
 
 export type ProbeResult = 'file' | 'other' | 'missing';

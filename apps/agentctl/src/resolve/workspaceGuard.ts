@@ -1,5 +1,5 @@
 import { MANAGED_SEGMENTS } from '../install/layout.js';
-import { isWindows, pathFor } from '../taskEnv.js';
+import { isWindows, pathFor } from '../env/taskEnv.js';
 
 /**
  * True when a (real) candidate path is a repository-controlled server: anything under a

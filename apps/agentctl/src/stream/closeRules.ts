@@ -1,7 +1,7 @@
 import { CloseCode, type LanguageId } from '@kandev/protocol';
 import type { BridgeEnd } from '../bridge/bridge.js';
 import { hasInstallerFor } from '../catalog/catalog.js';
-import type { LogEvent, LogFields, LogLevel } from '../log.js';
+import type { LogEvent, LogFields, LogLevel } from '../base/log.js';
 
 /**
  * How the stream closes, as pure functions: what a missing server leads to (a close code, or an

@@ -1,9 +1,9 @@
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
 import { CloseCode, MAX_INSTALL_ERROR_BYTES, type HostStatusFrame } from '@kandev/protocol';
 import type { CatalogLanguage } from '../catalog/catalog.js';
-import type { LogEvent, LogFields, LogLevel } from '../log.js';
+import type { LogEvent, LogFields, LogLevel } from '../base/log.js';
 import { isRepositoryControlled } from '../resolve/workspaceGuard.js';
-import { isAbsoluteFor } from '../taskEnv.js';
+import { isAbsoluteFor } from '../env/taskEnv.js';
 import type { InstallLanguageServer, InstallOutcome } from '../install/seam.js';
 import { OutputTail, tailUtf8 } from './outputTail.js';
 

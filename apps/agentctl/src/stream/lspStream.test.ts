@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLogger, type LogEvent, type Logger } from '../log.js';
+import { createLogger, type LogEvent, type Logger } from '../base/log.js';
 import type { ResolveFs } from '../resolve/resolveServer.js';
 import { createAgentctlServer, type AgentctlServer } from '../server.js';
 import { LspTestClient } from '../testing/agentctlProcess.js';

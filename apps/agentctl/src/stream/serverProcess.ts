@@ -1,10 +1,10 @@
 import { logServerStderr } from '../bridge/stderrLog.js';
 import type { CatalogLanguage } from '../catalog/catalog.js';
-import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../log.js';
+import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../base/log.js';
 import { launchServer, type LaunchedServer } from '../process/launch.js';
 import { launchCommand } from '../process/launchCommand.js';
 import { newTreeMarker, reapTree } from '../process/reapTree.js';
-import type { TaskEnv } from '../taskEnv.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 
 const STDERR_BUDGET_BYTES = 256 * 1024;
 

@@ -1,8 +1,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
-import { findOnPath } from '../pathLookup.js';
-import type { TaskEnv } from '../taskEnv.js';
+import { findOnPath } from '../env/pathLookup.js';
+import type { TaskEnv } from '../env/taskEnv.js';
 import { findImportedBuildFiles } from './buildFiles.js';
 import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
 

@@ -1,7 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import type { LanguageId } from '@kandev/protocol';
-import { findOnPath, type LaunchableCheck } from '../pathLookup.js';
-import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../taskEnv.js';
+import { findOnPath, type LaunchableCheck } from '../env/pathLookup.js';
+import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../env/taskEnv.js';
 
 /**
  * The environment overrides of a language server whose workspace is not trusted

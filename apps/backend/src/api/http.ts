@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBoundedBody } from '@kandev/node-transport';
 import { MAX_JSON_DEPTH, scanJsonNesting, type ApiError, type ApiErrorCode } from '@kandev/protocol';
-import { apiError, fail, ok, type Result } from '../result.js';
+import { apiError, fail, ok, type Result } from '../base/result.js';
 
 /** What a route answers: JSON, or bytes passed through unchanged (files API, metrics). */
 export type Reply =

@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
 import { waitForListening } from '@kandev/node-transport';
 import type { TaskHostExit } from './executor.js';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 
 export interface AgentctlSpawnOptions {
   argv: string[];

@@ -1,5 +1,5 @@
 import type { ExecutorKind, Task, WorkspaceIdentity } from '@kandev/protocol';
-import type { Result } from '../result.js';
+import type { Result } from '../base/result.js';
 
 /** Defined with its client (taskhost/), which must not import the executors that start task hosts. */
 import type { TaskHostEndpoint } from '../taskhost/endpoint.js';

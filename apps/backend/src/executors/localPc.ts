@@ -6,10 +6,10 @@ import { killMarked } from './markedProcesses.js';
 import { instanceMatch, newTaskHostMarker, ownerMatch, TASK_HOST_MARKER_VARIABLE } from './taskHostMarker.js';
 import { taskHostEnvironment } from './taskEnvironment.js';
 import { localWorkspaceLayout } from './workspaceLayout.js';
-import type { Logger } from '../log.js';
-import { fail, ok, type Result } from '../result.js';
+import type { Logger } from '../base/log.js';
+import { fail, ok, type Result } from '../base/result.js';
 import { AgentctlClient } from '../taskhost/agentctlClient.js';
-import { isDirectory } from '../fsChecks.js';
+import { isDirectory } from '../base/fsChecks.js';
 
 export interface LocalPcOptions {
   agentctlCommand: string[];

@@ -1,6 +1,6 @@
 import { isAbsolute, parse, relative, resolve, sep } from 'node:path';
 import type { Repository } from '@kandev/protocol';
-import { fail, ok, type Result } from '../result.js';
+import { fail, ok, type Result } from '../base/result.js';
 
 export interface WorkspaceLayout {
   /** Absolute workspace root given to agentctl. */

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
 import { performEffect, type EffectTargets } from './leaseEffects.js';
 import { LeaseTimers } from './leaseTimers.js';

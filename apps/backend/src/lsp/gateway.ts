@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { DEFAULT_KEEPALIVE, type KeepaliveTiming, refuseUpgrade } from '@kandev/node-transport';
 import { CloseCode, LSP_MAX_BODY_BYTES } from '@kandev/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { closeCodeLabel, type BackendMetrics } from '../metrics/backendMetrics.js';
 import { hostAllowed, originAllowed, type OriginPolicy } from '../security/origin.js';
 import type { SessionService } from '../sessions/sessionService.js';

@@ -4,7 +4,7 @@
  * BrokerRuntime), never as a return value.
  */
 import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
-import type { Logger, LogEvent } from '../log.js';
+import type { Logger, LogEvent } from '../base/log.js';
 import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint } from './relay.js';

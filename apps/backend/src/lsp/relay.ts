@@ -1,6 +1,6 @@
 import type { Disposable } from '@kandev/kit';
 import type { ControlFrame, LanguageId, StatusFrame } from '@kandev/protocol';
-import type { Result } from '../result.js';
+import type { Result } from '../base/result.js';
 
 /**
  * The seam between the two edges of the gateway and the lease broker between them: the gateway

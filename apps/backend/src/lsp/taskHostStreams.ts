@@ -1,5 +1,5 @@
 import type { TaskHost } from '../executors/executor.js';
-import { fail } from '../result.js';
+import { fail } from '../base/result.js';
 import type { UpstreamOpener } from './relay.js';
 import { UpstreamStream, type UpstreamOptions } from './upstreamStream.js';
 

@@ -2,7 +2,7 @@ import type { Disposable } from '@kandev/kit';
 import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming } from '@kandev/node-transport';
 import type { UpstreamEndpoint } from './relay.js';
 

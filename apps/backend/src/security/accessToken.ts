@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCESS_TOKEN_FILE, ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 import { ensurePrivateFile } from './privateFiles.js';
 
 export interface AccessToken {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ACCESS_TOKEN_PARAM } from '@kandev/protocol';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { accessCookie, type AccessGate } from './accessGate.js';
 import { writeAccessPage } from './accessPage.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@kandev/kit';
 import { TaskHostPins } from './taskHostPins.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { IdleReclaimer } from './idleReclaimer.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;

@@ -1,6 +1,6 @@
 import { after, type Clock, type Disposable } from '@kandev/kit';
 import type { TaskHostPinView } from './taskHostPins.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 
 export interface IdleReclaimerOptions {
   /** How long a running, unpinned task host may go without use before it is stopped; 0 disables. */

@@ -3,8 +3,8 @@ import type { ApiError, Session, Task } from '@kandev/protocol';
 import type { ExecutorRegistry } from '../executors/registry.js';
 import type { TaskHost, TaskHostExecutor } from '../executors/executor.js';
 import { processIdentity, reapOrphanedHost } from '../executors/processIdentity.js';
-import type { Logger } from '../log.js';
-import { apiError, fail, messageOf, ok, type Result } from '../result.js';
+import type { Logger } from '../base/log.js';
+import { apiError, fail, messageOf, ok, type Result } from '../base/result.js';
 import type { SessionRepository } from '../store/sessionRepository.js';
 import type { TaskRepository } from '../store/taskRepository.js';
 

@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS, type UserSettings } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../log.js';
+import { createLogger } from '../base/log.js';
 import type { SettingsRepository } from '../store/settingsRepository.js';
 import { SettingsService } from './settingsService.js';
 

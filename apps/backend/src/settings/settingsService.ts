@@ -1,7 +1,7 @@
 import { Emitter, type Disposable } from '@kandev/kit';
 import { mergeSettings, type UserSettings } from '@kandev/protocol';
-import type { Logger } from '../log.js';
-import { apiError, fail, messageOf, ok, type Result } from '../result.js';
+import type { Logger } from '../base/log.js';
+import { apiError, fail, messageOf, ok, type Result } from '../base/result.js';
 import type { SettingsRepository } from '../store/settingsRepository.js';
 
 export interface SettingsChange {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.js';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 
 export type Db = Database.Database;
 

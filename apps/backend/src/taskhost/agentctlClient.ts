@@ -3,7 +3,7 @@ import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { TaskHostEndpoint } from './endpoint.js';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 
 export interface ForwardedResponse {
   status: number;

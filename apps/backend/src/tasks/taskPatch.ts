@@ -1,5 +1,5 @@
 import { isRecord, type TaskPatch } from '@kandev/protocol';
-import { ok, type Result } from '../result.js';
+import { ok, type Result } from '../base/result.js';
 import { parseTitle, refuse, type TaskInputError } from './taskValidation.js';
 
 const PATCHABLE = new Set(['title', 'trustWorkspaceTools']);

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AGENTCTL_ENV_PREFIX, EXECUTOR_KINDS, isRecord, type ApiError, type ExecutorKind, type TaskInvalid } from '@kandev/protocol';
 import { localWorkspaceLayout } from '../executors/workspaceLayout.js';
-import { apiError, fail, ok, type Result } from '../result.js';
+import { apiError, fail, ok, type Result } from '../base/result.js';
 import type { NewTask } from '../store/taskRepository.js';
 
 /** A refused task body: the API error plus which field and why, for the browser's copy. */

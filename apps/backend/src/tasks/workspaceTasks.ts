@@ -1,10 +1,10 @@
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import type { Task } from '@kandev/protocol';
-import type { Logger } from '../log.js';
-import { fail, messageOf, ok, type Result } from '../result.js';
+import type { Logger } from '../base/log.js';
+import { fail, messageOf, ok, type Result } from '../base/result.js';
 import type { TaskRepository } from '../store/taskRepository.js';
-import { isDirectory } from '../fsChecks.js';
+import { isDirectory } from '../base/fsChecks.js';
 
 export const DEMO_TASK_TITLE = 'Demo: TypeScript, Python and Go';
 

@@ -1,5 +1,5 @@
 import { SEARCH_QUERY_PARAMS, type SearchOptions } from '@kandev/protocol';
-import { fail, ok, type FilesResult } from '../../filesResult.js';
+import { fail, ok, type FilesResult } from '../../base/filesResult.js';
 
 export const MAX_QUERY_CHARS = 256;
 

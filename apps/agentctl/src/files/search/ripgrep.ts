@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { findOnPath } from '../../pathLookup.js';
-import type { TaskEnv } from '../../taskEnv.js';
+import { findOnPath } from '../../env/pathLookup.js';
+import type { TaskEnv } from '../../env/taskEnv.js';
 import { SKIPPED_DIRS, type SearchLimits } from './limits.js';
 import type { SearchQuery } from './query.js';
 import { hitsFromRgLine } from './rgJson.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../base/log.js';
 import type { BackendMetrics } from '../../metrics/backendMetrics.js';
 import type { SessionService } from '../../sessions/sessionService.js';
 import type { SettingsService } from '../../settings/settingsService.js';

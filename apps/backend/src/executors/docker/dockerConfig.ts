@@ -1,5 +1,5 @@
 import { isAbsolute, posix } from 'node:path';
-import { fail, ok, type Result } from '../../result.js';
+import { fail, ok, type Result } from '../../base/result.js';
 import { CONTAINER_RUNTIME_DIR, CONTAINER_WORKSPACE, type RuntimeMount } from './runtimeMounts.js';
 
 export type DockerNetworkMode = 'host' | 'published';

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { type Clock, deadline, systemClock } from '@kandev/kit';
 import { waitForListening } from '@kandev/node-transport';
-import { fail, messageOf, ok, type Result } from '../../result.js';
+import { fail, messageOf, ok, type Result } from '../../base/result.js';
 import { AGENTCTL_PORT_KEY, containerSpec, type ContainerSpecInput } from './containerSpec.js';
 import { dockerFailure, type DockerError } from './dockerErrors.js';
 

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fail, messageOf, ok, type Result } from '../../result.js';
+import { fail, messageOf, ok, type Result } from '../../base/result.js';
 
 /** Where the agentctl runtime appears inside a task container. */
 export const CONTAINER_RUNTIME_DIR = '/opt/kandev';

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HostFiles, rootedHostPath } from './install/hostFs.js';
+import { HostFiles, rootedHostPath } from '../install/hostFs.js';
 import { findOnPath } from './pathLookup.js';
 
 let root: string;
