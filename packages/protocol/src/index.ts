@@ -13,6 +13,7 @@ export * from './progress.js';
 export * from './readyFrame.js';
 export * from './records.js';
 export * from './settings.js';
+export * from './taskBodies.js';
 export * from './taskHostPaths.js';
 export * from './uri.js';
 export * from './catalog.js';

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_TASK_TITLE_CHARS, parseNewTaskBody, parseTaskPatchBody } from './taskBodies.js';
+
+const valid = { title: ' Fix login ', executor: 'local_docker', repositories: [{ path: '/src/app' }], env: { GOFLAGS: '-mod=mod' } };
+
+describe('task body schema', () => {
+  it('accepts a well-formed new task, trimming its title and keeping paths as sent', () => {
+    expect(parseNewTaskBody(valid)).toEqual({ ok: true, value: { title: 'Fix login', executor: 'local_docker', repositories: [{ path: '/src/app' }], env: { GOFLAGS: '-mod=mod' } } });
+    expect(parseNewTaskBody({ ...valid, env: undefined })).toMatchObject({ ok: true, value: { env: {} } });
+  });
+
+  it.each([
+    ['not an object', [], { field: 'body', reason: 'body' }],
+    ['an empty title', { ...valid, title: '  ' }, { field: 'title', reason: 'title_empty' }],
+    ['a title too long', { ...valid, title: 'x'.repeat(MAX_TASK_TITLE_CHARS + 1) }, { field: 'title', reason: 'title_too_long' }],
+    ['an unknown executor', { ...valid, executor: 'vm' }, { field: 'executor', reason: 'executor_unknown' }],
+    ['no repository', { ...valid, repositories: [] }, { field: 'repositories', reason: 'repositories_count' }],
+    ['a repository without a path', { ...valid, repositories: [{ path: '/a' }, { path: '' }] }, { field: 'repositories', reason: 'path_empty', index: 1 }],
+    ['an env name a shell cannot hold', { ...valid, env: { 'A-B': '1' } }, { field: 'env', reason: 'env_invalid' }],
+    ['an agentctl variable', { ...valid, env: { AGENTCTL_TOKEN: 'x' } }, { field: 'env', reason: 'env_invalid' }],
+    ['an env value that is not a string', { ...valid, env: { A: 1 } }, { field: 'env', reason: 'env_invalid' }],
+  ])('refuses %s with the field and reason the browser localizes', (_name, body, invalid) => {
+    const result = parseNewTaskBody(body);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatchObject({ code: 'bad_request', invalid });
+  });
+
+  it('a patch changes only a title or the trust switch, and never nothing', () => {
+    expect(parseTaskPatchBody({ title: ' New ', trustWorkspaceTools: true })).toEqual({ ok: true, value: { title: 'New', trustWorkspaceTools: true } });
+    expect(parseTaskPatchBody({ executor: 'local_pc' })).toMatchObject({ ok: false, error: { invalid: { field: 'body', reason: 'body' } } });
+    expect(parseTaskPatchBody({ trustWorkspaceTools: 'yes' })).toMatchObject({ ok: false, error: { invalid: { reason: 'trust_invalid' } } });
+    expect(parseTaskPatchBody({})).toMatchObject({ ok: false, error: { invalid: { reason: 'nothing_to_change' } } });
+  });
+});
