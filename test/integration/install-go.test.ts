@@ -65,7 +65,7 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
 
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'linux', signal: signal() }, { lock: new InstallLock() });
 
-    expect(outcome).toEqual({ ok: true, binaryPath: join(gobin, 'gopls') });
+    expect(outcome).toEqual({ ok: true, value: join(gobin, 'gopls') });
     expect(invocations().slice(before)).toEqual(['env -json GOBIN GOPATH', 'install golang.org/x/tools/gopls@latest']);
     expect(execFileSync(join(gobin, 'gopls'), { encoding: 'utf8' }).trim()).toBe(fakeGoplsBanner('v0.0.1-kandev'));
     expect(readdirSync(gobin)).toEqual(['gopls']); // published by rename; no staging left behind
@@ -83,7 +83,7 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
 
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'linux', signal: signal() });
 
-    expect(outcome).toEqual({ ok: true, binaryPath: join(first, 'bin', 'gopls') });
+    expect(outcome).toEqual({ ok: true, value: join(first, 'bin', 'gopls') });
     expect(findManagedBinary('go', env, 'linux')).toBe(join(first, 'bin', 'gopls'));
   });
 
@@ -95,8 +95,8 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
 
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'linux', signal: signal() });
 
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    const error = (outcome as { error: string }).error;
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    const error = (outcome as { error: { message: string } }).error.message;
     expect(error).toMatch(/^go install golang\.org\/x\/tools\/gopls@latest exited with code 1\. Check the task's Go setup \(GOPROXY/);
     expect(error).toMatch(/golang\.org\/x\/tools\/gopls/); // go's own line follows the summary
     expect(error.split('\n').length).toBeGreaterThan(1);
@@ -108,8 +108,8 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
   it('S07: a task whose PATH has no go gets actionable guidance instead of the host\'s go', async () => {
     const env = { ...taskEnv('nogo', {}), PATH: '/nonexistent' };
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'linux', signal: signal() });
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    expect((outcome as { error: string }).error).toMatch(/`go` was not found on the task's PATH/);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    expect((outcome as { error: { message: string } }).error.message).toMatch(/`go` was not found on the task's PATH/);
   });
 
   it('S56: tearing down while go compiles kills go and its compiler, removes staging and publishes nothing', async () => {
@@ -135,7 +135,7 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
     const tree = [goPid, ...descendantsOf(goPid).map((p) => p.pid)];
 
     teardown.abort();
-    expect(await install).toEqual({ ok: false, code: 'cancelled' });
+    expect(await install).toEqual({ ok: false, error: { code: 'cancelled' } });
 
     const stillRunning = listProcesses().filter((p) => (tree.includes(p.pid) || p.pgid === goPid) && p.state !== 'Z' && p.state !== 'X');
     expect(stillRunning).toEqual([]);

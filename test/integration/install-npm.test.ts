@@ -88,7 +88,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     ]);
 
     const launcher = join(home, '.kandev', 'lsp-servers', 'python', 'node_modules', '.bin', 'pyright-langserver');
-    expect(a).toEqual({ ok: true, binaryPath: launcher });
+    expect(a).toEqual({ ok: true, value: launcher });
     expect(b).toEqual(a);
     expect(counted.count()).toBe(1);
     expect(managedRoot(env, 'linux')).not.toBe(managedRoot({ HOME: homedir() }, 'linux'));
@@ -107,7 +107,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
 
     const dir = join(home, '.kandev', 'lsp-servers', 'typescript');
     const launcher = join(dir, 'node_modules', '.bin', 'typescript-language-server');
-    expect(outcome).toEqual({ ok: true, binaryPath: launcher });
+    expect(outcome).toEqual({ ok: true, value: launcher });
     const version = (pkg: string) => (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     expect(version('typescript-language-server')).toMatch(/^5\./);
     expect(version('typescript')).toMatch(/^6\./);
@@ -121,7 +121,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     const counted = countingSpawn();
     const expected = join(home, '.kandev', 'lsp-servers', 'python', 'node_modules', '.bin', 'pyright-langserver');
     const outcome = await installLanguageServer({ language: 'python', env: taskEnv(), platform: 'linux', signal: new AbortController().signal }, { spawn: counted.spawn });
-    expect(outcome).toEqual({ ok: true, binaryPath: expected });
+    expect(outcome).toEqual({ ok: true, value: expected });
     expect(counted.count()).toBe(0);
     expect(findManagedBinary('python', taskEnv(), 'linux')).toBe(expected);
   });
@@ -131,8 +131,8 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     // An unreachable registry: npm fails fast and explains itself.
     const env = { ...taskEnv(failHome, join(work, 'empty-cache')), npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' };
     const outcome = await installLanguageServer({ language: 'python', env, platform: 'linux', signal: new AbortController().signal }, { lock: new InstallLock() });
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    const error = (outcome as { error: string }).error;
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    const error = (outcome as { error: { message: string } }).error.message;
     expect(error).toMatch(/^npm install of pyright@1 exited with code 1\. Check that the task host can reach the npm registry/);
     expect(error).toMatch(/npm error/);
     expect(Buffer.byteLength(error)).toBeLessThanOrEqual(8 * 1024);
@@ -162,7 +162,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     const tree = [installerPid, ...descendantsOf(installerPid).map((p) => p.pid)];
 
     teardown.abort();
-    expect(await install).toEqual({ ok: false, code: 'cancelled' });
+    expect(await install).toEqual({ ok: false, error: { code: 'cancelled' } });
 
     const stillRunning = listProcesses().filter((p) => (tree.includes(p.pid) || p.pgid === installerPid) && p.state !== 'Z' && p.state !== 'X');
     expect(stillRunning).toEqual([]);

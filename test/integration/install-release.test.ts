@@ -63,7 +63,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
     const outcome = await installLanguageServer({ language: 'rust', env, platform: 'linux', signal: signal(), onOutput: (l) => lines.push(l) }, { ...linuxX64, lock: new InstallLock() });
 
     const expected = join(managed(), 'rust', 'rust-analyzer');
-    expect(outcome).toEqual({ ok: true, binaryPath: expected });
+    expect(outcome).toEqual({ ok: true, value: expected });
     expect(statSync(expected).mode & 0o777).toBe(0o755);
     expect(execFileSync(expected, { encoding: 'utf8' }).trim()).toBe(BANNER);
     expect(good.requests).toEqual([`/download/${NAME}.sha256`, `/download/${NAME}`]);
@@ -82,8 +82,8 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
       { ...linuxX64, rustAnalyzerBaseUrl: bad.baseUrl },
     );
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    const error = (outcome as { error: string }).error;
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    const error = (outcome as { error: { message: string } }).error.message;
     expect(error).toContain('failed checksum verification');
     expect(error).toContain(`expected sha256 ${sha256(archive)}, got ${sha256(corrupted)}`);
     expect(error).toContain('KANDEV_RUST_ANALYZER_BASE_URL');
@@ -96,8 +96,8 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
       { arch: 'x64', libc: () => 'musl', rustAnalyzerBaseUrl: bad.baseUrl },
     );
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    expect((outcome as { error: string }).error).toMatch(/does not hold a sha256 checksum; refusing/);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    expect((outcome as { error: { message: string } }).error.message).toMatch(/does not hold a sha256 checksum; refusing/);
     expectNothingPublished();
   });
 
@@ -106,8 +106,8 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
       { language: 'rust', env: { HOME: home }, platform: 'darwin', signal: signal() },
       { arch: 'arm64', rustAnalyzerBaseUrl: good.baseUrl },
     );
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    const error = (outcome as { error: string }).error;
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    const error = (outcome as { error: { message: string } }).error.message;
     expect(error).toContain('rust-analyzer-aarch64-apple-darwin.gz.sha256 failed with HTTP 404');
     expectNothingPublished();
   });
@@ -119,8 +119,8 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
       { ...linuxX64, rustAnalyzerBaseUrl: closed.baseUrl },
     );
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    expect((outcome as { error: string }).error).toMatch(/Could not reach .*Check the task host's network access/);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    expect((outcome as { error: { message: string } }).error.message).toMatch(/Could not reach .*Check the task host's network access/);
     expectNothingPublished();
   });
 
@@ -137,14 +137,14 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
       expect(statSync(join(managed(), staging!, 'rust-analyzer.gz')).size).toBeGreaterThan(0);
     });
     teardown.abort();
-    expect(await install).toEqual({ ok: false, code: 'cancelled' });
+    expect(await install).toEqual({ ok: false, error: { code: 'cancelled' } });
     expectNothingPublished();
   });
 
   it('S11: on a Windows task host rust has no installer and nothing is downloaded', async () => {
     const before = good.requests.length;
     const outcome = await installLanguageServer({ language: 'rust', env: { USERPROFILE: 'C:\\Users\\me' }, platform: 'win32', signal: signal() }, { rustAnalyzerBaseUrl: good.baseUrl });
-    expect(outcome).toMatchObject({ ok: false, code: 'no_installer' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'no_installer' } });
     expect(good.requests).toHaveLength(before);
   });
 });

@@ -5,7 +5,7 @@ describe('agentctl configuration', () => {
   it('reads the AGENTCTL_* variables of docs/internals.md, with defaults', () => {
     expect(readConfig({ AGENTCTL_TOKEN: 't', AGENTCTL_WORKSPACE: '/w/./x', AGENTCTL_REPOS: '["a","b/c"]' })).toEqual({
       ok: true,
-      config: { token: 't', workspacePath: '/w/x', repoSubpaths: ['a', 'b/c'], host: '127.0.0.1', port: 0 },
+      value: { token: 't', workspacePath: '/w/x', repoSubpaths: ['a', 'b/c'], host: '127.0.0.1', port: 0 },
     });
   });
 

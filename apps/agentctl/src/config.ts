@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { AGENTCTL_ENV } from '@kandev/protocol';
+import type { Result } from './base/result.js';
 
 /** What agentctl needs from its environment (docs/internals.md, "How the backend starts agentctl"). */
 export interface AgentctlConfig {
@@ -11,7 +12,7 @@ export interface AgentctlConfig {
   port: number;
 }
 
-export type ConfigResult = { ok: true; config: AgentctlConfig } | { ok: false; error: string };
+export type ConfigResult = Result<AgentctlConfig>;
 
 function parseRepos(raw: string | undefined): string[] | string {
   if (raw === undefined || raw.trim() === '') return [];
@@ -41,5 +42,5 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!/^\d{1,5}$/.test(portText) || port > 65_535) return { ok: false, error: `${AGENTCTL_ENV.port} must be a port number` };
   const hostText = env[AGENTCTL_ENV.host];
   const host = hostText !== undefined && hostText.length > 0 ? hostText : '127.0.0.1';
-  return { ok: true, config: { token, workspacePath: resolve(workspace), repoSubpaths: repos, host, port } };
+  return { ok: true, value: { token, workspacePath: resolve(workspace), repoSubpaths: repos, host, port } };
 }

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     logger.flushSync();
     process.exit(2);
   }
-  const config = parsed.config;
+  const config = parsed.value;
   // Before any stream exists: every process started from here on carries this instance's marker,
   // and the watchdog kills what carries it once this process is gone, however it ends.
   startWatchdog(process.env);

@@ -1,5 +1,6 @@
-/** The files API's result type, at the src root so files/ and files/search/ can both use it (no folder cycle). */
+/** The files API's result type, shared by files/ and files/search/ (so it lives in base/, no folder cycle). */
 import type { ApiErrorCode } from '@kandev/protocol';
+import type { Result } from './result.js';
 
 /** A files-API failure as a value: the API error code, its HTTP status, and a message for the caller. */
 export interface FilesError {
@@ -8,7 +9,7 @@ export interface FilesError {
   message: string;
 }
 
-export type FilesResult<T> = { ok: true; value: T } | { ok: false; error: FilesError };
+export type FilesResult<T> = Result<T, FilesError>;
 
 export const ok = <T>(value: T): FilesResult<T> => ({ ok: true, value });
 

@@ -25,7 +25,7 @@ export const goInstaller: Installer = {
 };
 
 function failed(summary: string, tail: readonly string[] = []): InstallOutcome {
-  return { ok: false, code: 'failed', error: failureText(summary, tail) };
+  return { ok: false, error: { code: 'failed', message: failureText(summary, tail) } };
 }
 
 function howItEnded(result: Exclude<RunResult, { kind: 'cancelled' }>): string {
@@ -37,7 +37,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
   const { env, platform, files, output } = ctx;
   const path = pathFor(platform);
   const found = findGopls(env, platform, files);
-  if (found !== undefined) return { ok: true, binaryPath: found };
+  if (found !== undefined) return { ok: true, value: found };
 
   const go = findOnPath('go', env, platform, files);
   if (go === undefined) return failed(toolMissing('go', 'gopls'));
@@ -46,7 +46,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
   if (dest.kind === 'cancelled') return CANCELLED;
   if (dest.kind === 'failed') return dest.outcome;
   const published = path.join(dest.dir, goplsName(platform));
-  if (files.isLaunchable(published)) return { ok: true, binaryPath: published };
+  if (files.isLaunchable(published)) return { ok: true, value: published };
 
   await sweepStale(files, platform, dest.dir, ctx.deps.clock.now());
   const staging = await createStaging(files, platform, dest.dir, 'gopls');
@@ -77,7 +77,7 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
     if (!files.isLaunchable(staged)) return failed(`go install finished but produced no ${goplsName(platform)}; go output follows.`, output.tail());
     if (ctx.signal.aborted) return CANCELLED;
     await publishFile(files, staged, published);
-    return { ok: true, binaryPath: published };
+    return { ok: true, value: published };
   } finally {
     await files.remove(staging);
   }

@@ -53,7 +53,7 @@ function installerFor(language: LanguageId, platform: NodeJS.Platform): Installe
 export async function installLanguageServer(req: InstallRequest, deps: Partial<InstallDeps> = {}): Promise<InstallOutcome> {
   if (req.signal.aborted) return CANCELLED;
   const installer = installerFor(req.language, req.platform);
-  if ('guidance' in installer) return { ok: false, code: 'no_installer', guidance: installer.guidance };
+  if ('guidance' in installer) return { ok: false, error: { code: 'no_installer', guidance: installer.guidance } };
   const resolved = resolveDeps(deps);
   const key = installer.lockKey(req.env, req.platform);
   return resolved.lock.run(key, { signal: req.signal, onOutput: req.onOutput }, (shared) =>

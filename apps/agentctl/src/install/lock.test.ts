@@ -8,13 +8,13 @@ function controllable() {
   const task = (shared: SharedInstall) =>
     new Promise<InstallOutcome>((resolve) => {
       runs.push({ shared, finish: resolve });
-      shared.signal.addEventListener('abort', () => setTimeout(() => resolve({ ok: false, code: 'cancelled' }), 5));
+      shared.signal.addEventListener('abort', () => setTimeout(() => resolve({ ok: false, error: { code: 'cancelled' } }), 5));
     });
   return { runs, task };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
-const OK: InstallOutcome = { ok: true, binaryPath: '/h/.kandev/lsp-servers/python/node_modules/.bin/pyright-langserver' };
+const OK: InstallOutcome = { ok: true, value: '/h/.kandev/lsp-servers/python/node_modules/.bin/pyright-langserver' };
 
 describe('InstallLock', () => {
   it('concurrent requests for one target share one install and its outcome and output', async () => {
@@ -61,7 +61,7 @@ describe('InstallLock', () => {
     const b = lock.run('k', { signal: new AbortController().signal }, task);
     await flush();
     leaving.abort();
-    expect(await a).toEqual({ ok: false, code: 'cancelled' });
+    expect(await a).toEqual({ ok: false, error: { code: 'cancelled' } });
     expect(runs[0]!.shared.signal.aborted).toBe(false);
     runs[0]!.finish(OK);
     expect(await b).toEqual(OK);
@@ -76,7 +76,7 @@ describe('InstallLock', () => {
         shared.signal.addEventListener('abort', () =>
           setTimeout(() => {
             order.push('drained');
-            resolve({ ok: false, code: 'cancelled' });
+            resolve({ ok: false, error: { code: 'cancelled' } });
           }, 10),
         );
       }),
@@ -85,7 +85,7 @@ describe('InstallLock', () => {
     teardown.abort();
     const outcome = await result;
     order.push('resolved');
-    expect(outcome).toEqual({ ok: false, code: 'cancelled' });
+    expect(outcome).toEqual({ ok: false, error: { code: 'cancelled' } });
     expect(order).toEqual(['drained', 'resolved']);
   });
 
@@ -99,7 +99,7 @@ describe('InstallLock', () => {
     const next = lock.run('k', { signal: new AbortController().signal }, task);
     await flush();
     expect(runs).toHaveLength(1); // not joined to the cancelled one, not overlapping it
-    expect(await cancelled).toEqual({ ok: false, code: 'cancelled' });
+    expect(await cancelled).toEqual({ ok: false, error: { code: 'cancelled' } });
     await vi.waitFor(() => expect(runs).toHaveLength(2));
     expect(runs[1]!.shared.signal.aborted).toBe(false);
     runs[1]!.finish(OK);
@@ -111,7 +111,7 @@ describe('InstallLock', () => {
     const outcome = await lock.run('k', { signal: new AbortController().signal }, async () => {
       throw new Error('EACCES: permission denied, mkdir');
     });
-    expect(outcome).toMatchObject({ ok: false, code: 'failed' });
-    expect((outcome as { error: string }).error).toContain('EACCES');
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
+    expect((outcome as { error: { message: string } }).error.message).toContain('EACCES');
   });
 });

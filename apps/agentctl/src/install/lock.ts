@@ -71,7 +71,7 @@ export class InstallLock {
         return await task({ signal: controller.signal, emit });
       } catch (err) {
         // A defect in an installer still ends as a value the stream can report, never a crash.
-        return { ok: false, code: 'failed', error: failureText(`The installer stopped unexpectedly: ${errorMessage(err)}`) };
+        return { ok: false, error: { code: 'failed', message: failureText(`The installer stopped unexpectedly: ${errorMessage(err)}`) } };
       } finally {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       }

@@ -27,15 +27,15 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
   const { env, platform, files, output } = ctx;
   const server = NPM_SERVERS[language];
   const root = managedRoot(env, platform);
-  if (root === undefined) return { ok: false, code: 'failed', error: failureText(NO_HOME) };
+  if (root === undefined) return { ok: false, error: { code: 'failed', message: failureText(NO_HOME) } };
   const target = languageDir(root, language, platform);
   const isComplete = (dir: string) => files.isLaunchable(npmLauncher(dir, language, platform));
 
   // Re-check under the lock: a request that queued behind a finished install reuses it (S10).
-  if (isComplete(target)) return { ok: true, binaryPath: npmLauncher(target, language, platform) };
+  if (isComplete(target)) return { ok: true, value: npmLauncher(target, language, platform) };
 
   const npm = findOnPath('npm', env, platform, files);
-  if (npm === undefined) return { ok: false, code: 'failed', error: failureText(toolMissing('npm', server.bin)) };
+  if (npm === undefined) return { ok: false, error: { code: 'failed', message: failureText(toolMissing('npm', server.bin)) } };
 
   await sweepStale(files, platform, root, ctx.deps.clock.now());
   const staging = await createStaging(files, platform, root, language);
@@ -55,15 +55,15 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
       const summary =
         `npm install of ${server.packages.join(' ')} ${how}. Check that the task host can reach the npm registry ` +
         '(proxy, registry and auth settings in the task\'s npm configuration); npm output follows.';
-      return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+      return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
     }
     if (!isComplete(staging)) {
       const summary = `npm install finished but did not produce the ${server.bin} launcher; npm output follows.`;
-      return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+      return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
     }
     if (ctx.signal.aborted) return CANCELLED; // torn down between exit and publish: publish nothing
     await publishDirectory(files, platform, staging, target, isComplete);
-    return { ok: true, binaryPath: npmLauncher(target, language, platform) };
+    return { ok: true, value: npmLauncher(target, language, platform) };
   } finally {
     // After a successful publish the staging path no longer exists; otherwise this discards it.
     await files.remove(staging);

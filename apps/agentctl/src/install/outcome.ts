@@ -6,4 +6,4 @@ import type { InstallOutcome } from './seam.js';
  */
 export type { InstallOutcome };
 
-export const CANCELLED: InstallOutcome = Object.freeze({ ok: false, code: 'cancelled' } as const);
+export const CANCELLED: InstallOutcome = Object.freeze({ ok: false, error: { code: 'cancelled' } } as const);

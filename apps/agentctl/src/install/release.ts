@@ -43,14 +43,14 @@ class ReleaseError extends Error {}
 
 async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome> {
   const { env, platform, files, output, deps } = ctx;
-  if (platform === 'win32') return { ok: false, code: 'no_installer', guidance: RUST_WINDOWS_GUIDANCE };
+  if (platform === 'win32') return { ok: false, error: { code: 'no_installer', guidance: RUST_WINDOWS_GUIDANCE } };
   const triple = targetTriple(platform, deps.arch, deps.libc);
-  if (triple === undefined) return { ok: false, code: 'no_installer', guidance: rustUnsupportedHostGuidance(platform, deps.arch) };
+  if (triple === undefined) return { ok: false, error: { code: 'no_installer', guidance: rustUnsupportedHostGuidance(platform, deps.arch) } };
   const root = managedRoot(env, platform);
-  if (root === undefined) return { ok: false, code: 'failed', error: failureText(NO_HOME) };
+  if (root === undefined) return { ok: false, error: { code: 'failed', message: failureText(NO_HOME) } };
   const target = languageDir(root, 'rust', platform);
   const isComplete = (dir: string) => files.isLaunchable(rustAnalyzerBinary(dir, platform));
-  if (isComplete(target)) return { ok: true, binaryPath: rustAnalyzerBinary(target, platform) };
+  if (isComplete(target)) return { ok: true, value: rustAnalyzerBinary(target, platform) };
 
   const base = (deps.rustAnalyzerBaseUrl ?? envValue(env, RUST_ANALYZER_BASE_URL_ENV, platform) ?? DEFAULT_RUST_ANALYZER_BASE_URL).replace(/\/+$/, '');
   const archiveUrl = `${base}/rust-analyzer-${triple}.gz`;
@@ -76,11 +76,11 @@ async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome>
     await files.chmod(binary, 0o755);
     if (ctx.signal.aborted) return CANCELLED;
     await publishDirectory(files, platform, staging, target, isComplete);
-    return { ok: true, binaryPath: rustAnalyzerBinary(target, platform) };
+    return { ok: true, value: rustAnalyzerBinary(target, platform) };
   } catch (err) {
     if (ctx.signal.aborted) return CANCELLED;
     const summary = err instanceof ReleaseError ? err.message : `Installing rust-analyzer from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
-    return { ok: false, code: 'failed', error: failureText(summary, output.tail()) };
+    return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
   } finally {
     await files.remove(staging);
   }

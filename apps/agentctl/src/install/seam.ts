@@ -1,4 +1,5 @@
 import type { LanguageId } from '@kandev/protocol';
+import type { Result } from '../base/result.js';
 
 /**
  * The installer seam. install/index.ts exports `installLanguageServer` of this shape; the stream
@@ -18,13 +19,15 @@ export interface InstallRequest {
   onOutput: (chunk: string) => void;
 }
 
-export type InstallOutcome =
-  /** The published launcher (absolute; a concrete PATHEXT launcher on Windows). */
-  | { ok: true; binaryPath: string }
+/** Why nothing was installed; the stream maps each code to frames and a close code. */
+export type InstallFailure =
   /** This host cannot install it (Kotlin; rust-analyzer on Windows): 4007, guidance for the log. */
-  | { ok: false; code: 'no_installer'; guidance: string }
+  | { code: 'no_installer'; guidance: string }
   /** Installer output, already bounded: sent in install_failed before 4003. */
-  | { ok: false; code: 'failed'; error: string }
-  | { ok: false; code: 'cancelled' };
+  | { code: 'failed'; message: string }
+  | { code: 'cancelled' };
+
+/** The published launcher (absolute; a concrete PATHEXT launcher on Windows), or why there is none. */
+export type InstallOutcome = Result<string, InstallFailure>;
 
 export type InstallLanguageServer = (request: InstallRequest) => Promise<InstallOutcome>;

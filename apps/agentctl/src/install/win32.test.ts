@@ -71,7 +71,7 @@ describe('Windows task hosts (platform injected as win32)', () => {
     const expected = 'C:\\Users\\me\\.kandev\\lsp-servers\\python\\node_modules\\.bin\\pyright-langserver.cmd';
 
     const first = await installLanguageServer({ language: 'python', env, platform: 'win32', signal: signal() }, deps);
-    expect(first).toEqual({ ok: true, binaryPath: expected });
+    expect(first).toEqual({ ok: true, value: expected });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.command).toBe('C:\\Windows\\System32\\cmd.exe');
     expect(calls[0]!.args.slice(0, 3)).toEqual(['/d', '/s', '/c']);
@@ -79,7 +79,7 @@ describe('Windows task hosts (platform injected as win32)', () => {
     expect(calls[0]!.env.AGENTCTL_TOKEN).toBeUndefined();
 
     const again = await installLanguageServer({ language: 'python', env, platform: 'win32', signal: signal() }, deps);
-    expect(again).toEqual({ ok: true, binaryPath: expected });
+    expect(again).toEqual({ ok: true, value: expected });
     expect(calls).toHaveLength(1);
     expect(findManagedBinary('python', env, 'win32', host)).toBe(expected);
     expect(readdirSync(host('C:\\Users\\me\\.kandev\\lsp-servers'))).toEqual(['python']); // staging gone
@@ -92,7 +92,7 @@ describe('Windows task hosts (platform injected as win32)', () => {
     const deps = { spawn: fakeWindowsTools(calls), toHostPath: host, lock: new InstallLock() };
 
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'win32', signal: signal() }, deps);
-    expect(outcome).toEqual({ ok: true, binaryPath: 'C:\\Users\\me\\go\\bin\\gopls.exe' });
+    expect(outcome).toEqual({ ok: true, value: 'C:\\Users\\me\\go\\bin\\gopls.exe' });
     expect(calls.map((c) => [c.command, ...c.args])).toEqual([
       ['C:\\Program Files\\Go\\bin\\go.exe', 'env', '-json', 'GOBIN', 'GOPATH'],
       ['C:\\Program Files\\Go\\bin\\go.exe', 'install', 'golang.org/x/tools/gopls@latest'],
@@ -115,16 +115,16 @@ describe('Windows task hosts (platform injected as win32)', () => {
       { language: 'rust', env: { USERPROFILE: 'C:\\Users\\me' }, platform: 'win32', signal: signal() },
       { spawn: fakeWindowsTools(calls), toHostPath: host, fetch: () => Promise.reject(new Error('no download expected')) },
     );
-    expect(outcome).toMatchObject({ ok: false, code: 'no_installer' });
-    expect((outcome as { guidance: string }).guidance).toMatch(/rust-analyzer.*Windows.*PATH/s);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'no_installer' } });
+    expect((outcome as { error: { guidance: string } }).error.guidance).toMatch(/rust-analyzer.*Windows.*PATH/s);
     expect(calls).toEqual([]);
   });
 
   it('S03: kotlin never has an installer, on any platform', async () => {
     for (const platform of ['win32', 'linux', 'darwin'] as const) {
       const outcome = await installLanguageServer({ language: 'kotlin', env: { HOME: '/h' }, platform, signal: signal() }, { spawn: fakeWindowsTools([]) });
-      expect(outcome).toMatchObject({ ok: false, code: 'no_installer' });
-      expect((outcome as { guidance: string }).guidance).toMatch(/kotlin-lsp/);
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'no_installer' } });
+      expect((outcome as { error: { guidance: string } }).error.guidance).toMatch(/kotlin-lsp/);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Result } from '../base/result.js';
 import type { TaskEnv } from '../env/taskEnv.js';
 import type { LaunchCommand } from './launchCommand.js';
 import { markedEnv } from './reapTree.js';
@@ -17,7 +18,13 @@ export interface LaunchedServer {
   hasExited(): boolean;
 }
 
-export type LaunchResult = { ok: true; server: LaunchedServer } | { ok: false; errorCode: string; message: string };
+/** Why a server did not start: the spawn error's code (ENOENT, EACCES, ...) and its message. */
+export interface LaunchError {
+  code: string;
+  message: string;
+}
+
+export type LaunchResult = Result<LaunchedServer, LaunchError>;
 
 export interface LaunchRequest {
   command: LaunchCommand;
@@ -47,7 +54,7 @@ export function launchServer(req: LaunchRequest): Promise<LaunchResult> {
     } catch (err) {
       // Synchronous failures (EINVAL for bad arguments) are launch failures too.
       const e = err as NodeJS.ErrnoException;
-      resolve({ ok: false, errorCode: e.code ?? 'spawn_error', message: e.message });
+      resolve({ ok: false, error: { code: e.code ?? 'spawn_error', message: e.message } });
       return;
     }
     let exitInfo: ExitInfo | undefined;
@@ -59,14 +66,14 @@ export function launchServer(req: LaunchRequest): Promise<LaunchResult> {
     });
     const onError = (err: NodeJS.ErrnoException) => {
       child.removeListener('spawn', onSpawn);
-      resolve({ ok: false, errorCode: err.code ?? 'spawn_error', message: err.message });
+      resolve({ ok: false, error: { code: err.code ?? 'spawn_error', message: err.message } });
     };
     const onSpawn = () => {
       child.removeListener('error', onError);
       // Later errors (e.g. a kill on an exited process) must not become uncaught exceptions.
       child.on('error', () => {});
       const pid = child.pid as number;
-      resolve({ ok: true, server: { child, pid, marker: req.marker, exited, hasExited: () => exitInfo !== undefined } });
+      resolve({ ok: true, value: { child, pid, marker: req.marker, exited, hasExited: () => exitInfo !== undefined } });
     };
     child.once('error', onError);
     child.once('spawn', onSpawn);

@@ -36,31 +36,31 @@ describe('process tree reaping', () => {
     const shim = installScriptedServer(join(temp, 'bin'), 'tree-server');
     const marker = newTreeMarker();
     const launched = await launchServer({ command: launchCommand(shim, [], process.platform, {}), cwd: temp, env: taskEnv, marker });
-    if (!launched.ok) throw new Error(launched.message);
-    const pids = await spawnDescendants(launched.server);
+    if (!launched.ok) throw new Error(launched.error.message);
+    const pids = await spawnDescendants(launched.value);
     expect(pids).toHaveLength(4);
     expect(await alivePids(pids)).toEqual(pids);
-    const report = await reapTree(launched.server, { graceMs: 500 });
+    const report = await reapTree(launched.value, { graceMs: 500 });
     expect(report.survivors).toEqual([]);
-    expect(await alivePids([launched.server.pid, ...pids])).toEqual([]);
+    expect(await alivePids([launched.value.pid, ...pids])).toEqual([]);
   });
 
   it('reaps the orphans of a server that already exited on its own', async () => {
     const shim = installScriptedServer(join(temp, 'bin'), 'exiting-server');
     const marker = newTreeMarker();
     const launched = await launchServer({ command: launchCommand(shim, [], process.platform, {}), cwd: temp, env: taskEnv, marker });
-    if (!launched.ok) throw new Error(launched.message);
-    const pids = await spawnDescendants(launched.server);
-    launched.server.child.stdin.write(encodeLspFrame(JSON.stringify({ jsonrpc: '2.0', method: 'test/exit', params: { code: 3 } })));
-    expect(await launched.server.exited).toEqual({ code: 3, signal: null });
+    if (!launched.ok) throw new Error(launched.error.message);
+    const pids = await spawnDescendants(launched.value);
+    launched.value.child.stdin.write(encodeLspFrame(JSON.stringify({ jsonrpc: '2.0', method: 'test/exit', params: { code: 3 } })));
+    expect(await launched.value.exited).toEqual({ code: 3, signal: null });
     expect((await alivePids(pids)).length).toBeGreaterThan(0);
-    await reapTree(launched.server, { graceMs: 500 });
+    await reapTree(launched.value, { graceMs: 500 });
     expect(await alivePids(pids)).toEqual([]);
   });
 
   it('reports a launch failure as a value (ENOENT), never an exception', async () => {
     const r = await launchServer({ command: launchCommand(join(temp, 'missing'), [], process.platform, {}), cwd: temp, env: {}, marker: 'x' });
-    expect(r).toMatchObject({ ok: false, errorCode: 'ENOENT' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'ENOENT' } });
   });
 });
 

@@ -41,7 +41,7 @@ describe('the install phase on a manual clock', () => {
     clock.advance(1);
     expect(details()).toEqual(['added 2 packages']);
     output('linking\n');
-    finish({ ok: true, binaryPath: '/opt/servers/typescript-language-server' });
+    finish({ ok: true, value: '/opt/servers/typescript-language-server' });
     expect(await phase).toEqual({ kind: 'launch', binaryPath: '/opt/servers/typescript-language-server' });
     clock.advance(10_000);
     expect(details()).toEqual(['added 2 packages']);

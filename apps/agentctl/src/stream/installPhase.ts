@@ -54,7 +54,7 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   } catch (err) {
     // An installer defect still ends as an install failure with what it printed.
     const message = err instanceof Error ? err.message : String(err);
-    outcome = { ok: false, code: 'failed', error: [tail.value().trimEnd(), message].filter((s) => s.length > 0).join('\n') };
+    outcome = { ok: false, error: { code: 'failed', message: [tail.value().trimEnd(), message].filter((s) => s.length > 0).join('\n') } };
   } finally {
     progress.end();
   }
@@ -63,12 +63,13 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
     return { kind: 'ended' };
   }
   if (!outcome.ok) {
-    switch (outcome.code) {
+    const failure = outcome.error;
+    switch (failure.code) {
       case 'failed':
-        ctx.log('warn', 'install_failed', { error: outcome.error });
-        return failed(ctx, outcome.error);
+        ctx.log('warn', 'install_failed', { error: failure.message });
+        return failed(ctx, failure.message);
       case 'no_installer':
-        ctx.log('info', 'stream_refused', { reason: 'no_installer', guidance: outcome.guidance });
+        ctx.log('info', 'stream_refused', { reason: 'no_installer', guidance: failure.guidance });
         return { kind: 'close', code: CloseCode.NoInstaller };
       case 'cancelled':
         // Cancelled without this stream asking (a shared install was torn down): the instance is stopping.
@@ -76,7 +77,7 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
         return { kind: 'close', code: CloseCode.GoingAway };
     }
   }
-  const { binaryPath } = outcome;
+  const binaryPath = outcome.value;
   // The same S57 rule as resolution: never launch something the repository controls.
   if (!isAbsoluteFor(binaryPath, ctx.platform) || isRepositoryControlled(binaryPath, ctx.workspaceReal, ctx.platform)) {
     ctx.log('warn', 'install_failed', { error: 'installer returned an unusable path', path: binaryPath });

@@ -76,7 +76,7 @@ describe('task-host LSP stream around the installer', () => {
   it('sends installing, then installed, then ready, and bridges the installed server', async () => {
     const installer = recordingInstaller(async (req) => {
       req.onOutput('added 1 package\n');
-      return { ok: true, binaryPath: shim };
+      return { ok: true, value: shim };
     });
     const h = await start(installer);
     const client = h.open('language=python&autoInstall=true');
@@ -98,7 +98,7 @@ describe('task-host LSP stream around the installer', () => {
       req.onOutput('\u001b[2Kfetching pyright@1 (12 MB)\n');
       // Long enough for a throttled progress frame to go out before the install ends.
       await new Promise((resolve) => setTimeout(resolve, 1_200));
-      return { ok: true, binaryPath: shim };
+      return { ok: true, value: shim };
     });
     const h = await start(installer);
     const client = h.open('language=python&autoInstall=true');
@@ -112,7 +112,7 @@ describe('task-host LSP stream around the installer', () => {
   });
 
   it('S12 reports a failed install with the installer detail, bounded, then closes 4003 without reason', async () => {
-    const h = await start(recordingInstaller(async () => ({ ok: false, code: 'failed', error: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` })));
+    const h = await start(recordingInstaller(async () => ({ ok: false, error: { code: 'failed', message: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` } })));
     const client = h.open('language=python&autoInstall=true');
     const failed = await client.status('install_failed');
     expect(await client.closed).toEqual({ code: CloseCode.InstallFailed, reason: '' });
@@ -136,14 +136,14 @@ describe('task-host LSP stream around the installer', () => {
   });
 
   it('closes 4007 when the installer reports no installer for this host', async () => {
-    const h = await start(recordingInstaller(async () => ({ ok: false, code: 'no_installer', guidance: 'install it by hand' })));
+    const h = await start(recordingInstaller(async () => ({ ok: false, error: { code: 'no_installer', guidance: 'install it by hand' } })));
     const client = h.open('language=go&autoInstall=true');
     expect(await client.closed).toEqual({ code: CloseCode.NoInstaller, reason: '' });
     expect(client.frames.map((f) => f.status)).toEqual(['installing']);
   });
 
   it('closes 4001 without installing when auto-install is off', async () => {
-    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    const installer = recordingInstaller(async () => ({ ok: true, value: shim }));
     const h = await start(installer);
     const client = h.open('language=typescript&autoInstall=false');
     expect(await client.closed).toEqual({ code: CloseCode.BinaryMissingInstallable, reason: '' });
@@ -152,7 +152,7 @@ describe('task-host LSP stream around the installer', () => {
   });
 
   it('S03 closes 4007 for a missing Kotlin server without attempting installation, even with autoInstall=true', async () => {
-    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    const installer = recordingInstaller(async () => ({ ok: true, value: shim }));
     const h = await start(installer);
     const client = h.open('language=kotlin&autoInstall=true');
     expect(await client.closed).toEqual({ code: CloseCode.NoInstaller, reason: '' });
@@ -174,7 +174,7 @@ describe('task-host LSP stream around the installer', () => {
   });
 
   it('does not install when the installing frame cannot be delivered, and drops the socket', async () => {
-    const installer = recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+    const installer = recordingInstaller(async () => ({ ok: true, value: shim }));
     // A socket that accepts nothing: every write fails, as on a connection that just broke.
     let terminated = false;
     const brokenSocket = Object.assign(new EventEmitter(), {
@@ -188,7 +188,7 @@ describe('task-host LSP stream around the installer', () => {
     const events: LogEvent[] = [];
     const stream = new LspStream(
       brokenSocket as unknown as WebSocket,
-      { ok: true, params: { language: 'python', autoInstall: true, trustWorkspaceTools: false } },
+      { ok: true, value: { language: 'python', autoInstall: true, trustWorkspaceTools: false } },
       {
         workspace: { workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [] },
         workspaceReal: workspace,
@@ -215,7 +215,7 @@ describe('task-host LSP stream around the installer', () => {
             // A real installer kills its npm/go tree here before settling.
             setTimeout(() => {
               drained = true;
-              resolve({ ok: false, code: 'cancelled' });
+              resolve({ ok: false, error: { code: 'cancelled' } });
             }, 20);
           });
         }),
@@ -235,7 +235,7 @@ describe('task-host LSP stream around the installer', () => {
 });
 
 describe('how a bridged stream ends', () => {
-  const installed = () => recordingInstaller(async () => ({ ok: true, binaryPath: shim }));
+  const installed = () => recordingInstaller(async () => ({ ok: true, value: shim }));
 
   it('release-stream (after exit): the server gets its moment to exit, the tree is reaped, then reaped{clean} and close 1000', async () => {
     const h = await start(installed());

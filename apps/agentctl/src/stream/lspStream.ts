@@ -73,8 +73,8 @@ export class LspStream {
     private readonly id: number,
   ) {
     // Untrusted (the default): resolve, install and launch with the guarded env (docs/workspace-trust.md).
-    const guards = params.ok && !params.params.trustWorkspaceTools
-      ? untrustedEnvOverrides(params.params.language, host.env, host.workspaceReal, host.platform)
+    const guards = params.ok && !params.value.trustWorkspaceTools
+      ? untrustedEnvOverrides(params.value.language, host.env, host.workspaceReal, host.platform)
       : {};
     this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
@@ -121,18 +121,18 @@ export class LspStream {
   }
 
   private log(level: LogLevel, event: LogEvent, fields: LogFields = {}): void {
-    this.host.logger.log(level, event, { stream: this.id, language: this.params.ok ? this.params.params.language : undefined, ...fields });
+    this.host.logger.log(level, event, { stream: this.id, language: this.params.ok ? this.params.value.language : undefined, ...fields });
   }
 
   private async run(): Promise<void> {
     if (!this.params.ok) {
-      this.log('warn', 'stream_refused', { reason: 'bad_params', detail: this.params.detail });
+      this.log('warn', 'stream_refused', { reason: 'bad_params', detail: this.params.error });
       this.close(CloseCode.Unavailable);
       return;
     }
-    const { language: id, autoInstall } = this.params.params;
+    const { language: id, autoInstall } = this.params.value;
     const language = catalogLanguage(id);
-    this.log('info', 'stream_open', { autoInstall, trustWorkspaceTools: this.params.params.trustWorkspaceTools });
+    this.log('info', 'stream_open', { autoInstall, trustWorkspaceTools: this.params.value.trustWorkspaceTools });
     const result = await runLauncherPhase({
       language,
       env: this.env,
@@ -182,7 +182,7 @@ export class LspStream {
       return;
     }
     const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace };
-    if (this.params.ok && !this.params.params.trustWorkspaceTools) {
+    if (this.params.ok && !this.params.value.trustWorkspaceTools) {
       ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
     }
     if (!(await this.socket.sendConfirmed(JSON.stringify(ready)))) {

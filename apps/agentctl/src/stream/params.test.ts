@@ -4,10 +4,10 @@ import { parseStreamParams } from './params.js';
 describe('stream parameters', () => {
   it('accepts catalog languages and true/false auto-install, refusing anything else', () => {
     expect(parseStreamParams(new URLSearchParams('language=go&autoInstall=true'))).toEqual({
-      ok: true, params: { language: 'go', autoInstall: true, trustWorkspaceTools: false },
+      ok: true, value: { language: 'go', autoInstall: true, trustWorkspaceTools: false },
     });
     expect(parseStreamParams(new URLSearchParams('language=kotlin'))).toEqual({
-      ok: true, params: { language: 'kotlin', autoInstall: false, trustWorkspaceTools: false },
+      ok: true, value: { language: 'kotlin', autoInstall: false, trustWorkspaceTools: false },
     });
     expect(parseStreamParams(new URLSearchParams('language=cobol')).ok).toBe(false);
     expect(parseStreamParams(new URLSearchParams('')).ok).toBe(false);
@@ -15,8 +15,8 @@ describe('stream parameters', () => {
   });
 
   it('workspace trust is off unless the backend says exactly true', () => {
-    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=true'))).toMatchObject({ ok: true, params: { trustWorkspaceTools: true } });
-    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=false'))).toMatchObject({ ok: true, params: { trustWorkspaceTools: false } });
+    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=true'))).toMatchObject({ ok: true, value: { trustWorkspaceTools: true } });
+    expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=false'))).toMatchObject({ ok: true, value: { trustWorkspaceTools: false } });
     expect(parseStreamParams(new URLSearchParams('language=go&trustWorkspaceTools=yes')).ok).toBe(false);
   });
 });

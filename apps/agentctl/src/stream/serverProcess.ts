@@ -26,10 +26,10 @@ export async function startServer(ctx: ServerProcessContext, language: CatalogLa
   const command = launchCommand(launcher, language.args, ctx.platform, ctx.env);
   const result = await launchServer({ command, cwd: ctx.cwd, env: ctx.env, marker: newTreeMarker() });
   if (!result.ok) {
-    ctx.log('warn', 'launch_failed', { path: launcher, errorCode: result.errorCode, error: result.message });
+    ctx.log('warn', 'launch_failed', { path: launcher, errorCode: result.error.code, error: result.error.message });
     return undefined;
   }
-  const server = result.server;
+  const server = result.value;
   ctx.log('info', 'server_started', { pid: server.pid, path: launcher });
   logServerStderr(server.child.stderr, ctx.logger, { stream: ctx.streamId, language: language.id }, STDERR_BUDGET_BYTES);
   return server;
