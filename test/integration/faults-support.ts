@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { AGENTCTL_ENV } from '@kandev/protocol';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { installFakeServer, writeScript } from '../support/fakeServer.js';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
@@ -72,7 +73,7 @@ export async function fakeTask(stack: RunningStack, script: FakeScript, name = '
 export function agentctlPidFor(backendPid: number, workspace: string): number | undefined {
   return childPids(backendPid, 'agentctl').find((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`AGENTCTL_WORKSPACE=${workspace}`);
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${AGENTCTL_ENV.workspace}=${workspace}`);
     } catch {
       return false;
     }
