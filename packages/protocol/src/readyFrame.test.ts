@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readyFrameIdentity } from './readyFrame.js';
+import { readyFrameIdentity, workspaceIdentityOf } from './readyFrame.js';
 
 const valid = { status: 'ready', language: 'go', workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: ['api', 'web'] };
 
@@ -20,5 +20,16 @@ describe('readyFrameIdentity', () => {
     const result = readyFrameIdentity(frame);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(error);
+  });
+});
+
+describe('workspaceIdentityOf', () => {
+  it('applies the ready frame\'s rule to any message carrying the identity, naming it in the error', () => {
+    expect(workspaceIdentityOf({ ok: true, workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] }, 'agentctl health')).toEqual({
+      ok: true, identity: { workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] },
+    });
+    expect(workspaceIdentityOf({ workspaceUri: 'file:///w', workspacePath: '/w' }, 'agentctl health')).toEqual({
+      ok: false, error: 'agentctl health: repoSubpaths must be an array of strings',
+    });
   });
 });

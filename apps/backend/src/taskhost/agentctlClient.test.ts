@@ -63,3 +63,12 @@ describe('AgentctlClient deadlines', () => {
     streamed.value.abort();
   });
 });
+
+describe('AgentctlClient health', () => {
+  it('refuses a health answer whose workspace identity is malformed, by the ready frame\'s rule', async () => {
+    const { endpoint } = await agentctl((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspacePath":"/w","workspaceUri":"file:///w","repoSubpaths":["a",3]}');
+    });
+    expect(await new AgentctlClient(endpoint).health(5_000)).toEqual({ ok: false, error: 'agentctl health: repoSubpaths must be an array of strings' });
+  });
+});

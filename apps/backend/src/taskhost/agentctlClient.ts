@@ -1,5 +1,5 @@
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
-import { TASK_HOST_PATHS, type WorkspaceIdentity } from '@kandev/protocol';
+import { TASK_HOST_PATHS, workspaceIdentityOf, type WorkspaceIdentity } from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { TaskHostEndpoint } from './endpoint.js';
@@ -43,15 +43,19 @@ export class AgentctlClient {
     const response = await this.forward('GET', TASK_HOST_PATHS.health, undefined, timeoutMs);
     if (!response.ok) return response;
     if (response.value.status !== 200) return fail(`agentctl health answered HTTP ${response.value.status}`);
+    let body: unknown;
     try {
-      const body = JSON.parse(response.value.body.toString('utf8')) as Partial<HostHealth>;
-      if (typeof body.workspacePath !== 'string' || typeof body.workspaceUri !== 'string') return fail('agentctl health lacks workspace fields');
-      const health: HostHealth = { workspacePath: body.workspacePath, workspaceUri: body.workspaceUri, repoSubpaths: Array.isArray(body.repoSubpaths) ? body.repoSubpaths : [] };
-      if (typeof body.platform === 'string') health.platform = body.platform;
-      return ok(health);
+      body = JSON.parse(response.value.body.toString('utf8'));
     } catch {
       return fail('agentctl health is not JSON');
     }
+    // The identity a ready frame will carry later, refused whole by the same rule if malformed.
+    const identity = workspaceIdentityOf(body, 'agentctl health');
+    if (!identity.ok) return fail(identity.error);
+    const health: HostHealth = identity.identity;
+    const { platform } = body as { platform?: unknown };
+    if (typeof platform === 'string') health.platform = platform;
+    return ok(health);
   }
 
   /** One request to agentctl; the answer comes back unchanged (status, type, bytes). */
