@@ -3,6 +3,7 @@ import type { UserSettings } from '@kandev/protocol';
 import { currentFormFactor, type FormFactor } from '../device/formFactor.js';
 import { parseRoute, type Route } from './route.js';
 import { settingsStore } from './services.js';
+import { useSnapshot } from './useSnapshot.js';
 
 function subscribeHash(listener: () => void): () => void {
   window.addEventListener('hashchange', listener);
@@ -17,7 +18,7 @@ export function useRoute(): Route {
 }
 
 export function useSettings(): UserSettings | undefined {
-  return useSyncExternalStore(settingsStore.subscribe, settingsStore.get);
+  return useSnapshot(settingsStore.onDidChange, settingsStore.get);
 }
 
 /** Follows viewport and pointer changes (a rotated tablet, a resized window). */

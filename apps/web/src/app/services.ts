@@ -4,7 +4,7 @@ import i18next from 'i18next';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { LeaseHints } from '../lib/lsp/leaseHint.js';
-import { Emitter } from '../lib/lsp/disposable.js';
+import { Emitter } from '@kandev/kit';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
 import { formatBeforeSave } from '../lib/lsp/editing/formatOnSave.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
@@ -59,7 +59,7 @@ export function loadMonaco(): Promise<MonacoApi> {
     exposeTestHooks(monaco);
     // Monaco's theme follows the app's (System follows the OS, live).
     monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
-    themeStore.subscribe(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved)));
+    themeStore.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved)));
     return monaco;
   });
   return monacoPromise;
@@ -141,13 +141,13 @@ function exposeTestHooks(monaco: MonacoApi): void {
 }
 
 let settings: UserSettings | undefined;
-const settingsListeners = new Set<() => void>();
+const settingsChanged = new Emitter<void>();
 
 function publishSettings(value: UserSettings): void {
   const previous = settings;
   settings = value;
   if (JSON.stringify(previous?.lsp_editor_features) !== JSON.stringify(value.lsp_editor_features)) preferencesChanged.fire();
-  for (const l of settingsListeners) l();
+  settingsChanged.fire();
 }
 
 /** A PUT /api/settings body: any subset of fields; a language's config set to null is deleted. */
@@ -158,10 +158,7 @@ export type SettingsPatch = Omit<Partial<UserSettings>, 'lsp_server_configs'> & 
 /** The user's settings, fetched once per window (defaults when the backend has none). */
 export const settingsStore = {
   get: (): UserSettings | undefined => settings,
-  subscribe(listener: () => void): () => void {
-    settingsListeners.add(listener);
-    return () => settingsListeners.delete(listener);
-  },
+  onDidChange: settingsChanged.event,
   load(): Promise<UserSettings> {
     return api.getSettings().then((value) => {
       publishSettings(value);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { editing } from '../../app/services.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';
-import type { Disposable } from '../../lib/lsp/disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 

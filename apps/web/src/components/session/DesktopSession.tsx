@@ -1,5 +1,5 @@
 import { FileSearch, Save } from 'lucide-react';
-import { useCallback, useEffect, useState, useSyncExternalStore, type CSSProperties } from 'react';
+import { useCallback, useEffect, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
 import { activeEditor } from '../../app/activeEditor.js';
@@ -23,6 +23,7 @@ import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { Splitter, useSidebarWidth } from './Splitter.js';
 import { useTabMemory } from './useTabMemory.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -52,7 +53,7 @@ export function DesktopSession(props: DesktopSessionProps) {
 function SessionEditor({ sessionId, initialFile, initialPosition, monaco, workspace }: DesktopSessionProps & { monaco: MonacoApi; workspace: SessionWorkspace }) {
   const { t } = useTranslation();
   const { t: tw } = useTranslation('workbench');
-  const snapshot = useSyncExternalStore(workspace.subscribe, workspace.getSnapshot);
+  const snapshot = useSnapshot(workspace.onDidChange, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
   const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
   const settings = useSettings();

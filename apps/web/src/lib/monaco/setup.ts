@@ -1,5 +1,5 @@
 import { installBuiltinGuards, type BuiltinSuppression, type GuardableEditor, type GuardableLanguages } from '../lsp/builtins.js';
-import type { Disposable } from '../lsp/disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { MonacoApi } from '../lsp/providers/host.js';
 import { positionOf, resolveOpenTarget, type OpenTarget } from '../workspace/navigation.js';
 import type { WorkspaceIdentityStore } from '../workspace/workspaceIdentity.js';

@@ -1,7 +1,7 @@
 import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
 import type { KandevApi } from '../../api/kandevApi.js';
-import { Emitter, toDisposable, type Disposable, type Event } from '../lsp/disposable.js';
+import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import type { OpenDocumentSource, SyncedDocument } from '../lsp/documentSync.js';
 import { sessionModelUriParts } from '../lsp/uris.js';
 import { monacoLanguageForPath } from '../monaco/languages.js';
@@ -91,7 +91,9 @@ export class SessionWorkspace implements Disposable {
   private readonly syncingFromDisk = new Set<string>();
   private revealSeq = 0;
   private snapshot: WorkspaceSnapshot;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  /** Tabs, activity, opening state, dirtiness or a reveal changed: read getSnapshot again. */
+  readonly onDidChange: Event<void> = this.changes.event;
   private readonly opened = new Emitter<SyncedDocument>();
   private readonly closed = new Emitter<SyncedDocument>();
   private readonly saved = new Emitter<{ document: SyncedDocument; text: string }>();
@@ -109,14 +111,10 @@ export class SessionWorkspace implements Disposable {
 
   getSnapshot = (): WorkspaceSnapshot => this.snapshot;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   private changed(): void {
     this.snapshot = this.buildSnapshot();
-    for (const l of this.listeners) l();
+    this.changes.fire();
   }
 
   private buildSnapshot(): WorkspaceSnapshot {
@@ -443,7 +441,7 @@ export class SessionWorkspace implements Disposable {
     this.opened.dispose();
     this.closed.dispose();
     this.saved.dispose();
-    this.listeners.clear();
+    this.changes.dispose();
   }
 }
 

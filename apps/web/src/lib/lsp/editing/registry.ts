@@ -1,6 +1,6 @@
 import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { Emitter, toDisposable, type Disposable, type Event } from '../disposable.js';
+import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import type { CancellationLike } from '../jsonRpc.js';
 
 /** One document symbol in hierarchical form, whatever shape the server answered in. */

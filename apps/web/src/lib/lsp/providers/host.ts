@@ -3,7 +3,7 @@ import type * as Monaco from 'monaco-editor';
 import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
 import { monacoLanguagesOf } from '../../monaco/languages.js';
-import type { Disposable, Event } from '../disposable.js';
+import type { Disposable, Event } from '@kandev/kit';
 import type { EditorPreferences } from '../editing/preferences.js';
 import type { ApplyEditResult, EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
