@@ -14,7 +14,7 @@ import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
-import { sessionModelUriParts, workspaceRelativePath } from '../lib/lsp/uris.js';
+import { workspaceRelativePath } from '../lib/lsp/uris.js';
 import { setupMonaco } from '../lib/monaco/setup.js';
 import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
 import type { OpenTarget } from '../lib/workspace/navigation.js';
@@ -22,6 +22,7 @@ import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspa
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { serverLocale } from '../i18n/i18n.js';
 import { sessionHash } from './route.js';
+import { exposeTestHooks } from './testHooks.js';
 import { monacoThemeFor } from './theme.js';
 import { themeStore } from './themeStore.js';
 
@@ -56,7 +57,8 @@ let monacoPromise: Promise<MonacoApi> | undefined;
 export function loadMonaco(): Promise<MonacoApi> {
   monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
     setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') });
-    exposeTestHooks(monaco);
+    // A constant at build time: the production bundle drops this branch and the hooks module.
+    if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
     // Monaco's theme follows the app's (System follows the OS, live).
     monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
     themeStore.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved)));
@@ -124,20 +126,6 @@ function navigate(target: OpenTarget, position: Position | undefined): void {
   void workspace.open(target.path, position);
   const hash = sessionHash(target.sessionId);
   if (!window.location.hash.startsWith(hash)) window.location.hash = hash;
-}
-
-declare global {
-  interface Window {
-    __kandev?: { monaco?: MonacoApi; getModelMarkers(sessionId: string, path: string): unknown[] };
-  }
-}
-
-/** Harmless helpers for browser tests: Monaco itself and the markers of one session model. */
-function exposeTestHooks(monaco: MonacoApi): void {
-  window.__kandev = {
-    monaco,
-    getModelMarkers: (sessionId, path) => monaco.editor.getModelMarkers({ resource: monaco.Uri.from(sessionModelUriParts(sessionId, path)) }),
-  };
 }
 
 let settings: UserSettings | undefined;
