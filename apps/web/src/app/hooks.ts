@@ -2,7 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { UserSettings } from '@kandev/protocol';
 import { currentFormFactor, type FormFactor } from '../device/formFactor.js';
 import { parseRoute, type Route } from './route.js';
-import { settingsStore } from './services.js';
+import { useServices } from './services/ServicesContext.js';
 import { useSnapshot } from './useSnapshot.js';
 
 function subscribeHash(listener: () => void): () => void {
@@ -18,7 +18,8 @@ export function useRoute(): Route {
 }
 
 export function useSettings(): UserSettings | undefined {
-  return useSnapshot(settingsStore.onDidChange, settingsStore.get);
+  const { settings } = useServices();
+  return useSnapshot(settings.onDidChange, settings.get);
 }
 
 /** Follows viewport and pointer changes (a rotated tablet, a resized window). */

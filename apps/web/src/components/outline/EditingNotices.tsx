@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { editingNotices } from '../../app/services.js';
+import { useServices } from '../../app/services/ServicesContext.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
 
 /** Messages from editing features (an edit refused, a command failed), until dismissed. */
 export function EditingNotices() {
   const { t } = useTranslation('editing');
+  const { editingNotices } = useServices();
   const notices = useSnapshot(editingNotices.onDidChange, editingNotices.getSnapshot);
   if (notices.length === 0) return null;
   return (

@@ -2,7 +2,7 @@ import { useState, type DragEvent, type KeyboardEvent, type ReactNode } from 're
 import { useTranslation } from 'react-i18next';
 import { useActiveEditor } from '../../app/activeEditor.js';
 import { useFormFactor, useSettings } from '../../app/hooks.js';
-import { settingsStore } from '../../app/services.js';
+import { useServices } from '../../app/services/ServicesContext.js';
 import { LspStatusBarItem } from './LspStatusBarItem.js';
 import { ProblemsStatusItem } from './ProblemsStatusItem.js';
 import { lspPlacement, moveBefore, moveItem, orderedItems, showsLspItem, type StatusBarItemId } from './statusBarModel.js';
@@ -18,6 +18,7 @@ const DRAG_TYPE = 'application/x-kandev-status-item';
 export function AppStatusBar() {
   const { t } = useTranslation();
   const settings = useSettings();
+  const { settings: settingsStore } = useServices();
   const form = useFormFactor();
   const active = useActiveEditor();
   const [saveFailed, setSaveFailed] = useState(false);
