@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.js';
-import { ServicesProvider } from './app/services/ServicesContext.js';
-import { createWindowServices } from './app/services/windowServices.js';
+import { App } from './shell/App.js';
+import { ServicesProvider } from './services/ServicesContext.js';
+import { createWindowServices } from './services/windowServices.js';
 import { initI18n, isLocale, setLocale } from './i18n/i18n.js';
 import './app/themeStore.js';
 import './styles/tokens.css';

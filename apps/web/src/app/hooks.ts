@@ -1,9 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { UserSettings } from '@kandev/protocol';
 import { currentFormFactor, type FormFactor } from '../device/formFactor.js';
 import { parseRoute, type Route } from './route.js';
-import { useServices } from './services/ServicesContext.js';
-import { useSnapshot } from './useSnapshot.js';
 
 function subscribeHash(listener: () => void): () => void {
   window.addEventListener('hashchange', listener);
@@ -15,11 +12,6 @@ export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(hash));
   useEffect(() => setRoute(parseRoute(hash)), [hash]);
   return route;
-}
-
-export function useSettings(): UserSettings | undefined {
-  const { settings } = useServices();
-  return useSnapshot(settings.onDidChange, settings.get);
 }
 
 /** Follows viewport and pointer changes (a rotated tablet, a resized window). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; lines: string[] };
 

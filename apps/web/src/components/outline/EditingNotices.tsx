@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
 
 /** Messages from editing features (an edit refused, a command failed), until dismissed. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import type { CancellationLike } from '../../lib/lsp/jsonRpc.js';
 import type { EditingRegistry, WorkspaceSymbolItem } from '../../lib/lsp/editing/registry.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';
 import type { Disposable } from '@kandev/kit';
 import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchHit, SearchOptions } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 type SearchState =
   | { state: 'idle' }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { FileTreeModel } from '../../lib/workspace/fileTree.js';
 import { ReadOnlyViewer } from '../editor/ReadOnlyViewer.js';
 import { FileTree } from '../files/FileTree.js';

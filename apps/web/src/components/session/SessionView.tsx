@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormFactor } from '../../app/hooks.js';
 import { sessionHash } from '../../app/route.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { ExecutorBadge } from '../tasks/ExecutorBadge.js';
 import { formatStartTime } from '../tasks/formatTime.js';
@@ -12,7 +12,7 @@ import { DesktopSession } from './DesktopSession.js';
 import { PhoneSession } from './PhoneSession.js';
 import { WorkspaceTrustButton } from '../trust/WorkspaceTrustButton.js';
 import { useSessionInfo } from './useSessionInfo.js';
-import { sessionBody } from './sessionBody.js';
+import { sessionBody } from '../../lib/sessions/sessionBody.js';
 import { UnsupportedExecutorNotice } from './UnsupportedExecutorNotice.js';
 
 interface SessionViewProps {

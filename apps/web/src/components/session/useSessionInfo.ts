@@ -1,7 +1,7 @@
 import type { Session } from '@kandev/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 export type SessionInfo = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; session: Session; task?: TaskSummary };
 

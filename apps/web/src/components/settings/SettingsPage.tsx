@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageCatalogEntry } from '@kandev/protocol';
-import { useSettings } from '../../app/hooks.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { languageCards } from '../../lib/settings/languageCatalog.js';
 import { GeneralSettings } from './GeneralSettings.js';
 import { LanguageCardView } from './LanguageCard.js';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { LanguageId } from '@kandev/protocol';
-import { useSettings } from '../../app/hooks.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { watchBuiltinDemand } from '../../lib/monaco/typescriptWorkerGate.js';

@@ -2,7 +2,7 @@ import { SUPPORTED_EXECUTORS, EXECUTOR_KINDS, type ExecutorKind, type Task } fro
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Dialog } from '../ui/Dialog.js';
 import { taskFormError, type TaskFormError } from './taskErrors.js';
 

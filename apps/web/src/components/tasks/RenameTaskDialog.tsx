@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Dialog } from '../ui/Dialog.js';
 import { taskFormError, type TaskFormError } from './taskErrors.js';
 

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
 import { sessionHash } from '../../app/route.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Menu } from '../ui/Menu.js';
 import { ExecutorBadge } from './ExecutorBadge.js';
 import { formatStartTime } from './formatTime.js';
 import { SessionStateBadge } from './SessionStateBadge.js';
-import { refusedSessionId, unsupportedOpenTarget } from '../session/sessionBody.js';
+import { refusedSessionId, unsupportedOpenTarget } from '../../lib/sessions/sessionBody.js';
 
 const SHOWN_SESSIONS = 5;
 

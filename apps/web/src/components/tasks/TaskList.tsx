@@ -2,7 +2,7 @@ import { ClipboardList, Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { useServices } from '../../app/services/ServicesContext.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { CreateTaskDialog } from './CreateTaskDialog.js';
 import { DeleteTaskDialog } from './DeleteTaskDialog.js';

@@ -10,7 +10,8 @@ import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
 
-export type MonacoApi = typeof Monaco;
+import type { MonacoApi } from '../../monaco/monacoApi.js';
+export type { MonacoApi } from '../../monaco/monacoApi.js';
 export type MonacoUri = Monaco.Uri;
 export type TextModel = Monaco.editor.ITextModel;
 

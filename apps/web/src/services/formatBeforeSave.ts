@@ -1,8 +1,8 @@
 import { languageForPath } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
-import { formatBeforeSave } from '../../lib/lsp/editing/formatOnSave.js';
-import { preferencesOf } from '../../lib/lsp/editing/preferences.js';
-import type { EditingRegistry } from '../../lib/lsp/editing/registry.js';
+import { formatBeforeSave } from '../lib/lsp/editing/formatOnSave.js';
+import { preferencesOf } from '../lib/lsp/editing/preferences.js';
+import type { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import type { SettingsStore } from './settingsStore.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Emitter, type Event } from '@kandev/kit';
 import { mergeSettings, type LanguageId, type UserSettings } from '@kandev/protocol';
-import type { KandevApi } from '../../api/kandevApi.js';
+import type { KandevApi } from '../api/kandevApi.js';
 
 /** A PUT /api/settings body: any subset of fields; a language's config set to null is deleted. */
 export type SettingsPatch = Omit<Partial<UserSettings>, 'lsp_server_configs'> & {

@@ -1,8 +1,8 @@
 import type { Disposable } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
-import type { LspConnection } from '../../lib/lsp/connection.js';
-import type { LspConnectionRegistry } from '../../lib/lsp/registry.js';
-import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import type { LspConnection } from '../lib/lsp/connection.js';
+import type { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
 
 /**
  * What one session holds in this window: its SessionWorkspace (tabs, models) and its LSP

@@ -1,7 +1,7 @@
 import type { LanguageId } from '@kandev/protocol';
 import { useEffect, useState } from 'react';
-import type { LspConnection } from '../../lib/lsp/connection.js';
-import type { MonacoApi } from '../../lib/lsp/providers/host.js';
+import type { LspConnection } from '../lib/lsp/connection.js';
+import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import type { SessionScope } from './sessionScope.js';
 import { useServices } from './ServicesContext.js';
 

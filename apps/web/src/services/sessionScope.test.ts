@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LanguageId } from '@kandev/protocol';
-import type { LspConnection } from '../../lib/lsp/connection.js';
-import { LspConnectionRegistry } from '../../lib/lsp/registry.js';
-import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import type { LspConnection } from '../lib/lsp/connection.js';
+import { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
 import { SessionScope, SessionScopes } from './sessionScope.js';
 
 function harness() {

@@ -1,29 +1,29 @@
 import { DisposableStore, type Disposable } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
-import { createKandevApi, type KandevApi } from '../../api/kandevApi.js';
-import { serverLocale } from '../../i18n/i18n.js';
-import { BuiltinSuppression } from '../../lib/lsp/builtins.js';
-import { LspConnection } from '../../lib/lsp/connection.js';
-import { applyWorkspaceEdit } from '../../lib/lsp/edits/apply.js';
-import { EditingNotices } from '../../lib/lsp/editing/notices.js';
-import { preferencesOf } from '../../lib/lsp/editing/preferences.js';
-import { EditingRegistry } from '../../lib/lsp/editing/registry.js';
-import { LeaseHints } from '../../lib/lsp/leaseHint.js';
-import { createMonacoFeatureBinder } from '../../lib/lsp/providers/bind.js';
-import type { MonacoApi } from '../../lib/lsp/providers/host.js';
-import { LspConnectionRegistry } from '../../lib/lsp/registry.js';
-import { lspSocketUrl, openBrowserSocket } from '../../lib/lsp/socket.js';
-import { workspaceRelativePath } from '../../lib/lsp/uris.js';
-import { setupMonaco } from '../../lib/monaco/setup.js';
-import { typescriptWorkerGate } from '../../lib/monaco/typescriptWorkerGate.js';
-import type { OpenTarget } from '../../lib/workspace/navigation.js';
-import { SessionWorkspace, type Position } from '../../lib/workspace/sessionWorkspace.js';
-import { WorkspaceIdentityStore } from '../../lib/workspace/workspaceIdentity.js';
-import { sessionHash } from '../route.js';
-import { exposeTestHooks } from '../testHooks.js';
-import { monacoThemeFor } from '../theme.js';
-import { themeStore } from '../themeStore.js';
+import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
+import { serverLocale } from '../i18n/i18n.js';
+import { BuiltinSuppression } from '../lib/lsp/builtins.js';
+import { LspConnection } from '../lib/lsp/connection.js';
+import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
+import { EditingNotices } from '../lib/lsp/editing/notices.js';
+import { preferencesOf } from '../lib/lsp/editing/preferences.js';
+import { EditingRegistry } from '../lib/lsp/editing/registry.js';
+import { LeaseHints } from '../lib/lsp/leaseHint.js';
+import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
+import type { MonacoApi } from '../lib/lsp/providers/host.js';
+import { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
+import { workspaceRelativePath } from '../lib/lsp/uris.js';
+import { setupMonaco } from '../lib/workspace/monacoSetup.js';
+import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
+import type { OpenTarget } from '../lib/workspace/navigation.js';
+import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
+import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
+import { sessionHash } from '../app/route.js';
+import { exposeTestHooks } from './testHooks.js';
+import { monacoThemeFor } from '../app/theme.js';
+import { themeStore } from '../app/themeStore.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { SessionScope, SessionScopes } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
@@ -119,7 +119,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   let monacoPromise: Promise<MonacoApi> | undefined;
   const loadMonaco = (): Promise<MonacoApi> => {
-    monacoPromise ??= import('../../lib/monaco/monaco.js').then(({ monaco }) => {
+    monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
       for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') })) store.add(d);
       // A constant at build time: the production bundle drops this branch and the hooks module.
       if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
