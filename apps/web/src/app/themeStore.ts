@@ -39,7 +39,8 @@ class ThemeStore {
   private readonly media: MediaQueryList | undefined;
 
   constructor() {
-    this.media = typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : undefined;
+    // No window in unit tests that render views with react-dom/server: System resolves to light.
+    this.media = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : undefined;
     const preference = readStored(safeLocalStorage());
     this.state = { preference, resolved: resolveTheme(preference, this.media?.matches ?? false) };
     this.media?.addEventListener('change', () => this.apply(this.state.preference));
@@ -67,6 +68,7 @@ class ThemeStore {
   }
 
   private paint(): void {
+    if (typeof document === 'undefined') return;
     document.documentElement.dataset.theme = this.state.resolved;
     document.documentElement.dataset.themePreference = this.state.preference;
   }

@@ -14,5 +14,6 @@ export function useSnapshot<E, T>(onDidChange: Event<E>, getSnapshot: () => T): 
     },
     [onDidChange],
   );
-  return useSyncExternalStore(subscribe, getSnapshot);
+  // The same snapshot on the server: unit tests render views with react-dom/server.
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }
