@@ -1,8 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
-import { join } from 'node:path';
-import { ensureBuilt, repoRoot, webDist } from '../support/build.js';
+import { ensureBuilt } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { markers, openFile, openLspPanel, openSession, waitForLspState } from '../support/page.js';
 import { copyDemoWorkspace, startStack, type RunningStack } from '../support/stack.js';
@@ -21,9 +20,8 @@ describe.runIf(run)('first load of the editor on a fresh profile', () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    // What a person downloads: the production bundle, not the test build the other suites serve.
-    ensureBuilt('web');
-    stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
+    ensureBuilt('web-test');
+    stack = await startStack();
     const task = await stack.createTask({ title: 'Demo', workspace: copyDemoWorkspace() });
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
