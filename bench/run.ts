@@ -18,7 +18,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, repoRoot } from '../test/support/build.js';
+import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
@@ -95,7 +95,8 @@ async function transport(dir: string): Promise<void> {
 
 async function load(): Promise<void> {
   ensureBuilt('web');
-  const stack = await startStack();
+  // The production bundle, as a person downloads it (test stacks serve the test build otherwise).
+  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
   try {
     const task = await stack.createTask({ title: 'bench load', workspace: copyDemoWorkspace() });
     const sessionId = (await stack.startSession(task.id)).id;
