@@ -212,10 +212,18 @@ export function encodeLspFrame(body: string, maxBodyBytes = LSP_MAX_BODY_BYTES):
   return out;
 }
 
+/**
+ * The header of a frame whose body is `bodyBytes` long, for a relay that writes header and body
+ * separately (no copy of the body). Throws FramingError beyond the body bound.
+ */
+export function lspFrameHeader(bodyBytes: number, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
+  if (bodyBytes > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${bodyBytes} bytes exceeds ${maxBodyBytes}`);
+  return utf8Encoder.encode(`Content-Length: ${bodyBytes}\r\n\r\n`);
+}
+
 /** Frames a body that is already UTF-8 bytes (a relay's), without decoding or re-encoding it. */
 export function encodeLspFrameBytes(body: Uint8Array, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
-  if (body.length > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${body.length} bytes exceeds ${maxBodyBytes}`);
-  const header = utf8Encoder.encode(`Content-Length: ${body.length}\r\n\r\n`);
+  const header = lspFrameHeader(body.length, maxBodyBytes);
   const out = new Uint8Array(header.length + body.length);
   out.set(header, 0);
   out.set(body, header.length);

@@ -20,7 +20,12 @@ function harness() {
   const child = Object.assign(new EventEmitter(), { stdin, stdout });
   const server = { child, pid: 1, marker: 'm', exited: new Promise(() => {}), hasExited: () => false } as unknown as LaunchedServer;
   const sent: Array<string | Uint8Array> = [];
-  const sender = { pending: 0, send: async (data: string | Uint8Array) => (sent.push(data), true), onceLow: (l: () => void) => l() } as unknown as DeadlineSender;
+  const sender = {
+    pending: 0,
+    send: async (data: string | Uint8Array) => (sent.push(data), true),
+    relay: (data: string | Uint8Array) => void sent.push(data),
+    onceLow: (l: () => void) => l(),
+  } as unknown as DeadlineSender;
   const ends: BridgeEnd[] = [];
   startBridge(ws as unknown as WebSocket, server, sender, { stdinCutoffMs: 30_000, highWatermark: 1 << 20, exitFlushMs: 100 }, (end) => ends.push(end));
   const fromClient = (text: string) => ws.emit('message', Buffer.from(text, 'utf8'), false);

@@ -10,6 +10,16 @@ export class DeadlineSender {
   private stuck = false;
   private corked = false;
   private lowListeners: Array<() => void> = [];
+  /**
+   * When each frame not yet written was handed over, oldest first (from `sentHead`): frames are
+   * written in order, so one timer watching the oldest gives every frame its own deadline without
+   * a timer (or a promise) per frame.
+   */
+  private readonly sentAt: number[] = [];
+  private sentHead = 0;
+  private deadline: NodeJS.Timeout | undefined;
+  /** Callers of `send` still waiting for their frame's outcome; a stuck peer answers them all. */
+  private readonly waiting = new Set<(sent: boolean) => void>();
 
   constructor(
     private readonly ws: WebSocket,
@@ -25,36 +35,72 @@ export class DeadlineSender {
   /** Resolves true once the frame reached the socket, false when it could not (closed, error, deadline). */
   send(text: string | Uint8Array): Promise<boolean> {
     if (this.stuck || this.ws.readyState !== WebSocket.OPEN) return Promise.resolve(false);
+    return new Promise((resolve) => this.write(text, resolve));
+  }
+
+  /**
+   * The same write for a relayed message nobody waits on (every server body): no promise. A frame
+   * that misses its deadline still makes the peer stuck.
+   */
+  relay(body: string | Uint8Array): void {
+    if (this.stuck || this.ws.readyState !== WebSocket.OPEN) return;
+    this.write(body, undefined);
+  }
+
+  private write(data: string | Uint8Array, resolve: ((sent: boolean) => void) | undefined): void {
     this.corkBurst();
-    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     this.pendingBytes += bytes;
-    return new Promise((resolve) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        if (settled) return;
-        settled = true;
-        this.markStuck();
-        resolve(false);
-      }, this.deadlineMs);
-      try {
-        const done = (err?: Error) => {
-          clearTimeout(timer);
-          this.pendingBytes -= bytes;
-          if (this.pendingBytes <= this.lowWatermark) this.notifyLow();
-          if (settled) return;
-          settled = true;
-          resolve(!err);
-        };
-        // Bytes go out as a text frame: the caller passes only valid UTF-8 (a relayed body).
-        if (typeof text === 'string') this.ws.send(text, done);
-        else this.ws.send(text, { binary: false }, done);
-      } catch {
-        clearTimeout(timer);
-        this.pendingBytes -= bytes;
-        settled = true;
-        resolve(false);
-      }
-    });
+    this.sentAt.push(Date.now());
+    this.armDeadline();
+    if (resolve) this.waiting.add(resolve);
+    const done = (err?: Error): void => {
+      this.pendingBytes -= bytes;
+      this.written();
+      if (this.pendingBytes <= this.lowWatermark) this.notifyLow();
+      if (resolve && this.waiting.delete(resolve)) resolve(!err);
+    };
+    try {
+      // Bytes go out as a text frame: the caller passes only valid UTF-8 (a relayed body).
+      if (typeof data === 'string') this.ws.send(data, done);
+      else this.ws.send(data, { binary: false }, done);
+    } catch {
+      this.pendingBytes -= bytes;
+      this.sentAt.pop();
+      if (resolve && this.waiting.delete(resolve)) resolve(false);
+    }
+  }
+
+  /** The oldest frame was written: its send time leaves the queue. */
+  private written(): void {
+    this.sentHead++;
+    if (this.sentHead === this.sentAt.length) {
+      this.sentAt.length = 0;
+      this.sentHead = 0;
+    } else if (this.sentHead >= 1024 && this.sentHead * 2 >= this.sentAt.length) {
+      this.sentAt.splice(0, this.sentHead);
+      this.sentHead = 0;
+    }
+  }
+
+  private armDeadline(): void {
+    if (this.deadline !== undefined) return;
+    this.deadline = setTimeout(() => this.checkDeadline(), this.deadlineMs);
+    // It never keeps agentctl alive: pending writes keep their socket open anyway.
+    this.deadline.unref?.();
+  }
+
+  /** Runs at the oldest frame's deadline (or later): stuck if that frame is still not written. */
+  private checkDeadline(): void {
+    this.deadline = undefined;
+    if (this.stuck || this.sentHead === this.sentAt.length) return;
+    const left = (this.sentAt[this.sentHead] as number) + this.deadlineMs - Date.now();
+    if (left > 0) {
+      this.deadline = setTimeout(() => this.checkDeadline(), left);
+      this.deadline.unref?.();
+      return;
+    }
+    this.markStuck();
   }
 
   /**
@@ -89,6 +135,9 @@ export class DeadlineSender {
   private markStuck(): void {
     if (this.stuck) return;
     this.stuck = true;
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const resolve of waiting) resolve(false);
     this.onStuck();
   }
 }
