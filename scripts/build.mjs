@@ -18,7 +18,10 @@ const targets = {
     external: ['bufferutil', 'utf-8-validate'] }),
   backend: () => build({ ...node, entryPoints: [join(root, 'apps/backend/src/main.ts')], outfile: join(root, 'apps/backend/dist/backend.mjs'),
     // Native and Docker client modules stay in node_modules; our workspace packages are inlined.
-    external: ['better-sqlite3', 'dockerode', 'bufferutil', 'utf-8-validate'] }),
+    external: ['better-sqlite3', 'dockerode', 'utf-8-validate'],
+    // ws' optional masking addon, as JavaScript that works a word at a time: browsers mask every
+    // frame, and ws' own fallback unmasks them a byte at a time (apps/backend/src/lsp/wordMask.ts).
+    alias: { bufferutil: join(root, 'apps/backend/src/lsp/wordMask.ts') } }),
   'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
   web: async () => {
     const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit',
