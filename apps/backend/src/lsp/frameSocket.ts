@@ -120,9 +120,10 @@ export class FrameSocket {
       this.pendingBytes = Math.max(0, this.pendingBytes - bytes);
       if (this.full && this.pendingBytes <= this.lowWatermark) this.setFull(false);
       if (err) return;
-      // Progress was made: the deadline restarts for whatever is still queued.
-      if (this.pendingWrites === 0) this.clearDeadline();
-      else this.armDeadline();
+      // Progress was made: the deadline restarts for whatever is still queued. Once all is
+      // written the timer is left to lapse (it finds nothing pending): clearing it and arming a
+      // new one for the next message cost two timer operations per message.
+      if (this.pendingWrites > 0) this.armDeadline();
     });
   }
 
@@ -282,10 +283,13 @@ export class FrameSocket {
       return;
     }
     this.deadline = setTimeout(() => this.writeTimedOut(), this.writeDeadlineMs);
+    // Never what keeps the backend running: a pending write keeps its socket open anyway.
+    this.deadline.unref?.();
   }
 
   private writeTimedOut(): void {
     this.deadline = undefined;
+    if (this.pendingWrites === 0) return; // everything was written since it was armed
     if (this.closedWith === undefined) for (const handler of this.writeTimeoutHandlers) handler();
     this.terminate();
   }
