@@ -138,6 +138,7 @@ async function profile(dir: string): Promise<void> {
     '',
     `Backend CPU profile (\`node --cpu-prof\`) of one run of the product path (bench/echo 200 B - 1 MB, then ${FLOOD.count} notifications),`,
     `measured ${new Date().toISOString()} by \`npm run bench -- profile\`. Top self time; "(idle)" and "(program)" are V8's own buckets.`,
+    'The relay work of issue 13 (top frames before and after, medians of runs, where a round trip goes): relay-profile.md.',
     '',
     '```',
     body,
