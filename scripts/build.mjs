@@ -13,13 +13,20 @@ const node = { platform: 'node', target: 'node20', format: 'esm', bundle: true, 
   // Bundled CommonJS dependencies (ws) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __kandevCreateRequire } from 'node:module'; const require = __kandevCreateRequire(import.meta.url);" } };
 
+/** ws' optional `bufferutil` addon, resolved to packages/node-transport's word-at-a-time masking. */
+const wordMask = join(root, 'packages/node-transport/src/socket/wordMask.ts');
+
 const targets = {
   agentctl: () => build({ ...node, entryPoints: [join(root, 'apps/agentctl/src/main.ts')], outfile: join(root, 'apps/agentctl/dist/agentctl.mjs'),
-    // ws' optional native speedups are not needed and not present in a container.
-    external: ['bufferutil', 'utf-8-validate'] }),
+    // ws' optional native validator is not needed and not present in a container; its masking
+    // addon is the word-at-a-time JavaScript below (the backend masks every frame it sends here).
+    external: ['utf-8-validate'], alias: { bufferutil: wordMask } }),
   backend: () => build({ ...node, entryPoints: [join(root, 'apps/backend/src/main.ts')], outfile: join(root, 'apps/backend/dist/backend.mjs'),
     // Native and Docker client modules stay in node_modules; our workspace packages are inlined.
-    external: ['better-sqlite3', 'dockerode', 'bufferutil', 'utf-8-validate'] }),
+    external: ['better-sqlite3', 'dockerode', 'utf-8-validate'],
+    // ws' optional masking addon, as JavaScript that works a word at a time: browsers mask every
+    // frame, and ws' own fallback unmasks them a byte at a time.
+    alias: { bufferutil: wordMask } }),
   'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
   web: () => buildWeb('production', 'dist'),
   // The same app with the window hooks browser tests read; the test stacks serve it, never users.
