@@ -9,6 +9,8 @@
  *     p50 with 1/4/8 leases busy at once, and with 10k documents open in one lease;
  *   - load: first load of the editor on a fresh Chromium profile against a bare Monaco page;
  *   - search: the files search on a generated 13k-file tree against plain ripgrep;
+ *   - relay: only the peer comparison of transport (direct, 1-hop parse, 1-hop raw, product), for
+ *     quick repeated runs while working on the relay;
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
@@ -18,7 +20,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, repoRoot } from '../test/support/build.js';
+import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
@@ -50,7 +52,7 @@ function pathRows(paths: Array<[string, PathResult]>): string {
   return table(headers, rows);
 }
 
-async function transport(dir: string): Promise<void> {
+async function transport(dir: string, peersOnly = false): Promise<void> {
   const bin = join(dir, 'bin');
   const shim = installEchoServer(bin);
   const paths: Array<[string, PathResult]> = [];
@@ -67,6 +69,7 @@ async function transport(dir: string): Promise<void> {
     await peer.close();
     out(`round trip of bench/echo (ms) and a flood of ${FLOOD.count} x ${FLOOD.size} B notifications`, pathRows(paths));
     results.transport = Object.fromEntries(paths);
+    if (peersOnly) return;
 
     const fake = await startTimes(stack, task.id, 'kotlin', REATTACH_ROUNDS);
     const tsTask = await stack.createTask({ title: 'bench ts', workspace: copyDemoWorkspace() });
@@ -95,7 +98,8 @@ async function transport(dir: string): Promise<void> {
 
 async function load(): Promise<void> {
   ensureBuilt('web');
-  const stack = await startStack();
+  // The production bundle, as a person downloads it (test stacks serve the test build otherwise).
+  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
   try {
     const task = await stack.createTask({ title: 'bench load', workspace: copyDemoWorkspace() });
     const sessionId = (await stack.startSession(task.id)).id;
@@ -135,6 +139,7 @@ async function profile(dir: string): Promise<void> {
     '',
     `Backend CPU profile (\`node --cpu-prof\`) of one run of the product path (bench/echo 200 B - 1 MB, then ${FLOOD.count} notifications),`,
     `measured ${new Date().toISOString()} by \`npm run bench -- profile\`. Top self time; "(idle)" and "(program)" are V8's own buckets.`,
+    'The relay work of issue 13 (top frames before and after, medians of runs, where a round trip goes): relay-profile.md.',
     '',
     '```',
     body,
@@ -151,6 +156,7 @@ async function main(): Promise<void> {
   mkdirSync(join(repoRoot, 'bench/results'), { recursive: true });
   try {
     if (sections.has('transport')) await transport(dir);
+    else if (sections.has('relay')) await transport(dir, true);
     if (sections.has('load')) await load();
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Fails when a module or a folder imports itself back through others. Cycles make load order matter
 // and blur which layer owns what (STYLE: layering), so `npm test` refuses them (scripts/test.sh runs
-// it on the packages and the Node apps; the web still has some). Type-only imports count too: a
-// cycle of types is still a cycle of knowledge between two folders. A root's own files (an app's
-// main, server, config) are one folder like any other: the composition root, which imports the
-// folders and is imported by none, so shared helpers live in a folder of their own (base/).
+// it on every package and app). Type-only imports count too: a cycle of types is still a cycle of
+// knowledge between two folders. A root's own files (an app's main, server, config) are one folder
+// like any other: the composition root, which imports the folders and is imported by none, so
+// shared helpers live in a folder of their own (base/).
 //   node scripts/check-cycles.mjs [root ...]   (default: every workspace's src/)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -10,8 +10,7 @@ for ws in packages/protocol packages/kit packages/node-transport apps/agentctl a
 echo "== lint"
 npx eslint .
 echo "== import cycles"
-# The web is left out until its shell rewrite removes its cycles (issue 12).
-node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src
+node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
 echo "== build"
 node scripts/build.mjs
 echo "== tests"

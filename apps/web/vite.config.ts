@@ -2,17 +2,20 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The web app is built into apps/web/dist and served by the backend as static files.
+// `--mode test` builds its test twin into apps/web/dist-test: the same app plus the window hooks
+// browser tests read (src/app/testHooks.ts); the browser test stacks serve that one.
 // JSX uses esbuild's automatic runtime (no React plugin); Monaco's workers are bundled through
 // `?worker` imports (src/lib/monaco/environment.ts), so they are ES module workers.
 const backend = process.env.KANDEV_DEV_BACKEND ?? 'http://127.0.0.1:7420';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   esbuild: { jsx: 'automatic' },
+  define: { 'import.meta.env.KANDEV_TEST_HOOKS': JSON.stringify(mode === 'test') },
   worker: { format: 'es' },
   build: {
-    outDir: 'dist',
+    outDir: mode === 'test' ? 'dist-test' : 'dist',
     emptyOutDir: true,
     target: 'es2022',
     // Monaco and the TypeScript worker are large by nature; the worker loads only when a built-in
@@ -38,4 +41,4 @@ export default defineConfig({
       '/lsp': { target: backend.replace(/^http/, 'ws'), ws: true },
     },
   },
-});
+}));

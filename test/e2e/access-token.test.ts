@@ -29,7 +29,7 @@ describe.runIf(run)('issue 11: the access token in Chromium', () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startStack();
     const task = await stack.createTask({ title: 'Access', workspace: copyDemoWorkspace() });
     sessionId = (await stack.startSession(task.id)).id;

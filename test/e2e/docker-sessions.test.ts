@@ -30,7 +30,7 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
 
   beforeAll(async () => {
     env = startDockerEnv();
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startStack({
       DOCKER_HOST: env.dockerHost,
       KANDEV_DOCKER_IMAGE: env.image,

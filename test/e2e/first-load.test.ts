@@ -20,7 +20,7 @@ describe.runIf(run)('first load of the editor on a fresh profile', () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startStack();
     const task = await stack.createTask({ title: 'Demo', workspace: copyDemoWorkspace() });
     sessionId = (await stack.startSession(task.id)).id;

@@ -41,7 +41,7 @@ describe.runIf(run)('Kotlin through a fake kotlin-lsp on the task PATH', () => {
   let browser: LaunchedBrowser;
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
     stack = await startStack({ KANDEV_LSP_RESTART_LIMIT: '0' });
     // S01's precondition: Kotlin auto-start is enabled in the user's settings.

@@ -27,7 +27,7 @@ describe.runIf(run)('YAML and Dockerfile in one session in Chromium', () => {
   let work: string;
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     work = mkdtempSync(join(tmpdir(), 'kandev-e2e-langs-'));
     const workspace = join(work, 'workspace');
     cpSync(join(repoRoot, 'test/fixtures/config-workspace'), workspace, { recursive: true });

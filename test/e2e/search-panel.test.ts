@@ -42,7 +42,7 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   const done = (key: string) => page.locator(`[data-testid="search-panel"][data-search-state="done"][data-search-key=${JSON.stringify(key)}]`).waitFor();
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startStack();
     root = workspace();
     const task = await stack.createTask({ title: 'Search', workspace: root });

@@ -15,7 +15,7 @@ describe.runIf(run)('the demo task in Chromium with real typescript-language-ser
   let sessionId: string;
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startStack();
     const task = await stack.createTask({ title: 'Demo', workspace: copyDemoWorkspace() });
     sessionId = (await stack.startSession(task.id)).id;

@@ -39,7 +39,7 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
     .toMatch(/not assignable to type 'number'/);
 
   beforeAll(async () => {
-    ensureBuilt('web');
+    ensureBuilt('web-test');
     stack = await startEditorStack();
     task = await stack.createTask({ title: 'Hostile TypeScript', workspace: ws.dir });
     sessionId = (await stack.startSession(task.id)).id;

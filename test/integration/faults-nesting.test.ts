@@ -80,7 +80,8 @@ describe('faults: deeply nested JSON, browser to backend', () => {
     const tab = await openTab();
     const mark = stack.logs.length;
     tab.ws.send(`{"jsonrpc":"2.0","method":"kandev/deepNote","params":${deep()}}`);
-    const refused = await stack.nextLog((l) => l.event === 'lsp_frame_refused', mark);
+    // Matched by kind: a late-written line of the previous test's refusals is not this one.
+    const refused = await stack.nextLog((l) => l.event === 'lsp_frame_refused' && l.kind === 'notification', mark);
     expect(refused).toMatchObject({ reason: 'json_too_deep', from: 'browser', kind: 'notification' });
     expect(await tab.request('kandev/echo', {})).toMatchObject({ result: null });
     expect(readLog(task.logFile).some((l) => l.message.method === 'kandev/deepNote')).toBe(false);
@@ -91,8 +92,11 @@ describe('faults: deeply nested JSON, browser to backend', () => {
 describe('faults: deeply nested JSON, server to backend', () => {
   it('a deep result ends its browser request with the bound error; a deep server notification is dropped and a deep server request answered', async () => {
     const tab = await openTab();
+    const before = stack.logs.length;
     const reply = await tab.request('kandev/deepResult', {});
     expect(reply.error).toMatchObject({ code: -32600, message: expect.stringContaining(String(MAX_JSON_DEPTH)) });
+    // Log lines are written asynchronously: the deep result's line must be in before the mark.
+    await stack.nextLog((l) => l.event === 'lsp_frame_refused' && l.kind === 'response', before);
 
     const mark = stack.logs.length;
     await tab.request('kandev/deepFromServer', {});

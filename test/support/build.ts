@@ -4,15 +4,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The web app as it ships (no test hooks). */
+export const webDist = 'apps/web/dist';
+/** Its test twin: the same app plus the window hooks browser tests read; test stacks serve it. */
+export const webTestDist = 'apps/web/dist-test';
 
-type Target = 'agentctl' | 'backend' | 'fake-lsp-server' | 'web';
+type Target = 'agentctl' | 'backend' | 'fake-lsp-server' | 'web' | 'web-test';
+
+const webSources = ['apps/web/src', 'apps/web/index.html', 'apps/web/bench-monaco.html', 'apps/web/vite.config.ts', 'packages/protocol/src', 'packages/kit/src'];
 
 /** What each build target reads and writes, to rebuild only when a source is newer. */
 const targets: Record<Target, { output: string; sources: string[] }> = {
   agentctl: { output: 'apps/agentctl/dist/agentctl.mjs', sources: ['apps/agentctl/src', 'packages/protocol/src'] },
   backend: { output: 'apps/backend/dist/backend.mjs', sources: ['apps/backend/src', 'packages/protocol/src'] },
   'fake-lsp-server': { output: 'test/fixtures/dist/fake-lsp-server.mjs', sources: ['test/fixtures/fake-lsp-server', 'packages/protocol/src'] },
-  web: { output: 'apps/web/dist/index.html', sources: ['apps/web/src', 'apps/web/index.html', 'apps/web/bench-monaco.html', 'apps/web/vite.config.ts', 'packages/protocol/src'] },
+  web: { output: 'apps/web/dist/index.html', sources: webSources },
+  // The test twin of the web app (window test hooks); browser test stacks serve it.
+  'web-test': { output: 'apps/web/dist-test/index.html', sources: webSources },
 };
 
 function newestMtime(path: string): number {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { ensureBuilt, repoRoot } from './build.js';
+import { ensureBuilt, repoRoot, webTestDist } from './build.js';
 import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
 import { startStack, taskPath, type RunningStack } from './stack.js';
 
@@ -183,12 +183,12 @@ export async function closeLspSocketsWith(page: Page, code: number, reason: stri
  * -------------------------------------------------------------------------------------------- */
 
 /**
- * A private copy of the built web app for one suite (served through KANDEV_WEB_DIR), so a rebuild
- * started by another suite in the same checkout cannot swap the assets under a running test.
+ * A private copy of the web app's test build for one suite (served through KANDEV_WEB_DIR), so a
+ * rebuild started by another suite in the same checkout cannot swap the assets under a running test.
  */
 export function webDistSnapshot(): string {
-  ensureBuilt('web');
-  const source = join(repoRoot, 'apps/web/dist');
+  ensureBuilt('web-test');
+  const source = join(repoRoot, webTestDist);
   for (let attempt = 0; ; attempt++) {
     const target = mkdtempSync(join(tmpdir(), 'kandev-web-'));
     try {
@@ -200,7 +200,7 @@ export function webDistSnapshot(): string {
       // a build was replacing the folder while we copied: try again
     }
     rmSync(target, { recursive: true, force: true });
-    if (attempt >= 20) throw new Error('apps/web/dist stayed incomplete: is a web build failing?');
+    if (attempt >= 20) throw new Error(`${webTestDist} stayed incomplete: is a web build failing?`);
     execFileSync('sleep', ['3']);
   }
 }

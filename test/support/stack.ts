@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ExecutorKind, Session, Task } from '@kandev/protocol';
 import { authHeaders, testTokenEnv } from './access.js';
-import { ensureBuilt, repoRoot } from './build.js';
+import { ensureBuilt, repoRoot, webTestDist } from './build.js';
 
 /**
  * The backend as users run it: the built bundle, its own KANDEV_HOME, an ephemeral port, and the
@@ -41,7 +41,8 @@ export async function startStack(env: Record<string, string> = {}, options: { no
   ensureBuilt('backend');
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(repoRoot, 'apps/backend/dist/backend.mjs')], {
-    env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', ...testTokenEnv, ...env },
+    // The web app's test build unless a suite names another (a snapshot, or the production bundle).
+    env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', KANDEV_WEB_DIR: join(repoRoot, webTestDist), ...testTokenEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];

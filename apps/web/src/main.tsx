@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.js';
-import { settingsStore } from './app/services.js';
+import { App } from './shell/App.js';
+import { ServicesProvider } from './services/ServicesContext.js';
+import { createWindowServices } from './services/windowServices.js';
 import { initI18n, isLocale, setLocale } from './i18n/i18n.js';
 import './app/themeStore.js';
 import './styles/tokens.css';
@@ -12,7 +13,9 @@ import './styles/workbench.css';
 // `?locale=` pins a locale (handy for browser tests and screenshots); otherwise the user's setting.
 const pinned = new URLSearchParams(window.location.search).get('locale');
 await initI18n(isLocale(pinned) ? pinned : 'en');
-void settingsStore.load().then((settings) => {
+// The window's services, made once and handed to React through context (never imported by views).
+const services = createWindowServices();
+void services.settings.load().then((settings) => {
   if (!isLocale(pinned) && settings.locale !== 'en') void setLocale(settings.locale);
 });
 
@@ -20,7 +23,9 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <ServicesProvider services={services}>
+        <App />
+      </ServicesProvider>
     </StrictMode>,
   );
 }

@@ -23,7 +23,20 @@ export const DEFAULT_FRAMER_LIMITS: FramerLimits = {
 
 const CR = 13;
 const utf8Decoder = new TextDecoder('utf-8');
+/** One for every header line of every frame: a decoder per line cost more than the line. */
+const asciiDecoder = new TextDecoder('ascii');
+const utf8Encoder = new TextEncoder();
 const LF = 10;
+
+/** A header line's text. Short ASCII lines (every real header) are read without a decoder call. */
+function headerLine(bytes: Uint8Array): string {
+  if (bytes.length <= 128) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) ascii = false;
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  return asciiDecoder.decode(bytes);
+}
 
 /**
  * Decodes the LSP base protocol (`Content-Length: N\r\n\r\n<N bytes>`) from a byte stream.
@@ -33,6 +46,9 @@ const LF = 10;
  */
 export class LspFrameDecoder {
   private chunks: Uint8Array[] = [];
+  /** Bytes of `chunks[0]` already consumed: read past by offset instead of a new view per step. */
+  private offset = 0;
+  /** Bytes not consumed yet, across the chunks. */
   private buffered = 0;
   private bodyLength: number | undefined;
   private headerBytes = 0;
@@ -62,6 +78,7 @@ export class LspFrameDecoder {
       if (err instanceof FramingError) {
         this.failed = err;
         this.chunks = [];
+        this.offset = 0;
         this.buffered = 0;
       }
       throw err;
@@ -101,8 +118,8 @@ export class LspFrameDecoder {
       if (lineEnd > this.limits.maxHeaderLineBytes) throw new FramingError('header_line_too_long', `a header line of ${lineEnd} bytes`);
       this.headerBytes += lineEnd + 2;
       if (this.headerBytes > this.limits.maxHeaderBytes) throw new FramingError('headers_too_long', `more than ${this.limits.maxHeaderBytes} header bytes`);
-      const line = new TextDecoder('ascii').decode(this.take(lineEnd));
-      this.take(2);
+      const line = lineEnd === 0 ? '' : headerLine(this.take(lineEnd));
+      this.skip(2);
       if (line === '') {
         const length = this.pendingContentLength;
         this.pendingContentLength = undefined;
@@ -122,64 +139,91 @@ export class LspFrameDecoder {
     }
   }
 
+  /** Offset, from the first unconsumed byte, of the first CR LF; -1 when none is buffered yet. */
   private indexOfCrLf(): number {
+    const first = this.chunks[0];
+    if (first === undefined) return -1;
+    // The common case: the line end is in the first chunk, found natively (LF, then its CR).
+    for (let lf = first.indexOf(LF, this.offset + 1); lf >= 0; lf = first.indexOf(LF, lf + 1)) {
+      if (first[lf - 1] === CR) return lf - 1 - this.offset;
+    }
+    if (this.chunks.length === 1) return -1;
     let offset = 0;
     let prev = -1;
-    for (const c of this.chunks) {
-      for (let i = 0; i < c.length; i++) {
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k] as Uint8Array;
+      const from = k === 0 ? this.offset : 0;
+      for (let i = from; i < c.length; i++) {
         const b = c[i] as number;
-        if (prev === CR && b === LF) return offset + i - 1;
+        if (prev === CR && b === LF) return offset + i - from - 1;
         prev = b;
       }
-      offset += c.length;
+      offset += c.length - from;
     }
     return -1;
   }
 
+  /** Consumes `n` buffered bytes (n <= buffered). */
+  private skip(n: number): void {
+    this.buffered -= n;
+    let left = n;
+    while (left > 0) {
+      const head = this.chunks[0] as Uint8Array;
+      const available = head.length - this.offset;
+      if (available > left) {
+        this.offset += left;
+        return;
+      }
+      left -= available;
+      this.chunks.shift();
+      this.offset = 0;
+    }
+  }
+
   private take(n: number): Uint8Array {
     const head = this.chunks[0];
-    if (head !== undefined && head.length >= n) {
+    if (head !== undefined && head.length - this.offset >= n) {
       // The common case, a frame within one chunk: a view, no copy.
-      this.chunks[0] = head.subarray(n);
-      if (this.chunks[0].length === 0) this.chunks.shift();
-      this.buffered -= n;
-      return head.subarray(0, n);
+      const view = head.subarray(this.offset, this.offset + n);
+      this.skip(n);
+      return view;
     }
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {
       const head = this.chunks[0] as Uint8Array;
-      const need = n - filled;
-      if (head.length <= need) {
-        out.set(head, filled);
-        filled += head.length;
-        this.chunks.shift();
-      } else {
-        out.set(head.subarray(0, need), filled);
-        this.chunks[0] = head.subarray(need);
-        filled += need;
-      }
+      const part = head.subarray(this.offset, this.offset + Math.min(n - filled, head.length - this.offset));
+      out.set(part, filled);
+      filled += part.length;
+      this.skip(part.length);
     }
-    this.buffered -= n;
     return out;
   }
 }
 
 /** Encodes one message body for a server's stdin. Throws FramingError beyond the body bound. */
 export function encodeLspFrame(body: string, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
-  const bytes = new TextEncoder().encode(body);
+  const bytes = utf8Encoder.encode(body);
   if (bytes.length > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${bytes.length} bytes exceeds ${maxBodyBytes}`);
-  const header = new TextEncoder().encode(`Content-Length: ${bytes.length}\r\n\r\n`);
+  const header = utf8Encoder.encode(`Content-Length: ${bytes.length}\r\n\r\n`);
   const out = new Uint8Array(header.length + bytes.length);
   out.set(header, 0);
   out.set(bytes, header.length);
   return out;
 }
 
+/**
+ * The header of a frame whose body is `bodyBytes` long, for a relay that writes header and body
+ * separately (no copy of the body). Throws FramingError beyond the body bound.
+ */
+export function lspFrameHeader(bodyBytes: number, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
+  if (bodyBytes > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${bodyBytes} bytes exceeds ${maxBodyBytes}`);
+  return utf8Encoder.encode(`Content-Length: ${bodyBytes}\r\n\r\n`);
+}
+
 /** Frames a body that is already UTF-8 bytes (a relay's), without decoding or re-encoding it. */
 export function encodeLspFrameBytes(body: Uint8Array, maxBodyBytes = LSP_MAX_BODY_BYTES): Uint8Array {
-  if (body.length > maxBodyBytes) throw new FramingError('body_too_large', `a body of ${body.length} bytes exceeds ${maxBodyBytes}`);
-  const header = new TextEncoder().encode(`Content-Length: ${body.length}\r\n\r\n`);
+  const header = lspFrameHeader(body.length, maxBodyBytes);
   const out = new Uint8Array(header.length + body.length);
   out.set(header, 0);
   out.set(body, header.length);
@@ -188,5 +232,5 @@ export function encodeLspFrameBytes(body: Uint8Array, maxBodyBytes = LSP_MAX_BOD
 
 /** UTF-8 byte length of a WebSocket text frame, for the same body bound on the WebSocket hop. */
 export function utf8ByteLength(text: string): number {
-  return new TextEncoder().encode(text).length;
+  return utf8Encoder.encode(text).length;
 }

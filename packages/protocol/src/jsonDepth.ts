@@ -35,8 +35,16 @@ export interface NestingScan {
   balancedObject: boolean;
 }
 
-const WANTED: Record<string, keyof TopLevelMembers> = { '"id"': 'id', '"method"': 'method', '"jsonrpc"': 'jsonrpc' };
-const PRESENCE: Record<string, 'hasResult' | 'hasError' | 'hasId'> = { '"result"': 'hasResult', '"error"': 'hasError', '"id"': 'hasId' };
+/**
+ * Top-level keys the scan tracks, by their exact raw spelling (quotes included): a key spelled any
+ * other way (an escape) is none of them to the scan, and marks the scan ambiguous.
+ */
+const KEY_OTHER = 0;
+const KEY_ID = 1;
+const KEY_METHOD = 2;
+const KEY_JSONRPC = 3;
+const KEY_RESULT = 4;
+const KEY_ERROR = 5;
 /** A primitive longer than this is no usable id or method; it is not captured. */
 const MAX_CAPTURE_CHARS = 4096;
 
@@ -45,6 +53,34 @@ const BACKSLASH = 0x5c;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** Which tracked key the string from `open` to `close` (its quotes) spells, without slicing it. */
+function keyAt(text: string, open: number, close: number): number {
+  switch (close - open + 1) {
+    case 4: return text.startsWith('"id"', open) ? KEY_ID : KEY_OTHER;
+    case 7: return text.startsWith('"error"', open) ? KEY_ERROR : KEY_OTHER;
+    case 8: return text.startsWith('"method"', open) ? KEY_METHOD : text.startsWith('"result"', open) ? KEY_RESULT : KEY_OTHER;
+    case 9: return text.startsWith('"jsonrpc"', open) ? KEY_JSONRPC : KEY_OTHER;
+    default: return KEY_OTHER;
+  }
+}
+
+function hasBackslash(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === BACKSLASH) return true;
+  return false;
+}
+
+/**
+ * Where a top-level member's value ends once trailing space is left out, when it is a primitive
+ * short enough to capture; -1 otherwise (a repeated member wins like in JSON.parse, the last one:
+ * an uncapturable last value must not leave an earlier one standing).
+ */
+function capturedEnd(text: string, valueStart: number, valueComposite: boolean, end: number): number {
+  if (valueStart < 0 || valueComposite || end - valueStart > MAX_CAPTURE_CHARS) return -1;
+  let valueEnd = end;
+  while (valueEnd > valueStart && isSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
+  return valueEnd;
 }
 
 /** Index of the quote closing the string whose opening quote is at `open`; -1 when unterminated. */
@@ -69,8 +105,13 @@ function stringEnd(text: string, open: number): number {
  * `method`, `jsonrpc`, and whether `result` or `error` are present.
  */
 export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): NestingScan {
-  const scan: NestingScan = { tooDeep: false, top: {}, hasResult: false, hasError: false, hasId: false, ambiguousKeys: false, balancedObject: false };
-  const top = scan.top;
+  // Every bit of state is a local (no closure, no per-key strings): this runs on every message
+  // every hop relays, so it must cost about what skipping the strings costs.
+  let tooDeep = false;
+  let hasResult = false;
+  let hasError = false;
+  let hasId = false;
+  let ambiguousKeys = false;
   let depth = 0;
   let unterminated = false;
   let trailing = false;
@@ -78,30 +119,18 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
   // Top-level object member being read: key, then value span (only at depth 1).
   let topIsObject = false;
   let expectKey = false;
-  let key: string | undefined;
+  let key = KEY_OTHER;
   let afterColon = false;
   let valueStart = -1;
   let valueComposite = false;
-  const seen = new Set<string>();
-
-  const endMember = (end: number): void => {
-    const slot = key === undefined ? undefined : WANTED[key];
-    if (slot && valueStart >= 0 && !valueComposite && end - valueStart <= MAX_CAPTURE_CHARS) {
-      let valueEnd = end;
-      while (valueEnd > valueStart && isSpace(text.charCodeAt(valueEnd - 1))) valueEnd--;
-      top[slot] = text.slice(valueStart, valueEnd);
-      if (slot === 'id') scan.idSpan = [valueStart, valueEnd];
-    } else if (slot) {
-      // A repeated member wins like in JSON.parse (the last one): an uncapturable last value
-      // must not leave an earlier one standing.
-      delete top[slot];
-      if (slot === 'id') delete scan.idSpan;
-    }
-    key = undefined;
-    afterColon = false;
-    valueStart = -1;
-    valueComposite = false;
-  };
+  /** Tracked keys seen so far, one bit per key. */
+  let seen = 0;
+  let idStart = -1;
+  let idEnd = -1;
+  let methodStart = -1;
+  let methodEnd = -1;
+  let jsonrpcStart = -1;
+  let jsonrpcEnd = -1;
 
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -117,15 +146,16 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
           break;
         }
         if (atTop && expectKey) {
-          key = text.slice(i, end + 1);
+          key = keyAt(text, i, end);
           expectKey = false;
-          if (key.includes('\\')) scan.ambiguousKeys = true;
-          if (WANTED[key] !== undefined || PRESENCE[key] !== undefined) {
-            if (seen.has(key)) scan.ambiguousKeys = true;
-            seen.add(key);
+          if (hasBackslash(text, i + 1, end)) ambiguousKeys = true;
+          if (key !== KEY_OTHER) {
+            if ((seen & (1 << key)) !== 0) ambiguousKeys = true;
+            seen |= 1 << key;
+            if (key === KEY_ID) hasId = true;
+            else if (key === KEY_RESULT) hasResult = true;
+            else if (key === KEY_ERROR) hasError = true;
           }
-          const present = PRESENCE[key];
-          if (present) scan[present] = true;
         } else if (atTop && afterColon && valueStart < 0) valueStart = i;
         i = end;
         break;
@@ -137,7 +167,7 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
           valueComposite = true;
         }
         depth++;
-        if (depth > maxDepth) scan.tooDeep = true;
+        if (depth > maxDepth) tooDeep = true;
         if (depth === 1 && c === 0x7b && !topIsObject && !closedTop) {
           topIsObject = true;
           expectKey = true;
@@ -145,15 +175,32 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
         break;
       case 0x7d: // }
       case 0x5d: // ]
-        if (atTop) endMember(i);
-        if (depth > 0) depth--;
-        if (depth === 0) closedTop = true;
-        break;
       case 0x2c: // ,
         if (atTop) {
-          endMember(i);
-          expectKey = true;
+          // The member ends: its value is captured when it is one of the tracked primitives.
+          if (key === KEY_ID || key === KEY_METHOD || key === KEY_JSONRPC) {
+            const valueEnd = capturedEnd(text, valueStart, valueComposite, i);
+            const start = valueEnd < 0 ? -1 : valueStart;
+            if (key === KEY_ID) {
+              idStart = start;
+              idEnd = valueEnd;
+            } else if (key === KEY_METHOD) {
+              methodStart = start;
+              methodEnd = valueEnd;
+            } else {
+              jsonrpcStart = start;
+              jsonrpcEnd = valueEnd;
+            }
+          }
+          key = KEY_OTHER;
+          afterColon = false;
+          valueStart = -1;
+          valueComposite = false;
+          if (c === 0x2c) expectKey = true;
         }
+        if (c === 0x2c) break;
+        if (depth > 0) depth--;
+        if (depth === 0) closedTop = true;
         break;
       case 0x3a: // :
         if (atTop) afterColon = true;
@@ -162,6 +209,12 @@ export function scanJsonNesting(text: string, maxDepth = MAX_JSON_DEPTH): Nestin
         if (atTop && afterColon && valueStart < 0) valueStart = i;
     }
   }
-  scan.balancedObject = topIsObject && closedTop && depth === 0 && !unterminated && !trailing;
+  const top: TopLevelMembers = {};
+  if (idStart >= 0) top.id = text.slice(idStart, idEnd);
+  if (methodStart >= 0) top.method = text.slice(methodStart, methodEnd);
+  if (jsonrpcStart >= 0) top.jsonrpc = text.slice(jsonrpcStart, jsonrpcEnd);
+  const balancedObject = topIsObject && closedTop && depth === 0 && !unterminated && !trailing;
+  const scan: NestingScan = { tooDeep, top, hasResult, hasError, hasId, ambiguousKeys, balancedObject };
+  if (idStart >= 0) scan.idSpan = [idStart, idEnd];
   return scan;
 }

@@ -1,9 +1,12 @@
 import { isUtf8 } from 'node:buffer';
-import { BadInputCloseCode, encodeLspFrame, encodeLspFrameBytes, FramingError, LspFrameDecoder, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
+import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, lspFrameHeader, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
 import { DisposableStore } from '@kandev/kit';
 import type { FrameSocket, IncomingFrame } from '@kandev/node-transport';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
 import { StdinWriter } from './stdinWriter.js';
+
+/** Decodes a server's invalid UTF-8 with replacement characters (one decoder, not one per body). */
+const replacingDecoder = new TextDecoder('utf-8');
 
 export type BadInputCode = (typeof BadInputCloseCode)[keyof typeof BadInputCloseCode];
 
@@ -97,14 +100,14 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
     }
-    let frame: Uint8Array;
+    let header: Uint8Array;
     try {
-      frame = encodeLspFrameBytes(bytes);
+      header = lspFrameHeader(bytes.length);
     } catch {
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.MessageTooBig, detail: 'body over the bound' });
       return;
     }
-    stdin.write(frame);
+    stdin.writeFrame(header, bytes);
   };
   const onClosed = (code: number) => {
     const error = socket.lastError;
@@ -127,7 +130,7 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
     }
     // Bodies go out as the text frames they already are, undecoded. A server's invalid UTF-8 is
     // decoded (with replacement characters) as before, so a text frame never carries it.
-    for (const body of bodies) socket.send(isUtf8(body) ? body : new TextDecoder('utf-8').decode(body));
+    for (const body of bodies) socket.send(isUtf8(body) ? body : replacingDecoder.decode(body));
   };
 
   stdout.on('data', onStdout);

@@ -21,7 +21,24 @@ export class StdinWriter {
 
   write(bytes: Uint8Array): void {
     if (this.closed || this.stdin.destroyed) return;
-    if (this.stdin.write(bytes) || this.timer !== undefined) return;
+    this.afterWrite(this.stdin.write(bytes));
+  }
+
+  /**
+   * One frame as its header and its body, without joining them (a relayed body is not copied):
+   * corked, so both leave in one system call.
+   */
+  writeFrame(header: Uint8Array, body: Uint8Array): void {
+    if (this.closed || this.stdin.destroyed) return;
+    this.stdin.cork();
+    this.stdin.write(header);
+    const taken = this.stdin.write(body);
+    this.stdin.uncork();
+    this.afterWrite(taken);
+  }
+
+  private afterWrite(taken: boolean): void {
+    if (taken || this.timer !== undefined) return;
     this.onBackpressure(true);
     this.timer = setTimeout(() => {
       this.timer = undefined;

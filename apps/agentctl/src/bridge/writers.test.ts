@@ -7,6 +7,14 @@ afterEach(() => {
 });
 
 describe('stdin write cutoff', () => {
+  it('writes a frame as its header and its body, in order', () => {
+    const chunks: Buffer[] = [];
+    const stdin = new Writable({ write: (c: Buffer, _e, cb) => (chunks.push(c), cb()), writev: (cs, cb) => (chunks.push(...cs.map((c) => c.chunk as Buffer)), cb()) });
+    const writer = new StdinWriter(stdin, 30_000, () => {}, () => {});
+    writer.writeFrame(Buffer.from('Content-Length: 2\r\n\r\n'), Buffer.from('{}'));
+    expect(Buffer.concat(chunks).toString()).toBe('Content-Length: 2\r\n\r\n{}');
+  });
+
   it('pauses the producer on backpressure and reports a server that does not drain within the cutoff', () => {
     vi.useFakeTimers();
     const stdin = new Writable({ highWaterMark: 4, write: () => {} }); // never calls back: never drains

@@ -5,7 +5,7 @@ describe('active Monaco editor (what the status bar follows)', () => {
   it('S52 publishes the shown file, and a session clears only its own entry', () => {
     const store = new ActiveEditorStore();
     let changes = 0;
-    store.subscribe(() => changes++);
+    store.onDidChange(() => changes++);
     store.set({ sessionId: 's1', path: 'a.kt', language: 'kotlin', cursor: { line: 1, column: 1 } });
     store.set({ sessionId: 's1', path: 'a.kt', language: 'kotlin', cursor: { line: 1, column: 1 } });
     expect(changes).toBe(1);

@@ -1,6 +1,7 @@
-import { useSyncExternalStore } from 'react';
+import { Emitter, type Event } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../lib/lsp/connection.js';
+import { useSnapshot } from './useSnapshot.js';
 
 /**
  * The Monaco text editor that is the active panel of this window, as the application status bar
@@ -19,19 +20,16 @@ export interface ActiveEditor {
 
 export class ActiveEditorStore {
   private value: ActiveEditor | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changes.event;
 
   get = (): ActiveEditor | undefined => this.value;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   set(next: ActiveEditor | undefined): void {
     if (sameEditor(this.value, next)) return;
     this.value = next;
-    for (const l of this.listeners) l();
+    this.changes.fire();
   }
 
   /** Clears only if `owner` (a session id and path) is still what is published. */
@@ -50,5 +48,5 @@ function sameEditor(a: ActiveEditor | undefined, b: ActiveEditor | undefined): b
 export const activeEditor = new ActiveEditorStore();
 
 export function useActiveEditor(): ActiveEditor | undefined {
-  return useSyncExternalStore(activeEditor.subscribe, activeEditor.get);
+  return useSnapshot(activeEditor.onDidChange, activeEditor.get);
 }

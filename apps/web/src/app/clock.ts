@@ -1,25 +1,13 @@
+import { systemClock, type Clock } from '@kandev/kit';
 import { createContext, useContext, useEffect, useState } from 'react';
-import type { Disposable } from '../lib/lsp/disposable.js';
 
 /**
- * The clock of elapsed times and the long-initialize notice. In the app it is the page's own
- * Date.now and setInterval (a browser test fakes them with Playwright's page.clock); unit tests
- * pass a fake through ClockContext. Nothing in the UI reads time any other way.
+ * The clock of elapsed times and the long-initialize notice: the kit's one Clock interface. In the
+ * app it is the system clock (the page's own Date.now and setInterval, which a browser test fakes
+ * with Playwright's page.clock); unit tests pass a ManualClock through ClockContext. Nothing in the
+ * UI reads time any other way.
  */
-export interface Clock {
-  now(): number;
-  every(ms: number, fn: () => void): Disposable;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  every(ms, fn) {
-    const handle = globalThis.setInterval(fn, ms);
-    return { dispose: () => globalThis.clearInterval(handle) };
-  },
-};
-
-export const ClockContext = createContext<Clock>(realClock);
+export const ClockContext = createContext<Clock>(systemClock);
 
 /** The current time; while `ticking` (elapsed time is on screen) the component re-renders every `intervalMs`. */
 export function useNow(ticking: boolean, intervalMs = 1000): number {

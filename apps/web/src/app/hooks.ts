@@ -1,8 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { UserSettings } from '@kandev/protocol';
 import { currentFormFactor, type FormFactor } from '../device/formFactor.js';
 import { parseRoute, type Route } from './route.js';
-import { settingsStore } from './services.js';
 
 function subscribeHash(listener: () => void): () => void {
   window.addEventListener('hashchange', listener);
@@ -14,10 +12,6 @@ export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(hash));
   useEffect(() => setRoute(parseRoute(hash)), [hash]);
   return route;
-}
-
-export function useSettings(): UserSettings | undefined {
-  return useSyncExternalStore(settingsStore.subscribe, settingsStore.get);
 }
 
 /** Follows viewport and pointer changes (a rotated tablet, a resized window). */

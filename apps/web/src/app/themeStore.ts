@@ -1,5 +1,6 @@
-import { useSyncExternalStore } from 'react';
+import { Emitter, type Event } from '@kandev/kit';
 import { isThemePreference, resolveTheme, type ResolvedTheme, type ThemePreference } from './theme.js';
+import { useSnapshot } from './useSnapshot.js';
 
 const STORAGE_KEY = 'kandev.theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -33,11 +34,13 @@ interface ThemeState {
  */
 class ThemeStore {
   private state: ThemeState;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changes.event;
   private readonly media: MediaQueryList | undefined;
 
   constructor() {
-    this.media = typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : undefined;
+    // No window in unit tests that render views with react-dom/server: System resolves to light.
+    this.media = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : undefined;
     const preference = readStored(safeLocalStorage());
     this.state = { preference, resolved: resolveTheme(preference, this.media?.matches ?? false) };
     this.media?.addEventListener('change', () => this.apply(this.state.preference));
@@ -46,10 +49,6 @@ class ThemeStore {
 
   get = (): ThemeState => this.state;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   setPreference(preference: ThemePreference): void {
     try {
@@ -65,10 +64,11 @@ class ThemeStore {
     if (resolved === this.state.resolved && preference === this.state.preference) return;
     this.state = { preference, resolved };
     this.paint();
-    for (const l of this.listeners) l();
+    this.changes.fire();
   }
 
   private paint(): void {
+    if (typeof document === 'undefined') return;
     document.documentElement.dataset.theme = this.state.resolved;
     document.documentElement.dataset.themePreference = this.state.preference;
   }
@@ -77,6 +77,6 @@ class ThemeStore {
 export const themeStore = new ThemeStore();
 
 export function useTheme(): ThemeState {
-  return useSyncExternalStore(themeStore.subscribe, themeStore.get);
+  return useSnapshot(themeStore.onDidChange, themeStore.get);
 }
 

@@ -1,5 +1,6 @@
-import { useSyncExternalStore } from 'react';
+import { Emitter, type Event } from '@kandev/kit';
 import type { ProblemCounts } from '../lib/workspace/problems.js';
+import { useSnapshot } from './useSnapshot.js';
 
 /**
  * Window-wide workbench state that lives outside one view: the Problems counts of the session on
@@ -14,17 +15,14 @@ export interface WorkbenchState {
 }
 
 let state: WorkbenchState = { problemsOpen: true, quickOpen: false, shortcutsHelp: false };
-const listeners = new Set<() => void>();
+const changes = new Emitter<void>();
 
 export const workbench = {
   get: (): WorkbenchState => state,
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
+  onDidChange: changes.event as Event<void>,
   update(patch: Partial<WorkbenchState>): void {
     state = { ...state, ...patch };
-    for (const l of listeners) l();
+    changes.fire();
   },
   /** A session view leaving clears its counts, never another session's. */
   clearProblems(sessionId: string): void {
@@ -33,5 +31,5 @@ export const workbench = {
 };
 
 export function useWorkbench(): WorkbenchState {
-  return useSyncExternalStore(workbench.subscribe, workbench.get);
+  return useSnapshot(workbench.onDidChange, workbench.get);
 }

@@ -39,7 +39,7 @@ describe('FrameSocket write deadline', () => {
     expect(codes).toEqual([4009]);
   });
 
-  it('restarts the deadline on progress and disarms it once everything drained', () => {
+  it('restarts the deadline on progress; once everything drained its timer lapses without effect', () => {
     const { ws, clock, socket } = socketOn({ writeDeadlineMs: 5_000 });
     socket.send('a');
     socket.send('b');
@@ -48,9 +48,24 @@ describe('FrameSocket write deadline', () => {
     clock.advance(4_000);
     expect(ws.terminated).toBe(false);
     ws.drainOne();
-    expect(clock.pending).toBe(0);
+    // Left armed (no clear and re-arm per message), it fires into an empty queue and is gone.
+    expect(clock.pending).toBe(1);
     clock.advance(60_000);
     expect(ws.terminated).toBe(false);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('a write after an idle lapse gets a whole deadline of its own', () => {
+    const { ws, clock, socket } = socketOn({ writeDeadlineMs: 5_000 });
+    socket.send('a');
+    clock.advance(3_000);
+    ws.drainOne();
+    clock.advance(1_000);
+    socket.send('b'); // the old timer, due at 5 s, must not cut this write's window short
+    clock.advance(4_999);
+    expect(ws.terminated).toBe(false);
+    clock.advance(1);
+    expect(ws.terminated).toBe(true);
   });
 
   it('a confirmed send resolves true once written, false for a peer dropped at the deadline', async () => {

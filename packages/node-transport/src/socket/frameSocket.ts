@@ -137,7 +137,7 @@ export class FrameSocket {
       if (this.full && this.pendingBytes <= this.lowWatermark) this.setFull(false);
       if (err) return;
       // Progress was made: the deadline restarts for whatever is still queued.
-      if (this.pendingWrites === 0) this.deadline.dispose();
+      if (this.pendingWrites === 0) this.deadline.idle();
       else this.deadline.progress();
     };
     try {

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; lines: string[] };
 
 /** A plain, read-only text view with line numbers (phones). */
 export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: string }) {
+  const { api } = useServices();
   const { t } = useTranslation();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   useEffect(() => {
@@ -18,7 +19,7 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
     return () => {
       live = false;
     };
-  }, [sessionId, path]);
+  }, [api, sessionId, path]);
   return (
     <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
       <h2 className="panel-title">{path}</h2>

@@ -1,9 +1,10 @@
 import { ChevronRight } from 'lucide-react';
-import { Fragment, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
 import { treeKeyAction, typeAhead, visibleTreeRows } from '../../lib/workspace/treeRows.js';
 import { FileIcon, FolderIcon } from './FileIcon.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;
@@ -19,7 +20,7 @@ const TYPE_AHEAD_RESET_MS = 700;
  */
 export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
   const { t } = useTranslation();
-  const snapshot = useSyncExternalStore(tree.subscribe, tree.getSnapshot);
+  const snapshot = useSnapshot(tree.onDidChange, tree.getSnapshot);
   const rows = useMemo(() => visibleTreeRows(snapshot), [snapshot]);
   const [focused, setFocused] = useState<string | undefined>();
   const typed = useRef({ text: '', at: 0 });

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { editing } from '../../app/services.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
+import { useServices } from '../../services/ServicesContext.js';
 import type { AnnotatedChange } from '../../lib/lsp/edits/annotations.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { Dialog } from '../ui/Dialog.js';
@@ -16,7 +16,8 @@ function changeText(t: (key: string, params?: Record<string, unknown>) => string
  */
 export function EditConfirmDialog({ workspace }: { workspace: SessionWorkspace }) {
   const { t } = useTranslation('editing');
-  const pending = useSyncExternalStore(editing.confirmations.subscribe, editing.confirmations.getSnapshot);
+  const { editing } = useServices();
+  const pending = useSnapshot(editing.confirmations.onDidChange, editing.confirmations.getSnapshot);
   const current = pending.find((p) => p.sessionId === workspace.sessionId);
   if (!current) return null;
   const answer = (confirmed: boolean) => editing.confirmations.answer(current.id, confirmed);

@@ -1,11 +1,12 @@
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { editingNotices } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 
 /** Messages from editing features (an edit refused, a command failed), until dismissed. */
 export function EditingNotices() {
   const { t } = useTranslation('editing');
-  const notices = useSyncExternalStore(editingNotices.subscribe, editingNotices.getSnapshot);
+  const { editingNotices } = useServices();
+  const notices = useSnapshot(editingNotices.onDidChange, editingNotices.getSnapshot);
   if (notices.length === 0) return null;
   return (
     <div className="editing-notices" role="status" aria-live="polite" data-testid="editing-notices">

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { editing } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import type { CancellationLike } from '../../lib/lsp/jsonRpc.js';
-import type { WorkspaceSymbolItem } from '../../lib/lsp/editing/registry.js';
+import type { EditingRegistry, WorkspaceSymbolItem } from '../../lib/lsp/editing/registry.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { symbolGlyph, symbolGroup } from './symbolKinds.js';
@@ -13,7 +13,7 @@ const MAX_ITEMS = 100;
 type Results = { kind: 'idle' } | { kind: 'unavailable' } | { kind: 'searching' } | { kind: 'done'; items: WorkspaceSymbolItem[] };
 
 /** Every running connection of the session is asked; a superseded search is cancelled ($/cancelRequest). */
-async function searchAll(sessionId: string, query: string, token: CancellationLike): Promise<WorkspaceSymbolItem[] | undefined> {
+async function searchAll(editing: EditingRegistry, sessionId: string, query: string, token: CancellationLike): Promise<WorkspaceSymbolItem[] | undefined> {
   const sources = editing.workspaceSymbols.ofSession(sessionId);
   if (sources.length === 0) return undefined;
   const answers = await Promise.all(sources.map((search) => search(query, token).catch(() => [] as WorkspaceSymbolItem[])));
@@ -23,6 +23,7 @@ async function searchAll(sessionId: string, query: string, token: CancellationLi
 /** Go to Symbol in Workspace (Ctrl/Cmd+T): workspace/symbol across the session's servers. */
 export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspace }) {
   const { t } = useTranslation('editing');
+  const { editing } = useServices();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Results>({ kind: 'idle' });
@@ -51,7 +52,7 @@ export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspa
     const source = new CancelSource();
     const timer = setTimeout(() => {
       setResults({ kind: 'searching' });
-      void searchAll(workspace.sessionId, query, source.token).then((items) => {
+      void searchAll(editing, workspace.sessionId, query, source.token).then((items) => {
         if (source.token.isCancellationRequested) return;
         setSelected(0);
         setResults(items === undefined ? { kind: 'unavailable' } : { kind: 'done', items });

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { editing } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';
-import type { Disposable } from '../../lib/lsp/disposable.js';
-import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
+import type { Disposable } from '@kandev/kit';
+import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
 export type OutlineState =
@@ -27,7 +27,7 @@ class OutlineFeed {
   private inflight: CancelSource | undefined;
   private readonly subscriptions: Disposable[] = [];
 
-  constructor(private readonly workspace: SessionWorkspace, private readonly path: string) {
+  constructor(private readonly editing: EditingRegistry, private readonly workspace: SessionWorkspace, private readonly path: string) {
     this.subscriptions.push(editing.documentSymbols.onDidChange(() => this.schedule(50)));
     const content = workspace.modelOf(path)?.onDidChangeContent(() => this.schedule(REFRESH_DELAY_MS));
     if (content) this.subscriptions.push(content);
@@ -45,7 +45,7 @@ class OutlineFeed {
   }
 
   private async fetch(): Promise<void> {
-    const source = editing.documentSymbols.forPath(this.workspace.sessionId, this.path)[0];
+    const source = this.editing.documentSymbols.forPath(this.workspace.sessionId, this.path)[0];
     this.inflight?.cancel();
     if (!source) {
       this.set({ kind: 'unavailable' });
@@ -67,12 +67,12 @@ class OutlineFeed {
 
 const feeds = new Map<string, { feed: OutlineFeed; workspace: SessionWorkspace }>();
 
-function acquire(workspace: SessionWorkspace, path: string, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
+function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
   const key = `${workspace.sessionId}\u0000${path}`;
   let entry = feeds.get(key);
   if (!entry || entry.workspace !== workspace) {
     entry?.feed.dispose();
-    entry = { feed: new OutlineFeed(workspace, path), workspace };
+    entry = { feed: new OutlineFeed(editing, workspace, path), workspace };
     feeds.set(key, entry);
   }
   const { feed } = entry;
@@ -90,15 +90,16 @@ function acquire(workspace: SessionWorkspace, path: string, listener: (state: Ou
 }
 
 export function useOutline(workspace: SessionWorkspace, path: string | undefined): OutlineState {
+  const { editing } = useServices();
   const [state, setState] = useState<OutlineState>({ kind: 'noFile' });
   useEffect(() => {
     if (!path) {
       setState({ kind: 'noFile' });
       return undefined;
     }
-    const { feed, release } = acquire(workspace, path, setState);
+    const { feed, release } = acquire(editing, workspace, path, setState);
     setState(feed.state);
     return release;
-  }, [workspace, path]);
+  }, [editing, workspace, path]);
   return state;
 }

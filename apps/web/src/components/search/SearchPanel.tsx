@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchHit, SearchOptions } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 type SearchState =
   | { state: 'idle' }
@@ -33,6 +33,7 @@ export function searchKey(text: string, options: SearchOptions): string {
  * which stops it on the task host too.
  */
 export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
+  const { api } = useServices();
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });

@@ -1,13 +1,16 @@
 import { FileSearch, Save } from 'lucide-react';
-import { useCallback, useEffect, useState, useSyncExternalStore, type CSSProperties } from 'react';
+import { useCallback, useEffect, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
 import { activeEditor } from '../../app/activeEditor.js';
-import { useFormFactor, useSettings } from '../../app/hooks.js';
-import { api, loadMonaco, lspConnection, sessionWorkspace } from '../../app/services.js';
+import { useFormFactor } from '../../app/hooks.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
+import type { SessionScope } from '../../services/sessionScope.js';
+import { useSessionConnection, useSessionScope } from '../../services/useSessionScope.js';
 import { useWorkbench, workbench } from '../../app/workbench.js';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
-import type { Position, SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { CodeEditor } from '../editor/CodeEditor.js';
 import { baseName, EditorTabs } from '../editor/EditorTabs.js';
 import { SaveBanners } from '../editor/SaveBanners.js';
@@ -23,6 +26,7 @@ import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { Splitter, useSidebarWidth } from './Splitter.js';
 import { useTabMemory } from './useTabMemory.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -32,6 +36,7 @@ interface DesktopSessionProps {
 
 export function DesktopSession(props: DesktopSessionProps) {
   const { t } = useTranslation();
+  const { loadMonaco } = useServices();
   const [monaco, setMonaco] = useState<MonacoApi | undefined>();
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -43,22 +48,32 @@ export function DesktopSession(props: DesktopSessionProps) {
     return () => {
       live = false;
     };
-  }, []);
+  }, [loadMonaco]);
   if (failed) return <ErrorState title={t('editor.loadEditorFailed')} />;
   if (!monaco) return <LoadingState label={t('editor.loadingEditor')} />;
-  return <SessionEditor {...props} monaco={monaco} workspace={sessionWorkspace(props.sessionId, monaco)} />;
+  return <SessionScopeGate {...props} monaco={monaco} />;
 }
 
-function SessionEditor({ sessionId, initialFile, initialPosition, monaco, workspace }: DesktopSessionProps & { monaco: MonacoApi; workspace: SessionWorkspace }) {
+/** Waits for the session's scope, which is acquired in an effect (never during render). */
+function SessionScopeGate(props: DesktopSessionProps & { monaco: MonacoApi }) {
   const { t } = useTranslation();
+  const scope = useSessionScope(props.sessionId, props.monaco);
+  if (!scope) return <LoadingState label={t('editor.loadingEditor')} />;
+  return <SessionEditor key={props.sessionId} {...props} scope={scope} />;
+}
+
+function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope }: DesktopSessionProps & { monaco: MonacoApi; scope: SessionScope }) {
+  const { t } = useTranslation();
+  const { api } = useServices();
+  const workspace = scope.workspace;
   const { t: tw } = useTranslation('workbench');
-  const snapshot = useSyncExternalStore(workspace.subscribe, workspace.getSnapshot);
+  const snapshot = useSnapshot(workspace.onDidChange, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
   const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
   const settings = useSettings();
   const form = useFormFactor();
   // A connection exists only for a supported file that has an editor tab (never while loading).
-  const connection = active && language ? lspConnection(sessionId, language, monaco) : undefined;
+  const connection = useSessionConnection(scope, active ? language : undefined);
   useLspAutoStart(connection, language);
   const placement = settings ? lspPlacement(settings, form) : undefined;
 
@@ -66,9 +81,10 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
   const onShown = useCallback(
     (path: string, cursor: { line: number; column: number }) => {
       const lang = languageForPath(path);
-      activeEditor.set({ sessionId, path, language: lang, connection: lang ? lspConnection(sessionId, lang, monaco) : undefined, cursor });
+      // Called from the editor's effects and events, so creating the connection here is safe.
+      activeEditor.set({ sessionId, path, language: lang, connection: lang && !scope.isDisposed ? scope.connection(lang) : undefined, cursor });
     },
-    [sessionId, monaco],
+    [sessionId, scope],
   );
   const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId]);
   useEffect(() => onHidden, [onHidden]);
@@ -88,7 +104,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, worksp
   useEffect(() => () => workbench.clearProblems(sessionId), [sessionId]);
   useEffect(() => () => workbench.update({ quickOpen: false }), []);
   const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
-  const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [sessionId]);
+  const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [api, sessionId]);
 
   const save = useCallback(() => {
     const path = workspace.getSnapshot().activePath;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { FileTreeModel } from '../../lib/workspace/fileTree.js';
 import { ReadOnlyViewer } from '../editor/ReadOnlyViewer.js';
 import { FileTree } from '../files/FileTree.js';
@@ -11,7 +11,8 @@ import { FileTree } from '../files/FileTree.js';
  */
 export function PhoneSession({ sessionId, initialFile }: { sessionId: string; initialFile?: string }) {
   const { t } = useTranslation();
-  const tree = useMemo(() => new FileTreeModel((folder) => api.listFiles(sessionId, folder)), [sessionId]);
+  const { api } = useServices();
+  const tree = useMemo(() => new FileTreeModel((folder) => api.listFiles(sessionId, folder)), [api, sessionId]);
   const [path, setPath] = useState<string | undefined>(initialFile);
   useEffect(() => {
     if (initialFile) void tree.reveal(initialFile);

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormFactor } from '../../app/hooks.js';
 import { sessionHash } from '../../app/route.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { ExecutorBadge } from '../tasks/ExecutorBadge.js';
 import { formatStartTime } from '../tasks/formatTime.js';
@@ -12,7 +12,7 @@ import { DesktopSession } from './DesktopSession.js';
 import { PhoneSession } from './PhoneSession.js';
 import { WorkspaceTrustButton } from '../trust/WorkspaceTrustButton.js';
 import { useSessionInfo } from './useSessionInfo.js';
-import { sessionBody } from './sessionBody.js';
+import { sessionBody } from '../../lib/sessions/sessionBody.js';
 import { UnsupportedExecutorNotice } from './UnsupportedExecutorNotice.js';
 
 interface SessionViewProps {
@@ -25,6 +25,7 @@ interface SessionViewProps {
 export function SessionView({ sessionId, initialFile, initialPosition }: SessionViewProps) {
   const { t, i18n } = useTranslation();
   const { t: tw } = useTranslation('workbench');
+  const { api, sessions } = useServices();
   const form = useFormFactor();
   const { info, setSession } = useSessionInfo(sessionId);
   const [busy, setBusy] = useState<'stopping' | 'starting' | undefined>();
@@ -36,6 +37,11 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
   // socket: an unsupported executor (S26) must not get either.
   const body = session ? sessionBody(session, task) : info.state === 'loading' ? 'loading' : 'workbench';
   const unsupported = body === 'unsupported';
+
+  // An ended session is left for good: its connections detach and its workspace is disposed.
+  useEffect(() => {
+    if (body === 'ended') sessions.leave(sessionId);
+  }, [body, sessions, sessionId]);
 
   useEffect(() => {
     document.title = task ? tw('shell.documentTitle', { title: task.title }) : t('app.title');

@@ -35,7 +35,7 @@ export function useTabMemory(workspace: SessionWorkspace, deepLink: string | und
 
   useEffect(() => {
     let last = '';
-    return workspace.subscribe(() => {
+    const registration = workspace.onDidChange(() => {
       const snapshot = workspace.getSnapshot();
       const paths = snapshot.tabs.map((t) => t.path);
       const value = JSON.stringify([paths, snapshot.activePath]);
@@ -44,5 +44,6 @@ export function useTabMemory(workspace: SessionWorkspace, deepLink: string | und
       if (!restored.current) return;
       rememberTabs(storage(), workspace.sessionId, { paths, active: snapshot.activePath && paths.includes(snapshot.activePath) ? snapshot.activePath : undefined });
     });
+    return () => registration.dispose();
   }, [workspace]);
 }

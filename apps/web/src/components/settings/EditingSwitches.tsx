@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EDITOR_FEATURE_KEYS, type EditorFeatureKey, type LanguageId, type UserSettings } from '@kandev/protocol';
-import type { SaveSettings } from './SettingsPage.js';
+import type { SaveSettings } from './saveSettings.js';
 import './editingSwitches.css';
 
 const LABELS: Record<EditorFeatureKey, string> = {

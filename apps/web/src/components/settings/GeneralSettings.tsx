@@ -3,7 +3,7 @@ import { LOCALES, STATUS_LOCATIONS, type Locale, type StatusLocation, type UserS
 import { isLocale, setLocale } from '../../i18n/i18n.js';
 import { THEME_PREFERENCES, type ThemePreference } from '../../app/theme.js';
 import { themeStore, useTheme } from '../../app/themeStore.js';
-import type { SaveSettings } from './SettingsPage.js';
+import type { SaveSettings } from './saveSettings.js';
 
 /** UI language, where the language-server status goes, and whether the status bar shows. */
 export function GeneralSettings({ settings, save }: { settings: UserSettings; save: SaveSettings }) {

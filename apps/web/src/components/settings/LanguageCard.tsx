@@ -4,7 +4,7 @@ import type { LanguageId, UserSettings } from '@kandev/protocol';
 import type { LanguageCard } from '../../lib/settings/languageCatalog.js';
 import { EditingSwitches } from './EditingSwitches.js';
 import { ServerConfigEditor } from './ServerConfigEditor.js';
-import type { SaveSettings } from './SettingsPage.js';
+import type { SaveSettings } from './saveSettings.js';
 
 function toggled(list: readonly LanguageId[], id: LanguageId, on: boolean): LanguageId[] {
   return on ? (list.includes(id) ? [...list] : [...list, id]) : list.filter((l) => l !== id);

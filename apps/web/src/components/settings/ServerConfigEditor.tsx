@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageId } from '@kandev/protocol';
 import { formatServerConfig, parseServerConfig } from '../../lib/settings/serverConfig.js';
-import type { SaveSettings } from './SettingsPage.js';
+import type { SaveSettings } from './saveSettings.js';
 
 type Outcome = { kind: 'invalid' | 'notObject' | 'saved' | 'failed' } | undefined;
 

@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageCatalogEntry } from '@kandev/protocol';
-import { useSettings } from '../../app/hooks.js';
-import { api, settingsStore, type SettingsPatch } from '../../app/services.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { languageCards } from '../../lib/settings/languageCatalog.js';
 import { GeneralSettings } from './GeneralSettings.js';
 import { LanguageCardView } from './LanguageCard.js';
-
-export type SaveSettings = (patch: SettingsPatch) => Promise<boolean>;
+import type { SaveSettings } from './saveSettings.js';
 
 type Catalog = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; entries: Array<Partial<LanguageCatalogEntry>> };
 
@@ -15,6 +14,7 @@ type Catalog = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; en
 export function SettingsPage() {
   const { t } = useTranslation();
   const settings = useSettings();
+  const { api, settings: settingsStore } = useServices();
   const [catalog, setCatalog] = useState<Catalog>({ state: 'loading' });
   const [result, setResult] = useState<'saved' | 'failed' | undefined>();
 
@@ -24,7 +24,7 @@ export function SettingsPage() {
       (entries) => setCatalog({ state: 'loaded', entries }),
       () => setCatalog({ state: 'error' }),
     );
-  }, []);
+  }, [api]);
   useEffect(loadCatalog, [loadCatalog]);
 
   const save: SaveSettings = useCallback(async (patch) => {
@@ -37,7 +37,7 @@ export function SettingsPage() {
       setResult('failed');
       return false;
     }
-  }, []);
+  }, [settingsStore]);
 
   return (
     <main className="settings-page" data-testid="settings-page">

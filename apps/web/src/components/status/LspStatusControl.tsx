@@ -1,4 +1,4 @@
-import { useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageId } from '@kandev/protocol';
 import { statusMessageText } from '../../i18n/i18n.js';
@@ -7,6 +7,7 @@ import { LspActionButtons, LspStatusDetails } from './LspStatusDetails.js';
 import { LspSummary } from './LspSummary.js';
 import { StatusSurface, type SurfaceKind } from './StatusSurface.js';
 import { useLspView } from './useLspView.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 
 interface LspStatusControlProps {
   connection: LspConnection;
@@ -22,7 +23,7 @@ interface LspStatusControlProps {
  */
 export function LspStatusControl({ connection, language, surface }: LspStatusControlProps) {
   const { t } = useTranslation('lsp');
-  const status = useSyncExternalStore(connection.subscribe, () => connection.getStatus());
+  const status = useSnapshot(connection.onDidChangeStatus, () => connection.getStatus());
   const view = useLspView(connection, language);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);

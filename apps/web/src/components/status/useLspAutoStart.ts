@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { LanguageId } from '@kandev/protocol';
-import { useSettings } from '../../app/hooks.js';
-import { leaseHints } from '../../app/services.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { watchBuiltinDemand } from '../../lib/monaco/typescriptWorkerGate.js';
@@ -12,6 +12,7 @@ import { watchBuiltinDemand } from '../../lib/monaco/typescriptWorkerGate.js';
  */
 export function useLspAutoStart(connection: LspConnection | undefined, language: LanguageId | undefined): void {
   const settings = useSettings();
+  const { leaseHints } = useServices();
   useEffect(() => {
     if (!settings || !connection || !language) return;
     const start = shouldAutoStart({
@@ -27,5 +28,5 @@ export function useLspAutoStart(connection: LspConnection | undefined, language:
     if (language !== 'typescript') return undefined;
     const demand = watchBuiltinDemand(connection);
     return () => demand.dispose();
-  }, [connection, language, settings]);
+  }, [connection, language, settings, leaseHints]);
 }

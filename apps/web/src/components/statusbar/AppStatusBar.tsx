@@ -1,8 +1,9 @@
 import { useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActiveEditor } from '../../app/activeEditor.js';
-import { useFormFactor, useSettings } from '../../app/hooks.js';
-import { settingsStore } from '../../app/services.js';
+import { useFormFactor } from '../../app/hooks.js';
+import { useSettings } from '../../services/useSettings.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { LspStatusBarItem } from './LspStatusBarItem.js';
 import { ProblemsStatusItem } from './ProblemsStatusItem.js';
 import { lspPlacement, moveBefore, moveItem, orderedItems, showsLspItem, type StatusBarItemId } from './statusBarModel.js';
@@ -18,6 +19,7 @@ const DRAG_TYPE = 'application/x-kandev-status-item';
 export function AppStatusBar() {
   const { t } = useTranslation();
   const settings = useSettings();
+  const { settings: settingsStore } = useServices();
   const form = useFormFactor();
   const active = useActiveEditor();
   const [saveFailed, setSaveFailed] = useState(false);

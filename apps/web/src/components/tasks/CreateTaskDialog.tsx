@@ -2,7 +2,7 @@ import { SUPPORTED_EXECUTORS, EXECUTOR_KINDS, type ExecutorKind, type Task } fro
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Dialog } from '../ui/Dialog.js';
 import { taskFormError, type TaskFormError } from './taskErrors.js';
 
@@ -18,6 +18,7 @@ interface CreateTaskDialogProps {
  * checks; its refusal is shown at the field it concerns.
  */
 export function CreateTaskDialog({ open, onOpenChange, onCreated }: CreateTaskDialogProps) {
+  const { api } = useServices();
   const { t } = useTranslation('workbench');
   const { t: tc } = useTranslation();
   const [title, setTitle] = useState('');

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { forgetTabs } from '../../lib/workspace/tabMemory.js';
 import { Dialog } from '../ui/Dialog.js';
 
 /** Deleting a task: a confirmation that says its running sessions stop first. */
 export function DeleteTaskDialog({ task, onOpenChange, onDeleted }: { task: TaskSummary | undefined; onOpenChange(open: boolean): void; onDeleted(): void }) {
+  const { api } = useServices();
   const { t } = useTranslation('workbench');
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);

@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Dialog } from '../ui/Dialog.js';
 import { taskFormError, type TaskFormError } from './taskErrors.js';
 
 export function RenameTaskDialog({ task, onOpenChange, onRenamed }: { task: TaskSummary | undefined; onOpenChange(open: boolean): void; onRenamed(): void }) {
+  const { api } = useServices();
   const { t } = useTranslation('workbench');
   const [title, setTitle] = useState('');
   const [error, setError] = useState<TaskFormError | undefined>();

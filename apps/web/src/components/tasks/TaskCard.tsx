@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
 import { sessionHash } from '../../app/route.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { Menu } from '../ui/Menu.js';
 import { ExecutorBadge } from './ExecutorBadge.js';
 import { formatStartTime } from './formatTime.js';
 import { SessionStateBadge } from './SessionStateBadge.js';
-import { refusedSessionId, unsupportedOpenTarget } from '../session/sessionBody.js';
+import { refusedSessionId, unsupportedOpenTarget } from '../../lib/sessions/sessionBody.js';
 
 const SHOWN_SESSIONS = 5;
 
@@ -32,6 +32,7 @@ interface TaskCardProps {
  * when none runs); New session and Stop are explicit; its sessions list with state and start time.
  */
 export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps) {
+  const { api } = useServices();
   const { t, i18n } = useTranslation();
   const { t: tw } = useTranslation('workbench');
   const [busy, setBusy] = useState(false);

@@ -2,7 +2,7 @@ import { ClipboardList, Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
-import { api } from '../../app/services.js';
+import { useServices } from '../../services/ServicesContext.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { CreateTaskDialog } from './CreateTaskDialog.js';
 import { DeleteTaskDialog } from './DeleteTaskDialog.js';
@@ -12,6 +12,7 @@ import { TaskCard } from './TaskCard.js';
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'loaded'; tasks: TaskSummary[] };
 
 export function TaskList() {
+  const { api } = useServices();
   const { t } = useTranslation();
   const { t: tw } = useTranslation('workbench');
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -24,7 +25,7 @@ export function TaskList() {
       (tasks) => setLoad({ state: 'loaded', tasks }),
       () => setLoad({ state: 'error' }),
     );
-  }, []);
+  }, [api]);
   useEffect(() => refresh(), [refresh]);
   const tasks = load.state === 'loaded' ? load.tasks : [];
 

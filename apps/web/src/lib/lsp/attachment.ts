@@ -1,7 +1,7 @@
 import { isRecord, parseFrame, readyFrameIdentity, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from './capabilities.js';
-import { DisposableStore, Emitter, type Disposable, type Timers } from './disposable.js';
+import { DisposableStore, Emitter, type Disposable, type Clock } from '@kandev/kit';
 import { DocumentSync, type OpenDocumentSource } from './documentSync.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.js';
 import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
@@ -17,8 +17,8 @@ export interface AttachmentEnv {
   language: LanguageId;
   documents: OpenDocumentSource;
   bindFeatures: FeatureBinder;
-  timers: Timers;
-  now: () => number;
+  /** Debounce timers and progress timestamps. */
+  clock: Clock;
   debounceMs: number;
   clientInfo: ClientInfo;
   locale: () => string | undefined;
@@ -87,7 +87,7 @@ export class LspAttachment implements Disposable {
     private readonly env: AttachmentEnv,
     private readonly host: AttachmentHost,
   ) {
-    this.progressTracker = new ProgressTracker(env.now);
+    this.progressTracker = new ProgressTracker(() => env.clock.now());
     const route = createServerRequestRouter({
       // Never reached through the lease broker: it answers workspace/configuration itself from the
       // persisted settings (and tells servers about saves). Null is only the answer of last resort.
@@ -219,7 +219,7 @@ export class LspAttachment implements Disposable {
     this.sync = undefined;
     this.binding = undefined;
     this.phaseValue = 'connecting';
-    this.progressTracker = new ProgressTracker(this.env.now);
+    this.progressTracker = new ProgressTracker(() => this.env.clock.now());
     this.host.onProgress(this);
     const stderrTail = typeof frame.stderrTail === 'string' && frame.stderrTail !== '' ? frame.stderrTail : undefined;
     this.serverStderr = stderrTail;
@@ -267,7 +267,7 @@ export class LspAttachment implements Disposable {
       return;
     }
     if (isRecord(frame.progress)) {
-      this.progressTracker = new ProgressTracker(this.env.now, frame.progress);
+      this.progressTracker = new ProgressTracker(() => this.env.clock.now(), frame.progress);
       this.host.onProgress(this);
     }
     if (!this.activate(result.capabilities as ServerCapabilities, Array.isArray(frame.registrations) ? frame.registrations : [])) return;
@@ -288,7 +288,7 @@ export class LspAttachment implements Disposable {
         notify: (method, params) => this.rpc.notify(method, params),
         sync: () => capabilities.sync(),
         serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
-        timers: this.env.timers,
+        clock: this.env.clock,
         debounceMs: this.env.debounceMs,
         onSent: (path, kind) => this.documentSynced.fire({ path, kind }),
       }),

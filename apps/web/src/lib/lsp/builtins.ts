@@ -1,5 +1,5 @@
 import { languageForPath, type LanguageId } from '@kandev/protocol';
-import { Emitter, toDisposable, type Disposable, type Event } from './disposable.js';
+import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import { parseSessionModelUri, type UriParts } from './uris.js';
 
 /**

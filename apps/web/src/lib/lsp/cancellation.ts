@@ -1,4 +1,4 @@
-import { Emitter } from './disposable.js';
+import { Emitter } from '@kandev/kit';
 import type { CancellationLike } from './jsonRpc.js';
 
 /** A token this client can cancel: a superseded pull sends `$/cancelRequest`. */

@@ -15,7 +15,7 @@ import type {
   Unregistration,
 } from 'vscode-languageserver-protocol';
 import { isRecord } from '@kandev/protocol';
-import { Emitter, type Event } from './disposable.js';
+import { Emitter, type Event } from '@kandev/kit';
 
 /** Language features Kandev wires to Monaco providers. */
 export const FEATURES = [

@@ -1,17 +1,18 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
+import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
 import { LspConnectionRegistry } from './registry.js';
-import { FakeDocuments, FakeSocket, FakeTimers, settle } from './testing/fakes.js';
+import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
 
 const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
 
 function harness(options: { reconnectDelaysMs?: number[] } = {}) {
   const sockets: FakeSocket[] = [];
   const storage = memoryStorage();
-  const timers = new FakeTimers();
+  const timers = new ManualClock(0);
   const documents = new FakeDocuments();
   const bindings: Array<{ context: FeatureContext; disposed: boolean; diagnostics: unknown[] }> = [];
   const identities: unknown[] = [];
@@ -33,8 +34,7 @@ function harness(options: { reconnectDelaysMs?: number[] } = {}) {
         return { publishDiagnostics: (p) => void entry.diagnostics.push(p), applyEdit: async () => ({ applied: false }), dispose: () => void (entry.disposed = true) };
       },
       onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
-      timers,
-      now: () => timers.time,
+      clock: timers,
       reconnectDelaysMs: options.reconnectDelaysMs ?? [100, 200],
       idleReleaseMs: 120_000,
       stopTimeoutMs: 5_000,

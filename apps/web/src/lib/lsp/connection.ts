@@ -1,6 +1,6 @@
 import { CloseCode, normalizeCloseCode, type LanguageId, type ProgressSnapshot, type ReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
 import { LspAttachment, type AttachmentEnv, type AttachmentHost } from './attachment.js';
-import { DisposableStore, Emitter, realTimers, timeout, type Disposable, type Event, type Timers } from './disposable.js';
+import { after, DisposableStore, Emitter, systemClock, type Clock, type Disposable, type Event } from '@kandev/kit';
 import type { OpenDocumentSource } from './documentSync.js';
 import type { FeatureBinder } from './features.js';
 import type { ClientInfo } from './initializeParams.js';
@@ -19,8 +19,8 @@ export interface LspConnectionOptions {
   bindFeatures: FeatureBinder;
   /** The ready handshake's workspace identity, kept beyond this connection's life (S34). */
   onWorkspaceIdentity?: (sessionId: string, identity: WorkspaceIdentity) => void;
-  timers?: Timers;
-  now?: () => number;
+  /** Reconnect, idle and stop timers and status timestamps; tests pass a ManualClock. */
+  clock?: Clock;
   clientInfo?: ClientInfo;
   locale?: () => string | undefined;
   /** Delay before each automatic reattach after a transient loss; its length bounds the attempts. */
@@ -57,8 +57,7 @@ export class LspConnection implements Disposable {
   private readonly statusEmitter = new Emitter<LspStatus>();
   private readonly progressEmitter = new Emitter<ProgressSnapshot>();
   private progressValue: ProgressSnapshot = EMPTY_PROGRESS;
-  private readonly timers: Timers;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly delays: readonly number[];
   private readonly host: AttachmentHost;
   /** The person pressed Stop: auto-start leaves this (session, language) Off until Start (S02). */
@@ -70,8 +69,7 @@ export class LspConnection implements Disposable {
   constructor(private readonly options: LspConnectionOptions) {
     this.sessionId = options.sessionId;
     this.language = options.language;
-    this.timers = options.timers ?? realTimers;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.delays = options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS;
     this.host = this.createHost();
     this.store.add(options.documents.onDidOpen(() => this.cancelIdle()));
@@ -81,18 +79,6 @@ export class LspConnection implements Disposable {
   getStatus(): LspStatus {
     return this.statusValue;
   }
-
-  /** For useSyncExternalStore. */
-  subscribe = (listener: () => void): (() => void) => {
-    const d = this.onDidChangeStatus(() => listener());
-    return () => d.dispose();
-  };
-
-  /** For useSyncExternalStore: progress changes (and resets when the generation ends). */
-  subscribeProgress = (listener: () => void): (() => void) => {
-    const d = this.onDidChangeProgress(() => listener());
-    return () => d.dispose();
-  };
 
   get currentGeneration(): number {
     return this.generation;
@@ -151,7 +137,7 @@ export class LspConnection implements Disposable {
     attachment.release(reason);
     this.setStatus({ state: 'stopping', message: { key: 'message.stopping' }, generation: this.generation });
     this.stopTimer?.dispose();
-    this.stopTimer = timeout(this.timers, this.options.stopTimeoutMs ?? 10_000, () => {
+    this.stopTimer = after(this.clock, this.options.stopTimeoutMs ?? 10_000, () => {
       this.stopTimer = undefined;
       if (this.current !== attachment) return;
       this.endCurrent();
@@ -176,8 +162,7 @@ export class LspConnection implements Disposable {
       language: this.language,
       documents: this.options.documents,
       bindFeatures: this.options.bindFeatures,
-      timers: this.timers,
-      now: this.now,
+      clock: this.clock,
       debounceMs: this.options.debounceMs ?? 150,
       clientInfo: this.options.clientInfo ?? { name: 'Kandev' },
       locale: this.options.locale ?? (() => undefined),
@@ -250,7 +235,7 @@ export class LspConnection implements Disposable {
           const delay = this.delays[this.reconnectAttempt] ?? 0;
           this.reconnectAttempt++;
           this.setStatus(this.reconnectingStatus(a.generation));
-          this.reconnectTimer = timeout(this.timers, delay, () => {
+          this.reconnectTimer = after(this.clock, delay, () => {
             this.reconnectTimer = undefined;
             if (!this.disposed && !this.current) this.connect();
           });
@@ -296,7 +281,7 @@ export class LspConnection implements Disposable {
   private armIdleIfUnused(): void {
     if (this.disposed || !this.current || this.idleTimer) return;
     if (this.options.documents.documents().length > 0) return;
-    this.idleTimer = timeout(this.timers, this.options.idleReleaseMs ?? IDLE_RELEASE_MS, () => {
+    this.idleTimer = after(this.clock, this.options.idleReleaseMs ?? IDLE_RELEASE_MS, () => {
       this.idleTimer = undefined;
       if (this.options.documents.documents().length === 0) this.release('editor_idle');
     });
@@ -315,7 +300,7 @@ export class LspConnection implements Disposable {
     if (this.disposed) return;
     const previous = this.statusValue;
     const sameStep = previous.state === next.state && previous.phase === next.phase;
-    const status: LspStatus = { ...next, since: next.since ?? (sameStep && previous.since !== undefined ? previous.since : this.now()) };
+    const status: LspStatus = { ...next, since: next.since ?? (sameStep && previous.since !== undefined ? previous.since : this.clock.now()) };
     this.statusValue = status;
     this.statusEmitter.fire(status);
   }

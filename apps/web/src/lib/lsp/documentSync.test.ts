@@ -2,16 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import type { EffectiveSync } from './capabilities.js';
 import { DocumentSync } from './documentSync.js';
-import { FakeDocument, FakeTimers } from './testing/fakes.js';
+import { ManualClock } from '@kandev/kit';
+import { FakeDocument } from './testing/fakes.js';
 
 function setup(sync: EffectiveSync) {
   const notes: Array<{ method: string; params: any }> = [];
-  const timers = new FakeTimers();
+  const timers = new ManualClock(0);
   const ds = new DocumentSync({
     notify: (method, params) => void notes.push({ method, params }),
     sync: () => sync,
     serverUri: (p) => `file:///ws/${p}`,
-    timers,
+    clock: timers,
     debounceMs: 100,
   });
   return { ds, notes, timers };

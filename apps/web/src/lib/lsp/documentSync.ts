@@ -1,5 +1,5 @@
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-import { DisposableStore, timeout, type Disposable, type Event, type Timers } from './disposable.js';
+import { after, DisposableStore, type Clock, type Disposable, type Event } from '@kandev/kit';
 import type { EffectiveSync } from './capabilities.js';
 
 /** One open editor document as the LSP layer sees it (a Monaco model behind an adapter). */
@@ -29,7 +29,7 @@ export interface DocumentSyncOptions {
   sync(): EffectiveSync;
   /** Task-host file URI of a workspace-relative path. */
   serverUri(path: string): string;
-  timers: Timers;
+  clock: Clock;
   debounceMs: number;
   /** Told after didOpen / didChange / didClose went out (pull diagnostics follow them). */
   onSent?(path: string, kind: 'open' | 'change' | 'close'): void;
@@ -78,7 +78,7 @@ export class DocumentSync implements Disposable {
     entry.pending.push(...changes);
     entry.dirty = true;
     entry.timer?.dispose();
-    entry.timer = timeout(this.options.timers, this.options.debounceMs, () => {
+    entry.timer = after(this.options.clock, this.options.debounceMs, () => {
       entry.timer = undefined;
       this.flushEntry(entry);
     });

@@ -1,7 +1,7 @@
 import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ServerCapabilityIndex } from './capabilities.js';
-import type { Disposable, Event } from './disposable.js';
+import type { Disposable, Event } from '@kandev/kit';
 import type { CancellationLike } from './jsonRpc.js';
 
 /**

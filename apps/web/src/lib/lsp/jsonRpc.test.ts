@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Emitter } from './disposable.js';
+import { Emitter } from '@kandev/kit';
 import { EndpointClosedError, ErrorCodes, JsonRpcEndpoint, RequestCancelledError, ResponseError, type JsonRpcMessage } from './jsonRpc.js';
 import { createServerRequestRouter } from './serverRequests.js';
 

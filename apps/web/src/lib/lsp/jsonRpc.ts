@@ -1,5 +1,5 @@
 import { RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
-import type { Disposable } from './disposable.js';
+import type { Disposable } from '@kandev/kit';
 
 /** JSON-RPC 2.0 error codes used by LSP: packages/protocol's RpcErrorCode, under the client's name. */
 export const ErrorCodes = RpcErrorCode;

@@ -1,5 +1,5 @@
 import type { LanguageId } from '@kandev/protocol';
-import { Emitter, type Event } from './disposable.js';
+import { Emitter, type Event } from '@kandev/kit';
 import type { LspConnection } from './connection.js';
 
 export function connectionKey(sessionId: string, language: LanguageId): string {

@@ -28,7 +28,7 @@ import 'monaco-editor/esm/vs/basic-languages/cpp/cpp.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker.js?worker';
-import type { MonacoApi } from '../lsp/providers/host.js';
+import type { MonacoApi } from './monacoApi.js';
 import { typescriptWorkerGate } from './typescriptWorkerGate.js';
 
 // JSON: Monaco's mode is kept for its tokenizer only. Completion, hover, validation and the rest

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression, wrapBuiltinProvider } from '../lsp/builtins.js';
-import { Emitter } from '../lsp/disposable.js';
+import { Emitter } from '@kandev/kit';
 import type { LspState } from '../lsp/status.js';
 import { watchBuiltinDemand, WorkerGate } from './typescriptWorkerGate.js';
 

@@ -1,4 +1,4 @@
-import type { Disposable } from '../lsp/disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { LspState } from '../lsp/status.js';
 
 /**

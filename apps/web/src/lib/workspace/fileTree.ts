@@ -1,3 +1,4 @@
+import { Emitter, type Event } from '@kandev/kit';
 import type { FileEntry } from '@kandev/protocol';
 
 /** The folders above a workspace-relative path, outermost first ('' is the workspace root). */
@@ -25,22 +26,20 @@ export class FileTreeModel {
   private expanded = new Set<string>();
   private inflight = new Map<string, Promise<void>>();
   private snapshot: FileTreeSnapshot = { listings: this.listings, expanded: this.expanded };
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  /** A listing or the expanded set changed: read getSnapshot again. */
+  readonly onDidChange: Event<void> = this.changes.event;
 
   constructor(private readonly list: (folder: string) => Promise<FileEntry[]>) {}
 
   getSnapshot = (): FileTreeSnapshot => this.snapshot;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   private changed(): void {
     this.listings = new Map(this.listings);
     this.expanded = new Set(this.expanded);
     this.snapshot = { listings: this.listings, expanded: this.expanded };
-    for (const l of this.listeners) l();
+    this.changes.fire();
   }
 
   /** Loads a folder once (again after an error). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WriteOutcome } from '../../api/kandevApi.js';
-import { Emitter } from '../lsp/disposable.js';
+import { Emitter } from '@kandev/kit';
 import type { MonacoApi } from '../lsp/providers/host.js';
 import { SessionWorkspace } from './sessionWorkspace.js';
 

@@ -1,21 +1,23 @@
+import { Emitter, type Disposable, type Event } from '@kandev/kit';
 import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
 import type { KandevApi } from '../../api/kandevApi.js';
-import { Emitter, toDisposable, type Disposable, type Event } from '../lsp/disposable.js';
 import type { OpenDocumentSource, SyncedDocument } from '../lsp/documentSync.js';
-import { sessionModelUriParts } from '../lsp/uris.js';
-import { monacoLanguageForPath } from '../monaco/languages.js';
+import type { EditTargets } from '../lsp/edits/apply.js';
 import { modelDocument } from '../monaco/modelDocument.js';
-import type { EditTargets, EditableModel } from '../lsp/edits/apply.js';
-import { ancestorDirectories, FileTreeModel } from './fileTree.js';
+import { BinaryFileError } from './binaryFile.js';
+import { sessionEditTargets } from './editTargets.js';
+import { FileTreeModel } from './fileTree.js';
+import { PendingReveal, type Position } from './pendingReveal.js';
+import { SaveFlow, type SaveResult } from './saving.js';
+import { SessionModels, type ModelContentChange, type TextModel } from './sessionModels.js';
+import { SessionTabs } from './sessionTabs.js';
+
+export { BinaryFileError, looksBinary } from './binaryFile.js';
+export type { Position } from './pendingReveal.js';
+export type { SaveResult } from './saving.js';
 
 type MonacoApi = typeof Monaco;
-type TextModel = Monaco.editor.ITextModel;
-
-export interface Position {
-  lineNumber: number;
-  column: number;
-}
 
 export interface DocumentView {
   path: string;
@@ -37,102 +39,64 @@ export interface WorkspaceSnapshot {
   revealSeq: number;
 }
 
-interface ModelEntry {
-  path: string;
-  model: TextModel;
-  /** File version (sha256) of what the model was loaded from or last saved as. */
-  baseVersion: string;
-  /** Monaco's alternative version id at that point: equal means clean (undo back counts too). */
-  savedAltVersion: number;
-  refs: number;
-  subscription: Disposable;
-}
-
-interface Tab {
-  path: string;
-  ref: Disposable;
-  document: SyncedDocument;
-  saving: boolean;
-  saveFailed: boolean;
-  conflict?: { currentVersion?: string };
-}
-
-export type SaveResult = 'saved' | 'conflict' | 'failed' | 'skipped';
-
-/** A file whose content is not text (it contains NUL characters): no model is made for it. */
-export class BinaryFileError extends Error {
-  constructor(readonly path: string) {
-    super(`binary file: ${path}`);
-    this.name = 'BinaryFileError';
-  }
-}
-
-export function looksBinary(content: string): boolean {
-  return content.includes('\u0000');
-}
-
 /**
- * One session's editor state in this window: the Files tree, tabs, and session-scoped Monaco
- * models (`kandev-session://<sessionId>/<path>`). Models are reference counted: a tab holds one
- * reference, a language-server navigation target (placeholder) another, and a model goes away
- * with its last reference. It is the LSP layer's source of open documents for each language.
+ * One session's editor state in this window, composed of one part per concern: the Files tree,
+ * tabs (`sessionTabs`), reference-counted session models (`sessionModels`), saving and conflicts
+ * (`saving`), the pending reveal (`pendingReveal`) and the workspace-edit targets (`editTargets`).
+ * It publishes one snapshot for React and is the LSP layer's source of open documents per language.
  */
 export class SessionWorkspace implements Disposable {
   readonly tree: FileTreeModel;
-  private readonly models = new Map<string, ModelEntry>();
-  private readonly loading = new Map<string, Promise<ModelEntry>>();
-  private tabs: Tab[] = [];
-  private active: string | undefined;
-  private readonly opening = new Set<string>();
-  private readonly openFailed = new Set<string>();
-  private readonly binary = new Set<string>();
-  private pendingReveal: { path: string; position: Position; taken?: boolean } | undefined;
-  /** Models being replaced with what a workspace edit wrote to disk: not an edit to keep in a tab. */
-  private readonly syncingFromDisk = new Set<string>();
-  private revealSeq = 0;
+  private readonly tabs: SessionTabs;
+  private readonly models: SessionModels;
+  private readonly saving: SaveFlow;
+  private readonly reveal = new PendingReveal();
   private snapshot: WorkspaceSnapshot;
-  private readonly listeners = new Set<() => void>();
-  private readonly opened = new Emitter<SyncedDocument>();
-  private readonly closed = new Emitter<SyncedDocument>();
-  private readonly saved = new Emitter<{ document: SyncedDocument; text: string }>();
+  private readonly changes = new Emitter<void>();
+  /** Tabs, activity, opening state, dirtiness or a reveal changed: read getSnapshot again. */
+  readonly onDidChange: Event<void> = this.changes.event;
 
   constructor(
     readonly sessionId: string,
     private readonly api: Pick<KandevApi, 'readFile' | 'writeFile' | 'listFiles'> & Partial<Pick<KandevApi, 'applyFiles'>>,
-    private readonly monaco: MonacoApi,
+    monaco: MonacoApi,
     /** Runs before a save takes its snapshot (format on save); failures never block the save. */
-    private readonly beforeSave?: (path: string, model: TextModel) => Promise<void>,
+    beforeSave?: (path: string, model: TextModel) => Promise<void>,
   ) {
     this.tree = new FileTreeModel((folder) => api.listFiles(sessionId, folder));
+    const changed = () => this.changed();
+    this.tabs = new SessionTabs(changed);
+    this.models = new SessionModels(sessionId, api, monaco, (change) => this.onModelContent(change));
+    this.saving = new SaveFlow(sessionId, api, this.tabs, this.models, changed, beforeSave);
     this.snapshot = this.buildSnapshot();
   }
 
   getSnapshot = (): WorkspaceSnapshot => this.snapshot;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
   private changed(): void {
     this.snapshot = this.buildSnapshot();
-    for (const l of this.listeners) l();
+    this.changes.fire();
   }
 
   private buildSnapshot(): WorkspaceSnapshot {
     return {
-      tabs: this.tabs.map((t) => ({ path: t.path, dirty: this.isDirty(t.path), saving: t.saving, conflict: t.conflict !== undefined, saveFailed: t.saveFailed })),
-      activePath: this.active,
-      opening: new Set(this.opening),
-      openFailed: new Set(this.openFailed),
-      binary: new Set(this.binary),
-      revealSeq: this.revealSeq,
+      tabs: this.tabs.list().map((t) => ({ path: t.path, dirty: this.isDirty(t.path), saving: t.saving, conflict: t.conflict !== undefined, saveFailed: t.saveFailed })),
+      activePath: this.tabs.activePath,
+      opening: new Set(this.tabs.opening),
+      openFailed: new Set(this.tabs.openFailed),
+      binary: new Set(this.tabs.binary),
+      revealSeq: this.reveal.seq,
     };
   }
 
+  private onModelContent({ entry, dirty, dirtyChanged, fromDisk }: ModelContentChange): void {
+    // Edited outside a tab (e.g. in a peek view): give it a tab so the edit is never lost.
+    if (dirty && !fromDisk && !this.tabs.has(entry.path)) this.addTab(entry.path, this.models.reference(entry));
+    if (dirtyChanged) this.changed();
+  }
+
   isDirty(path: string): boolean {
-    const entry = this.models.get(path);
-    return entry !== undefined && entry.model.getAlternativeVersionId() !== entry.savedAltVersion;
+    return this.models.isDirty(path);
   }
 
   modelOf(path: string): TextModel | undefined {
@@ -146,41 +110,39 @@ export class SessionWorkspace implements Disposable {
       if (mine(pick(value))) listener(value);
     });
     return {
-      documents: () => this.tabs.map((t) => t.document).filter(mine),
-      onDidOpen: filtered(this.opened.event, (d) => d),
-      onDidClose: filtered(this.closed.event, (d) => d),
-      onDidSave: filtered(this.saved.event, (e) => e.document),
+      documents: () => this.tabs.list().map((t) => t.document).filter(mine),
+      onDidOpen: filtered(this.tabs.onDidOpen, (d) => d),
+      onDidClose: filtered(this.tabs.onDidClose, (d) => d),
+      onDidSave: filtered(this.saving.onDidSave, (e) => e.document),
     };
   }
 
   /** Opens (or focuses) a file's tab, reveals it in the Files tree, and optionally a position in it. */
   async open(path: string, position?: Position): Promise<void> {
-    if (position) {
-      this.pendingReveal = { path, position };
-      this.revealSeq++;
-    }
-    this.active = path;
-    this.openFailed.delete(path);
-    this.binary.delete(path);
+    if (position) this.reveal.request(path, position);
+    const tabs = this.tabs;
+    tabs.activePath = path;
+    tabs.openFailed.delete(path);
+    tabs.binary.delete(path);
     void this.tree.reveal(path);
-    if (this.tabs.some((t) => t.path === path) || this.opening.has(path)) {
+    if (tabs.has(path) || tabs.opening.has(path)) {
       this.changed();
       return;
     }
-    this.opening.add(path);
+    tabs.opening.add(path);
     this.changed();
     let ref: Disposable;
     try {
-      ref = await this.acquireModel(path);
+      ref = await this.models.acquire(path);
     } catch (err) {
-      this.opening.delete(path);
-      if (err instanceof BinaryFileError) this.binary.add(path);
-      else this.openFailed.add(path);
+      tabs.opening.delete(path);
+      if (err instanceof BinaryFileError) tabs.binary.add(path);
+      else tabs.openFailed.add(path);
       this.changed();
       return;
     }
-    this.opening.delete(path);
-    if (this.tabs.some((t) => t.path === path)) {
+    tabs.opening.delete(path);
+    if (tabs.has(path)) {
       ref.dispose();
       this.changed();
       return;
@@ -188,281 +150,80 @@ export class SessionWorkspace implements Disposable {
     this.addTab(path, ref);
   }
 
-  private addTab(path: string, ref: Disposable): Tab {
-    const entry = this.models.get(path) as ModelEntry;
-    const tab: Tab = { path, ref, document: modelDocument(path, entry.model), saving: false, saveFailed: false };
-    this.tabs = [...this.tabs, tab];
-    this.changed();
-    this.opened.fire(tab.document);
-    return tab;
+  private addTab(path: string, ref: Disposable): void {
+    const entry = this.models.get(path);
+    if (!entry) throw new Error(`no model for ${path}`);
+    this.tabs.add(path, ref, modelDocument(path, entry.model));
   }
 
   activate(path: string): void {
-    if (!this.tabs.some((t) => t.path === path)) return;
-    this.active = path;
+    if (!this.tabs.has(path)) return;
+    this.tabs.activePath = path;
     void this.tree.reveal(path);
     this.changed();
   }
 
   /** Closes a tab (the caller confirmed discarding unsaved changes). didClose goes out before the model can go. */
   close(path: string): void {
-    const index = this.tabs.findIndex((t) => t.path === path);
-    if (index < 0) return;
-    const tab = this.tabs[index] as Tab;
+    if (!this.tabs.has(path)) return;
     // A model kept alive by a navigation reference must not keep discarded edits nobody can see;
     // revert while the tab is still open, so the server follows along before didClose.
     const entry = this.models.get(path);
-    if (entry && entry.refs > 1 && this.isDirty(path)) this.revert(entry);
-    this.tabs = this.tabs.filter((t) => t !== tab);
-    if (this.active === path) this.active = (this.tabs[index] ?? this.tabs[index - 1])?.path;
-    if (this.pendingReveal?.path === path) this.pendingReveal = undefined;
-    this.closed.fire(tab.document);
-    tab.ref.dispose();
+    if (entry && entry.refs > 1 && this.isDirty(path)) this.models.revert(entry);
+    const tab = this.tabs.remove(path);
+    if (!tab) return;
+    this.reveal.forget(path);
+    this.tabs.closeDocument(tab);
     this.changed();
   }
 
-  /**
-   * The reveal waiting for this path, if any. It is consumed when the current task's microtasks
-   * run, not at once: React may mount an editor twice in one commit (StrictMode re-runs effects on
-   * mount), and the editor that stays must apply the reveal too. A later mount finds nothing.
-   */
+  /** The reveal waiting for this path, if any (see PendingReveal.take). */
   takeReveal(path: string): Position | undefined {
-    const pending = this.pendingReveal;
-    if (pending?.path !== path) return undefined;
-    if (!pending.taken) {
-      pending.taken = true;
-      queueMicrotask(() => {
-        if (this.pendingReveal === pending) this.pendingReveal = undefined;
-      });
-    }
-    return pending.position;
+    return this.reveal.take(path);
   }
 
   /** A reference to the session model of a path, loading it from the files API when needed. */
-  async acquireModel(path: string): Promise<Disposable> {
-    let entry = this.models.get(path);
-    if (!entry) {
-      let pending = this.loading.get(path);
-      if (!pending) {
-        pending = this.loadModel(path).finally(() => this.loading.delete(path));
-        this.loading.set(path, pending);
-      }
-      entry = await pending;
-    }
-    const held = entry;
-    held.refs++;
-    return toDisposable(() => {
-      held.refs--;
-      if (held.refs === 0) this.disposeModel(held);
-    });
-  }
-
-  private async loadModel(path: string): Promise<ModelEntry> {
-    const file = await this.api.readFile(this.sessionId, path);
-    const existing = this.models.get(path);
-    if (existing) return existing;
-    if (looksBinary(file.content)) throw new BinaryFileError(path);
-    const uri = this.monaco.Uri.from(sessionModelUriParts(this.sessionId, path));
-    const model = this.monaco.editor.getModel(uri) ?? this.monaco.editor.createModel(file.content, monacoLanguageForPath(path), uri);
-    const entry: ModelEntry = { path, model, baseVersion: file.version, savedAltVersion: model.getAlternativeVersionId(), refs: 0, subscription: { dispose: () => undefined } };
-    let wasDirty = false;
-    entry.subscription = model.onDidChangeContent(() => {
-      const dirty = this.isDirty(path);
-      if (dirty && !this.syncingFromDisk.has(path) && !this.tabs.some((t) => t.path === path)) {
-        // Edited outside a tab (e.g. in a peek view): give it a tab so the edit is never lost.
-        entry.refs++;
-        this.addTab(path, toDisposable(() => {
-          entry.refs--;
-          if (entry.refs === 0) this.disposeModel(entry);
-        }));
-      }
-      if (dirty !== wasDirty) {
-        wasDirty = dirty;
-        this.changed();
-      }
-    });
-    this.models.set(path, entry);
-    return entry;
-  }
-
-  private disposeModel(entry: ModelEntry): void {
-    if (this.models.get(entry.path) !== entry) return;
-    this.models.delete(entry.path);
-    entry.subscription.dispose();
-    entry.model.dispose();
-  }
-
-  private revert(entry: ModelEntry): void {
-    while (entry.model.getAlternativeVersionId() !== entry.savedAltVersion && entry.model.canUndo()) entry.model.undo();
+  acquireModel(path: string): Promise<Disposable> {
+    return this.models.acquire(path);
   }
 
   /** Saves the current snapshot with its base version. S24/S25: the LSP layer hears of it only on success. */
-  async save(path: string, overwriteVersion?: string | null): Promise<SaveResult> {
-    const tab = this.tabs.find((t) => t.path === path);
-    const entry = this.models.get(path);
-    if (!tab || !entry || tab.saving) return 'skipped';
-    if (this.beforeSave && overwriteVersion === undefined) {
-      try {
-        await this.beforeSave(path, entry.model);
-      } catch {
-        // formatting is a courtesy: the save goes on with the text as it is
-      }
-      if (!this.tabs.includes(tab)) return 'skipped';
-    }
-    const text = entry.model.getValue();
-    const altVersion = entry.model.getAlternativeVersionId();
-    const base = overwriteVersion === undefined ? entry.baseVersion : overwriteVersion ?? undefined;
-    tab.saving = true;
-    tab.saveFailed = false;
-    this.changed();
-    let outcome;
-    try {
-      outcome = await this.api.writeFile(this.sessionId, path, text, base);
-    } catch {
-      tab.saving = false;
-      tab.saveFailed = true;
-      this.changed();
-      return 'failed';
-    }
-    tab.saving = false;
-    if (!outcome.ok) {
-      tab.conflict = { currentVersion: outcome.currentVersion };
-      this.changed();
-      return 'conflict';
-    }
-    entry.baseVersion = outcome.version;
-    entry.savedAltVersion = altVersion;
-    tab.conflict = undefined;
-    this.changed();
-    if (this.tabs.includes(tab)) this.saved.fire({ document: tab.document, text });
-    return 'saved';
+  save(path: string, overwriteVersion?: string | null): Promise<SaveResult> {
+    return this.saving.save(path, overwriteVersion);
   }
 
   /** Conflict: write this buffer over the disk version the server reported. */
   overwrite(path: string): Promise<SaveResult> {
-    const tab = this.tabs.find((t) => t.path === path);
-    return this.save(path, tab?.conflict?.currentVersion ?? null);
+    return this.saving.overwrite(path);
   }
 
-  /**
-   * Conflict: take the disk version. Applied as one undoable edit, so the local version is one
-   * Undo away: nothing is lost.
-   */
-  async reloadFromDisk(path: string): Promise<void> {
-    const tab = this.tabs.find((t) => t.path === path);
-    const entry = this.models.get(path);
-    if (!tab || !entry) return;
-    let file;
-    try {
-      file = await this.api.readFile(this.sessionId, path);
-    } catch {
-      tab.saveFailed = true;
-      this.changed();
-      return;
-    }
-    const model = entry.model;
-    if (model.getValue() !== file.content) {
-      model.pushStackElement();
-      model.pushEditOperations([], [{ range: model.getFullModelRange(), text: file.content }], () => null);
-      model.pushStackElement();
-    }
-    entry.baseVersion = file.version;
-    entry.savedAltVersion = model.getAlternativeVersionId();
-    tab.conflict = undefined;
-    tab.saveFailed = false;
-    this.changed();
-  }
-
-  /**
-   * What the LSP workspace-edit path edits in this session: models of open tabs in place (one
-   * undo stop each), every other file through the files API (docs/editing.md).
-   */
-  editTargets(): EditTargets {
-    return {
-      openModel: (path) => {
-        if (!this.tabs.some((t) => t.path === path)) return undefined;
-        const model = this.models.get(path)?.model;
-        return model ? editableModel(model, () => this.isDirty(path)) : undefined;
-      },
-      readFile: (path) => this.api.readFile(this.sessionId, path),
-      applyFiles: async (operations) => {
-        if (!this.api.applyFiles) throw new Error('files apply is not available');
-        return this.api.applyFiles(this.sessionId, operations);
-      },
-      afterFilesApplied: ({ written, renamed, deleted }) => {
-        // Loaded models without a tab (navigation previews) follow the disk.
-        for (const [path, file] of written) {
-          const entry = this.models.get(path);
-          if (!entry || this.tabs.some((t) => t.path === path)) continue;
-          this.syncingFromDisk.add(path);
-          try {
-            if (entry.model.getValue() !== file.content) entry.model.setValue(file.content);
-          } finally {
-            this.syncingFromDisk.delete(path);
-          }
-          entry.baseVersion = file.version;
-          entry.savedAltVersion = entry.model.getAlternativeVersionId();
-        }
-        for (const [from, to] of renamed) {
-          if (this.tabs.some((t) => t.path === from)) {
-            // The tab follows its file to the new path; focus stays where it was.
-            const previous = this.active;
-            this.close(from);
-            void this.open(to).then(() => {
-              if (previous && previous !== from) this.activate(previous);
-            });
-          }
-        }
-        for (const path of deleted) if (this.tabs.some((t) => t.path === path)) this.close(path);
-        const folders = new Set<string>();
-        for (const path of [...written.keys(), ...renamed.flat(), ...deleted]) {
-          const parents = ancestorDirectories(path);
-          folders.add(parents[parents.length - 1] ?? '');
-        }
-        for (const folder of folders) void this.tree.refresh(folder);
-      },
-    };
+  /** Conflict: take the disk version, as one undoable edit. */
+  reloadFromDisk(path: string): Promise<void> {
+    return this.saving.reloadFromDisk(path);
   }
 
   dismissSaveError(path: string): void {
-    const tab = this.tabs.find((t) => t.path === path);
-    if (!tab) return;
-    tab.saveFailed = false;
-    this.changed();
+    this.saving.dismissError(path);
+  }
+
+  /** What the LSP workspace-edit path edits in this session (docs/editing.md). */
+  editTargets(): EditTargets {
+    return sessionEditTargets({
+      sessionId: this.sessionId,
+      api: this.api,
+      tabs: this.tabs,
+      models: this.models,
+      tree: this.tree,
+      open: (path) => this.open(path),
+      close: (path) => this.close(path),
+      activate: (path) => this.activate(path),
+    });
   }
 
   dispose(): void {
-    for (const tab of this.tabs) this.closed.fire(tab.document);
-    for (const tab of this.tabs) tab.ref.dispose();
-    this.tabs = [];
-    for (const entry of [...this.models.values()]) {
-      entry.subscription.dispose();
-      entry.model.dispose();
-    }
-    this.models.clear();
-    this.opened.dispose();
-    this.closed.dispose();
-    this.saved.dispose();
-    this.listeners.clear();
+    this.tabs.dispose();
+    this.models.dispose();
+    this.saving.dispose();
+    this.changes.dispose();
   }
-}
-
-/** An open model as the workspace-edit path sees it: LSP text edits applied as one undo stop. */
-function editableModel(model: TextModel, isDirty: () => boolean): EditableModel {
-  return {
-    getVersionId: () => model.getVersionId(),
-    isDirty,
-    applyEdits(edits) {
-      model.pushStackElement();
-      model.pushEditOperations(
-        [],
-        edits.map((e) => ({
-          range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 },
-          text: e.newText,
-        })),
-        () => null,
-      );
-      model.pushStackElement();
-    },
-  };
 }

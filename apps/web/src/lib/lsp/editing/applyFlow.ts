@@ -2,7 +2,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { confirmationGroups } from '../edits/annotations.js';
 import type { EditConfirmations } from './confirmations.js';
 import { fileOperationBatch, isEmptyBatch, withParticipantEdits, type FileOperationParticipant } from './fileOperations.js';
-import type { ApplyEditResult } from './registry.js';
+import type { ApplyEditResult } from '../edits/applyResult.js';
 
 export interface ApplyFlow {
   sessionId: string;

@@ -1,5 +1,5 @@
 import type { ConfirmationGroup } from '../edits/annotations.js';
-import { Emitter, type Event } from '../disposable.js';
+import { Emitter, type Event } from '@kandev/kit';
 
 /** A WorkspaceEdit waiting for the person to confirm its annotated changes. */
 export interface PendingConfirmation {
@@ -21,11 +21,6 @@ export class EditConfirmations {
   readonly onDidChange: Event<void> = this.changed.event;
 
   getSnapshot = (): ReadonlyArray<PendingConfirmation> => this.items;
-
-  subscribe = (listener: () => void): (() => void) => {
-    const d = this.changed.event(listener);
-    return () => d.dispose();
-  };
 
   ask(sessionId: string, groups: ConfirmationGroup[], signal?: { onAbort(listener: () => void): void }): Promise<boolean> {
     const id = this.nextId++;

@@ -1,4 +1,4 @@
-import { Emitter, type Event } from '../disposable.js';
+import { Emitter, type Event } from '@kandev/kit';
 
 /** Short messages from editing features (an edit not applied, a failed command), newest last. */
 export class EditingNotices {
@@ -8,11 +8,6 @@ export class EditingNotices {
   readonly onDidChange: Event<void> = this.changed.event;
 
   getSnapshot = (): ReadonlyArray<{ id: number; text: string }> => this.items;
-
-  subscribe = (listener: () => void): (() => void) => {
-    const d = this.changed.event(listener);
-    return () => d.dispose();
-  };
 
   show(text: string): void {
     this.items = [...this.items.slice(-2), { id: this.nextId++, text }];

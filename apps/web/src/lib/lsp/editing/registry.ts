@@ -1,9 +1,10 @@
 import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { Emitter, toDisposable, type Disposable, type Event } from '../disposable.js';
+import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import type { CancellationLike } from '../jsonRpc.js';
 import { EditConfirmations } from './confirmations.js';
 import type { FileOperationParticipant } from './fileOperations.js';
+import type { ApplyEditResult } from '../edits/applyResult.js';
 
 /** One document symbol in hierarchical form, whatever shape the server answered in. */
 export interface OutlineSymbol {
@@ -36,7 +37,6 @@ export type WorkspaceSymbolSearch = (query: string, token?: CancellationLike) =>
 export type DocumentFormatter = (path: string, options: { tabSize: number; insertSpaces: boolean }) => Promise<Array<{ range: Range; newText: string }> | undefined>;
 
 /** The outcome of applying a WorkspaceEdit: all of it, or nothing with a reason a person can read. */
-export type ApplyEditResult = { applied: true } | { applied: false; failureReason: string };
 
 /** Applies a server's WorkspaceEdit for one session (the atomic path of docs/editing.md). */
 export type WorkspaceEditApplier = (sessionId: string, workspaceUri: string, edit: WorkspaceEdit, expect?: ReadonlyMap<string, number>) => Promise<ApplyEditResult>;

@@ -1,6 +1,6 @@
 import type { ApplyConflict, FileOperation } from '@kandev/protocol';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import type { ApplyEditResult } from '../editing/registry.js';
+import type { ApplyEditResult } from './applyResult.js';
 import { planWorkspaceEdit, type EditStep } from './plan.js';
 import { applyTextEdits, OverlappingEditsError } from './textEdits.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression } from '../builtins.js';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter, toDisposable } from '../disposable.js';
+import { Emitter, toDisposable } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
 import { EditingRegistry } from '../editing/registry.js';

@@ -3,7 +3,7 @@ import type * as Monaco from 'monaco-editor';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { SUPPRESSIBLE_FEATURES, type BuiltinSuppression, type SuppressibleFeature } from '../builtins.js';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
-import { DisposableStore, toDisposable, type Disposable, type Event } from '../disposable.js';
+import { DisposableStore, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import { DEFAULT_PREFERENCES, type EditorPreferences } from '../editing/preferences.js';
 import { EditingRegistry, type WorkspaceEditApplier } from '../editing/registry.js';
 import { applyServerEdit } from '../editing/applyFlow.js';

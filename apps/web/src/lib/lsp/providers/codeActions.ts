@@ -2,7 +2,7 @@ import type * as Monaco from 'monaco-editor';
 import type { CodeAction, Command, Diagnostic, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
-import { DisposableStore, type Disposable } from '../disposable.js';
+import { DisposableStore, type Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 import { toMonacoRange } from './ranges.js';
 

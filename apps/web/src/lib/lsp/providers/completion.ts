@@ -9,7 +9,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
-import type { Disposable } from '../disposable.js';
+import type { Disposable } from '@kandev/kit';
 import { toDocumentation } from './markdown.js';
 import {
   MonacoCompletionItemInsertTextRule,

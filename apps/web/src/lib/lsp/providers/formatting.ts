@@ -2,7 +2,7 @@ import type * as Monaco from 'monaco-editor';
 import type { FormattingOptions, TextEdit } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
-import { DisposableStore, type Disposable } from '../disposable.js';
+import { DisposableStore, type Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
 

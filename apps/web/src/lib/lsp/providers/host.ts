@@ -3,14 +3,16 @@ import type * as Monaco from 'monaco-editor';
 import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
 import { monacoLanguagesOf } from '../../monaco/languages.js';
-import type { Disposable, Event } from '../disposable.js';
+import type { Disposable, Event } from '@kandev/kit';
 import type { EditorPreferences } from '../editing/preferences.js';
-import type { ApplyEditResult, EditingRegistry } from '../editing/registry.js';
+import type { ApplyEditResult } from '../edits/applyResult.js';
+import type { EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
 
-export type MonacoApi = typeof Monaco;
+import type { MonacoApi } from '../../monaco/monacoApi.js';
+export type { MonacoApi } from '../../monaco/monacoApi.js';
 export type MonacoUri = Monaco.Uri;
 export type TextModel = Monaco.editor.ITextModel;
 

@@ -2,7 +2,7 @@ import type * as Monaco from 'monaco-editor';
 import type { Location, LocationLink } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
-import type { Disposable } from '../disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { MonacoUri, ProviderHost } from './host.js';
 import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
 

@@ -1,7 +1,7 @@
 import type { Diagnostic, DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import type { FeatureRegistration } from '../capabilities.js';
 import { CancelSource } from '../cancellation.js';
-import { DisposableStore, toDisposable, type Disposable } from '../disposable.js';
+import { DisposableStore, toDisposable, type Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 
 /** What one pull means for the markers: new diagnostics, or "unchanged since resultId". */

@@ -2,7 +2,7 @@ import type * as Monaco from 'monaco-editor';
 import type { SemanticTokens } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
-import type { Disposable } from '../disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 
 /**

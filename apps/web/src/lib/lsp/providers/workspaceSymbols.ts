@@ -1,6 +1,6 @@
 import type { SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import type { FeatureRegistration } from '../capabilities.js';
-import type { Disposable } from '../disposable.js';
+import type { Disposable } from '@kandev/kit';
 import type { WorkspaceSymbolItem } from '../editing/registry.js';
 import { workspaceRelativePath } from '../uris.js';
 import type { ProviderHost } from './host.js';

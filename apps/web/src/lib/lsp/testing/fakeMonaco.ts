@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
 /** A tiny stand-in for the parts of Monaco the provider layer touches, for Node unit tests. */
-import { Emitter, toDisposable, type Disposable } from '../disposable.js';
+import { Emitter, toDisposable, type Disposable } from '@kandev/kit';
 import type { MonacoApi } from '../providers/host.js';
 
 export class FakeUri {

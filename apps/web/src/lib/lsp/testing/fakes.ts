@@ -1,6 +1,6 @@
 /** Fakes for unit tests of the LSP layer: a socket, a clock, and editor documents. No Monaco, no DOM. */
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-import { Emitter, type Timers } from '../disposable.js';
+import { Emitter } from '@kandev/kit';
 import type { OpenDocumentSource, SyncedDocument } from '../documentSync.js';
 import type { SocketLike } from '../socket.js';
 
@@ -49,43 +49,6 @@ export class FakeSocket implements SocketLike {
 
   controls(): unknown[] {
     return this.sent.filter((m) => 'control' in m);
-  }
-}
-
-export class FakeTimers implements Timers {
-  private now = 0;
-  private nextId = 1;
-  private readonly queue = new Map<number, { due: number; fn: () => void }>();
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.queue.set(id, { due: this.now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.queue.delete(handle as number);
-  }
-
-  get pending(): number {
-    return this.queue.size;
-  }
-
-  /** The fake clock's current time (ms), for `now` options. */
-  get time(): number {
-    return this.now;
-  }
-
-  advance(ms: number): void {
-    const target = this.now + ms;
-    for (;;) {
-      const next = [...this.queue.entries()].filter(([, t]) => t.due <= target).sort((a, b) => a[1].due - b[1].due)[0];
-      if (!next) break;
-      this.queue.delete(next[0]);
-      this.now = next[1].due;
-      next[1].fn();
-    }
-    this.now = target;
   }
 }
 

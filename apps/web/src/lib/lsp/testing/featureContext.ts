@@ -1,7 +1,7 @@
 /** A FeatureContext for provider unit tests: requests recorded and answered by a script. */
 import type { LanguageId } from '@kandev/protocol';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter } from '../disposable.js';
+import { Emitter } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 
 export interface RecordedRequest {

@@ -1,5 +1,5 @@
 /** A ProviderHost over the fake Monaco for provider unit tests; each member can be overridden. */
-import { toDisposable } from '../disposable.js';
+import { toDisposable } from '@kandev/kit';
 import { DEFAULT_PREFERENCES } from '../editing/preferences.js';
 import { EditingRegistry } from '../editing/registry.js';
 import type { FeatureContext } from '../features.js';

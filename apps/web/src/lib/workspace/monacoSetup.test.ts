@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression } from '../lsp/builtins.js';
 import { createFakeMonaco, FakeUri } from '../lsp/testing/fakeMonaco.js';
-import type { OpenTarget } from '../workspace/navigation.js';
-import { WorkspaceIdentityStore } from '../workspace/workspaceIdentity.js';
-import { setupMonaco } from './setup.js';
+import type { OpenTarget } from './navigation.js';
+import { WorkspaceIdentityStore } from './workspaceIdentity.js';
+import { setupMonaco } from './monacoSetup.js';
 
 /** The fake Monaco plus the editor opener and theme calls setupMonaco makes. */
 function monacoWithOpener() {

@@ -6,9 +6,9 @@ import { SettingsPage } from '../components/settings/SettingsPage.js';
 import { ShortcutsDialog } from '../components/shortcuts/ShortcutsDialog.js';
 import { AppStatusBar } from '../components/statusbar/AppStatusBar.js';
 import { TaskList } from '../components/tasks/TaskList.js';
-import { useRoute } from './hooks.js';
-import { isTextField, shortcutOf } from './shortcuts.js';
-import { useWorkbench, workbench } from './workbench.js';
+import { useRoute } from '../app/hooks.js';
+import { isTextField, shortcutOf } from '../app/shortcuts.js';
+import { useWorkbench, workbench } from '../app/workbench.js';
 
 export function App() {
   const route = useRoute();

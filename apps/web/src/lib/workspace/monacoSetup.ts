@@ -1,8 +1,8 @@
 import { installBuiltinGuards, type BuiltinSuppression, type GuardableEditor, type GuardableLanguages } from '../lsp/builtins.js';
-import type { Disposable } from '../lsp/disposable.js';
-import type { MonacoApi } from '../lsp/providers/host.js';
-import { positionOf, resolveOpenTarget, type OpenTarget } from '../workspace/navigation.js';
-import type { WorkspaceIdentityStore } from '../workspace/workspaceIdentity.js';
+import type { Disposable } from '@kandev/kit';
+import type { MonacoApi } from '../monaco/monacoApi.js';
+import { positionOf, resolveOpenTarget, type OpenTarget } from './navigation.js';
+import type { WorkspaceIdentityStore } from './workspaceIdentity.js';
 
 export interface MonacoSetupDeps {
   suppression: BuiltinSuppression;

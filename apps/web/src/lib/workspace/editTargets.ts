@@ -1,0 +1,82 @@
+import type { KandevApi } from '../../api/kandevApi.js';
+import type { EditTargets, EditableModel } from '../lsp/edits/apply.js';
+import { ancestorDirectories, type FileTreeModel } from './fileTree.js';
+import type { SessionModels, TextModel } from './sessionModels.js';
+import type { SessionTabs } from './sessionTabs.js';
+
+/** What the workspace-edit path needs of a session beyond its tabs and models. */
+export interface EditTargetsHost {
+  sessionId: string;
+  api: Pick<KandevApi, 'readFile'> & Partial<Pick<KandevApi, 'applyFiles'>>;
+  tabs: SessionTabs;
+  models: SessionModels;
+  tree: FileTreeModel;
+  open(path: string): Promise<void>;
+  close(path: string): void;
+  activate(path: string): void;
+}
+
+/**
+ * What the LSP workspace-edit path edits in a session: models of open tabs in place (one undo stop
+ * each), every other file through the files API (docs/editing.md).
+ */
+export function sessionEditTargets(host: EditTargetsHost): EditTargets {
+  const { tabs, models } = host;
+  return {
+    openModel: (path) => {
+      if (!tabs.has(path)) return undefined;
+      const model = models.get(path)?.model;
+      return model ? editableModel(model, () => models.isDirty(path)) : undefined;
+    },
+    readFile: (path) => host.api.readFile(host.sessionId, path),
+    applyFiles: async (operations) => {
+      if (!host.api.applyFiles) throw new Error('files apply is not available');
+      return host.api.applyFiles(host.sessionId, operations);
+    },
+    afterFilesApplied: ({ written, renamed, deleted }) => {
+      // Loaded models without a tab (navigation previews) follow the disk.
+      for (const [path, file] of written) {
+        const entry = models.get(path);
+        if (!entry || tabs.has(path)) continue;
+        models.replaceFromDisk(entry, file);
+      }
+      for (const [from, to] of renamed) {
+        if (tabs.has(from)) {
+          // The tab follows its file to the new path; focus stays where it was.
+          const previous = tabs.activePath;
+          host.close(from);
+          void host.open(to).then(() => {
+            if (previous && previous !== from) host.activate(previous);
+          });
+        }
+      }
+      for (const path of deleted) if (tabs.has(path)) host.close(path);
+      const folders = new Set<string>();
+      for (const path of [...written.keys(), ...renamed.flat(), ...deleted]) {
+        const parents = ancestorDirectories(path);
+        folders.add(parents[parents.length - 1] ?? '');
+      }
+      for (const folder of folders) void host.tree.refresh(folder);
+    },
+  };
+}
+
+/** An open model as the workspace-edit path sees it: LSP text edits applied as one undo stop. */
+function editableModel(model: TextModel, isDirty: () => boolean): EditableModel {
+  return {
+    getVersionId: () => model.getVersionId(),
+    isDirty,
+    applyEdits(edits) {
+      model.pushStackElement();
+      model.pushEditOperations(
+        [],
+        edits.map((e) => ({
+          range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 },
+          text: e.newText,
+        })),
+        () => null,
+      );
+      model.pushStackElement();
+    },
+  };
+}

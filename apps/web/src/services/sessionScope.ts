@@ -1,0 +1,83 @@
+import type { Disposable } from '@kandev/kit';
+import type { LanguageId } from '@kandev/protocol';
+import type { LspConnection } from '../lib/lsp/connection.js';
+import type { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
+
+/**
+ * What one session holds in this window: its SessionWorkspace (tabs, models) and its LSP
+ * connections, one per language. Disposing it detaches the connections (the lease hints stay, so
+ * coming back reattaches) and then disposes the workspace and its models.
+ */
+export class SessionScope implements Disposable {
+  private disposed = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly workspace: SessionWorkspace,
+    private readonly registry: LspConnectionRegistry,
+    private readonly createConnection: (scope: SessionScope, language: LanguageId) => LspConnection,
+  ) {}
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** The connection of a language, created on first use. Call it from effects and events, never during render. */
+  connection(language: LanguageId): LspConnection {
+    if (this.disposed) throw new Error(`session ${this.sessionId} was left`);
+    return this.registry.getOrCreate(this.sessionId, language, () => this.createConnection(this, language));
+  }
+
+  /** The connection of a language if one was created. */
+  existingConnection(language: LanguageId): LspConnection | undefined {
+    return this.registry.get(this.sessionId, language);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Connections first: a detach needs no didClose (the broker closes the server's documents), and
+    // a disposed connection hears nothing of the workspace closing its tabs below.
+    for (const connection of this.registry.forSession(this.sessionId)) this.registry.delete(this.sessionId, connection.language);
+    this.workspace.dispose();
+  }
+}
+
+/**
+ * The window's session scopes by session id. A scope lives while the window may come back to its
+ * session: switching to another session keeps it, so a session's models, markers and attached
+ * server stay as they were (S30, S32) and nothing typed is lost. It is disposed when the session is
+ * left for good (`leave`: it ended, stopped or failed) or when the window's services are disposed.
+ */
+export class SessionScopes implements Disposable {
+  private readonly scopes = new Map<string, SessionScope>();
+
+  constructor(private readonly create: (sessionId: string) => SessionScope) {}
+
+  /** The session's scope, created on first use. Call it from effects, never during render. */
+  acquire(sessionId: string): SessionScope {
+    let scope = this.scopes.get(sessionId);
+    if (!scope) {
+      scope = this.create(sessionId);
+      this.scopes.set(sessionId, scope);
+    }
+    return scope;
+  }
+
+  get(sessionId: string): SessionScope | undefined {
+    return this.scopes.get(sessionId);
+  }
+
+  /** The session was left for good: its connections detach and its workspace is disposed. */
+  leave(sessionId: string): void {
+    const scope = this.scopes.get(sessionId);
+    if (!scope) return;
+    this.scopes.delete(sessionId);
+    scope.dispose();
+  }
+
+  dispose(): void {
+    for (const sessionId of [...this.scopes.keys()]) this.leave(sessionId);
+  }
+}

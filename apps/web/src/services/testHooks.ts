@@ -1,0 +1,20 @@
+import type { MonacoApi } from '../lib/lsp/providers/host.js';
+import { sessionModelUriParts } from '../lib/lsp/uris.js';
+
+declare global {
+  interface Window {
+    __kandev?: { monaco?: MonacoApi; getModelMarkers(sessionId: string, path: string): unknown[] };
+  }
+}
+
+/**
+ * Helpers for browser tests: Monaco itself and the markers of one session model. Called only when
+ * `import.meta.env.KANDEV_TEST_HOOKS` is true, which only the test build (apps/web/dist-test) sets;
+ * the production bundle drops this module (an integration test checks it has no `__kandev`).
+ */
+export function exposeTestHooks(monaco: MonacoApi): void {
+  window.__kandev = {
+    monaco,
+    getModelMarkers: (sessionId, path) => monaco.editor.getModelMarkers({ resource: monaco.Uri.from(sessionModelUriParts(sessionId, path)) }),
+  };
+}

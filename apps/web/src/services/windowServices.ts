@@ -1,0 +1,148 @@
+import { DisposableStore, type Disposable } from '@kandev/kit';
+import type { LanguageId } from '@kandev/protocol';
+import i18next from 'i18next';
+import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
+import { serverLocale } from '../i18n/i18n.js';
+import { BuiltinSuppression } from '../lib/lsp/builtins.js';
+import { LspConnection } from '../lib/lsp/connection.js';
+import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
+import { EditingNotices } from '../lib/lsp/editing/notices.js';
+import { preferencesOf } from '../lib/lsp/editing/preferences.js';
+import { EditingRegistry } from '../lib/lsp/editing/registry.js';
+import { LeaseHints } from '../lib/lsp/leaseHint.js';
+import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
+import type { MonacoApi } from '../lib/lsp/providers/host.js';
+import { LspConnectionRegistry } from '../lib/lsp/registry.js';
+import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
+import { workspaceRelativePath } from '../lib/lsp/uris.js';
+import { setupMonaco } from '../lib/workspace/monacoSetup.js';
+import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
+import type { OpenTarget } from '../lib/workspace/navigation.js';
+import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
+import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
+import { sessionHash } from '../app/route.js';
+import { exposeTestHooks } from './testHooks.js';
+import { monacoThemeFor } from '../app/theme.js';
+import { themeStore } from '../app/themeStore.js';
+import { formatOnSaveFor } from './formatBeforeSave.js';
+import { SessionScope, SessionScopes } from './sessionScope.js';
+import { SettingsStore } from './settingsStore.js';
+
+/**
+ * What React components get from the ServicesProvider: the window's long-lived objects. Editors of
+ * this window share them; a component reads them with `useServices()`, and a unit test hands in
+ * fakes (app/services/testing.ts).
+ */
+export interface WindowServices extends Disposable {
+  api: KandevApi;
+  settings: SettingsStore;
+  leaseHints: LeaseHints;
+  /** Outline, workspace symbols and format-on-save sources of every connection in this window. */
+  editing: EditingRegistry;
+  editingNotices: EditingNotices;
+  /** Loads Monaco once and wires it (guards, opener, theme; test hooks in the test build). */
+  loadMonaco(): Promise<MonacoApi>;
+  /** Session scopes (workspace + connections); `monaco` is needed to create one. */
+  sessions: SessionScopesOf;
+}
+
+/** The window's session scopes, created with the loaded Monaco. */
+export interface SessionScopesOf {
+  acquire(sessionId: string, monaco: MonacoApi): SessionScope;
+  get(sessionId: string): SessionScope | undefined;
+  leave(sessionId: string): void;
+}
+
+function safeSessionStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The window's services as the app runs them: the real API, sockets, Monaco and sessionStorage. */
+export function createWindowServices(api: KandevApi = createKandevApi()): WindowServices {
+  const store = new DisposableStore();
+  const settings = new SettingsStore(api);
+  const lspRegistry = store.add(new LspConnectionRegistry());
+  const suppression = new BuiltinSuppression();
+  const identities = new WorkspaceIdentityStore();
+  const leaseHints = new LeaseHints(safeSessionStorage());
+  const editing = new EditingRegistry();
+  const editingNotices = new EditingNotices();
+  const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
+  let scopes: SessionScopes | undefined;
+  const scopesFor = (monaco: MonacoApi): SessionScopes => {
+    scopes ??= store.add(new SessionScopes((sessionId) => createScope(sessionId, monaco)));
+    return scopes;
+  };
+
+  const createConnection = (scope: SessionScope, language: LanguageId, monaco: MonacoApi): LspConnection =>
+    new LspConnection({
+      sessionId: scope.sessionId,
+      language,
+      openSocket: openBrowserSocket,
+      socketUrl: (sid, lang, hint) => lspSocketUrl(window.location, sid, lang, hint),
+      leaseHints,
+      documents: scope.workspace.documentSource(language),
+      bindFeatures: createMonacoFeatureBinder({
+        monaco,
+        suppression,
+        // A connection only ever serves its own session's models.
+        acquireModel: (_sid, path) => scope.workspace.acquireModel(path),
+        editing,
+        preferences: { get: (lang) => preferencesOf(settings.get(), lang), onDidChange: settings.onDidChangeEditorFeatures },
+        text: editingText,
+        notify: (message) => editingNotices.show(message),
+        applyWorkspaceEdit: (_sid, workspaceUri, edit, expect) =>
+          applyWorkspaceEdit(edit, (uri) => workspaceRelativePath(workspaceUri, uri), scope.workspace.editTargets(), editingText, expect),
+      }),
+      onWorkspaceIdentity: (sid, identity) => identities.set(sid, identity),
+      clientInfo: { name: 'Kandev' },
+      locale: () => serverLocale(i18next.language),
+    });
+
+  const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
+    const workspace = new SessionWorkspace(sessionId, api, monaco, formatOnSaveFor(sessionId, settings, editing));
+    return new SessionScope(sessionId, workspace, lspRegistry, (scope, language) => createConnection(scope, language, monaco));
+  };
+
+  /** Navigation from Monaco (definition, references, built-in results): a tab of the target's session. */
+  const navigate = (target: OpenTarget, position: Position | undefined): void => {
+    const workspace = scopes?.get(target.sessionId)?.workspace;
+    if (!workspace) return;
+    void workspace.open(target.path, position);
+    const hash = sessionHash(target.sessionId);
+    if (!window.location.hash.startsWith(hash)) window.location.hash = hash;
+  };
+
+  let monacoPromise: Promise<MonacoApi> | undefined;
+  const loadMonaco = (): Promise<MonacoApi> => {
+    monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
+      for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') })) store.add(d);
+      // A constant at build time: the production bundle drops this branch and the hooks module.
+      if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
+      // Monaco's theme follows the app's (System follows the OS, live).
+      monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
+      store.add(themeStore.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved))));
+      return monaco;
+    });
+    return monacoPromise;
+  };
+
+  return {
+    api,
+    settings,
+    leaseHints,
+    editing,
+    editingNotices,
+    loadMonaco,
+    sessions: {
+      acquire: (sessionId, monaco) => scopesFor(monaco).acquire(sessionId),
+      get: (sessionId) => scopes?.get(sessionId),
+      leave: (sessionId) => scopes?.leave(sessionId),
+    },
+    dispose: () => store.dispose(),
+  };
+}
