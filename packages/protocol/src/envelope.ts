@@ -1,4 +1,5 @@
 import type { NestingScan } from './jsonDepth.js';
+import { isJsonRpcId } from './jsonRpc.js';
 
 /**
  * The envelope of a JSON-RPC message read from its raw text (a scan), without decoding the body:
@@ -56,7 +57,7 @@ export function readEnvelope(scan: NestingScan): RpcEnvelope | undefined {
   if (scan.tooDeep || !scan.balancedObject || scan.ambiguousKeys || decodePrimitive(scan.top.jsonrpc) !== '2.0') return undefined;
   const envelope: RpcEnvelope = { hasIdMember: scan.hasId, isResponse: scan.hasResult || scan.hasError };
   const id = decodePrimitive(scan.top.id);
-  if ((typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) && scan.idSpan) {
+  if (isJsonRpcId(id) && scan.idSpan) {
     envelope.id = id;
     envelope.idSpan = scan.idSpan;
   }

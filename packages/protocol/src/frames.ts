@@ -2,7 +2,7 @@ import { MAX_JSON_DEPTH } from './bounds.js';
 import { decodePrimitive } from './envelope.js';
 import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
 import type { LanguageId } from './languages.js';
-import { RpcErrorCode, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
+import { RpcErrorCode, isJsonRpcId, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
 import { isRecord } from './records.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
@@ -182,7 +182,7 @@ function tooDeepFrame(top: TopLevelMembers): ParsedFrame {
   if (primitiveOf(top.jsonrpc) !== '2.0') return { kind: 'invalid', reason: 'too_deep' };
   const id = primitiveOf(top.id);
   const method = primitiveOf(top.method);
-  const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) || id === null ? id : undefined;
+  const usableId = isJsonRpcId(id) || id === null ? id : undefined;
   return { kind: 'too_deep', id: usableId, method: typeof method === 'string' ? method : undefined };
 }
 

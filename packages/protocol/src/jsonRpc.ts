@@ -8,6 +8,11 @@ import type { ErrorCodes } from 'vscode-languageserver-protocol';
 export type { Message, NotificationMessage, RequestMessage, ResponseMessage } from 'vscode-languageserver-protocol';
 
 export type JsonRpcId = number | string;
+
+/** A usable request id: a string or a finite number (null and anything else are not). */
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
 export type JsonRpcMessage = Record<string, unknown> & { jsonrpc: '2.0' };
 
 /**

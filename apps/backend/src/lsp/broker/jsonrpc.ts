@@ -1,15 +1,13 @@
 /** JSON-RPC 2.0 shapes the broker reads and writes. Pure functions, no LSP semantics. */
-import { isRecord, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
+import { isJsonRpcId, isRecord, type JsonRpcId, type JsonRpcMessage } from '@kandev/protocol';
+
+export { isJsonRpcId };
 
 export type ClassifiedMessage =
   | { kind: 'request'; id: JsonRpcId; method: string; params: unknown }
   | { kind: 'notification'; method: string; params: unknown }
   | { kind: 'response'; id: JsonRpcId; ok: boolean }
   | { kind: 'malformed'; id: JsonRpcId | undefined };
-
-export function isJsonRpcId(value: unknown): value is JsonRpcId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
 
 /** Request, notification or response; anything else is malformed (answered or dropped by the caller). */
 export function classify(message: JsonRpcMessage): ClassifiedMessage {
