@@ -23,6 +23,7 @@ const FILES: Record<string, string> = {
   'src/use.ts': ['import { addNumbers } from "./math";', '', 'export const twice = addNumbers(2, 2);', ''].join('\n'),
   'src/needsImport.ts': ['export const calc = new Calculator();', ''].join('\n'),
   'src/ugly.ts': ['const   spaced={a:1,b:2};', 'export   default   spaced;', ''].join('\n'),
+  'src/uglyTwice.ts': ['export const   one={a:1};', 'export const   two={b:2};', ''].join('\n'),
   // Every line at the same indentation: only the server knows the imports and the region fold.
   'src/folds.ts': ['import { addNumbers } from "./math";', 'import { Calculator } from "./math";', '', '// #region helpers', 'export const one = addNumbers(0, 1);', 'export const calc = new Calculator();', '// #endregion', 'export const two = 2;', ''].join('\n'),
   // Two parameters with one name in two scopes: a textual highlighter would mark all four.
@@ -87,6 +88,25 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(crumbs, { timeout: 15_000 }).toEqual(['Calculator', 'add']);
     await outline.locator('[data-symbol="addNumbers"]').click();
     await expect.poll(crumbs).toEqual(['addNumbers']);
+  });
+
+  it('Go to Symbol in File (Ctrl+Shift+O) lists the server\'s document symbols and moves the caret to the chosen one', async () => {
+    await openFile(page, 'src/math.ts');
+    await setCaret(page, 1, 1);
+    const before = sentMethods.filter((m) => m === 'textDocument/documentSymbol').length;
+    await page.keyboard.press('Control+Shift+O');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('input').waitFor({ timeout: 15_000 });
+    const rows = widget.locator('.monaco-list-row .label-name');
+    await rows.filter({ hasText: 'Calculator' }).first().waitFor({ timeout: 30_000 });
+    // Monaco pads each label with a space (the icon's gap).
+    expect((await rows.allInnerTexts()).map((t) => t.trim())).toEqual(expect.arrayContaining(['addNumbers', 'Calculator', 'total', 'add']));
+    // Monaco asked our provider (the server), not its TypeScript worker.
+    expect(sentMethods.filter((m) => m === 'textDocument/documentSymbol').length).toBeGreaterThan(before);
+    await page.keyboard.type('Calcul');
+    await expect.poll(async () => (await widget.locator('.monaco-list-row.focused .label-name').innerText()).trim()).toBe('Calculator');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => caretPosition(page)).toEqual({ lineNumber: 5, column: 14 });
   });
 
   // typescript-language-server answers rename with the files of its project that are loaded (here
@@ -162,6 +182,19 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await option.click();
     await page.locator('[data-testid="editor-tab"][data-path="src/math.ts"][data-active="true"]').waitFor({ timeout: 15_000 });
     await expect.poll(async () => (await caretPosition(page)).lineNumber).toBe(5);
+  });
+
+  it('Format Selection uses the server\'s range formatter: only the selected line changes', async () => {
+    await openFile(page, 'src/uglyTwice.ts');
+    await withEditor(page, (editor) => {
+      editor.setSelection({ startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 26 });
+      editor.focus();
+    });
+    await runEditorAction(page, 'editor.action.formatSelection');
+    await expect.poll(() => editorText(page), { timeout: 30_000 }).toBe(['export const   one={a:1};', 'export const two = { b: 2 };', ''].join('\n'));
+    expect(sentMethods).toContain('textDocument/rangeFormatting');
+    await page.keyboard.press('Control+Z');
+    expect(await editorText(page)).toBe(FILES['src/uglyTwice.ts']);
   });
 
   it('Format Document uses the server formatter; format on save (per language, off by default) formats before writing', async () => {

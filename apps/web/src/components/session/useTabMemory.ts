@@ -26,8 +26,15 @@ export function useTabMemory(workspace: SessionWorkspace, deepLink: string | und
       // Open in order; the active one last so it ends up focused (a deep link is opened by the view).
       const others = remembered.paths.filter((p) => p !== active && p !== deepLink);
       void (async () => {
-        for (const path of others) await workspace.open(path);
-        if (active && !deepLink) await workspace.open(active);
+        // A file the person opens while the tabs are coming back keeps the focus: each restored
+        // open focuses its own tab, so the person's choice is focused again after it.
+        let chosen: string | undefined;
+        for (const path of active && !deepLink ? [...others, active] : others) {
+          await workspace.open(path);
+          const now = workspace.getSnapshot().activePath;
+          if (chosen === undefined && now !== undefined && now !== path) chosen = now;
+          if (chosen !== undefined && now !== chosen) await workspace.open(chosen);
+        }
       })();
     }
     // The subscription below starts after the restore was queued, so a half-restored set is saved as it grows.

@@ -163,6 +163,32 @@ describe('editing features binding', () => {
     expect(fake.active().find((r) => r.kind === 'rename')!.provider.resolveRenameLocation).toBeTypeOf('function');
   });
 
+  it('issue 15: every editing feature a server registered dynamically is rebuilt from the replayed registrations after a reattach', async () => {
+    const fake = createFakeMonaco();
+    const editing = new EditingRegistry();
+    const prefs = { formatOnSave: true, formatOnType: true, inlayHints: true };
+    const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, editing, preferences: { get: () => prefs, onDidChange: new Emitter<void>().event } });
+    const replayed = [
+      ['documentSymbol', 'textDocument/documentSymbol', {}], ['rename', 'textDocument/rename', {}], ['codeAction', 'textDocument/codeAction', {}],
+      ['formatting', 'textDocument/formatting', {}], ['rangeFormatting', 'textDocument/rangeFormatting', {}],
+      ['onTypeFormatting', 'textDocument/onTypeFormatting', { firstTriggerCharacter: ';' }], ['documentHighlight', 'textDocument/documentHighlight', {}],
+      ['foldingRange', 'textDocument/foldingRange', {}], ['inlayHint', 'textDocument/inlayHint', {}], ['workspaceSymbol', 'workspace/symbol', {}],
+      ['diagnostic', 'textDocument/diagnostic', { interFileDependencies: false, workspaceDiagnostics: false }],
+    ].map(([id, method, registerOptions]) => ({ id: id as string, method: method as string, registerOptions: registerOptions as object }));
+    // No static capability at all: only the retained registrations of the `ready` (resumed) frame.
+    const requests: string[] = [];
+    const binding = bind(context('s1', new ServerCapabilityIndex({}, replayed), requests));
+    expect(fake.active().map((r) => r.kind).sort()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'inlayHint', 'onTypeFormatting', 'rangeFormatting', 'rename']);
+    expect(editing.documentSymbols.get('s1', 'typescript')).toHaveLength(1);
+    expect(editing.workspaceSymbols.ofSession('s1')).toHaveLength(1);
+    expect(editing.formatters.get('s1', 'typescript')).toHaveLength(1);
+    await editing.workspaceSymbols.ofSession('s1')[0]!('x');
+    expect(requests).toEqual(['workspace/symbol']);
+    binding.dispose();
+    expect(fake.active()).toEqual([]);
+    expect(editing.workspaceSymbols.ofSession('s1')).toEqual([]);
+  });
+
   it('the server\'s workspace/applyEdit goes to the session\'s atomic applier; a failure carries its reason', async () => {
     const fake = createFakeMonaco();
     const seen: unknown[] = [];
