@@ -22,7 +22,7 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
   }, [api, sessionId, path]);
   return (
     <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
-      <h2 className="panel-title">{path}</h2>
+      <h2 className="panel-title readonly-path">{path}</h2>
       {load.state === 'loading' && <p>{t('editor.opening', { path })}</p>}
       {load.state === 'error' && <p role="alert">{t('editor.openFailed', { path })}</p>}
       {load.state === 'loaded' && (
