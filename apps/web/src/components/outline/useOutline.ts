@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { ClockContext } from '../../app/clock.js';
 import { useServices } from '../../services/ServicesContext.js';
 import { CancelSource } from '../../lib/lsp/cancellation.js';
-import type { Disposable } from '@kandev/kit';
+import { after, type Clock, type Disposable } from '@kandev/kit';
 import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
@@ -23,11 +24,16 @@ const REFRESH_DELAY_MS = 400;
 class OutlineFeed {
   state: OutlineState = { kind: 'loading' };
   readonly listeners = new Set<(state: OutlineState) => void>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Disposable | undefined;
   private inflight: CancelSource | undefined;
   private readonly subscriptions: Disposable[] = [];
 
-  constructor(private readonly editing: EditingRegistry, private readonly workspace: SessionWorkspace, private readonly path: string) {
+  constructor(
+    private readonly editing: EditingRegistry,
+    private readonly workspace: SessionWorkspace,
+    private readonly path: string,
+    private readonly clock: Clock,
+  ) {
     this.subscriptions.push(editing.documentSymbols.onDidChange(() => this.schedule(50)));
     const content = workspace.modelOf(path)?.onDidChangeContent(() => this.schedule(REFRESH_DELAY_MS));
     if (content) this.subscriptions.push(content);
@@ -40,8 +46,8 @@ class OutlineFeed {
   }
 
   private schedule(delay: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.fetch(), delay);
+    this.timer?.dispose();
+    this.timer = after(this.clock, delay, () => void this.fetch());
   }
 
   private async fetch(): Promise<void> {
@@ -59,7 +65,7 @@ class OutlineFeed {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.timer?.dispose();
     this.inflight?.cancel();
     for (const s of this.subscriptions) s.dispose();
   }
@@ -67,12 +73,12 @@ class OutlineFeed {
 
 const feeds = new Map<string, { feed: OutlineFeed; workspace: SessionWorkspace }>();
 
-function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
+function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, clock: Clock, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
   const key = `${workspace.sessionId}\u0000${path}`;
   let entry = feeds.get(key);
   if (!entry || entry.workspace !== workspace) {
     entry?.feed.dispose();
-    entry = { feed: new OutlineFeed(editing, workspace, path), workspace };
+    entry = { feed: new OutlineFeed(editing, workspace, path, clock), workspace };
     feeds.set(key, entry);
   }
   const { feed } = entry;
@@ -91,15 +97,16 @@ function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: st
 
 export function useOutline(workspace: SessionWorkspace, path: string | undefined): OutlineState {
   const { editing } = useServices();
+  const clock = useContext(ClockContext);
   const [state, setState] = useState<OutlineState>({ kind: 'noFile' });
   useEffect(() => {
     if (!path) {
       setState({ kind: 'noFile' });
       return undefined;
     }
-    const { feed, release } = acquire(editing, workspace, path, setState);
+    const { feed, release } = acquire(editing, workspace, path, clock, setState);
     setState(feed.state);
     return release;
-  }, [editing, workspace, path]);
+  }, [editing, workspace, path, clock]);
   return state;
 }
