@@ -5,10 +5,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { ManualClock } from '@kandev/kit';
 import { FrameSocket, type FrameSocketOptions } from '@kandev/node-transport';
 import { FakeWs } from '@kandev/node-transport/testing';
 import { describe, expect, it } from 'vitest';
-import type { LaunchedServer } from '../process/launch.js';
+import type { ExitInfo, LaunchedServer } from '../process/launch.js';
 import { startBridge, type BridgeEnd } from './bridge.js';
 
 function harness(socketOptions: FrameSocketOptions = {}) {
@@ -18,13 +19,16 @@ function harness(socketOptions: FrameSocketOptions = {}) {
   const written: Buffer[] = [];
   stdin.on('data', (chunk: Buffer) => written.push(chunk));
   const child = Object.assign(new EventEmitter(), { stdin, stdout });
-  const server = { child, pid: 1, marker: 'm', exited: new Promise(() => {}), hasExited: () => false } as unknown as LaunchedServer;
+  let exit!: (info: ExitInfo) => void;
+  const exited = new Promise<ExitInfo>((resolve) => (exit = resolve));
+  const server = { child, pid: 1, marker: 'm', exited, hasExited: () => false } as unknown as LaunchedServer;
   const ends: BridgeEnd[] = [];
   const socket = new FrameSocket(ws, socketOptions);
-  startBridge(socket, server, { stdinCutoffMs: 30_000, exitFlushMs: 100 }, (end) => ends.push(end));
+  const clock = new ManualClock();
+  startBridge(socket, server, { stdinCutoffMs: 30_000, exitFlushMs: 100, clock }, (end) => ends.push(end));
   const fromClient = (text: string) => ws.text(text);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
-  return { ws, socket, fromClient, stdout, written, sent: ws.sent, ends, flush };
+  return { ws, socket, fromClient, stdout, written, sent: ws.sent, ends, flush, clock, exit };
 }
 
 describe('bridge: relayed bytes', () => {
@@ -108,5 +112,31 @@ describe('bridge: backpressure', () => {
     h.ws.emit('error', Object.assign(new RangeError('Max payload size exceeded'), { code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }));
     h.ws.emit('close', 1006);
     expect(h.ends).toMatchObject([{ kind: 'client_bad_frame', closeCode: 1009 }]);
+  });
+});
+
+describe('bridge: server exit', () => {
+  const framed = (body: string) => Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+
+  it("relays the server's last words and reports the exit once its stdout ends, before the flush bound", async () => {
+    const h = harness();
+    h.exit({ code: 0, signal: null });
+    await h.flush();
+    expect(h.ends).toEqual([]);
+    h.stdout.end(framed('{"jsonrpc":"2.0","method":"last"}'));
+    await h.flush();
+    expect(h.sent.map((s) => Buffer.from(s).toString())).toEqual(['{"jsonrpc":"2.0","method":"last"}']);
+    expect(h.ends).toEqual([{ kind: 'server_exited', exit: { code: 0, signal: null } }]);
+    expect(h.clock.pending).toBe(0);
+  });
+
+  it('reports the exit at the flush bound on the injected clock when a descendant keeps stdout open', async () => {
+    const h = harness();
+    h.exit({ code: 1, signal: null });
+    await h.flush();
+    h.clock.advance(99);
+    expect(h.ends).toEqual([]);
+    h.clock.advance(1);
+    expect(h.ends).toEqual([{ kind: 'server_exited', exit: { code: 1, signal: null } }]);
   });
 });

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, lspFrameHeader, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
-import { DisposableStore } from '@kandev/kit';
+import { after, DisposableStore, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import type { FrameSocket, IncomingFrame } from '@kandev/node-transport';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
 import { StdinWriter } from './stdinWriter.js';
@@ -26,6 +26,8 @@ export interface BridgeOptions {
   exitFlushMs: number;
   /** A client message refused for its nesting (answered, replaced or dropped); for the log. */
   onRefused?: (kind: 'request' | 'response' | 'notification') => void;
+  /** The exit flush and stdin cutoff timers; default the system clock. */
+  clock?: Clock;
 }
 
 export interface Bridge {
@@ -47,7 +49,8 @@ function wsErrorCode(err: Error): BadInputCode {
  */
 export function startBridge(socket: FrameSocket, server: LaunchedServer, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
   let ended = false;
-  let exitTimer: NodeJS.Timeout | undefined;
+  let exitTimer: Disposable | undefined;
+  const clock = options.clock ?? systemClock;
   const finish = (end: BridgeEnd) => {
     if (ended) return;
     ended = true;
@@ -58,7 +61,7 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   const stdin = new StdinWriter(server.child.stdin, options.stdinCutoffMs, () => finish({ kind: 'stdin_stuck' }), (blocked) => {
     if (blocked) socket.pause('backpressure');
     else socket.resume('backpressure');
-  });
+  }, clock);
 
   const onMessage = (incoming: IncomingFrame) => {
     if (ended) return;
@@ -155,11 +158,11 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
       return;
     }
     stdout.once('end', report);
-    exitTimer = setTimeout(report, options.exitFlushMs);
+    exitTimer = after(clock, options.exitFlushMs, report);
   });
 
   function dispose(): void {
-    if (exitTimer !== undefined) clearTimeout(exitTimer);
+    exitTimer?.dispose();
     stdin.dispose();
     registrations.dispose();
     // A socket paused for stdin backpressure must read again, or its close handshake stalls.

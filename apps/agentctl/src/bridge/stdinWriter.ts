@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 
 /**
  * Writes frames to a server's stdin. When stdin stops taking data the writer reports backpressure
@@ -6,7 +7,7 @@ import type { Writable } from 'node:stream';
  * that does not drain by then is treated as hung.
  */
 export class StdinWriter {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Disposable | undefined;
   private closed = false;
 
   constructor(
@@ -14,6 +15,7 @@ export class StdinWriter {
     private readonly cutoffMs: number,
     private readonly onStuck: () => void,
     private readonly onBackpressure: (blocked: boolean) => void,
+    private readonly clock: Clock = systemClock,
   ) {
     // EPIPE after the server exited: the exit handler reports that, not this stream.
     stdin.on('error', () => {});
@@ -40,12 +42,12 @@ export class StdinWriter {
   private afterWrite(taken: boolean): void {
     if (taken || this.timer !== undefined) return;
     this.onBackpressure(true);
-    this.timer = setTimeout(() => {
+    this.timer = after(this.clock, this.cutoffMs, () => {
       this.timer = undefined;
       if (!this.closed) this.onStuck();
-    }, this.cutoffMs);
+    });
     this.stdin.once('drain', () => {
-      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer?.dispose();
       this.timer = undefined;
       if (!this.closed) this.onBackpressure(false);
     });
@@ -53,7 +55,7 @@ export class StdinWriter {
 
   dispose(): void {
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.dispose();
     this.timer = undefined;
   }
 }

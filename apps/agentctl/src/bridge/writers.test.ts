@@ -1,10 +1,7 @@
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '@kandev/kit';
+import { describe, expect, it, vi } from 'vitest';
 import { StdinWriter } from './stdinWriter.js';
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe('stdin write cutoff', () => {
   it('writes a frame as its header and its body, in order', () => {
@@ -16,32 +13,34 @@ describe('stdin write cutoff', () => {
   });
 
   it('pauses the producer on backpressure and reports a server that does not drain within the cutoff', () => {
-    vi.useFakeTimers();
+    const clock = new ManualClock();
     const stdin = new Writable({ highWaterMark: 4, write: () => {} }); // never calls back: never drains
     const onStuck = vi.fn();
     const backpressure: boolean[] = [];
-    const writer = new StdinWriter(stdin, 30_000, onStuck, (b) => backpressure.push(b));
+    const writer = new StdinWriter(stdin, 30_000, onStuck, (b) => backpressure.push(b), clock);
     writer.write(new Uint8Array(16));
     expect(backpressure).toEqual([true]);
-    vi.advanceTimersByTime(29_999);
+    clock.advance(29_999);
     expect(onStuck).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
+    clock.advance(1);
     expect(onStuck).toHaveBeenCalledTimes(1);
     writer.dispose();
   });
 
-  it('resumes the producer and disarms the cutoff when stdin drains', () => {
-    vi.useFakeTimers();
+  it('resumes the producer and disarms the cutoff when stdin drains', async () => {
+    const clock = new ManualClock();
     let release: (() => void) | undefined;
     const stdin = new Writable({ highWaterMark: 4, write: (_c, _e, cb) => (release = cb) });
     const onStuck = vi.fn();
     const backpressure: boolean[] = [];
-    const writer = new StdinWriter(stdin, 30_000, onStuck, (b) => backpressure.push(b));
+    const writer = new StdinWriter(stdin, 30_000, onStuck, (b) => backpressure.push(b), clock);
     writer.write(new Uint8Array(16));
+    expect(clock.pending).toBe(1);
     release?.();
-    vi.runAllTicks();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(backpressure).toEqual([true, false]);
-    vi.advanceTimersByTime(60_000);
+    expect(clock.pending).toBe(0);
+    clock.advance(60_000);
     expect(onStuck).not.toHaveBeenCalled();
   });
 });

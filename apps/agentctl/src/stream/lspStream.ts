@@ -28,7 +28,7 @@ export interface StreamTimings {
   keepalive?: KeepaliveTiming;
   /** On a release, how long the server gets to act on `exit` by itself before it is reaped. */
   exitReadGraceMs: number;
-  /** The socket's deadline and ping timers; default the system clock. */
+  /** The socket's deadline and ping timers and the bridge's exit flush and stdin cutoff; default the system clock. */
   clock?: Clock;
 }
 
@@ -197,6 +197,7 @@ export class LspStream {
       {
         stdinCutoffMs: timings.stdinCutoffMs, exitFlushMs: timings.exitFlushMs,
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
+        ...(timings.clock ? { clock: timings.clock } : {}),
       },
       (end) => this.onBridgeEnd(end),
     );

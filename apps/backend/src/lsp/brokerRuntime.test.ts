@@ -108,6 +108,8 @@ class FakeUpstream implements UpstreamEndpoint {
   private readonly closeHandlers: ((code: number) => void)[] = [];
   readonly backpressureHandlers: ((full: boolean) => void)[] = [];
   throttled = false;
+  /** false: agentctl never completes a close asked for (a hung reap); only the drain bound ends the wait. */
+  completesClose = true;
 
   throttle(blocked: boolean): void {
     this.throttled = blocked;
@@ -141,6 +143,7 @@ class FakeUpstream implements UpstreamEndpoint {
   close(code: number): void {
     if (this.closedWith !== undefined) return;
     this.closedWith = code;
+    if (!this.completesClose) return;
     // agentctl completes the close once it reaped the server; here at once.
     queueMicrotask(() => this.closeHandlers.forEach((h) => h(code)));
   }
@@ -436,6 +439,23 @@ describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
     expect(t.runtime.metrics()).toMatchObject({ leases: 0, releasedTotal: expect.objectContaining({ shutdown: 2 }) });
     expect(t.clock.pending).toBe(0);
     expect(t.connect().closedWith).toBe(1001);
+  });
+
+  it('shutdown stops waiting for a stream whose close never completes at the drain bound on the injected clock', async () => {
+    const t = setup();
+    const { upstream } = await t.readyLease();
+    upstream.completesClose = false;
+    let settled = false;
+    const stopping = t.runtime.shutdown().then(() => (settled = true));
+    await flush();
+    expect(upstream.closedWith).toBe(1001);
+    t.clock.advance(4_999);
+    await flush();
+    expect(settled).toBe(false);
+    t.clock.advance(1);
+    await stopping;
+    expect(settled).toBe(true);
+    expect(t.clock.pending).toBe(0);
   });
 
   it('logs carry the event, a reason from the closed set and the language, never an id', async () => {

@@ -95,7 +95,7 @@ export class BrokerRuntime implements LspRelay {
       backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
       ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
       refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
-    });
+    }, this.clock);
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId) };
     this.targets = {
       browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log,

@@ -6,6 +6,7 @@
  * Opening is asynchronous (the task host may still be starting); what the broker sends meanwhile
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
+import { deadline, systemClock, type Clock } from '@kandev/kit';
 import { CloseCode, parseFrame, readEnvelope, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
@@ -39,7 +40,11 @@ export interface UpstreamLinkEvents {
 export class UpstreamLinks {
   private readonly links = new Map<string, Link>();
 
-  constructor(private readonly opener: UpstreamOpener, private readonly events: UpstreamLinkEvents) {}
+  constructor(
+    private readonly opener: UpstreamOpener,
+    private readonly events: UpstreamLinkEvents,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   get size(): number {
     return this.links.size;
@@ -127,8 +132,8 @@ export class UpstreamLinks {
   async drained(timeoutMs: number): Promise<void> {
     const pending = [...this.links.values()].map((l) => l.done);
     if (pending.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
+    const limit = deadline(this.clock, timeoutMs);
+    await Promise.race([Promise.all(pending), limit.reached]);
+    limit.dispose();
   }
 }

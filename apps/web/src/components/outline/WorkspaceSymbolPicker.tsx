@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { after } from '@kandev/kit';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ClockContext } from '../../app/clock.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { CancellationLike } from '../../lib/lsp/jsonRpc.js';
 import type { EditingRegistry, WorkspaceSymbolItem } from '../../lib/lsp/editing/registry.js';
@@ -24,6 +26,7 @@ async function searchAll(editing: EditingRegistry, sessionId: string, query: str
 export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspace }) {
   const { t } = useTranslation('editing');
   const { editing } = useServices();
+  const clock = useContext(ClockContext);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Results>({ kind: 'idle' });
@@ -50,19 +53,19 @@ export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspa
   useEffect(() => {
     if (!open) return undefined;
     const source = new CancelSource();
-    const timer = setTimeout(() => {
+    const timer = after(clock, SEARCH_DELAY_MS, () => {
       setResults({ kind: 'searching' });
       void searchAll(editing, workspace.sessionId, query, source.token).then((items) => {
         if (source.token.isCancellationRequested) return;
         setSelected(0);
         setResults(items === undefined ? { kind: 'unavailable' } : { kind: 'done', items });
       });
-    }, SEARCH_DELAY_MS);
+    });
     return () => {
-      clearTimeout(timer);
+      timer.dispose();
       source.cancel();
     };
-  }, [open, query, workspace]);
+  }, [open, query, workspace, clock]);
 
   if (!open) return null;
   const items = results.kind === 'done' ? results.items : [];

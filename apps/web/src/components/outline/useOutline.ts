@@ -1,78 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import type { Clock } from '@kandev/kit';
+import { ClockContext } from '../../app/clock.js';
 import { useServices } from '../../services/ServicesContext.js';
-import { CancelSource } from '../../lib/lsp/cancellation.js';
-import type { Disposable } from '@kandev/kit';
-import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';
+import type { EditingRegistry } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import { OutlineFeed, type OutlineState } from './outlineFeed.js';
 
-export type OutlineState =
-  | { kind: 'noFile' }
-  | { kind: 'unavailable' }
-  | { kind: 'loading' }
-  | { kind: 'ready'; symbols: OutlineSymbol[] };
-
-/** Refetch this long after the last keystroke, not on every one. */
-const REFRESH_DELAY_MS = 400;
-
-/**
- * The document symbols of one session file, shared by everything showing them (Outline panel,
- * breadcrumbs): one documentSymbol request per change, not one per view. Refetched when the text
- * changes or a connection (re)registers its source (a resumed lease, a new generation); a newer
- * fetch, or the last view going away, cancels the one in flight ($/cancelRequest).
- */
-class OutlineFeed {
-  state: OutlineState = { kind: 'loading' };
-  readonly listeners = new Set<(state: OutlineState) => void>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private inflight: CancelSource | undefined;
-  private readonly subscriptions: Disposable[] = [];
-
-  constructor(private readonly editing: EditingRegistry, private readonly workspace: SessionWorkspace, private readonly path: string) {
-    this.subscriptions.push(editing.documentSymbols.onDidChange(() => this.schedule(50)));
-    const content = workspace.modelOf(path)?.onDidChangeContent(() => this.schedule(REFRESH_DELAY_MS));
-    if (content) this.subscriptions.push(content);
-    this.schedule(0);
-  }
-
-  private set(state: OutlineState): void {
-    this.state = state;
-    for (const l of this.listeners) l(state);
-  }
-
-  private schedule(delay: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.fetch(), delay);
-  }
-
-  private async fetch(): Promise<void> {
-    const source = this.editing.documentSymbols.forPath(this.workspace.sessionId, this.path)[0];
-    this.inflight?.cancel();
-    if (!source) {
-      this.set({ kind: 'unavailable' });
-      return;
-    }
-    const mine = (this.inflight = new CancelSource());
-    if (this.state.kind !== 'ready') this.set({ kind: 'loading' });
-    const symbols = await source(this.path, mine.token).catch(() => undefined);
-    if (mine !== this.inflight || mine.token.isCancellationRequested) return;
-    this.set(symbols ? { kind: 'ready', symbols } : { kind: 'unavailable' });
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.inflight?.cancel();
-    for (const s of this.subscriptions) s.dispose();
-  }
-}
+export type { OutlineState } from './outlineFeed.js';
 
 const feeds = new Map<string, { feed: OutlineFeed; workspace: SessionWorkspace }>();
 
-function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
+function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, clock: Clock, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
   const key = `${workspace.sessionId}\u0000${path}`;
   let entry = feeds.get(key);
   if (!entry || entry.workspace !== workspace) {
     entry?.feed.dispose();
-    entry = { feed: new OutlineFeed(editing, workspace, path), workspace };
+    entry = { feed: new OutlineFeed(editing, workspace, path, clock), workspace };
     feeds.set(key, entry);
   }
   const { feed } = entry;
@@ -91,15 +34,16 @@ function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: st
 
 export function useOutline(workspace: SessionWorkspace, path: string | undefined): OutlineState {
   const { editing } = useServices();
+  const clock = useContext(ClockContext);
   const [state, setState] = useState<OutlineState>({ kind: 'noFile' });
   useEffect(() => {
     if (!path) {
       setState({ kind: 'noFile' });
       return undefined;
     }
-    const { feed, release } = acquire(editing, workspace, path, setState);
+    const { feed, release } = acquire(editing, workspace, path, clock, setState);
     setState(feed.state);
     return release;
-  }, [editing, workspace, path]);
+  }, [editing, workspace, path, clock]);
   return state;
 }

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { after } from '@kandev/kit';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ClockContext } from '../../app/clock.js';
 import type { SearchHit, SearchOptions } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
 import { useServices } from '../../services/ServicesContext.js';
@@ -34,6 +36,7 @@ export function searchKey(text: string, options: SearchOptions): string {
  */
 export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
   const { api } = useServices();
+  const clock = useContext(ClockContext);
   const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });
@@ -70,10 +73,10 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
   };
 
   useEffect(() => {
-    const handle = setTimeout(() => run(query, options), 300);
-    return () => clearTimeout(handle);
+    const timer = after(clock, 300, () => run(query, options));
+    return () => timer.dispose();
     // Debounced on the query, options and session only; `run` reads the latest state itself.
-  }, [query, options, sessionId]);
+  }, [query, options, sessionId, clock]);
 
   // Leaving the panel (or the session) stops whatever still runs.
   useEffect(() => () => running.current?.abort(), []);

@@ -1,4 +1,4 @@
-import { SUPPORTED_EXECUTORS, EXECUTOR_KINDS, type ExecutorKind, type Task } from '@kandev/protocol';
+import { MAX_TASK_TITLE_CHARS, SUPPORTED_EXECUTORS, EXECUTOR_KINDS, type ExecutorKind, type Task } from '@kandev/protocol';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,7 +84,7 @@ export function CreateTaskDialog({ open, onOpenChange, onCreated }: CreateTaskDi
             className="input"
             data-testid="task-title-input"
             value={title}
-            maxLength={200}
+            maxLength={MAX_TASK_TITLE_CHARS}
             autoComplete="off"
             placeholder={t('taskForm.titlePlaceholder')}
             aria-invalid={titleError ? true : undefined}

@@ -1,3 +1,4 @@
+import { MAX_TASK_TITLE_CHARS } from '@kandev/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskSummary } from '../../api/kandevApi.js';
@@ -57,7 +58,7 @@ export function RenameTaskDialog({ task, onOpenChange, onRenamed }: { task: Task
             className="input"
             data-testid="rename-task-input"
             value={title}
-            maxLength={200}
+            maxLength={MAX_TASK_TITLE_CHARS}
             autoComplete="off"
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? 'rename-task-error' : undefined}

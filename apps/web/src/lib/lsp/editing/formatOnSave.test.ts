@@ -1,3 +1,4 @@
+import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { formatBeforeSave, type FormattableModel } from './formatOnSave.js';
 import { DEFAULT_PREFERENCES } from './preferences.js';
@@ -26,11 +27,25 @@ describe('format on save', () => {
     expect(applied).toEqual([edit]);
   });
 
-  it('dropped when the person typed meanwhile, when the formatter fails, or when it takes too long', async () => {
+  it('dropped when the person typed meanwhile or when the formatter fails', async () => {
     const { m, applied } = model();
     expect(await formatBeforeSave('a.ts', m, on, [async () => ((m.version = 2), edit)])).toBe(false);
     expect(await formatBeforeSave('a.ts', m, on, [async () => Promise.reject(new Error('gone'))])).toBe(false);
-    expect(await formatBeforeSave('a.ts', m, on, [() => new Promise(() => undefined)], 5)).toBe(false);
+    expect(applied).toEqual([]);
+  });
+
+  it('a formatter that never answers lets the save go at the time bound on the injected clock', async () => {
+    const { m, applied } = model();
+    const clock = new ManualClock();
+    let outcome: boolean | undefined;
+    const saving = formatBeforeSave('a.ts', m, on, [() => new Promise(() => undefined)], 3_000, clock).then((r) => (outcome = r));
+    clock.advance(2_999);
+    await Promise.resolve();
+    expect(outcome).toBeUndefined();
+    clock.advance(1);
+    await saving;
+    expect(outcome).toBe(false);
+    expect(clock.pending).toBe(0);
     expect(applied).toEqual([]);
   });
 });

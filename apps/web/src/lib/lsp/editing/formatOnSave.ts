@@ -1,3 +1,4 @@
+import { deadline, systemClock, type Clock } from '@kandev/kit';
 import type { TextEdit } from 'vscode-languageserver-protocol';
 import type { EditorPreferences } from './preferences.js';
 import type { DocumentFormatter } from './registry.js';
@@ -13,18 +14,20 @@ export interface FormattableModel {
  * Format on save (a per-language switch, off by default): the server's formatter, bounded in
  * time so a slow server never holds a save, and dropped if the person typed meanwhile.
  */
-export async function formatBeforeSave(path: string, model: FormattableModel, preferences: EditorPreferences, formatters: DocumentFormatter[], timeoutMs = 3_000): Promise<boolean> {
+export async function formatBeforeSave(
+  path: string,
+  model: FormattableModel,
+  preferences: EditorPreferences,
+  formatters: DocumentFormatter[],
+  timeoutMs = 3_000,
+  clock: Clock = systemClock,
+): Promise<boolean> {
   if (!preferences.formatOnSave || formatters.length === 0) return false;
   const version = model.getVersionId();
   const formatter = formatters[0] as DocumentFormatter;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const edits = await Promise.race([
-    formatter(path, model.getOptions()).catch(() => undefined),
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const limit = deadline(clock, timeoutMs);
+  const edits = await Promise.race([formatter(path, model.getOptions()).catch(() => undefined), limit.reached.then(() => undefined)]);
+  limit.dispose();
   if (!edits || edits.length === 0 || model.getVersionId() !== version) return false;
   model.applyEdits(edits);
   return true;
