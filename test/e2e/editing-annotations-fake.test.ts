@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, openFile, openSession, putSettings, received, setCaret, startEditorStack, startFakeSession, waitForLspState, type FakeSession } from '../support/page.js';
+import { caretPosition, editorText, openFile, received, setCaret, waitForLspState, type FakeSession } from '../support/page.js';
+import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -88,14 +89,7 @@ describe.runIf(run)('workspace edit annotations and file operations against the 
   };
 
   beforeAll(async () => {
-    stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
-    session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files });
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, session.sessionId);
-    await openFile(page, MAIN);
-    await waitForLspState(page, 'kotlin', 'ready');
+    ({ stack, session, browser, page } = await openFakeEditor({ session: { binary: 'kotlin-lsp', script, files }, file: MAIN }));
   });
 
   afterAll(async () => {

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, runEditorAction, withEditor, openFile, openSession, received, setCaret, startEditorStack, startFakeSession, waitForLspState, putSettings, type FakeSession } from '../support/page.js';
+import { caretPosition, editorText, markers, runEditorAction, withEditor, openFile, received, setCaret, waitForLspState, type FakeSession } from '../support/page.js';
+import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -82,14 +83,11 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
   const notices = () => page.locator('[data-testid="editing-notices"] .editing-notice').allInnerTexts();
 
   beforeAll(async () => {
-    stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'], lsp_editor_features: { kotlin: { inlay_hints: true } } });
-    session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files });
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, session.sessionId);
-    await openFile(page, MAIN);
-    await waitForLspState(page, 'kotlin', 'ready');
+    ({ stack, session, browser, page } = await openFakeEditor({
+      settings: { lsp_editor_features: { kotlin: { inlay_hints: true } } },
+      session: { binary: 'kotlin-lsp', script, files },
+      file: MAIN,
+    }));
   });
 
   afterAll(async () => {

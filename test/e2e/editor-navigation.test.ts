@@ -2,20 +2,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
   caretPosition,
   openFile,
-  openSession,
-  putSettings,
   received,
   setCaret,
-  startEditorStack,
-  startFakeSession,
-  waitForLspState,
   type FakeSession,
 } from '../support/page.js';
+import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -58,14 +54,10 @@ describe.runIf(run)('navigating to server definitions across folders and reposit
   const tabPaths = () => page.locator('[data-testid="editor-tab"]').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('data-path')));
 
   beforeAll(async () => {
-    stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
-    session = await startFakeSession(stack, { binary: 'kotlin-lsp', script: script(join(stack.home, 'definition-once')), files, repositories: ['repoA', 'repoB'] });
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, session.sessionId);
-    await openFile(page, MAIN);
-    await waitForLspState(page, 'kotlin', 'ready');
+    ({ stack, session, browser, page } = await openFakeEditor({
+      session: (started) => ({ binary: 'kotlin-lsp', script: script(join(started.home, 'definition-once')), files, repositories: ['repoA', 'repoB'] }),
+      file: MAIN,
+    }));
   });
 
   afterAll(async () => {

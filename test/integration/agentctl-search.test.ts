@@ -56,8 +56,8 @@ function engineSuite(name: 'ripgrep' | 'walker', path: () => string) {
     });
     afterAll(() => agentctl?.stop());
 
-    it('says which engine it chose', () => {
-      expect(agentctl.logs.find((l) => l.event === 'search_engine')).toMatchObject({ engine: name });
+    it('says which engine it chose', async () => {
+      expect(await agentctl.nextLog((l) => l.event === 'search_engine')).toMatchObject({ engine: name });
     });
 
     it('streams hits as NDJSON and ends with done naming the engine; .gitignore and links are respected', async () => {

@@ -30,6 +30,11 @@ export interface RunningAgentctl {
   port: number;
   token: string;
   logs: LogLine[];
+  /**
+   * The first log line (already read or still to come) that matches: agentctl writes its log
+   * asynchronously, so a line may arrive after the event it tells of.
+   */
+  nextLog(match: (line: LogLine) => boolean): Promise<LogLine>;
   /** Authenticated fetch of an agentctl path (`/api/v1/...`). */
   api(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
   openStream(query: string, token?: string | null): LspTestClient;
@@ -54,6 +59,15 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
+  const waiters = new Set<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
+  const record = (line: LogLine) => {
+    logs.push(line);
+    for (const waiter of waiters) {
+      if (!waiter.match(line)) continue;
+      waiters.delete(waiter);
+      waiter.resolve(line);
+    }
+  };
   let stderrRest = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => {
@@ -62,9 +76,9 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
-        logs.push(JSON.parse(line) as LogLine);
+        record(JSON.parse(line) as LogLine);
       } catch {
-        logs.push({ event: 'unparsed', level: 'error', line });
+        record({ event: 'unparsed', level: 'error', line });
       }
     }
   });
@@ -89,6 +103,11 @@ export async function startAgentctl(options: StartOptions): Promise<RunningAgent
     port,
     token,
     logs,
+    nextLog(match) {
+      const seen = logs.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.add({ match, resolve }));
+    },
     api(path, init = {}) {
       const { token: override, ...rest } = init;
       const headers = new Headers(rest.headers);
