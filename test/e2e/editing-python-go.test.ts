@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { editorText, openFile, openSession, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
+import { writeFiles } from '../support/files.js';
 
 /**
  * Issue 15 editing features against pyright and gopls, where they offer them: document symbols
@@ -24,12 +25,7 @@ const FILES: Record<string, string> = {
 };
 
 function writeWorkspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kandev-editing-pygo-'));
-  for (const [path, content] of Object.entries(FILES)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
+  return writeFiles(mkdtempSync(join(tmpdir(), 'kandev-editing-pygo-')), FILES);
 }
 
 describe.runIf(run)('editing with the real pyright and gopls', () => {

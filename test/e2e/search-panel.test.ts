@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
@@ -8,6 +8,7 @@ import { ensureBuilt } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openSession } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
+import { writeFiles } from '../support/files.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
@@ -19,11 +20,7 @@ function workspace(): string {
     '.gitignore': 'out/\n',
     'out/c.txt': 'needle\n',
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
+  return writeFiles(dir, files);
 }
 
 /** The Search panel's options and streaming, against the real backend and agentctl. */

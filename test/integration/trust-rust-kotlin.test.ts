@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { installFakeServer, readLog, writeScript } from '../support/fakeServer.j
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
 import { LeaseClient } from './lease-support.js';
 import { serverEnvironments, setTrust } from './trust-support.js';
+import { writeFiles } from '../support/files.js';
 
 /**
  * Workspace trust for the servers this machine cannot fetch (DESIGN section 8): the scriptable fake
@@ -27,10 +28,7 @@ afterAll(async () => {
 async function fakeTask(binary: 'rust-analyzer' | 'kotlin-lsp', files: Record<string, string>) {
   const dir = join(root, binary);
   const workspace = join(dir, 'workspace');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(workspace, path, '..'), { recursive: true });
-    writeFileSync(join(workspace, path), text);
-  }
+  writeFiles(workspace, files);
   const bin = join(dir, 'bin');
   installFakeServer(bin, binary);
   const log = join(dir, 'server.jsonl');

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot, webTestDist } from './build.js';
 import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
 import { startStack, taskPath, type RunningStack } from './stack.js';
+import { writeFiles } from './files.js';
 
 /** Helpers that drive the session view through its test hooks (data-testid attributes). */
 export async function openSession(page: Page, url: string, sessionId: string): Promise<void> {
@@ -248,10 +249,7 @@ export async function startFakeSession(stack: RunningStack, options: FakeSession
   // Inside the stack's home, so stopping the stack removes it.
   const dir = mkdtempSync(join(stack.home, 'fake-'));
   const workspace = options.workspace ?? join(dir, 'workspace');
-  for (const [path, content] of Object.entries(options.files)) {
-    mkdirSync(dirname(join(workspace, path)), { recursive: true });
-    writeFileSync(join(workspace, path), content);
-  }
+  writeFiles(workspace, options.files);
   for (const repo of options.repositories ?? []) mkdirSync(join(workspace, repo), { recursive: true });
   const bin = join(dir, 'bin');
   installFakeServer(bin, options.binary);

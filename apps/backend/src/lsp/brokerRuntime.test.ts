@@ -18,7 +18,24 @@ function listen<T>(list: T[], handler: T): Disposable {
   });
 }
 
-class FakeBrowser implements BrowserEndpoint {
+/** Backpressure as both endpoints have it: the runtime throttles reading, tests report a full queue. */
+class FakeBackpressure {
+  readonly backpressureHandlers: ((full: boolean) => void)[] = [];
+  throttled = false;
+
+  throttle(blocked: boolean): void {
+    this.throttled = blocked;
+  }
+  onBackpressure(handler: (full: boolean) => void): Disposable {
+    return listen(this.backpressureHandlers, handler);
+  }
+  /** The outgoing queue crossed a watermark. */
+  full(value: boolean): void {
+    for (const h of this.backpressureHandlers) h(value);
+  }
+}
+
+class FakeBrowser extends FakeBackpressure implements BrowserEndpoint {
   readonly sent: Record<string, unknown>[] = [];
   closedWith: number | undefined;
   paused = true;
@@ -30,21 +47,9 @@ class FakeBrowser implements BrowserEndpoint {
   private frameHandler?: (frame: BrowserFrame) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
   private readonly timeoutHandlers: (() => void)[] = [];
-  readonly backpressureHandlers: ((full: boolean) => void)[] = [];
-  throttled = false;
 
   get isClosed(): boolean {
     return this.closedWith !== undefined;
-  }
-  throttle(blocked: boolean): void {
-    this.throttled = blocked;
-  }
-  onBackpressure(handler: (full: boolean) => void): Disposable {
-    return listen(this.backpressureHandlers, handler);
-  }
-  /** The browser's outgoing queue crossed a watermark. */
-  full(value: boolean): void {
-    for (const h of this.backpressureHandlers) h(value);
   }
   sendStatus(frame: StatusFrame): void {
     this.sent.push(frame as unknown as Record<string, unknown>);
@@ -101,25 +106,14 @@ class FakeBrowser implements BrowserEndpoint {
   }
 }
 
-class FakeUpstream implements UpstreamEndpoint {
+class FakeUpstream extends FakeBackpressure implements UpstreamEndpoint {
   readonly received: Record<string, unknown>[] = [];
   closedWith: number | undefined;
   private frameHandler?: (text: string) => void;
   private readonly closeHandlers: ((code: number) => void)[] = [];
-  readonly backpressureHandlers: ((full: boolean) => void)[] = [];
-  throttled = false;
   /** false: agentctl never completes a close asked for (a hung reap); only the drain bound ends the wait. */
   completesClose = true;
 
-  throttle(blocked: boolean): void {
-    this.throttled = blocked;
-  }
-  onBackpressure(handler: (full: boolean) => void): Disposable {
-    return listen(this.backpressureHandlers, handler);
-  }
-  full(value: boolean): void {
-    for (const h of this.backpressureHandlers) h(value);
-  }
   emitText(text: string): void {
     this.frameHandler?.(text);
   }
