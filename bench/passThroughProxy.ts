@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { encodeLspFrame, LspFrameDecoder } from '@kandev/protocol';
-import { WebSocketServer } from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 
 /**
  * A 1-hop baseline a lease broker must be compared with: the thinnest useful WebSocket-to-stdio proxy
@@ -11,7 +11,14 @@ import { WebSocketServer } from 'ws';
  * its own, like any real proxy (and like the backend and agentctl): inside the bench client's
  * process it would pay no process hop at all, and the comparison would flatter it.
  */
-export async function startPassThroughProxy(command: string, args: string[], env: NodeJS.ProcessEnv, mode: 'raw' | 'json' = 'raw'): Promise<{ url: string; close(): Promise<void> }> {
+export type ProxyMode = 'raw' | 'json' | 'forward';
+
+/**
+ * `raw`/`json`: WebSocket to a child's stdio. `forward`: WebSocket to another WebSocket (`command` is
+ * its URL), frames copied as they are: chained in front of a `raw` proxy it makes two raw process
+ * hops, the product's hop count (browser -> backend -> agentctl -> stdio) with none of its work.
+ */
+export async function startPassThroughProxy(command: string, args: string[], env: NodeJS.ProcessEnv, mode: ProxyMode = 'raw'): Promise<{ url: string; close(): Promise<void> }> {
   const proxy = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode, command, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
@@ -27,14 +34,34 @@ export async function startPassThroughProxy(command: string, args: string[], env
   };
 }
 
-/** The proxy process: `passThroughProxy.ts raw|json <command> [args...]`; prints its port. */
-async function serve(mode: 'raw' | 'json', command: string, args: string[]): Promise<void> {
+/** Copies frames both ways between a client socket and a new socket to `upstreamUrl`. */
+function forward(socket: WebSocket, upstreamUrl: string): void {
+  const upstream = new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+  const held: string[] = [];
+  upstream.on('open', () => {
+    for (const text of held.splice(0)) upstream.send(text);
+  });
+  upstream.on('message', (data) => socket.send(data.toString()));
+  socket.on('message', (data) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data.toString());
+    else held.push(data.toString());
+  });
+  socket.on('close', () => upstream.close());
+  upstream.on('close', (code) => socket.close(code === 1005 ? 1000 : code));
+}
+
+/** The proxy process: `passThroughProxy.ts raw|json|forward <command|url> [args...]`; prints its port. */
+async function serve(mode: ProxyMode, command: string, args: string[]): Promise<void> {
   // 'json' parses every message and encodes it again on each side, as a proxy that looks into
   // messages must; 'raw' only reframes (Content-Length <-> WebSocket frame).
   const relay = mode === 'json' ? (text: string) => JSON.stringify(JSON.parse(text)) : (text: string) => text;
   const children = new Set<ReturnType<typeof spawn>>();
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 64 * 1024 * 1024 });
   server.on('connection', (socket) => {
+    if (mode === 'forward') {
+      forward(socket, command);
+      return;
+    }
     const child = spawn(command, args, { env: process.env, stdio: ['pipe', 'pipe', 'ignore'] });
     children.add(child);
     const decoder = new LspFrameDecoder();
@@ -59,6 +86,6 @@ async function serve(mode: 'raw' | 'json', command: string, args: string[]): Pro
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, command, ...args] = process.argv.slice(2);
-  if ((mode !== 'raw' && mode !== 'json') || !command) throw new Error('usage: passThroughProxy.ts raw|json <command> [args...]');
+  if ((mode !== 'raw' && mode !== 'json' && mode !== 'forward') || !command) throw new Error('usage: passThroughProxy.ts raw|json|forward <command|url> [args...]');
   void serve(mode, command, args);
 }

@@ -28,7 +28,7 @@ import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
 import { table } from './stats.js';
 import {
-  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes,
+  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes, twoHopProxy,
   type PathResult,
 } from './transport.js';
 
@@ -59,6 +59,7 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
   paths.push(['direct stdio', await directStdio(shim)]);
   paths.push(['1-hop proxy, JSON parse + re-encode', await oneHopProxy(shim, 'json')]);
   paths.push(['1-hop proxy, raw reframing', await oneHopProxy(shim, 'raw')]);
+  paths.push(['2 raw hops (the product\'s hop count)', await twoHopProxy(shim)]);
 
   const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '32' });
   try {

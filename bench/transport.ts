@@ -86,6 +86,21 @@ export async function oneHopProxy(shim: string, mode: 'raw' | 'json'): Promise<P
   }
 }
 
+/** Two raw hops in processes of their own (forward -> raw -> stdio): the product's hop count, none of its work. */
+export async function twoHopProxy(shim: string): Promise<PathResult> {
+  const inner = await startPassThroughProxy(shim, [], process.env, 'raw');
+  const outer = await startPassThroughProxy(inner.url, [], process.env, 'forward');
+  const { peer } = await WsPeer.open(outer.url);
+  await peer.initialize();
+  try {
+    return await measurePath(peer);
+  } finally {
+    await peer.close();
+    await outer.close();
+    await inner.close();
+  }
+}
+
 /** A browser-side connection to the product: backend gateway + broker -> agentctl -> stdio. */
 export function productUrl(stack: RunningStack, sessionId: string, language: string, lease?: string): string {
   return `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=${language}${lease ? `&lease=${encodeURIComponent(lease)}` : ''}`;
