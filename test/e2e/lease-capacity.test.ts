@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
+import type { Page } from 'playwright-core';
 import {
-  lspStatus, openFile, openLspPanel, openSession, putSettings, received, startFakeSession, waitForLspState, webDistSnapshot, type FakeSession,
+  lspStatus, openFile, openLspPanel, openSession, putSettings, received, startFakeSession, waitForLspState, webDistSnapshot, witnessLspSockets, type FakeSession,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { isAlive, leaseScript, MAIN_KT, metric } from './lease-support.js';
@@ -58,5 +59,63 @@ describe.runIf(run)('a backend with room for one language server', () => {
     expect(await metric(stack.url, 'kandev_lsp_leases_evicted_total')).toBe(1);
     expect(await metric(stack.url, 'kandev_lsp_leases_released_total{reason="eviction"}')).toBe(1);
     await second.close();
+  });
+
+  /** Switches the window to another session, as its link in the sidebar does. */
+  async function showSession(page: Page, sessionId: string): Promise<void> {
+    await page.evaluate((id) => {
+      window.location.hash = `#/sessions/${id}`;
+    }, sessionId);
+    await page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
+  }
+
+  it('a session left in the background detaches its server and reattaches warm on return; when capacity runs out the window lets go of its background servers instead of refusing the editor on screen', async () => {
+    const [a, b] = [await session(), await session()];
+    const page = await (await newContext(browser.browser)).newPage();
+    // The background delay (60 s in the product) shortened for this window; read when a session leaves the screen.
+    await page.addInitScript(() => {
+      (window as any).__kandev = { ...(window as any).__kandev, backgroundDetachMs: 300 };
+    });
+    const sockets = await witnessLspSockets(page);
+    await openSession(page, stack.url, a.sessionId);
+    await openFile(page, FILE);
+    await waitForLspState(page, 'kotlin', 'ready');
+    const pidsA = new Set(a.log().map((l) => l.pid));
+    expect(pidsA.size).toBe(1);
+    const reattached = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
+
+    // Off screen past the delay: the window closes a's socket without a release; the lease is kept.
+    await showSession(page, b.sessionId);
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(1);
+    expect(received(a, 'shutdown')).toEqual([]);
+    expect(sockets.sent.filter((f) => f.includes('"release"'))).toEqual([]);
+
+    // Back on screen: the same server, reattached (no second initialize, no second process).
+    await showSession(page, a.sessionId);
+    await waitForLspState(page, 'kotlin', 'ready');
+    expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattached + 1);
+    expect(received(a, 'initialize')).toHaveLength(1);
+    expect(new Set(a.log().map((l) => l.pid))).toEqual(pidsA);
+
+    // Now a long delay: switching to b keeps a attached, so b's editor is refused (4005) at first;
+    // the window then lets go of a (off screen) and asks again, and the broker evicts a for b.
+    await page.evaluate(() => {
+      (window as any).__kandev.backgroundDetachMs = 600_000;
+    });
+    const refused = await metric(stack.url, 'kandev_lsp_leases_refused_total');
+    await showSession(page, b.sessionId);
+    await openFile(page, FILE);
+    await waitForLspState(page, 'kotlin', 'ready');
+    expect(sockets.closes.map((c) => c.code)).toContain(4005);
+    expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(refused + 1);
+    expect(received(b, 'initialize')).toHaveLength(1);
+    expect(received(a, 'shutdown')).toHaveLength(1); // evicted politely
+    await expect.poll(() => isAlive([...pidsA][0] as number), { timeout: 30_000 }).toBe(false);
+
+    // And a comes back with a fresh server once b is off screen in turn.
+    await showSession(page, a.sessionId);
+    await waitForLspState(page, 'kotlin', 'ready');
+    expect(received(a, 'initialize')).toHaveLength(2);
+    await page.close();
   });
 });

@@ -1,3 +1,4 @@
+import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../lib/lsp/connection.js';
@@ -5,17 +6,35 @@ import { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
 import { SessionScope, SessionScopes } from './sessionScope.js';
 
+const BACKGROUND_MS = 60_000;
+
 function harness() {
   const events: string[] = [];
   const registry = new LspConnectionRegistry();
+  const clock = new ManualClock(0);
   const scopes = new SessionScopes((sessionId) => {
     const workspace = { sessionId, dispose: () => events.push(`workspace ${sessionId} disposed`) } as unknown as SessionWorkspace;
     return new SessionScope(sessionId, workspace, registry, (scope, language: LanguageId) => {
       events.push(`connection ${scope.sessionId}/${language} created`);
-      return { sessionId: scope.sessionId, language, dispose: () => events.push(`connection ${scope.sessionId}/${language} disposed`) } as unknown as LspConnection;
-    });
+      const name = `${scope.sessionId}/${language}`;
+      let state = 'ready';
+      return {
+        sessionId: scope.sessionId,
+        language,
+        getStatus: () => ({ state }),
+        detach: () => {
+          events.push(`${name} detached`);
+          state = 'detached';
+        },
+        start: () => {
+          events.push(`${name} started`);
+          state = 'connecting';
+        },
+        dispose: () => events.push(`connection ${name} disposed`),
+      } as unknown as LspConnection;
+    }, { clock, backgroundDetachMs: () => BACKGROUND_MS });
   });
-  return { events, registry, scopes };
+  return { events, registry, scopes, clock };
 }
 
 describe('session scopes (issue 12: a session left for good releases what it held)', () => {
@@ -53,5 +72,71 @@ describe('session scopes (issue 12: a session left for good releases what it hel
     events.length = 0;
     scopes.dispose();
     expect(events).toEqual(['connection A/go disposed', 'workspace A disposed', 'workspace B disposed']);
+  });
+
+  it('a session off screen for the background delay detaches its servers; coming back reattaches them', () => {
+    const { events, scopes, clock } = harness();
+    const a = scopes.acquire('A');
+    const view = a.show();
+    a.connection('go');
+    a.connection('python');
+    events.length = 0;
+    view.dispose();
+    expect(a.isOnScreen).toBe(false);
+    clock.advance(BACKGROUND_MS - 1);
+    expect(events).toEqual([]); // a quick look elsewhere keeps both attached (S30/S32/S37)
+    clock.advance(1);
+    expect(events).toEqual(['A/go detached', 'A/python detached']);
+    events.length = 0;
+    a.show();
+    expect(events).toEqual(['A/go started', 'A/python started']);
+  });
+
+  it('coming back within the delay cancels it; a second view of the same session keeps it on screen', () => {
+    const { events, scopes, clock } = harness();
+    const a = scopes.acquire('A');
+    a.connection('go');
+    events.length = 0;
+    const first = a.show();
+    const second = a.show();
+    first.dispose();
+    first.dispose(); // disposing twice counts once
+    clock.advance(BACKGROUND_MS * 2);
+    expect(events).toEqual([]);
+    second.dispose();
+    clock.advance(BACKGROUND_MS / 2);
+    const back = a.show();
+    clock.advance(BACKGROUND_MS * 2);
+    expect(events).toEqual([]); // nothing was detached, so nothing restarts either
+    back.dispose();
+    clock.advance(BACKGROUND_MS);
+    expect(events).toEqual(['A/go detached']);
+  });
+
+  it('a session left for good while in the background is disposed, and its delay fires nothing', () => {
+    const { events, scopes, clock } = harness();
+    const a = scopes.acquire('A');
+    a.connection('go');
+    a.show().dispose();
+    scopes.leave('A');
+    events.length = 0;
+    clock.advance(BACKGROUND_MS * 2);
+    expect(events).toEqual([]);
+  });
+
+  it('capacity ran out: every session off screen detaches now, the one on screen keeps its server', () => {
+    const { events, scopes } = harness();
+    const a = scopes.acquire('A');
+    const b = scopes.acquire('B');
+    const c = scopes.acquire('C');
+    a.connection('go');
+    b.connection('go');
+    c.connection('go');
+    b.show();
+    c.show().dispose();
+    events.length = 0;
+    expect(scopes.detachOffScreen()).toBe(true);
+    expect(events).toEqual(['A/go detached', 'C/go detached']);
+    expect(scopes.detachOffScreen()).toBe(false); // nothing attached is left off screen
   });
 });

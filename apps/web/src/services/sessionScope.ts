@@ -1,8 +1,22 @@
-import type { Disposable } from '@kandev/kit';
+import { after, systemClock, toDisposable, type Clock, type Disposable } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../lib/lsp/connection.js';
 import type { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
+
+/**
+ * How long a session may stay off screen before its servers are detached: long enough for a quick
+ * look at another session and back (both stay attached, S30/S32/S37), short enough that browsing
+ * many sessions does not hold every lease attached, where capacity could evict none of them and
+ * would refuse the next editor (4005). Reattaching a detached lease costs milliseconds.
+ */
+export const BACKGROUND_DETACH_MS = 60_000;
+
+export interface SessionScopeTiming {
+  clock?: Clock;
+  /** Read when a session goes off screen; default BACKGROUND_DETACH_MS. */
+  backgroundDetachMs?: () => number;
+}
 
 /**
  * What one session holds in this window: its SessionWorkspace (tabs, models) and its LSP
@@ -11,13 +25,63 @@ import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
  */
 export class SessionScope implements Disposable {
   private disposed = false;
+  private views = 0;
+  private backgroundTimer: Disposable | undefined;
+  private readonly clock: Clock;
 
   constructor(
     readonly sessionId: string,
     readonly workspace: SessionWorkspace,
     private readonly registry: LspConnectionRegistry,
     private readonly createConnection: (scope: SessionScope, language: LanguageId) => LspConnection,
-  ) {}
+    private readonly timing: SessionScopeTiming = {},
+  ) {
+    this.clock = timing.clock ?? systemClock;
+  }
+
+  /**
+   * The session is on screen until the returned disposable is disposed. Coming on screen
+   * reattaches connections detached in the background; leaving the screen (the last view gone)
+   * detaches them once the session stayed away for the background delay. Models, tabs, unsaved
+   * text and lease hints stay throughout.
+   */
+  show(): Disposable {
+    if (this.disposed) return toDisposable(() => undefined);
+    this.views++;
+    this.backgroundTimer?.dispose();
+    this.backgroundTimer = undefined;
+    for (const connection of this.registry.forSession(this.sessionId)) {
+      if (connection.getStatus().state === 'detached') connection.start();
+    }
+    let shown = true;
+    return toDisposable(() => {
+      if (!shown) return;
+      shown = false;
+      this.views--;
+      if (this.views === 0 && !this.disposed) {
+        this.backgroundTimer = after(this.clock, this.timing.backgroundDetachMs?.() ?? BACKGROUND_DETACH_MS, () => {
+          this.backgroundTimer = undefined;
+          this.detachIfOffScreen();
+        });
+      }
+    });
+  }
+
+  get isOnScreen(): boolean {
+    return this.views > 0;
+  }
+
+  /** Detaches this session's servers now, if it is off screen; true when any was detached. */
+  detachIfOffScreen(): boolean {
+    if (this.disposed || this.views > 0) return false;
+    let detached = false;
+    for (const connection of this.registry.forSession(this.sessionId)) {
+      const before = connection.getStatus().state;
+      connection.detach();
+      if (before !== 'detached' && connection.getStatus().state === 'detached') detached = true;
+    }
+    return detached;
+  }
 
   get isDisposed(): boolean {
     return this.disposed;
@@ -37,6 +101,8 @@ export class SessionScope implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.backgroundTimer?.dispose();
+    this.backgroundTimer = undefined;
     // Connections first: a detach needs no didClose (the broker closes the server's documents), and
     // a disposed connection hears nothing of the workspace closing its tabs below.
     for (const connection of this.registry.forSession(this.sessionId)) this.registry.delete(this.sessionId, connection.language);
@@ -67,6 +133,13 @@ export class SessionScopes implements Disposable {
 
   get(sessionId: string): SessionScope | undefined {
     return this.scopes.get(sessionId);
+  }
+
+  /** Capacity ran out: every session off screen lets go of its servers now; true when any did. */
+  detachOffScreen(): boolean {
+    let detached = false;
+    for (const scope of this.scopes.values()) if (scope.detachIfOffScreen()) detached = true;
+    return detached;
   }
 
   /** The session was left for good: its connections detach and its workspace is disposed. */

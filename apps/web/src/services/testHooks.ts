@@ -3,7 +3,12 @@ import { sessionModelUriParts } from '../lib/lsp/uris.js';
 
 declare global {
   interface Window {
-    __kandev?: { monaco?: MonacoApi; getModelMarkers(sessionId: string, path: string): unknown[] };
+    __kandev?: {
+      monaco?: MonacoApi;
+      getModelMarkers?(sessionId: string, path: string): unknown[];
+      /** Set by a test before the app loads: how long a session stays off screen before its servers detach. */
+      backgroundDetachMs?: number;
+    };
   }
 }
 
@@ -14,7 +19,14 @@ declare global {
  */
 export function exposeTestHooks(monaco: MonacoApi): void {
   window.__kandev = {
+    ...window.__kandev,
     monaco,
     getModelMarkers: (sessionId, path) => monaco.editor.getModelMarkers({ resource: monaco.Uri.from(sessionModelUriParts(sessionId, path)) }),
   };
+}
+
+/** A test's background delay (see SessionScope.show), if it set one before the app loaded. */
+export function testBackgroundDetachMs(): number | undefined {
+  const value = window.__kandev?.backgroundDetachMs;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
 }

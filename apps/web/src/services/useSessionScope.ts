@@ -7,14 +7,19 @@ import { useServices } from './ServicesContext.js';
 
 /**
  * The scope (workspace + connections) of the session on screen, acquired in an effect: undefined
- * for the first render. Unmounting keeps it (switching sessions keeps their state, S30/S32); the
- * session view leaves it when the session ends.
+ * for the first render. Unmounting keeps it (switching sessions keeps their state, S30/S32) and
+ * only marks it off screen, so its servers detach after the background delay; the session view
+ * leaves it when the session ends.
  */
 export function useSessionScope(sessionId: string, monaco: MonacoApi): SessionScope | undefined {
   const { sessions } = useServices();
   const [scope, setScope] = useState<SessionScope | undefined>(() => sessions.get(sessionId));
   useEffect(() => {
-    setScope(sessions.acquire(sessionId, monaco));
+    const acquired = sessions.acquire(sessionId, monaco);
+    setScope(acquired);
+    // On screen while mounted: leaving it starts the background delay that detaches its servers.
+    const onScreen = acquired.show();
+    return () => onScreen.dispose();
   }, [sessions, sessionId, monaco]);
   return scope?.sessionId === sessionId && !scope.isDisposed ? scope : undefined;
 }

@@ -21,11 +21,11 @@ import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { sessionHash } from '../app/route.js';
-import { exposeTestHooks } from './testHooks.js';
+import { exposeTestHooks, testBackgroundDetachMs } from './testHooks.js';
 import { monacoThemeFor } from '../app/theme.js';
 import { themeStore } from '../app/themeStore.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
-import { SessionScope, SessionScopes } from './sessionScope.js';
+import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
 
 /**
@@ -101,11 +101,16 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
       onWorkspaceIdentity: (sid, identity) => identities.set(sid, identity),
       clientInfo: { name: 'Kandev' },
       locale: () => serverLocale(i18next.language),
+      // Refused for capacity: this window's sessions off screen let go of their servers first.
+      freeCapacity: () => scopes?.detachOffScreen() ?? false,
     });
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
     const workspace = new SessionWorkspace(sessionId, api, monaco, formatOnSaveFor(sessionId, settings, editing));
-    return new SessionScope(sessionId, workspace, lspRegistry, (scope, language) => createConnection(scope, language, monaco));
+    return new SessionScope(sessionId, workspace, lspRegistry, (scope, language) => createConnection(scope, language, monaco), {
+      // Browser tests shorten the background delay; a constant at build time drops this elsewhere.
+      backgroundDetachMs: () => (import.meta.env.KANDEV_TEST_HOOKS ? testBackgroundDetachMs() : undefined) ?? BACKGROUND_DETACH_MS,
+    });
   };
 
   /** Navigation from Monaco (definition, references, built-in results): a tab of the target's session. */

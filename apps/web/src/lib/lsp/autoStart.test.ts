@@ -17,6 +17,10 @@ describe('auto-start policy', () => {
     expect(shouldAutoStart({ ...base, autoStartLanguages: [], hasLeaseHint: true })).toBe(true);
     expect(shouldAutoStart({ ...base, autoStartLanguages: [] })).toBe(false);
   });
+  it('a server detached while its session was in the background reattaches when an editor shows it, auto-start or not', () => {
+    expect(shouldAutoStart({ ...base, state: 'detached', autoStartLanguages: [], hasLeaseHint: true })).toBe(true);
+    expect(shouldAutoStart({ ...base, state: 'detached', phone: true })).toBe(false);
+  });
   it('S58 a phone never starts a language server, even with a lease hint (C15)', () => {
     expect(shouldAutoStart({ ...base, phone: true, hasLeaseHint: true })).toBe(false);
   });

@@ -16,6 +16,8 @@ export interface AutoStartInput {
 
 /** Should a desktop editor that just showed a file of this language start (or resume) its server? */
 export function shouldAutoStart(input: AutoStartInput): boolean {
-  if (input.phone || input.state !== 'off' || input.stoppedByUser) return false;
+  if (input.phone || input.stoppedByUser) return false;
+  if (input.state === 'detached') return true; // a background session came back: reattach to its lease
+  if (input.state !== 'off') return false;
   return input.hasLeaseHint || input.autoStartLanguages.includes(input.language);
 }

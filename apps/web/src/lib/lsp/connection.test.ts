@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
 import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
-import { LspConnection } from './connection.js';
+import { CAPACITY_RETRY_MS, LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
 import { LspConnectionRegistry } from './registry.js';
@@ -9,7 +9,7 @@ import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
 
 const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
 
-function harness(options: { reconnectDelaysMs?: number[] } = {}) {
+function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean } = {}) {
   const sockets: FakeSocket[] = [];
   const storage = memoryStorage();
   const timers = new ManualClock(0);
@@ -39,6 +39,7 @@ function harness(options: { reconnectDelaysMs?: number[] } = {}) {
       idleReleaseMs: 120_000,
       stopTimeoutMs: 5_000,
       debounceMs: 50,
+      ...(options.freeCapacity ? { freeCapacity: options.freeCapacity } : {}),
     });
   return { sockets, storage, timers, documents, bindings, identities, create };
 }
@@ -437,5 +438,121 @@ describe('LspConnection', () => {
     c.retry();
     expect(h.sockets).toHaveLength(2);
     expect(c.getStatus().state).toBe('connecting');
+  });
+});
+
+describe('LspConnection.detach (a session left in the background)', () => {
+  it('lets go of a ready server without releasing it; start reattaches through the kept lease hint', async () => {
+    const h = harness();
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    expect(c.getStatus().state).toBe('ready');
+
+    c.detach();
+    expect(c.getStatus().state).toBe('detached');
+    expect(h.sockets[0]!.closedWith).toBe(1000);
+    expect(h.sockets[0]!.controls()).toEqual([]); // no release: the broker keeps the server as a detached lease
+    expect(h.bindings[0]!.disposed).toBe(true);
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
+    // A detached connection arms no idle release and no reconnect.
+    h.timers.advance(10 * 60_000);
+    expect(h.sockets).toHaveLength(1);
+
+    c.start();
+    expect(c.getStatus().state).toBe('connecting');
+    const again = h.sockets[1]!;
+    expect(again.url).toBe('/lsp/s1?language=typescript&lease=L1');
+    again.open();
+    again.receive({ ...READY, resumed: true, initializeResult: { capabilities: { hoverProvider: true, textDocumentSync: 2 } }, registrations: [] });
+    await settle();
+    expect(again.methods()).toEqual(['textDocument/didOpen']);
+    expect(again.controls()).toEqual([{ control: 'attachment-ready' }]);
+    again.receive({ status: 'synchronized' });
+    expect(c.getStatus().state).toBe('ready');
+  });
+
+  it('a pending reconnect is cancelled by a detach, and the later start resumes at once', async () => {
+    const h = harness();
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    expect(c.getStatus().state).toBe('reconnecting');
+    c.detach();
+    expect(c.getStatus().state).toBe('detached');
+    h.timers.advance(1_000);
+    expect(h.sockets).toHaveLength(1);
+    c.start();
+    expect(h.sockets[1]!.url).toContain('lease=L1');
+  });
+
+  it('does nothing while off, stopping, without a lease, or without open documents (the idle release ends that server)', async () => {
+    const h = harness();
+    const c = h.create();
+    c.detach();
+    expect(c.getStatus().state).toBe('off');
+
+    c.start(); // connecting, no lease admitted yet: nothing to keep warm
+    c.detach();
+    expect(c.getStatus().state).toBe('connecting');
+    await initialize(h.sockets[0]!);
+    c.detach(); // ready, but no document of its language is open
+    expect(c.getStatus().state).toBe('ready');
+    expect(h.sockets[0]!.closedWith).toBeUndefined();
+
+    h.documents.add('src/a.ts', 'let a = 1;');
+    c.stop();
+    expect(c.getStatus().state).toBe('stopping');
+    c.detach();
+    expect(c.getStatus().state).toBe('stopping');
+    expect(h.sockets[0]!.controls()).toEqual([{ control: 'release', reason: 'stop' }]);
+  });
+});
+
+describe('LspConnection refused for capacity (4005)', () => {
+  it('lets go of the window\'s background servers and asks once more, which the broker can then admit', async () => {
+    let freed = 0;
+    const h = harness({ freeCapacity: () => (freed++, true) });
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.open();
+    h.sockets[0]!.serverClose(4005);
+    expect(freed).toBe(1);
+    expect(c.getStatus().state).toBe('connecting');
+    expect(h.sockets).toHaveLength(1);
+    h.timers.advance(CAPACITY_RETRY_MS);
+    expect(h.sockets).toHaveLength(2);
+    await initialize(h.sockets[1]!);
+    expect(c.getStatus().state).toBe('ready');
+  });
+
+  it('a second refusal in the same start is final: the capacity error, with Retry', () => {
+    let freed = 0;
+    const h = harness({ freeCapacity: () => (freed++, true) });
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.serverClose(4005);
+    h.timers.advance(CAPACITY_RETRY_MS);
+    h.sockets[1]!.serverClose(4005);
+    expect(freed).toBe(1);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4005' } });
+    c.retry(); // the person's Retry may free again
+    h.sockets[2]!.serverClose(4005);
+    expect(freed).toBe(2);
+    expect(c.getStatus().state).toBe('connecting');
+  });
+
+  it('with nothing in the background to let go, the refusal is shown at once', () => {
+    const h = harness({ freeCapacity: () => false });
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.serverClose(4005);
+    expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4005' } });
+    h.timers.advance(10_000);
+    expect(h.sockets).toHaveLength(1);
   });
 });

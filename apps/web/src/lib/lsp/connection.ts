@@ -30,7 +30,16 @@ export interface LspConnectionOptions {
   /** A release not acknowledged within this long is abandoned (socket closed, state Off). */
   stopTimeoutMs?: number;
   debounceMs?: number;
+  /**
+   * Refused for capacity (4005): lets go of this window's servers of sessions off screen (they
+   * stay warm as detached leases, which the broker may evict). True when it detached any; the
+   * refused connection then asks once more.
+   */
+  freeCapacity?: () => boolean;
 }
+
+/** After freeing capacity, the new ask waits this long so the backend has seen the detaches. */
+export const CAPACITY_RETRY_MS = 250;
 
 export const DEFAULT_RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000] as const;
 export const IDLE_RELEASE_MS = 120_000;
@@ -49,6 +58,8 @@ export class LspConnection implements Disposable {
   private generation = 0;
   private reconnectAttempt = 0;
   private stopRequested = false;
+  /** A 4005 already freed this window's background servers for this start: the next one is final. */
+  private capacityFreed = false;
   private disposed = false;
   private reconnectTimer?: Disposable;
   private idleTimer?: Disposable;
@@ -99,6 +110,7 @@ export class LspConnection implements Disposable {
     if (this.disposed || this.current || this.reconnectTimer) return;
     this.stoppedByUser = false;
     this.reconnectAttempt = 0;
+    this.capacityFreed = false;
     this.connect();
   }
 
@@ -113,6 +125,24 @@ export class LspConnection implements Disposable {
   stop(): void {
     this.stoppedByUser = true;
     this.release('stop');
+  }
+
+  /**
+   * Lets go of a running server without ending it: the socket closes, the lease hint stays, and the
+   * broker keeps the server warm as a detached lease (which, unlike an attached one, capacity may
+   * evict). `start` reattaches. Nothing happens while stopping, failed, or already off: there is
+   * no running server of this window's to keep; nor without open documents, where the idle
+   * release is already on its way to end the server.
+   */
+  detach(): void {
+    if (this.disposed || this.stopRequested) return;
+    const running = this.current !== undefined || this.reconnectTimer !== undefined;
+    if (!running || !this.options.leaseHints.get(this.sessionId, this.language)) return;
+    if (this.options.documents.documents().length === 0) return;
+    this.cancelIdle();
+    this.reconnectAttempt = 0;
+    this.endCurrent();
+    this.setStatus({ state: 'detached', generation: this.generation });
   }
 
   /** Releases the lease: the server is shut down and reaped, not merely detached. */
@@ -203,6 +233,7 @@ export class LspConnection implements Disposable {
       onReady: (a) => {
         if (!isCurrent(a)) return;
         this.reconnectAttempt = 0;
+        this.capacityFreed = false;
         if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation });
         this.armIdleIfUnused();
       },
@@ -222,6 +253,7 @@ export class LspConnection implements Disposable {
         if (!isCurrent(a)) return;
         const stopRequested = this.stopRequested;
         this.endCurrent();
+        if (!stopRequested && this.retryAfterFreeingCapacity(code, a.generation)) return;
         const decision = decideClose(code, {
           language: this.language,
           stopRequested,
@@ -263,6 +295,23 @@ export class LspConnection implements Disposable {
         this.setStatus(status);
       },
     };
+  }
+
+  /**
+   * 4005 while this window holds attached servers of sessions it does not show: those are let go
+   * (detached, still warm) and this connection asks once more, so the broker can evict one of
+   * them instead of refusing the editor the person is looking at.
+   */
+  private retryAfterFreeingCapacity(code: number, generation: number): boolean {
+    if (normalizeCloseCode(code) !== CloseCode.CapacityReached || this.capacityFreed) return false;
+    if (!this.options.freeCapacity?.()) return false;
+    this.capacityFreed = true;
+    this.setStatus({ state: 'connecting', generation });
+    this.reconnectTimer = after(this.clock, CAPACITY_RETRY_MS, () => {
+      this.reconnectTimer = undefined;
+      if (!this.disposed && !this.current) this.connect();
+    });
+    return true;
   }
 
   /** Disposes the current attachment (a detach: the socket closes, the lease hint stays). */

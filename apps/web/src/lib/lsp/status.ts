@@ -5,8 +5,10 @@ import { ResponseError } from './jsonRpc.js';
  * What a status surface shows for one (session, language). Values are the `data-state` test hook.
  * `unavailable` means the server cannot run here until the person changes something (enable
  * auto-install, install it by hand, another executor); `error` means something failed (Retry).
+ * `detached` means this window let go of a running server while its session was in the background:
+ * the lease keeps the server warm (up to an hour) and coming back reattaches to it.
  */
-export const LSP_STATES = ['off', 'connecting', 'installing', 'starting', 'ready', 'reconnecting', 'stopping', 'unavailable', 'error'] as const;
+export const LSP_STATES = ['off', 'connecting', 'installing', 'starting', 'ready', 'reconnecting', 'detached', 'stopping', 'unavailable', 'error'] as const;
 export type LspState = (typeof LSP_STATES)[number];
 
 /**
@@ -51,6 +53,7 @@ export interface LspActions {
 export function availableActions(status: LspStatus): LspActions {
   switch (status.state) {
     case 'off':
+    case 'detached':
       return { start: true, stop: false, retry: false };
     case 'connecting':
     case 'installing':

@@ -37,7 +37,8 @@ export class WorkerGate {
 export const typescriptWorkerGate = new WorkerGate();
 
 /** States in which a connection owns (or is about to own) its models' features. */
-const OWNING_STATES: ReadonlySet<LspState> = new Set<LspState>(['connecting', 'installing', 'starting', 'ready', 'reconnecting']);
+// A detached connection keeps its claim: its server is warm and reattaches when its session shows again.
+const OWNING_STATES: ReadonlySet<LspState> = new Set<LspState>(['connecting', 'installing', 'starting', 'ready', 'reconnecting', 'detached']);
 
 /** Does an editor of a TypeScript/JavaScript file need the built-ins, given its connection's state? */
 export function builtinsNeeded(state: LspState): boolean {
