@@ -26,9 +26,9 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
-import { table } from './stats.js';
+import { table, type LatencySummary } from './stats.js';
 import {
-  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes, twoHopProxy,
+  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, concurrentDirect, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes, twoHopProxy,
   type PathResult,
 } from './transport.js';
 
@@ -85,12 +85,17 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
     results.startTimes = { stub: fake, typescript: real };
 
     const memory = await memoryPerLease(stack, task.id, LEASES);
-    const busy: Array<[string, Awaited<ReturnType<typeof concurrentLeases>>]> = [];
-    for (const n of [1, 4, 8]) busy.push([`${n} lease${n > 1 ? 's' : ''} busy at once`, await concurrentLeases(stack, task.id, n)]);
-    busy.push([`1 lease with ${DOCUMENTS} open documents`, await manyDocuments(stack, task.id, DOCUMENTS)]);
-    out('Kandev path under load: 200 B bench/echo round trip (ms)', table(['load', 'p50', 'p95', 'p99'], busy.map(([name, s]) => [name, fixed(s.p50), fixed(s.p95), fixed(s.p99)])));
+    // Each load taken twice, through the product and straight over stdio: the product's added
+    // latency is the difference, which should stay flat as the load grows.
+    const busy: Array<[string, LatencySummary, LatencySummary]> = [];
+    for (const n of [1, 4, 8]) busy.push([`${n} lease${n > 1 ? 's' : ''} busy at once`, await concurrentLeases(stack, task.id, n), await concurrentDirect(shim, n)]);
+    busy.push([`1 lease with ${DOCUMENTS} open documents`, await manyDocuments(stack, task.id, DOCUMENTS), await concurrentDirect(shim, 1, 300, DOCUMENTS)]);
+    out('Kandev path under load: 200 B bench/echo round trip (ms), beside the same load over direct stdio', table(
+      ['load', 'p50', 'p95', 'p99', 'direct p50', 'direct p95', 'added p50', 'added p95'],
+      busy.map(([name, s, d]) => [name, fixed(s.p50), fixed(s.p95), fixed(s.p99), fixed(d.p50), fixed(d.p95), fixed(s.p50 - d.p50), fixed(s.p95 - d.p95)]),
+    ));
     out('backend memory per lease', `${memory.beforeKiB} KiB before, ${memory.afterKiB} KiB with ${LEASES} more leases: ${memory.perLeaseKiB.toFixed(0)} KiB per lease`);
-    results.load = Object.fromEntries(busy);
+    results.load = Object.fromEntries(busy.map(([name, product, direct]) => [name, { ...product, direct }]));
     results.memory = memory;
   } finally {
     await stack.stop();

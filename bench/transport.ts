@@ -116,6 +116,39 @@ export function rssKiB(pid: number): number {
   return Number(match?.[1] ?? NaN);
 }
 
+/** 200 B echoes, `rounds` per peer, with every peer busy at once. */
+async function busyRounds(peers: BenchPeer[], rounds: number): Promise<LatencySummary> {
+  const params = payloadOf(200);
+  const samples: number[] = [];
+  // Warm-up, not sampled: a fresh session's agentctl and server have compiled nothing yet.
+  await Promise.all(peers.map(async (peer) => {
+    for (let i = 0; i < 20; i++) await peer.request('bench/echo', params);
+  }));
+  await Promise.all(peers.map(async (peer) => {
+    for (let i = 0; i < rounds; i++) {
+      const start = performance.now();
+      await peer.request('bench/echo', params);
+      samples.push(performance.now() - start);
+    }
+  }));
+  return summarize(samples);
+}
+
+async function releaseAll(peers: WsPeer[]): Promise<void> {
+  for (const peer of peers) {
+    const released = peer.nextFrame((m) => m.status === 'released');
+    peer.send({ control: 'release', reason: 'stop' });
+    await released;
+    await peer.close();
+  }
+}
+
+function openDocuments(peer: BenchPeer, documents: number): void {
+  for (let i = 0; i < documents; i++) {
+    peer.notify('textDocument/didOpen', { textDocument: { uri: `file:///bench/doc${i}.kt`, languageId: 'kotlin', version: 1, text: `val x${i} = ${i}\n` } });
+  }
+}
+
 /** p50 of 200 B echoes with `leases` connections busy at once, each in a session of its own. */
 export async function concurrentLeases(stack: RunningStack, taskId: string, leases: number, rounds = 150): Promise<LatencySummary> {
   const peers: WsPeer[] = [];
@@ -124,44 +157,39 @@ export async function concurrentLeases(stack: RunningStack, taskId: string, leas
     await peer.initialize();
     peers.push(peer);
   }
-  const params = payloadOf(200);
-  const samples: number[] = [];
-  await Promise.all(peers.map(async (peer) => {
-    for (let i = 0; i < rounds; i++) {
-      const start = performance.now();
-      await peer.request('bench/echo', params);
-      samples.push(performance.now() - start);
+  const summary = await busyRounds(peers, rounds);
+  await releaseAll(peers);
+  return summary;
+}
+
+/**
+ * The same load straight over stdio: `servers` stub servers busy at once (and, with `documents`,
+ * one server with that many documents open). What the product adds under load is its figure minus
+ * this one, taken in the same run on the same machine.
+ */
+export async function concurrentDirect(shim: string, servers: number, rounds = 150, documents = 0): Promise<LatencySummary> {
+  const peers = Array.from({ length: servers }, () => new StdioPeer(shim, [], process.env));
+  try {
+    for (const peer of peers) await peer.initialize();
+    if (documents > 0) {
+      openDocuments(peers[0] as BenchPeer, documents);
+      await (peers[0] as BenchPeer).request('bench/echo', payloadOf(200));
     }
-  }));
-  for (const peer of peers) {
-    const released = peer.nextFrame((m) => m.status === 'released');
-    peer.send({ control: 'release', reason: 'stop' });
-    await released;
-    await peer.close();
+    return await busyRounds(peers, rounds);
+  } finally {
+    for (const peer of peers) await peer.close();
   }
-  return summarize(samples);
 }
 
 /** p50 of 200 B echoes in one lease that has `documents` documents open. */
 export async function manyDocuments(stack: RunningStack, taskId: string, documents: number, rounds = 300): Promise<LatencySummary> {
   const { peer } = await openProduct(stack, (await stack.startSession(taskId)).id);
   await peer.initialize();
-  for (let i = 0; i < documents; i++) {
-    peer.notify('textDocument/didOpen', { textDocument: { uri: `file:///bench/doc${i}.kt`, languageId: 'kotlin', version: 1, text: `val x${i} = ${i}\n` } });
-  }
-  const params = payloadOf(200);
-  await peer.request('bench/echo', params); // every didOpen before it has passed the broker
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await peer.request('bench/echo', params);
-    samples.push(performance.now() - start);
-  }
-  const released = peer.nextFrame((m) => m.status === 'released');
-  peer.send({ control: 'release', reason: 'stop' });
-  await released;
-  await peer.close();
-  return summarize(samples);
+  openDocuments(peer, documents);
+  await peer.request('bench/echo', payloadOf(200)); // every didOpen before it has passed the broker
+  const summary = await busyRounds([peer], rounds);
+  await releaseAll([peer]);
+  return summary;
 }
 
 /**
