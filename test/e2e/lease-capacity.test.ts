@@ -69,7 +69,15 @@ describe.runIf(run)('a backend with room for one language server', () => {
     await page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
   }
 
-  it('a session left in the background detaches its server and reattaches warm on return; when capacity runs out the window lets go of its background servers instead of refusing the editor on screen', async () => {
+  /** What the page's visibility API reports, as a switch to another browser tab would change it. */
+  async function setPageVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
+    await page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', { value, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, state);
+  }
+
+  it('a session left in the background (another session shown, or the page hidden) detaches its server and reattaches warm on return; when capacity runs out the window lets go of its background servers instead of refusing the editor on screen', async () => {
     const [a, b] = [await session(), await session()];
     const page = await (await newContext(browser.browser)).newPage();
     // The background delay (60 s in the product) shortened for this window; read when a session leaves the screen.
@@ -96,6 +104,15 @@ describe.runIf(run)('a backend with room for one language server', () => {
     expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattached + 1);
     expect(received(a, 'initialize')).toHaveLength(1);
     expect(new Set(a.log().map((l) => l.pid))).toEqual(pidsA);
+
+    // A hidden page (another browser tab, a minimized window) is off screen too; visible again, it reattaches.
+    await setPageVisibility(page, 'hidden');
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(1);
+    await waitForLspState(page, 'kotlin', 'detached');
+    await setPageVisibility(page, 'visible');
+    await waitForLspState(page, 'kotlin', 'ready');
+    expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattached + 2);
+    expect(received(a, 'initialize')).toHaveLength(1);
 
     // Now a long delay: switching to b keeps a attached, so b's editor is refused (4005) at first;
     // the window then lets go of a (off screen) and asks again, and the broker evicts a for b.

@@ -139,4 +139,37 @@ describe('session scopes (issue 12: a session left for good releases what it hel
     expect(events).toEqual(['A/go detached', 'C/go detached']);
     expect(scopes.detachOffScreen()).toBe(false); // nothing attached is left off screen
   });
+
+  it('a hidden page counts as off screen for the session it shows: detached after the delay, reattached when visible again', () => {
+    const { events, scopes, clock } = harness();
+    const a = scopes.acquire('A');
+    a.show();
+    a.connection('go');
+    events.length = 0;
+    scopes.setPageVisible(false);
+    expect(a.isOnScreen).toBe(false);
+    clock.advance(BACKGROUND_MS - 1);
+    scopes.setPageVisible(true); // a quick look at another browser tab
+    clock.advance(BACKGROUND_MS * 2);
+    expect(events).toEqual([]);
+    scopes.setPageVisible(false);
+    clock.advance(BACKGROUND_MS);
+    expect(events).toEqual(['A/go detached']);
+    scopes.setPageVisible(true);
+    expect(events).toEqual(['A/go detached', 'A/go started']);
+  });
+
+  it('a scope created while the page is hidden starts off screen; showing it while hidden reattaches nothing', () => {
+    const { events, scopes, clock } = harness();
+    scopes.setPageVisible(false);
+    const a = scopes.acquire('A');
+    a.connection('go');
+    const view = a.show();
+    expect(a.isOnScreen).toBe(false);
+    clock.advance(BACKGROUND_MS);
+    expect(events).toEqual(['connection A/go created', 'A/go detached']);
+    view.dispose(); // already off screen: no second timer
+    clock.advance(BACKGROUND_MS);
+    expect(events).toEqual(['connection A/go created', 'A/go detached']);
+  });
 });

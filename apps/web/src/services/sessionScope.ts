@@ -26,6 +26,9 @@ export interface SessionScopeTiming {
 export class SessionScope implements Disposable {
   private disposed = false;
   private views = 0;
+  private pageVisible = true;
+  /** The background delay ran out during this time off screen (its detach is done). */
+  private backgroundSpent = false;
   private backgroundTimer: Disposable | undefined;
   private readonly clock: Clock;
 
@@ -40,40 +43,63 @@ export class SessionScope implements Disposable {
   }
 
   /**
-   * The session is on screen until the returned disposable is disposed. Coming on screen
-   * reattaches connections detached in the background; leaving the screen (the last view gone)
-   * detaches them once the session stayed away for the background delay. Models, tabs, unsaved
-   * text and lease hints stay throughout.
+   * The session is shown until the returned disposable is disposed. It is on screen while shown
+   * and the page is visible. Coming on screen reattaches connections detached in the background;
+   * going off screen (the last view gone, or the page hidden) detaches them once it stayed away for
+   * the background delay. Models, tabs, unsaved text and lease hints stay throughout.
    */
   show(): Disposable {
     if (this.disposed) return toDisposable(() => undefined);
+    const wasOnScreen = this.isOnScreen;
     this.views++;
-    this.backgroundTimer?.dispose();
-    this.backgroundTimer = undefined;
-    for (const connection of this.registry.forSession(this.sessionId)) {
-      if (connection.getStatus().state === 'detached') connection.start();
-    }
+    this.screenChanged(wasOnScreen);
     let shown = true;
     return toDisposable(() => {
       if (!shown) return;
       shown = false;
+      const before = this.isOnScreen;
       this.views--;
-      if (this.views === 0 && !this.disposed) {
-        this.backgroundTimer = after(this.clock, this.timing.backgroundDetachMs?.() ?? BACKGROUND_DETACH_MS, () => {
-          this.backgroundTimer = undefined;
-          this.detachIfOffScreen();
-        });
-      }
+      this.screenChanged(before);
     });
   }
 
+  /** The page was hidden (another browser tab, a minimized window) or shown again. */
+  setPageVisible(visible: boolean): void {
+    if (this.disposed || visible === this.pageVisible) return;
+    const before = this.isOnScreen;
+    this.pageVisible = visible;
+    this.screenChanged(before);
+  }
+
   get isOnScreen(): boolean {
-    return this.views > 0;
+    return this.views > 0 && this.pageVisible;
+  }
+
+  private screenChanged(wasOnScreen: boolean): void {
+    const onScreen = this.isOnScreen;
+    if (this.disposed) return;
+    // Still off screen with the delay running or already spent: it stands. (Off screen without
+    // either, as a scope shown while the page is hidden, the delay starts now.)
+    if (onScreen === wasOnScreen && (onScreen || this.backgroundTimer || this.backgroundSpent)) return;
+    this.backgroundTimer?.dispose();
+    this.backgroundTimer = undefined;
+    this.backgroundSpent = false;
+    if (onScreen) {
+      for (const connection of this.registry.forSession(this.sessionId)) {
+        if (connection.getStatus().state === 'detached') connection.start();
+      }
+      return;
+    }
+    this.backgroundTimer = after(this.clock, this.timing.backgroundDetachMs?.() ?? BACKGROUND_DETACH_MS, () => {
+      this.backgroundTimer = undefined;
+      this.backgroundSpent = true;
+      this.detachIfOffScreen();
+    });
   }
 
   /** Detaches this session's servers now, if it is off screen; true when any was detached. */
   detachIfOffScreen(): boolean {
-    if (this.disposed || this.views > 0) return false;
+    if (this.disposed || this.isOnScreen) return false;
     let detached = false;
     for (const connection of this.registry.forSession(this.sessionId)) {
       const before = connection.getStatus().state;
@@ -121,14 +147,23 @@ export class SessionScopes implements Disposable {
 
   constructor(private readonly create: (sessionId: string) => SessionScope) {}
 
+  private pageVisible = true;
+
   /** The session's scope, created on first use. Call it from effects, never during render. */
   acquire(sessionId: string): SessionScope {
     let scope = this.scopes.get(sessionId);
     if (!scope) {
       scope = this.create(sessionId);
+      scope.setPageVisible(this.pageVisible);
       this.scopes.set(sessionId, scope);
     }
     return scope;
+  }
+
+  /** The page's visibility (document.visibilityState), passed to every scope. */
+  setPageVisible(visible: boolean): void {
+    this.pageVisible = visible;
+    for (const scope of this.scopes.values()) scope.setPageVisible(visible);
   }
 
   get(sessionId: string): SessionScope | undefined {

@@ -74,7 +74,17 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
   const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
   let scopes: SessionScopes | undefined;
   const scopesFor = (monaco: MonacoApi): SessionScopes => {
-    scopes ??= store.add(new SessionScopes((sessionId) => createScope(sessionId, monaco)));
+    if (!scopes) {
+      const created = store.add(new SessionScopes((sessionId) => createScope(sessionId, monaco)));
+      scopes = created;
+      // A hidden page (another browser tab, a minimized window) counts as off screen for its sessions.
+      if (typeof document !== 'undefined') {
+        const sync = () => created.setPageVisible(document.visibilityState !== 'hidden');
+        sync();
+        document.addEventListener('visibilitychange', sync);
+        store.add({ dispose: () => document.removeEventListener('visibilitychange', sync) });
+      }
+    }
     return scopes;
   };
 

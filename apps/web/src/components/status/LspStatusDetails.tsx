@@ -129,7 +129,7 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
   );
 }
 
-/** Start when Off, Stop while running (kept during a long initialize, S41), Retry after a failure. */
+/** Start when Off (Reattach when detached), Stop while running (kept during a long initialize, S41), Retry after a failure. */
 export function LspActionButtons({ view, onStart, onStop, onRetry, className }: LspActionHandlers & { view: StatusView; className?: string }) {
   const { t } = useTranslation('lsp');
   const { actions } = view;
@@ -138,7 +138,7 @@ export function LspActionButtons({ view, onStart, onStop, onRetry, className }: 
     <div className={`lsp-actions${className ? ` ${className}` : ''}`}>
       {actions.start && (
         <button type="button" className="lsp-action" data-testid="lsp-start" onClick={onStart}>
-          {t('action.start')}
+          {t(view.state === 'detached' ? 'action.reattach' : 'action.start')}
         </button>
       )}
       {actions.stop && (
