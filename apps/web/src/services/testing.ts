@@ -53,6 +53,10 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
       get: (sessionId) => scopes.get(sessionId),
       leave: (sessionId) => void left.push(sessionId),
     },
+    runFileAction: async () => {
+      calls.push('runFileAction');
+      return { applied: false, failureReason: 'not faked' };
+    },
     dispose: () => undefined,
   };
 }

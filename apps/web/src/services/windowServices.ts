@@ -6,6 +6,9 @@ import { serverLocale } from '../i18n/i18n.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
+import type { ApplyEditResult } from '../lib/lsp/edits/applyResult.js';
+import { runFileAction as runFileActionOn } from './fileActionRunner.js';
+import type { FileAction } from '../lib/workspace/fileActions.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
 import { preferencesOf } from '../lib/lsp/editing/preferences.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
@@ -44,6 +47,8 @@ export interface WindowServices extends Disposable {
   loadMonaco(): Promise<MonacoApi>;
   /** Session scopes (workspace + connections); `monaco` is needed to create one. */
   sessions: SessionScopesOf;
+  /** A Files panel action on a session's workspace (all or nothing; servers take part, docs/editing.md). */
+  runFileAction(sessionId: string, action: FileAction): Promise<ApplyEditResult>;
 }
 
 /** The window's session scopes, created with the loaded Monaco. */
@@ -153,6 +158,11 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
     editing,
     editingNotices,
     loadMonaco,
+    runFileAction: (sessionId, action) => {
+      const workspace = scopes?.get(sessionId)?.workspace;
+      if (!workspace) return Promise.resolve({ applied: false, failureReason: editingText('apply.ended') });
+      return runFileActionOn(action, { sessionId, workspace, identity: identities.get(sessionId), editing, text: editingText });
+    },
     sessions: {
       acquire: (sessionId, monaco) => scopesFor(monaco).acquire(sessionId),
       get: (sessionId) => scopes?.get(sessionId),

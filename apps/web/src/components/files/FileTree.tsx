@@ -1,15 +1,20 @@
-import { ChevronRight } from 'lucide-react';
+import { ChevronRight, FilePlus, Pencil, Trash2 } from 'lucide-react';
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
 import { treeKeyAction, typeAhead, visibleTreeRows } from '../../lib/workspace/treeRows.js';
 import { FileIcon, FolderIcon } from './FileIcon.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
+import type { ApplyEditResult } from '../../lib/lsp/edits/applyResult.js';
+import { parentFolder, type FileAction } from '../../lib/workspace/fileActions.js';
+import { FileActionDialogs, type FileDialogRequest } from './FileActionDialogs.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;
   activePath: string | undefined;
   onOpenFile(path: string): void;
+  /** New file, rename and delete (desktop and tablet editors; the phone viewer is read-only). */
+  fileActions?: { run(action: FileAction): Promise<ApplyEditResult> };
 }
 
 const TYPE_AHEAD_RESET_MS = 700;
@@ -18,7 +23,7 @@ const TYPE_AHEAD_RESET_MS = 700;
  * The lazy Files tree as a WAI-ARIA tree: one tab stop (roving tabindex), arrows, Home/End,
  * Enter/Space, type-ahead; folders list on first expansion; the active file is marked selected.
  */
-export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
+export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTreeProps) {
   const { t } = useTranslation();
   const snapshot = useSnapshot(tree.onDidChange, tree.getSnapshot);
   const rows = useMemo(() => visibleTreeRows(snapshot), [snapshot]);
@@ -26,6 +31,7 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
   const typed = useRef({ text: '', at: 0 });
   const list = useRef<HTMLUListElement>(null);
   const idPrefix = useId();
+  const [dialog, setDialog] = useState<FileDialogRequest | undefined>();
 
   useEffect(() => {
     void tree.load('');
@@ -33,6 +39,26 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
 
   // The one tab stop: the focused row if still visible, else the active file, else the first row.
   const tabStop = rows.some((r) => r.path === focused) ? focused : rows.some((r) => r.path === activePath) ? activePath : rows[0]?.path;
+
+  // What the toolbar and F2/Delete act on: the row last focused while it is still shown, else the active file.
+  const targetRow = rows.find((r) => r.path === focused) ?? rows.find((r) => r.path === activePath);
+  const target = targetRow ? { path: targetRow.path, directory: targetRow.type === 'directory' } : activePath ? { path: activePath, directory: false } : undefined;
+  const siblingsOf = (folder: string): string[] | undefined => {
+    const listing = snapshot.listings.get(folder);
+    return listing?.state === 'loaded' ? listing.entries.map((e) => e.name) : undefined;
+  };
+  const ask = {
+    create: () => {
+      const folder = target ? (target.directory ? target.path : parentFolder(target.path)) : '';
+      setDialog({ kind: 'create', folder, siblings: siblingsOf(folder) });
+    },
+    rename: () => {
+      if (target) setDialog({ kind: 'rename', path: target.path, directory: target.directory, siblings: siblingsOf(parentFolder(target.path)) });
+    },
+    delete: () => {
+      if (target) setDialog({ kind: 'delete', path: target.path, directory: target.directory });
+    },
+  };
 
   const focusRow = (path: string) => {
     setFocused(path);
@@ -45,6 +71,15 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
     // it would linger in the type-ahead buffer and spoil the next letter.
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const current = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')?.dataset.path ?? tabStop;
+    if (fileActions && current && (e.key === 'F2' || e.key === 'Delete')) {
+      // As in VS Code's explorer: F2 renames the focused row, Delete deletes it (after confirming).
+      e.preventDefault();
+      const row = rows.find((r) => r.path === current);
+      const subject = { path: current, directory: row?.type === 'directory' };
+      if (e.key === 'F2') setDialog({ kind: 'rename', ...subject, siblings: siblingsOf(parentFolder(current)) });
+      else setDialog({ kind: 'delete', ...subject });
+      return;
+    }
     const action = treeKeyAction(rows, current, e.key);
     if (action.kind === 'none') {
       if (e.key.length === 1 && e.key !== ' ') {
@@ -152,10 +187,26 @@ export function FileTree({ tree, activePath, onOpenFile }: FileTreeProps) {
 
   return (
     <nav className="file-tree" aria-label={t('files.title')}>
-      <h2 className="panel-title">{t('files.title')}</h2>
+      <div className="file-tree-header">
+        <h2 className="panel-title">{t('files.title')}</h2>
+        {fileActions && (
+          <div className="file-tree-toolbar" role="toolbar" aria-label={t('files.action.toolbar')}>
+            <button type="button" className="icon-button" data-testid="file-new" aria-label={t('files.action.newFile')} title={t('files.action.newFile')} onClick={ask.create}>
+              <FilePlus size={15} aria-hidden="true" />
+            </button>
+            <button type="button" className="icon-button" data-testid="file-rename" aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })} title={t('files.action.renameHint')} disabled={!target} onClick={ask.rename}>
+              <Pencil size={15} aria-hidden="true" />
+            </button>
+            <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={ask.delete}>
+              <Trash2 size={15} aria-hidden="true" />
+            </button>
+          </div>
+        )}
+      </div>
       <ul role="tree" ref={list} data-testid="file-tree" aria-label={t('files.title')} onKeyDown={onKeyDown} onClick={onClick}>
         {renderFolder('', 0)}
       </ul>
+      {fileActions && <FileActionDialogs request={dialog} onClose={() => setDialog(undefined)} run={(action) => fileActions.run(action)} />}
     </nav>
   );
 }

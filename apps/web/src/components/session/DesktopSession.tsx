@@ -1,5 +1,5 @@
 import { FileSearch, Save } from 'lucide-react';
-import { useCallback, useEffect, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
 import { activeEditor } from '../../app/activeEditor.js';
@@ -15,6 +15,7 @@ import { CodeEditor } from '../editor/CodeEditor.js';
 import { baseName, EditorTabs } from '../editor/EditorTabs.js';
 import { SaveBanners } from '../editor/SaveBanners.js';
 import { FileTree } from '../files/FileTree.js';
+import type { FileAction } from '../../lib/workspace/fileActions.js';
 import { EditorChrome, EditorOverlays, SidebarOutline } from '../outline/mount.js';
 import { SearchPanel } from '../search/SearchPanel.js';
 import { lspPlacement } from '../statusbar/statusBarModel.js';
@@ -64,8 +65,9 @@ function SessionScopeGate(props: DesktopSessionProps & { monaco: MonacoApi }) {
 
 function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope }: DesktopSessionProps & { monaco: MonacoApi; scope: SessionScope }) {
   const { t } = useTranslation();
-  const { api } = useServices();
+  const { api, runFileAction } = useServices();
   const workspace = scope.workspace;
+  const fileActions = useMemo(() => ({ run: (action: FileAction) => runFileAction(sessionId, action) }), [runFileAction, sessionId]);
   const { t: tw } = useTranslation('workbench');
   const snapshot = useSnapshot(workspace.onDidChange, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
@@ -132,7 +134,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
     <div className="session-layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
       <aside className="session-sidebar" id="session-sidebar">
         <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
-        <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} />
+        <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} fileActions={fileActions} />
         <SidebarOutline workspace={workspace} path={active?.path} />
       </aside>
       <Splitter width={sidebarWidth} onResize={setSidebarWidth} controls="session-sidebar" />

@@ -22,7 +22,10 @@ export interface EditTargetsHost {
  */
 export function sessionEditTargets(host: EditTargetsHost): EditTargets {
   const { tabs, models } = host;
+  /** Open tabs at a path or, for a folder, inside it. */
+  const openPathsUnder = (path: string): string[] => tabs.list().map((tab) => tab.path).filter((p) => p === path || p.startsWith(`${path}/`));
   return {
+    openPaths: () => tabs.list().map((tab) => tab.path),
     openModel: (path) => {
       if (!tabs.has(path)) return undefined;
       const model = models.get(path)?.model;
@@ -41,16 +44,17 @@ export function sessionEditTargets(host: EditTargetsHost): EditTargets {
         models.replaceFromDisk(entry, file);
       }
       for (const [from, to] of renamed) {
-        if (tabs.has(from)) {
-          // The tab follows its file to the new path; focus stays where it was.
-          const previous = tabs.activePath;
-          host.close(from);
-          void host.open(to).then(() => {
-            if (previous && previous !== from) host.activate(previous);
-          });
-        }
+        // Tabs follow their files to the new path (a renamed folder takes its files along); focus
+        // stays where it was, or follows the active file.
+        const previous = tabs.activePath;
+        const moved = openPathsUnder(from).map((path) => [path, to + path.slice(from.length)] as const);
+        for (const [path] of moved) host.close(path);
+        void Promise.all(moved.map(([, next]) => host.open(next))).then(() => {
+          const active = moved.find(([path]) => path === previous)?.[1] ?? previous;
+          if (moved.length > 0 && active) host.activate(active);
+        });
       }
-      for (const path of deleted) if (tabs.has(path)) host.close(path);
+      for (const path of deleted) for (const open of openPathsUnder(path)) host.close(open);
       const folders = new Set<string>();
       for (const path of [...written.keys(), ...renamed.flat(), ...deleted]) {
         const parents = ancestorDirectories(path);

@@ -235,6 +235,20 @@ describe('SessionWorkspace as a workspace-edit target', () => {
     preview.dispose();
   });
 
+  it('a renamed folder takes its open tabs along (the active one stays active); a deleted folder closes the tabs inside it', async () => {
+    const { monaco } = fakeMonaco();
+    const { api } = fakeApi({ 'src/a.ts': 'a', 'src/lib/b.ts': 'b', 'srcx.ts': 'x', 'old/c.ts': 'c' });
+    const ws = new SessionWorkspace('s1', api, monaco);
+    for (const path of ['src/a.ts', 'srcx.ts', 'old/c.ts', 'src/lib/b.ts']) await ws.open(path);
+    ws.activate('src/a.ts');
+    const targets = ws.editTargets();
+    expect(targets.openPaths?.()).toEqual(['src/a.ts', 'srcx.ts', 'old/c.ts', 'src/lib/b.ts']);
+    targets.afterFilesApplied({ written: new Map(), renamed: [['src', 'app']], deleted: ['old'] });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ws.getSnapshot().tabs.map((t) => t.path).sort()).toEqual(['app/a.ts', 'app/lib/b.ts', 'srcx.ts']);
+    expect(ws.getSnapshot().activePath).toBe('app/a.ts');
+  });
+
   it('format on save runs before the snapshot is taken, and a failing formatter never blocks the save', async () => {
     const { monaco } = fakeMonaco();
     const { api, writes } = fakeApi({ 'a.ts': 'x' });

@@ -3,7 +3,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from '../capabilities.js';
 import { confirmationGroups } from '../edits/annotations.js';
 import { fakeFeatureContext } from '../testing/featureContext.js';
-import { applyServerEdit, type ApplyFlow } from './applyFlow.js';
+import { applyEditWithParticipants, type ApplyFlow } from './applyFlow.js';
 import { EditConfirmations } from './confirmations.js';
 import { fileOperationBatch, fileOperationFilters, fileOperationParticipant, matchesFileOperationFilters, withParticipantEdits } from './fileOperations.js';
 
@@ -52,12 +52,12 @@ describe('change annotations that need confirmation', () => {
 
   it('cancel applies nothing and says why; confirm applies the whole edit', async () => {
     const f = flow();
-    const declined = applyServerEdit(annotated, f);
+    const declined = applyEditWithParticipants(annotated, f);
     expect(f.confirmations.getSnapshot()).toHaveLength(1);
     f.confirmations.answer(f.confirmations.getSnapshot()[0]!.id, false);
     expect(await declined).toEqual({ applied: false, failureReason: 'confirm.declined' });
     expect(f.applied).toEqual([]);
-    const confirmed = applyServerEdit(annotated, f);
+    const confirmed = applyEditWithParticipants(annotated, f);
     f.confirmations.answer(f.confirmations.getSnapshot()[0]!.id, true);
     expect(await confirmed).toEqual({ applied: true });
     expect(f.confirmations.getSnapshot()).toEqual([]);
@@ -66,7 +66,7 @@ describe('change annotations that need confirmation', () => {
   it('a confirmation still open when its connection ends is declined', async () => {
     let abort: () => void = () => undefined;
     const f = flow({ ended: { onAbort: (l) => { abort = l; } } });
-    const pending = applyServerEdit(annotated, f);
+    const pending = applyEditWithParticipants(annotated, f);
     abort();
     expect(await pending).toMatchObject({ applied: false });
     expect(f.applied).toEqual([]);
@@ -104,7 +104,7 @@ describe('file operations for resource operations of a WorkspaceEdit', () => {
     const fake = fakeFeatureContext({ capabilities: caps, answer: (method) => (method === 'workspace/willRenameFiles' ? participantEdit : null) });
     const f = flow({ participants: () => [fileOperationParticipant(fake.context)] });
     expect(fileOperationBatch(resources)).toEqual({ create: [{ uri: `${W}/new.kt` }], rename: [{ oldUri: `${W}/old.kt`, newUri: `${W}/moved.kt` }], delete: [{ uri: `${W}/notes.md` }] });
-    expect(await applyServerEdit(resources, f)).toEqual({ applied: true });
+    expect(await applyEditWithParticipants(resources, f)).toEqual({ applied: true });
     expect(fake.requests.map((r) => [r.method, r.params])).toEqual([
       ['workspace/willCreateFiles', { files: [{ uri: `${W}/new.kt` }] }],
       ['workspace/willRenameFiles', { files: [{ oldUri: `${W}/old.kt`, newUri: `${W}/moved.kt` }] }],
@@ -121,7 +121,7 @@ describe('file operations for resource operations of a WorkspaceEdit', () => {
     const none = fakeFeatureContext({ capabilities: {} });
     const kotlin = fakeFeatureContext({ capabilities: { workspace: { fileOperations: { didRename: { filters: kt } } } } });
     const f = flow({ participants: () => [fileOperationParticipant(none.context), fileOperationParticipant(kotlin.context)], apply: async () => ({ applied: false, failureReason: 'conflict' }) });
-    expect(await applyServerEdit(resources, f)).toEqual({ applied: false, failureReason: 'conflict' });
+    expect(await applyEditWithParticipants(resources, f)).toEqual({ applied: false, failureReason: 'conflict' });
     expect([...none.requests, ...none.notifications, ...kotlin.requests, ...kotlin.notifications]).toEqual([]);
   });
 });

@@ -18,13 +18,13 @@ export interface ApplyFlow {
 }
 
 /**
- * A WorkspaceEdit from a server, the way a person sees it applied:
+ * A WorkspaceEdit (from a server, or a Files panel action of the person), applied:
  * 1. annotations with `needsConfirmation` are listed in a dialog; cancel applies nothing;
  * 2. creates/renames/deletes go to every participant whose server filters them in
  *    (`workspace/will*Files`), and the edits they return are applied with the edit, atomically;
  * 3. after it applied, the same participants hear `workspace/did*Files`.
  */
-export async function applyServerEdit(edit: WorkspaceEdit, flow: ApplyFlow, expect?: ReadonlyMap<string, number>): Promise<ApplyEditResult> {
+export async function applyEditWithParticipants(edit: WorkspaceEdit, flow: ApplyFlow, expect?: ReadonlyMap<string, number>): Promise<ApplyEditResult> {
   const groups = confirmationGroups(edit, flow.toPath);
   if (groups.length > 0 && !(await flow.confirmations.ask(flow.sessionId, groups, flow.ended))) {
     return { applied: false, failureReason: flow.text('confirm.declined') };

@@ -26,6 +26,7 @@ function targets(disk: Record<string, string>, models: Record<string, FakeModel>
   const after: unknown[] = [];
   const t: EditTargets = {
     openModel: (path) => models[path],
+    openPaths: () => Object.keys(models),
     readFile: async (path) => {
       if (!(path in disk)) throw new Error('404');
       return { content: disk[path] as string, version: `v:${disk[path]}` };
@@ -111,6 +112,15 @@ describe('applying a workspace edit (rename across files)', () => {
     const edit = { documentChanges: [{ kind: 'create' as const, uri: 'file:///ws/new.ts' }, { textDocument: { uri: 'file:///ws/new.ts', version: null }, edits: [{ range: r(0, 0, 0, 0), newText: 'export {};\n' }] }] };
     expect(await applyWorkspaceEdit(edit, toPath, created.t, text)).toEqual({ applied: true });
     expect(created.batches[0]).toEqual([{ kind: 'create', path: 'new.ts', overwrite: false, ignoreIfExists: false }, { kind: 'write', path: 'new.ts', content: 'export {};\n' }]);
+  });
+
+  it('refuses to rename or delete a folder holding an open file with unsaved changes; a saved one does not stop it', async () => {
+    const dirty = targets({}, { 'src/lib/a.ts': new FakeModel('x', 1, true), 'srcx.ts': new FakeModel('y', 1, true) });
+    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, dirty.t, text)).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
+    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'delete', uri: 'file:///ws/src', options: { recursive: true } }] }, toPath, dirty.t, text)).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
+    expect(dirty.batches).toEqual([]);
+    const saved = targets({}, { 'src/lib/a.ts': new FakeModel('x', 1, false), 'srcx.ts': new FakeModel('y', 1, true) });
+    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, saved.t, text)).toEqual({ applied: true });
   });
 
   it('an edit after a rename reads the renamed file from its old path', async () => {

@@ -18,6 +18,8 @@ export type FilesApplyOutcome = { ok: true; versions: Record<string, string> } |
 export interface EditTargets {
   /** The model of a path open in a tab; files without a tab are edited on disk. */
   openModel(path: string): EditableModel | undefined;
+  /** Paths open in tabs (a renamed or deleted folder must hold no unsaved one). */
+  openPaths?(): readonly string[];
   readFile(path: string): Promise<{ content: string; version: string }>;
   applyFiles(operations: FileOperation[]): Promise<FilesApplyOutcome>;
   /** After the files were written: refresh loaded models, tabs of renamed/deleted files, the tree. */
@@ -55,7 +57,9 @@ export async function applyWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: stri
   for (const step of plan.steps) {
     if (step.kind === 'rename' || step.kind === 'delete') {
       const path = step.kind === 'rename' ? step.from : step.path;
-      if (targets.openModel(path)?.isDirty()) return { applied: false, failureReason: text('apply.dirtyResource', { path }) };
+      // The path itself, or an open file inside it when it is a folder: unsaved text would be lost.
+      const dirty = [path, ...(targets.openPaths?.() ?? []).filter((p) => p.startsWith(`${path}/`))].find((p) => targets.openModel(p)?.isDirty());
+      if (dirty !== undefined) return { applied: false, failureReason: text('apply.dirtyResource', { path: dirty }) };
       touchedByResources.add(path);
       if (step.kind === 'rename') touchedByResources.add(step.to);
     }

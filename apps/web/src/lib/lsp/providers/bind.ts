@@ -6,7 +6,7 @@ import type { Feature, FeatureRegistration } from '../capabilities.js';
 import { DisposableStore, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import { DEFAULT_PREFERENCES, type EditorPreferences } from '../editing/preferences.js';
 import { EditingRegistry, type WorkspaceEditApplier } from '../editing/registry.js';
-import { applyServerEdit } from '../editing/applyFlow.js';
+import { applyEditWithParticipants } from '../editing/applyFlow.js';
 import { fileOperationParticipant } from '../editing/fileOperations.js';
 import { registerCodeActionProvider } from './codeActions.js';
 import { registerDocumentSymbolProvider } from './documentSymbols.js';
@@ -128,7 +128,7 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
         if (store.isDisposed) return { applied: false, failureReason: text('apply.ended') };
         const apply = deps.applyWorkspaceEdit;
         if (!apply) return { applied: false, failureReason: text('apply.unsupported') };
-        return applyServerEdit(edit, {
+        return applyEditWithParticipants(edit, {
           sessionId: context.sessionId,
           toPath: (uri) => workspaceRelativePath(context.workspace.workspaceUri, uri),
           confirmations: editing.confirmations,

@@ -1,0 +1,149 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { writeFiles } from '../support/files.js';
+import { openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+/**
+ * The Files panel's New file, Rename (F2) and Delete in Chromium, against the real
+ * typescript-language-server: a rename goes through `workspace/willRenameFiles`, so the imports
+ * of the renamed module are updated with it, in an open editor and on disk alike.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler' }, include: ['src'] }),
+  'src/greet.ts': 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+  'src/main.ts': "import { greet } from './greet';\n\nconsole.log(greet('main'));\n",
+  'src/other.ts': "import { greet } from './greet';\n\nexport const other = greet('other');\n",
+  'src/old/notes.md': '# old notes\n',
+  'src/old/keep.ts': 'export const keep = 1;\n',
+};
+
+describe.runIf(run)('Files panel actions with the real typescript-language-server', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let workspace: string;
+  let sessionId: string;
+  /** LSP methods the page sent (the witness that the server was asked). */
+  const sentMethods: string[] = [];
+
+  const row = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
+  const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
+  const onDisk = (path: string) => readFileSync(join(workspace, path), 'utf8');
+  const modelText = (path: string) =>
+    page.evaluate(({ sid, p }) => {
+      const monaco = (window as any).__kandev.monaco;
+      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
+    }, { sid: sessionId, p: path });
+  const dialogError = () => page.locator('[data-testid="file-action-error"]');
+
+  /** Focuses a tree row without opening it (as arrow keys do). */
+  async function focusRow(path: string): Promise<void> {
+    await row(path).focus();
+  }
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-files-actions-')), FILES);
+    const task = await stack.createTask({ title: 'Files actions', workspace });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+    page = await (await newContext(browser.browser)).newPage();
+    page.on('websocket', (ws) => ws.on('framesent', (f) => {
+      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
+      if (method) sentMethods.push(method);
+    }));
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    await openFile(page, 'src/greet.ts');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('F2 renames a module: the server updates its imports in the open editor and on disk, and the tab follows the file', async () => {
+    await focusRow('src/greet.ts');
+    await page.keyboard.press('F2');
+    const input = page.locator('[data-testid="file-name-input"]');
+    await input.waitFor();
+    expect(await input.inputValue()).toBe('greet.ts');
+    // The base name is selected, so typing replaces it and keeps the extension.
+    await page.keyboard.type('greeting');
+    expect(await input.inputValue()).toBe('greeting.ts');
+    await page.locator('[data-testid="file-name-submit"]').click();
+    await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
+
+    // typescript-language-server registers willRename only, so it is asked and never told (did).
+    expect(sentMethods).toContain('workspace/willRenameFiles');
+    expect(sentMethods).not.toContain('workspace/didRenameFiles');
+    expect(existsSync(join(workspace, 'src/greet.ts'))).toBe(false);
+    expect(onDisk('src/greeting.ts')).toBe(FILES['src/greet.ts']);
+    // Not open: rewritten on disk with the rename, in the same batch.
+    expect(onDisk('src/other.ts')).toBe("import { greet } from './greeting';\n\nexport const other = greet('other');\n");
+    // Open: edited in its editor (one undo stop), where the person can review and save it.
+    expect(await modelText('src/main.ts')).toBe("import { greet } from './greeting';\n\nconsole.log(greet('main'));\n");
+    await tab('src/greeting.ts').waitFor();
+    expect(await tab('src/greet.ts').count()).toBe(0);
+    await row('src/greeting.ts').waitFor();
+    expect(await row('src/greet.ts').count()).toBe(0);
+  });
+
+  it('New file creates folders on the way, shows the file in the tree and opens it; a name in use is refused and nothing is made', async () => {
+    await focusRow('src/other.ts');
+    await page.locator('[data-testid="file-new"]').click();
+    const dialog = page.locator('[data-testid="file-name-dialog"]');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('src/');
+    await page.locator('[data-testid="file-name-input"]').fill('main.ts');
+    await page.locator('[data-testid="file-name-submit"]').click();
+    expect(await dialogError().innerText()).toContain('already in this folder');
+    await page.locator('[data-testid="file-name-input"]').fill('lib/util.ts');
+    await page.locator('[data-testid="file-name-submit"]').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(onDisk('src/lib/util.ts')).toBe('');
+    await tab('src/lib/util.ts').waitFor();
+    await row('src/lib/util.ts').waitFor();
+    expect(sentMethods.filter((m) => m === 'textDocument/didOpen').length).toBeGreaterThan(0);
+  });
+
+  it('Delete on a folder asks first, then deletes it with everything in it; an open file with unsaved changes refuses the delete', async () => {
+    await page.locator('[data-testid="tree-node"][data-path="src/old"]').click(); // expand
+    await openFile(page, 'src/old/keep.ts');
+    await page.locator('[data-testid="editor"][data-path="src/old/keep.ts"] .view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('// unsaved\n');
+    await focusRow('src/old');
+    await page.keyboard.press('Delete');
+    const dialog = page.locator('[data-testid="file-delete-dialog"]');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('src/old');
+    await page.locator('[data-testid="file-delete-confirm"]').click();
+    expect(await dialogError().innerText()).toContain('src/old/keep.ts has unsaved changes');
+    expect(existsSync(join(workspace, 'src/old/notes.md'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Saved, the same delete goes through and closes the tab of the file inside.
+    await tab('src/old/keep.ts').click();
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => onDisk('src/old/keep.ts')).toContain('// unsaved');
+    await focusRow('src/old');
+    await page.locator('[data-testid="file-delete"]').click();
+    await dialog.waitFor();
+    await page.locator('[data-testid="file-delete-confirm"]').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(existsSync(join(workspace, 'src/old'))).toBe(false);
+    await tab('src/old/keep.ts').waitFor({ state: 'detached' });
+    await row('src/old').waitFor({ state: 'detached' });
+  });
+});
