@@ -28,6 +28,18 @@ export function ShortcutsDialog({ open, onOpenChange }: { open: boolean; onOpenC
             <kbd>→</kbd>
           </dd>
         </div>
+        <div className="shortcut-row" data-testid="shortcut" data-shortcut="treeRename">
+          <dt>{t('shortcuts.treeRename')}</dt>
+          <dd>
+            <kbd>F2</kbd>
+          </dd>
+        </div>
+        <div className="shortcut-row" data-testid="shortcut" data-shortcut="treeDelete">
+          <dt>{t('shortcuts.treeDelete')}</dt>
+          <dd>
+            <kbd>Delete</kbd>
+          </dd>
+        </div>
       </dl>
     </Dialog>
   );
