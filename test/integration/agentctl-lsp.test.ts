@@ -70,11 +70,13 @@ describe('agentctl LSP bridge with real language servers', () => {
     const wrong = agentctl.openStream('language=typescript&autoInstall=false', 'not-the-token');
     expect(await wrong.opened).toBe(false);
     expect(wrong.refusedStatus).toBe(401);
-    // Refused upgrades never reach the stream code: only the two streams above were ever opened.
-    expect(agentctl.logs.filter((l) => l.event === 'stream_open')).toHaveLength(2);
-    // The log travels on stderr, apart from the HTTP answer: wait for it instead of assuming order.
+    // The log travels on stderr, apart from the HTTP answer: wait for both refusals instead of
+    // assuming order. The log is one ordered stream, so a stream_open that a refused upgrade had
+    // wrongly caused would be in it by now.
     while (agentctl.logs.filter((l) => l.event === 'auth_refused').length < 2) await new Promise((r) => setTimeout(r, 20));
     expect(agentctl.logs.filter((l) => l.event === 'auth_refused')).toHaveLength(2);
+    // Refused upgrades never reach the stream code: only the two streams above were ever opened.
+    expect(agentctl.logs.filter((l) => l.event === 'stream_open')).toHaveLength(2);
   });
 
   it('closes 4002 for an unknown language on the accepted socket', async () => {
