@@ -74,31 +74,28 @@ export async function directStdio(shim: string): Promise<PathResult> {
   }
 }
 
-export async function oneHopProxy(shim: string, mode: 'raw' | 'json'): Promise<PathResult> {
-  const proxy = await startPassThroughProxy(shim, [], process.env, mode);
-  const { peer } = await WsPeer.open(proxy.url);
+/** Measures a path through WebSocket proxies (closed in order afterwards), reached at `url`. */
+async function measureThroughProxies(url: string, proxies: Array<{ close(): Promise<void> }>): Promise<PathResult> {
+  const { peer } = await WsPeer.open(url);
   await peer.initialize();
   try {
     return await measurePath(peer);
   } finally {
     await peer.close();
-    await proxy.close();
+    for (const proxy of proxies) await proxy.close();
   }
+}
+
+export async function oneHopProxy(shim: string, mode: 'raw' | 'json'): Promise<PathResult> {
+  const proxy = await startPassThroughProxy(shim, [], process.env, mode);
+  return measureThroughProxies(proxy.url, [proxy]);
 }
 
 /** Two raw hops in processes of their own (forward -> raw -> stdio): the product's hop count, none of its work. */
 export async function twoHopProxy(shim: string): Promise<PathResult> {
   const inner = await startPassThroughProxy(shim, [], process.env, 'raw');
   const outer = await startPassThroughProxy(inner.url, [], process.env, 'forward');
-  const { peer } = await WsPeer.open(outer.url);
-  await peer.initialize();
-  try {
-    return await measurePath(peer);
-  } finally {
-    await peer.close();
-    await outer.close();
-    await inner.close();
-  }
+  return measureThroughProxies(outer.url, [outer, inner]);
 }
 
 /** A browser-side connection to the product: backend gateway + broker -> agentctl -> stdio. */

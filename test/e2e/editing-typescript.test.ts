@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, openFile, openSession, putSettings, runEditorAction, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
+import { caretPosition, editorText, markers, openFile, openSession, putSettings, recordSentMethods, runEditorAction, sessionModelText, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
@@ -42,14 +42,10 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   let sessionId: string;
   let workspace: string;
   /** LSP methods the page sent on its sockets (the witness that a server, not Monaco, answered). */
-  const sentMethods: string[] = [];
+  let sentMethods: string[] = [];
 
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
-  const modelText = (path: string) =>
-    page.evaluate(({ sid, p }) => {
-      const monaco = (window as any).__kandev.monaco;
-      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
-    }, { sid: sessionId, p: path });
+  const modelText = (path: string) => sessionModelText(page, sessionId, path);
 
   beforeAll(async () => {
     stack = await startEditorStack();
@@ -58,10 +54,7 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
-    page.on('websocket', (ws) => ws.on('framesent', (f) => {
-      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
-      if (method) sentMethods.push(method);
-    }));
+    sentMethods = recordSentMethods(page);
     await openSession(page, stack.url, sessionId);
     await openFile(page, 'src/math.ts');
     await waitForLspState(page, 'typescript', 'ready');
@@ -216,12 +209,7 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   // some: the broker pushes them (didChangeConfiguration) while the language's switch is on. It
   // offers no inlayHint/resolve; resolve is proven against the fake server (editing-fake.test.ts).
   it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then the server\'s parameter and type hints are shown', async () => {
-    const sent: string[] = [];
-    page.on('websocket', (ws) => ws.on('framesent', (f) => {
-      const text = String(f.payload);
-      const method = /"method":"([^"]+)"/.exec(text)?.[1];
-      if (method) sent.push(method);
-    }));
+    const sent = recordSentMethods(page);
     await page.reload();
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');

@@ -15,6 +15,7 @@ import {
   received,
   runEditorAction,
   serverDocument,
+  sessionModelText,
   setCaret,
   startEditorStack,
   startFakeSession,
@@ -73,11 +74,7 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
       return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: id, path: `/${p}` })) !== null;
     }, { id: session.sessionId, p: path });
 
-  const modelText = (session: FakeSession, path: string) =>
-    page.evaluate(({ id, p }) => {
-      const monaco = (window as any).__kandev.monaco;
-      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: id, path: `/${p}` }))?.getValue() as string | undefined;
-    }, { id: session.sessionId, p: path });
+  const modelText = (session: FakeSession, path: string) => sessionModelText(page, session.sessionId, path);
 
   const lspMarkers = async (session: FakeSession) => (await markers(page, session.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { writeFiles } from '../support/files.js';
-import { openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
+import { openFile, openSession, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -32,16 +32,12 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
   let workspace: string;
   let sessionId: string;
   /** LSP methods the page sent (the witness that the server was asked). */
-  const sentMethods: string[] = [];
+  let sentMethods: string[] = [];
 
   const row = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
   const onDisk = (path: string) => readFileSync(join(workspace, path), 'utf8');
-  const modelText = (path: string) =>
-    page.evaluate(({ sid, p }) => {
-      const monaco = (window as any).__kandev.monaco;
-      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
-    }, { sid: sessionId, p: path });
+  const modelText = (path: string) => sessionModelText(page, sessionId, path);
   const dialogError = () => page.locator('[data-testid="file-action-error"]');
 
   /** Focuses a tree row without opening it (as arrow keys do). */
@@ -56,10 +52,7 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
-    page.on('websocket', (ws) => ws.on('framesent', (f) => {
-      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
-      if (method) sentMethods.push(method);
-    }));
+    sentMethods = recordSentMethods(page);
     await openSession(page, stack.url, sessionId);
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');

@@ -395,3 +395,21 @@ export async function focusSuggestion(page: Page, label: string): Promise<void> 
 export function hoverRows(page: Page): Promise<string[]> {
   return page.locator('.monaco-hover:not(.hidden) .hover-row:has(.markdown-hover)').allInnerTexts();
 }
+
+/** The text of a session model in the window (tab or navigation placeholder); undefined when it has none. */
+export function sessionModelText(page: Page, sessionId: string, path: string): Promise<string | undefined> {
+  return page.evaluate(({ sid, p }) => {
+    const monaco = (window as any).__kandev.monaco;
+    return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
+  }, { sid: sessionId, p: path });
+}
+
+/** Records the JSON-RPC methods the page sends on its sockets from now on (the witness that a server was asked). */
+export function recordSentMethods(page: Page): string[] {
+  const sent: string[] = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
+    if (method) sent.push(method);
+  }));
+  return sent;
+}
