@@ -109,6 +109,19 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     expect(sentMethods.filter((m) => m === 'textDocument/didOpen').length).toBeGreaterThan(0);
   });
 
+  it('a right-click on a row offers its actions; Rename there names that row, whatever else was focused', async () => {
+    await focusRow('src/other.ts');
+    await row('src/main.ts').click({ button: 'right' });
+    const menu = page.locator('[data-testid="file-context-menu"]');
+    await menu.waitFor();
+    expect((await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim())).toEqual(['New file…', 'Rename…', 'Delete…', 'Copy path']);
+    await menu.locator('[data-testid="file-menu-rename"]').click();
+    expect(await page.locator('[data-testid="file-name-input"]').inputValue()).toBe('main.ts');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
+    expect(existsSync(join(workspace, 'src/main.ts'))).toBe(true);
+  });
+
   it('Delete on a folder asks first, then deletes it with everything in it; an open file with unsaved changes refuses the delete', async () => {
     await page.locator('[data-testid="tree-node"][data-path="src/old"]').click(); // expand
     await openFile(page, 'src/old/keep.ts');

@@ -1,4 +1,5 @@
-import { ChevronRight, FilePlus, Pencil, Trash2 } from 'lucide-react';
+import * as ContextMenu from '@radix-ui/react-context-menu';
+import { ChevronRight, Copy, FilePlus, Pencil, Trash2 } from 'lucide-react';
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
@@ -47,18 +48,22 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
     const listing = snapshot.listings.get(folder);
     return listing?.state === 'loaded' ? listing.entries.map((e) => e.name) : undefined;
   };
+  type Subject = { path: string; directory: boolean } | undefined;
   const ask = {
-    create: () => {
-      const folder = target ? (target.directory ? target.path : parentFolder(target.path)) : '';
+    create: (subject: Subject = target) => {
+      const folder = subject ? (subject.directory ? subject.path : parentFolder(subject.path)) : '';
       setDialog({ kind: 'create', folder, siblings: siblingsOf(folder) });
     },
-    rename: () => {
-      if (target) setDialog({ kind: 'rename', path: target.path, directory: target.directory, siblings: siblingsOf(parentFolder(target.path)) });
+    rename: (subject: Subject = target) => {
+      if (subject) setDialog({ kind: 'rename', ...subject, siblings: siblingsOf(parentFolder(subject.path)) });
     },
-    delete: () => {
-      if (target) setDialog({ kind: 'delete', path: target.path, directory: target.directory });
+    delete: (subject: Subject = target) => {
+      if (subject) setDialog({ kind: 'delete', ...subject });
     },
   };
+  const subjectAt = (path: string): { path: string; directory: boolean } => ({ path, directory: rows.find((r) => r.path === path)?.type === 'directory' });
+  /** The row a context menu was opened on (undefined: the empty area below the rows). */
+  const [menuSubject, setMenuSubject] = useState<Subject>();
 
   const focusRow = (path: string) => {
     setFocused(path);
@@ -74,10 +79,8 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
     if (fileActions && current && (e.key === 'F2' || e.key === 'Delete')) {
       // As in VS Code's explorer: F2 renames the focused row, Delete deletes it (after confirming).
       e.preventDefault();
-      const row = rows.find((r) => r.path === current);
-      const subject = { path: current, directory: row?.type === 'directory' };
-      if (e.key === 'F2') setDialog({ kind: 'rename', ...subject, siblings: siblingsOf(parentFolder(current)) });
-      else setDialog({ kind: 'delete', ...subject });
+      if (e.key === 'F2') ask.rename(subjectAt(current));
+      else ask.delete(subjectAt(current));
       return;
     }
     const action = treeKeyAction(rows, current, e.key);
@@ -185,27 +188,67 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
     });
   };
 
+  const onContextMenu = (e: MouseEvent<HTMLUListElement>) => {
+    const path = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]')?.dataset.path;
+    setMenuSubject(path ? subjectAt(path) : undefined);
+    if (path) setFocused(path);
+  };
+  const treeList = (
+    <ul role="tree" ref={list} data-testid="file-tree" aria-label={t('files.title')} onKeyDown={onKeyDown} onClick={onClick} onContextMenu={fileActions ? onContextMenu : undefined}>
+      {renderFolder('', 0)}
+    </ul>
+  );
+
   return (
     <nav className="file-tree" aria-label={t('files.title')}>
       <div className="file-tree-header">
         <h2 className="panel-title">{t('files.title')}</h2>
         {fileActions && (
           <div className="file-tree-toolbar" role="toolbar" aria-label={t('files.action.toolbar')}>
-            <button type="button" className="icon-button" data-testid="file-new" aria-label={t('files.action.newFile')} title={t('files.action.newFile')} onClick={ask.create}>
+            <button type="button" className="icon-button" data-testid="file-new" aria-label={t('files.action.newFile')} title={t('files.action.newFile')} onClick={() => ask.create()}>
               <FilePlus size={15} aria-hidden="true" />
             </button>
-            <button type="button" className="icon-button" data-testid="file-rename" aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })} title={t('files.action.renameHint')} disabled={!target} onClick={ask.rename}>
+            <button type="button" className="icon-button" data-testid="file-rename" aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })} title={t('files.action.renameHint')} disabled={!target} onClick={() => ask.rename()}>
               <Pencil size={15} aria-hidden="true" />
             </button>
-            <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={ask.delete}>
+            <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={() => ask.delete()}>
               <Trash2 size={15} aria-hidden="true" />
             </button>
           </div>
         )}
       </div>
-      <ul role="tree" ref={list} data-testid="file-tree" aria-label={t('files.title')} onKeyDown={onKeyDown} onClick={onClick}>
-        {renderFolder('', 0)}
-      </ul>
+      {fileActions ? (
+        <ContextMenu.Root>
+          <ContextMenu.Trigger asChild>{treeList}</ContextMenu.Trigger>
+          <ContextMenu.Portal>
+            <ContextMenu.Content className="menu" data-testid="file-context-menu" collisionPadding={8}>
+              <ContextMenu.Item className="menu-item" data-testid="file-menu-new" onSelect={() => ask.create(menuSubject)}>
+                <FilePlus size={14} aria-hidden="true" className="menu-item-icon" />
+                {t('files.action.newFile')}
+              </ContextMenu.Item>
+              {menuSubject && (
+                <>
+                  <ContextMenu.Item className="menu-item" data-testid="file-menu-rename" onSelect={() => ask.rename(menuSubject)}>
+                    <Pencil size={14} aria-hidden="true" className="menu-item-icon" />
+                    {t('files.action.renameItem')}
+                  </ContextMenu.Item>
+                  <ContextMenu.Item className="menu-item menu-item-danger" data-testid="file-menu-delete" onSelect={() => ask.delete(menuSubject)}>
+                    <Trash2 size={14} aria-hidden="true" className="menu-item-icon" />
+                    {t('files.action.deleteItem')}
+                  </ContextMenu.Item>
+                  <ContextMenu.Separator className="menu-separator" />
+                  <ContextMenu.Item className="menu-item" data-testid="file-menu-copy-path" onSelect={() => void navigator.clipboard?.writeText(menuSubject.path).catch(() => undefined)}>
+                    <Copy size={14} aria-hidden="true" className="menu-item-icon" />
+                    {t('files.action.copyPath')}
+                  </ContextMenu.Item>
+                </>
+              )}
+            </ContextMenu.Content>
+          </ContextMenu.Portal>
+        </ContextMenu.Root>
+      ) : (
+        treeList
+      )}
       {fileActions && <FileActionDialogs request={dialog} onClose={() => setDialog(undefined)} run={(action) => fileActions.run(action)} />}
     </nav>
   );
