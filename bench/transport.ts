@@ -44,7 +44,9 @@ export async function measurePath(peer: BenchPeer): Promise<PathResult> {
   const echo: Record<string, LatencySummary> = {};
   for (const size of ECHO_SIZES) {
     const params = payloadOf(size.bytes);
-    for (let i = 0; i < Math.min(20, size.samples); i++) await peer.request('bench/echo', params); // warm-up
+    // Warm-up as long as the sampling (at most 200 rounds), on every path alike: the figures are
+    // for a relay that has been running, not for the JIT compiling its first messages.
+    for (let i = 0; i < Math.min(200, size.samples); i++) await peer.request('bench/echo', params);
     const samples: number[] = [];
     for (let i = 0; i < size.samples; i++) {
       const start = performance.now();
