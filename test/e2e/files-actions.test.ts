@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -120,6 +120,26 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
     expect(existsSync(join(workspace, 'src/main.ts'))).toBe(true);
+  });
+
+  it('changes others made on disk show after Refresh, and when the page is shown again: clean tabs take them, the tree lists new files', async () => {
+    // An agent rewrites an open, clean file and adds one.
+    writeFileSync(join(workspace, 'src/greeting.ts'), 'export const greet = (name: string) => `hi ${name}`;\n');
+    writeFileSync(join(workspace, 'src/agent.ts'), 'export const byAgent = true;\n');
+    await page.locator('[data-testid="file-refresh"]').click();
+    await row('src/agent.ts').waitFor();
+    // The tab's read runs beside the listings: its text is there once that read is answered.
+    await expect.poll(() => modelText('src/greeting.ts')).toBe('export const greet = (name: string) => `hi ${name}`;\n');
+    expect(await page.locator('[data-testid="editor-tab"][data-path="src/greeting.ts"][data-dirty="true"]').count()).toBe(0);
+
+    writeFileSync(join(workspace, 'src/agent2.ts'), 'export const again = true;\n');
+    await page.evaluate(() => {
+      for (const value of ['hidden', 'visible']) {
+        Object.defineProperty(document, 'visibilityState', { value, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }
+    });
+    await row('src/agent2.ts').waitFor();
   });
 
   it('Delete on a folder asks first, then deletes it with everything in it; an open file with unsaved changes refuses the delete', async () => {

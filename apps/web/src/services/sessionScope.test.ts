@@ -13,7 +13,11 @@ function harness() {
   const registry = new LspConnectionRegistry();
   const clock = new ManualClock(0);
   const scopes = new SessionScopes((sessionId) => {
-    const workspace = { sessionId, dispose: () => events.push(`workspace ${sessionId} disposed`) } as unknown as SessionWorkspace;
+    const workspace = {
+      sessionId,
+      dispose: () => events.push(`workspace ${sessionId} disposed`),
+      refreshFromDisk: async () => void events.push(`workspace ${sessionId} refreshed`),
+    } as unknown as SessionWorkspace;
     return new SessionScope(sessionId, workspace, registry, (scope, language: LanguageId) => {
       events.push(`connection ${scope.sessionId}/${language} created`);
       const name = `${scope.sessionId}/${language}`;
@@ -149,14 +153,14 @@ describe('session scopes (issue 12: a session left for good releases what it hel
     scopes.setPageVisible(false);
     expect(a.isOnScreen).toBe(false);
     clock.advance(BACKGROUND_MS - 1);
-    scopes.setPageVisible(true); // a quick look at another browser tab
+    scopes.setPageVisible(true); // a quick look at another browser tab; back, the files catch up with the disk
     clock.advance(BACKGROUND_MS * 2);
-    expect(events).toEqual([]);
+    expect(events).toEqual(['workspace A refreshed']);
     scopes.setPageVisible(false);
     clock.advance(BACKGROUND_MS);
-    expect(events).toEqual(['A/go detached']);
+    expect(events).toEqual(['workspace A refreshed', 'A/go detached']);
     scopes.setPageVisible(true);
-    expect(events).toEqual(['A/go detached', 'A/go started']);
+    expect(events).toEqual(['workspace A refreshed', 'A/go detached', 'A/go started', 'workspace A refreshed']);
   });
 
   it('a scope created while the page is hidden starts off screen; showing it while hidden reattaches nothing', () => {

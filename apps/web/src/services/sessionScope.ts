@@ -63,12 +63,16 @@ export class SessionScope implements Disposable {
     });
   }
 
-  /** The page was hidden (another browser tab, a minimized window) or shown again. */
+  /**
+   * The page was hidden (another browser tab, a minimized window) or shown again. Shown again, the
+   * session on screen catches up with what changed on disk meanwhile (an agent, git, a terminal).
+   */
   setPageVisible(visible: boolean): void {
     if (this.disposed || visible === this.pageVisible) return;
     const before = this.isOnScreen;
     this.pageVisible = visible;
     this.screenChanged(before);
+    if (this.isOnScreen) void this.workspace.refreshFromDisk();
   }
 
   get isOnScreen(): boolean {

@@ -1,5 +1,5 @@
 import * as ContextMenu from '@radix-ui/react-context-menu';
-import { ChevronRight, Copy, FilePlus, Pencil, Trash2 } from 'lucide-react';
+import { ChevronRight, Copy, FilePlus, Pencil, RefreshCw, Trash2 } from 'lucide-react';
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
@@ -14,8 +14,11 @@ interface FileTreeProps {
   tree: FileTreeModel;
   activePath: string | undefined;
   onOpenFile(path: string): void;
-  /** New file, rename and delete (desktop and tablet editors; the phone viewer is read-only). */
-  fileActions?: { run(action: FileAction): Promise<ApplyEditResult> };
+  /**
+   * New file, rename and delete (desktop and tablet editors; the phone viewer is read-only), and
+   * Refresh: catch up with changes others made on disk.
+   */
+  fileActions?: { run(action: FileAction): Promise<ApplyEditResult>; refresh(): Promise<void> };
 }
 
 const TYPE_AHEAD_RESET_MS = 700;
@@ -33,6 +36,12 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
   const list = useRef<HTMLUListElement>(null);
   const idPrefix = useId();
   const [dialog, setDialog] = useState<FileDialogRequest | undefined>();
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    if (!fileActions) return;
+    setRefreshing(true);
+    void fileActions.refresh().finally(() => setRefreshing(false));
+  };
 
   useEffect(() => {
     void tree.load('');
@@ -213,6 +222,9 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
             </button>
             <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={() => ask.delete()}>
               <Trash2 size={15} aria-hidden="true" />
+            </button>
+            <button type="button" className="icon-button" data-testid="file-refresh" aria-label={t('files.action.refresh')} title={t('files.action.refreshHint')} disabled={refreshing} onClick={refresh}>
+              <RefreshCw size={15} aria-hidden="true" />
             </button>
           </div>
         )}

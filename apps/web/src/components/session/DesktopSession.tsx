@@ -67,7 +67,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const { t } = useTranslation();
   const { api, runFileAction } = useServices();
   const workspace = scope.workspace;
-  const fileActions = useMemo(() => ({ run: (action: FileAction) => runFileAction(sessionId, action) }), [runFileAction, sessionId]);
+  const fileActions = useMemo(() => ({ run: (action: FileAction) => runFileAction(sessionId, action), refresh: () => workspace.refreshFromDisk() }), [runFileAction, sessionId, workspace]);
   const { t: tw } = useTranslation('workbench');
   const snapshot = useSnapshot(workspace.onDidChange, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);

@@ -76,11 +76,32 @@ export class FileTreeModel {
     await this.load(folder);
   }
 
-  /** Lists a loaded folder again (files were created, renamed or deleted in it). */
+  /**
+   * Lists a loaded folder again (files were created, renamed or deleted in it). The old entries
+   * stay shown until the new ones arrive (no flash of "Loading"); a failed listing keeps them.
+   */
   refresh(folder: string): Promise<void> {
     if (this.listings.get(folder)?.state !== 'loaded') return Promise.resolve();
-    this.listings.delete(folder);
-    return this.load(folder);
+    // A listing already on its way may predate the change: list once more after it.
+    const pending = this.inflight.get(folder);
+    if (pending) return pending.then(() => this.refresh(folder));
+    const promise = this.list(folder).then(
+      (entries) => {
+        this.listings.set(folder, { state: 'loaded', entries });
+      },
+      () => undefined,
+    ).finally(() => {
+      this.inflight.delete(folder);
+      this.changed();
+    });
+    this.inflight.set(folder, promise);
+    return promise;
+  }
+
+  /** Lists every loaded folder again (files may have changed on disk). */
+  async refreshAll(): Promise<void> {
+    const loaded = [...this.listings].filter(([, listing]) => listing.state === 'loaded').map(([folder]) => folder);
+    await Promise.all(loaded.map((folder) => this.refresh(folder)));
   }
 
   /** Loads and expands every ancestor of a file (S35). */

@@ -249,6 +249,30 @@ describe('SessionWorkspace as a workspace-edit target', () => {
     expect(ws.getSnapshot().activePath).toBe('app/a.ts');
   });
 
+  it('refreshFromDisk: a clean tab takes what changed on disk; a tab with unsaved changes and a file that is gone keep their text', async () => {
+    const { monaco } = fakeMonaco();
+    const files: Record<string, string> = { 'a.ts': 'a', 'b.ts': 'b', 'c.ts': 'c', 'd.ts': 'd' };
+    const { api } = fakeApi(files);
+    const readFile = api.readFile;
+    api.readFile = async (sid: string, path: string) => {
+      if (!(path in files)) throw new Error('404');
+      return readFile(sid, path);
+    };
+    const ws = new SessionWorkspace('s1', api, monaco);
+    for (const path of ['a.ts', 'b.ts', 'c.ts', 'd.ts']) await ws.open(path);
+    (ws.modelOf('b.ts') as unknown as FakeTextModel).edit('typed');
+    files['a.ts'] = 'A from an agent';
+    files['b.ts'] = 'B from an agent';
+    delete files['c.ts'];
+    await ws.refreshFromDisk();
+    expect(ws.modelOf('a.ts')!.getValue()).toBe('A from an agent');
+    expect(ws.isDirty('a.ts')).toBe(false);
+    expect(ws.modelOf('b.ts')!.getValue()).toBe('typed');
+    expect(ws.isDirty('b.ts')).toBe(true);
+    expect(ws.modelOf('c.ts')!.getValue()).toBe('c');
+    expect(ws.modelOf('d.ts')!.getValue()).toBe('d');
+  });
+
   it('format on save runs before the snapshot is taken, and a failing formatter never blocks the save', async () => {
     const { monaco } = fakeMonaco();
     const { api, writes } = fakeApi({ 'a.ts': 'x' });

@@ -206,6 +206,31 @@ export class SessionWorkspace implements Disposable {
     this.saving.dismissError(path);
   }
 
+  /**
+   * Catches up with changes made on disk by others (an agent, git, a terminal): every loaded folder
+   * is listed again, and every tab without unsaved changes whose file changed takes the disk text
+   * (its server hears it as a change). A tab with unsaved changes is left alone: saving it meets the
+   * usual conflict. A file that is gone keeps its tab and text, so nothing typed is lost.
+   */
+  async refreshFromDisk(): Promise<void> {
+    const tabs = this.tabs.list().map((tab) => tab.path);
+    await Promise.all([
+      this.tree.refreshAll(),
+      ...tabs.map(async (path) => {
+        const entry = this.models.get(path);
+        if (!entry || this.models.isDirty(path)) return;
+        let file;
+        try {
+          file = await this.api.readFile(this.sessionId, path);
+        } catch {
+          return;
+        }
+        // Typing that began while the file was read wins: the disk text is taken only onto a clean buffer.
+        if (file.version !== entry.baseVersion && !this.models.isDirty(path)) this.models.replaceFromDisk(entry, file);
+      }),
+    ]);
+  }
+
   /** What the LSP workspace-edit path edits in this session (docs/editing.md). */
   editTargets(): EditTargets {
     return sessionEditTargets({
