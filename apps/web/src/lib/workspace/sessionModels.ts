@@ -110,10 +110,12 @@ export class SessionModels implements Disposable {
     const entry: ModelEntry = { path, model, baseVersion: file.version, savedAltVersion: model.getAlternativeVersionId(), refs: 0, subscription: { dispose: () => undefined } };
     let wasDirty = false;
     entry.subscription = model.onDidChangeContent(() => {
-      const dirty = this.isDirty(path);
+      // Text taken from disk is clean: replaceFromDisk marks it saved right after this event.
+      const fromDisk = this.syncingFromDisk.has(path);
+      const dirty = fromDisk ? false : this.isDirty(path);
       const dirtyChanged = dirty !== wasDirty;
       wasDirty = dirty;
-      this.onContentChange({ entry, dirty, dirtyChanged, fromDisk: this.syncingFromDisk.has(path) });
+      this.onContentChange({ entry, dirty, dirtyChanged, fromDisk });
     });
     this.entries.set(path, entry);
     return entry;

@@ -267,6 +267,8 @@ describe('SessionWorkspace as a workspace-edit target', () => {
     await ws.refreshFromDisk();
     expect(ws.modelOf('a.ts')!.getValue()).toBe('A from an agent');
     expect(ws.isDirty('a.ts')).toBe(false);
+    // The tab strip says so too (its snapshot was built while the text was being replaced).
+    expect(ws.getSnapshot().tabs.find((t) => t.path === 'a.ts')?.dirty).toBe(false);
     expect(ws.modelOf('b.ts')!.getValue()).toBe('typed');
     expect(ws.isDirty('b.ts')).toBe(true);
     expect(ws.modelOf('c.ts')!.getValue()).toBe('c');
