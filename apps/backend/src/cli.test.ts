@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       demoSource: '/repo/demo/workspace',
       lspMaxConnections: 8,
       allowedOrigins: [],
+      logMaxBytes: 10 * 1024 * 1024,
+      logRetentionDays: 14,
     });
   });
 
@@ -38,6 +40,8 @@ describe('loadConfig', () => {
         KANDEV_HOME: '/tmp/k',
         KANDEV_AGENTCTL_COMMAND: '["node","--import","tsx","apps/agentctl/src/main.ts"]',
         KANDEV_ALLOWED_ORIGINS: 'http://localhost:5173/, https://kandev.lan',
+        KANDEV_LOG_MAX_BYTES: '1048576',
+        KANDEV_LOG_RETENTION_DAYS: '0',
       },
       '/repo',
     );
@@ -46,6 +50,8 @@ describe('loadConfig', () => {
       home: '/tmp/k',
       agentctlCommand: ['node', '--import', 'tsx', 'apps/agentctl/src/main.ts'],
       allowedOrigins: ['http://localhost:5173', 'https://kandev.lan'],
+      logMaxBytes: 1048576,
+      logRetentionDays: 0,
     });
   });
 
@@ -56,6 +62,8 @@ describe('loadConfig', () => {
     ['KANDEV_AGENTCTL_COMMAND', '[]'],
     ['KANDEV_ALLOWED_ORIGINS', 'not a url'],
     ['KANDEV_LSP_MAX_CONNECTIONS', '0'],
+    ['KANDEV_LOG_MAX_BYTES', '1000'],
+    ['KANDEV_LOG_RETENTION_DAYS', '-1'],
     ['KANDEV_TOKEN', 'too-short'],
     ['KANDEV_TOKEN', 'has spaces and ; cookie separators'],
   ])('names the variable when %s=%s is invalid', (name, value) => {

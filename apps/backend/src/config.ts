@@ -5,6 +5,7 @@ import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
 import { findRepoRoot } from './paths.js';
 import { fail, ok, type Result } from './base/result.js';
+import { DEFAULT_LOG_MAX_BYTES } from '@kandev/node-transport';
 
 /** Everything the backend reads from its environment, resolved once at start-up. */
 export interface BackendConfig {
@@ -35,6 +36,10 @@ export interface BackendConfig {
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
   demoSource: string;
   logToStderr: boolean;
+  /** A log file (backend.log, agentctl-<session>.log) past this moves to `.1` (KANDEV_LOG_MAX_BYTES, 10 MiB). */
+  logMaxBytes: number;
+  /** Session logs nobody wrote to for this long are deleted (KANDEV_LOG_RETENTION_DAYS, 14; 0: kept). */
+  logRetentionDays: number;
   /** KANDEV_TOKEN: a fixed access token for scripted use; otherwise KANDEV_HOME/access-token. */
   accessToken: string | undefined;
   /** local_docker: DOCKER_HOST, KANDEV_DOCKER_IMAGE, KANDEV_DOCKER_NETWORK, KANDEV_DOCKER_MOUNTS. */
@@ -118,6 +123,10 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!restartLimit.ok) return restartLimit;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
+  const logMaxBytes = integer(env, 'KANDEV_LOG_MAX_BYTES', DEFAULT_LOG_MAX_BYTES, 64 * 1024, 1024 * 1024 * 1024);
+  if (!logMaxBytes.ok) return logMaxBytes;
+  const logRetention = integer(env, 'KANDEV_LOG_RETENTION_DAYS', 14, 0, 3650);
+  if (!logRetention.ok) return logRetention;
   const bundle = env.KANDEV_AGENTCTL_BUNDLE ? resolve(env.KANDEV_AGENTCTL_BUNDLE) : join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
   const command = argv(env, 'KANDEV_AGENTCTL_COMMAND', ['node', bundle]);
   if (!command.ok) return command;
@@ -145,6 +154,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     taskHostIdleMs: idle.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',
+    logMaxBytes: logMaxBytes.value,
+    logRetentionDays: logRetention.value,
     accessToken: token.value,
     docker: docker.value,
   });

@@ -18,6 +18,7 @@ import { createLogger, type Logger } from './base/log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRuntime } from './lsp/brokerRuntime.js';
 import { systemClock, type Clock } from '@kandev/kit';
+import { keepLogsFor } from './base/logRetention.js';
 import { LspGateway } from './lsp/gateway.js';
 import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
 import type { TaskHostPinView } from './sessions/taskHostPins.js';
@@ -76,7 +77,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
   ensurePrivateFile(logFile);
-  const log = createLogger({ targets: [{ file: logFile }, ...(config.logToStderr ? [{ stderr: true as const }] : [])] });
+  const log = createLogger({ targets: [{ file: logFile, maxBytes: config.logMaxBytes }, ...(config.logToStderr ? [{ stderr: true as const }] : [])] });
 
   const loadedToken = loadAccessToken(config.home, config.accessToken);
   if (!loadedToken.ok) throw new Error(loadedToken.error);
@@ -102,18 +103,21 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       startTimeoutMs: config.agentctlStartTimeoutMs,
       stopGraceMs: config.agentctlStopGraceMs,
       logDir,
+      logMaxBytes: config.logMaxBytes,
       cwd: process.cwd(),
       backendEnv: process.env,
       owner,
       log,
     }),
-    LocalDockerExecutor.fromConfig(config, { logDir, log }),
+    LocalDockerExecutor.fromConfig(config, { logDir, logMaxBytes: config.logMaxBytes, log }),
   ]);
   const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
   sessions.stopLeftovers(config.agentctlStopGraceMs);
   // A previous backend with this KANDEV_HOME that was SIGKILLed together with its agentctl left
   // their language-server trees running: nothing else would ever end them.
   await sweepOrphanedTrees(owner, log);
+  // Logs of sessions long gone go too, now and once a day: a backend is meant to be left running.
+  const logRetention = keepLogsFor(logDir, config.logRetentionDays, options.clock ?? systemClock, log);
 
   const metrics = createBackendMetrics({
     runningSessions: () => sessions.runningCount(),
@@ -178,6 +182,7 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     (closing ??= (async () => {
       log.info('backend_stopping');
       reclaimer.dispose();
+      logRetention.dispose();
       server.close();
       // Every lease ends first (its servers are told, its streams closed), then the task hosts stop.
       await gateway.close();

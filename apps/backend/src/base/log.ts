@@ -30,6 +30,8 @@ export const LOG_EVENTS = [
   // Processes of a task host found by their marker after its agentctl ended (taskHostMarker.ts).
   'task_host_orphans_reaped',
   'task_host_orphans_survived',
+  // Session logs older than KANDEV_LOG_RETENTION_DAYS deleted (fields: count).
+  'logs_pruned',
   'settings_updated',
   'settings_reset',
   'lsp_refused',

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
-import { waitForListening } from '@kandev/node-transport';
+import { RotatingFile, waitForListening } from '@kandev/node-transport';
 import type { TaskHostExit } from './executor.js';
 import { fail, messageOf, ok, type Result } from '../base/result.js';
 
@@ -11,6 +10,8 @@ export interface AgentctlSpawnOptions {
   cwd: string;
   /** agentctl's stderr (its JSON logs) is appended here; task-host detail stays in these logs. */
   logFile: string;
+  /** The log file past this moves to `.1` (default DEFAULT_LOG_MAX_BYTES). */
+  logMaxBytes?: number;
   startTimeoutMs: number;
   /** Times the listening wait and the stop's grace period; tests pass a ManualClock. */
   clock?: Clock;
@@ -36,9 +37,8 @@ const canKillGroups = process.platform !== 'win32';
 export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Result<AgentctlProcess, string>> {
   const [command, ...args] = options.argv;
   if (!command) return fail('empty agentctl command');
-  const log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
-  // A log file that cannot be written (disk full, folder removed) must never take the backend down.
-  log.on('error', () => undefined);
+  // Bounded, and a file that cannot be written (disk full, folder removed) never takes the backend down.
+  const log = new RotatingFile(options.logFile, { maxBytes: options.logMaxBytes });
   let child: ChildProcess;
   try {
     child = spawn(command === 'node' ? process.execPath : command, args, {
@@ -48,7 +48,7 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
       detached: canKillGroups,
     });
   } catch (err) {
-    log.end();
+    void log.end();
     return fail(`cannot start agentctl: ${messageOf(err)}`);
   }
   let stderrTail = '';
@@ -65,7 +65,7 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
   });
   void exited.then(() => {
     child.stdin?.destroy();
-    closeLog(log);
+    void log.end();
   });
   const clock = options.clock ?? systemClock;
   const port = await listened(child, options.startTimeoutMs, clock);
@@ -82,10 +82,6 @@ export async function spawnAgentctl(options: AgentctlSpawnOptions): Promise<Resu
     exited,
     stop: (graceMs) => (stopping ??= terminate(child, exited, graceMs, clock)),
   });
-}
-
-function closeLog(log: WriteStream): void {
-  if (!log.writableEnded) log.end();
 }
 
 /** The listening line's port, or why there is none: the line's wait raced against the child's end. */

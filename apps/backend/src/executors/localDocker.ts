@@ -36,8 +36,9 @@ export interface LocalDockerOptions {
   owner: string;
   startTimeoutMs: number;
   stopGraceMs: number;
-  /** Per-session agentctl logs go here. */
+  /** Per-session agentctl logs go here, each bounded by `logMaxBytes`. */
   logDir: string;
+  logMaxBytes?: number;
   log: Logger;
 }
 
@@ -53,7 +54,7 @@ export class LocalDockerExecutor implements TaskHostExecutor {
   constructor(private readonly options: LocalDockerOptions) {}
 
   /** The backend's executor; it starts removing a crashed predecessor's containers right away. */
-  static fromConfig(config: LocalDockerSettings, deps: { logDir: string; log: Logger }): LocalDockerExecutor {
+  static fromConfig(config: LocalDockerSettings, deps: { logDir: string; logMaxBytes?: number; log: Logger }): LocalDockerExecutor {
     const executor = new LocalDockerExecutor({
       docker: createDockerClient(config.docker.host),
       config: config.docker,
@@ -62,6 +63,7 @@ export class LocalDockerExecutor implements TaskHostExecutor {
       startTimeoutMs: config.agentctlStartTimeoutMs,
       stopGraceMs: config.agentctlStopGraceMs,
       logDir: deps.logDir,
+      logMaxBytes: deps.logMaxBytes,
       log: deps.log,
     });
     // At start-up, as SessionService.stopLeftovers reaps a Local PC agentctl left behind.
@@ -97,6 +99,7 @@ export class LocalDockerExecutor implements TaskHostExecutor {
       startTimeoutMs: this.options.startTimeoutMs,
       stopGraceMs: this.options.stopGraceMs,
       logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
+      logMaxBytes: this.options.logMaxBytes,
     });
     if (!container.ok) return container;
     const host = container.value;

@@ -15,8 +15,9 @@ export interface LocalPcOptions {
   agentctlCommand: string[];
   startTimeoutMs: number;
   stopGraceMs: number;
-  /** Per-session agentctl logs go here. */
+  /** Per-session agentctl logs go here, each bounded by `logMaxBytes`. */
   logDir: string;
+  logMaxBytes?: number;
   /** The agentctl process runs here; its workspace comes from AGENTCTL_WORKSPACE, not its cwd. */
   cwd: string;
   backendEnv: Record<string, string | undefined>;
@@ -45,6 +46,7 @@ export class LocalPcExecutor implements TaskHostExecutor {
       env: { ...taskHostEnvironment(this.options.backendEnv, task.env, { token, workspacePath, repoSubpaths }), [TASK_HOST_MARKER_VARIABLE]: marker },
       cwd: this.options.cwd,
       logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
+      logMaxBytes: this.options.logMaxBytes,
       startTimeoutMs: this.options.startTimeoutMs,
     });
     if (!spawned.ok) {

@@ -1,4 +1,6 @@
+import { renameSync, statSync } from 'node:fs';
 import pino, { type DestinationStream } from 'pino';
+import { DEFAULT_LOG_MAX_BYTES } from './rotatingFile.js';
 
 type SonicBoomStream = ReturnType<typeof pino.destination>;
 import { boundFields, type LogFields } from './fields.js';
@@ -27,8 +29,11 @@ export interface OwnedLogger<E extends string = string> extends Logger<E> {
   close(): Promise<void>;
 }
 
-/** Where lines go: a file (appended), stderr, or a function (tests, in-memory readers; synchronous). */
-export type LogTarget = { file: string } | { stderr: true } | { lines: (line: string) => void };
+/**
+ * Where lines go: a file (appended; past `maxBytes`, default DEFAULT_LOG_MAX_BYTES, it moves to
+ * `<file>.1` and starts anew), stderr, or a function (tests, in-memory readers; synchronous).
+ */
+export type LogTarget = { file: string; maxBytes?: number } | { stderr: true } | { lines: (line: string) => void };
 
 export interface LoggerOptions {
   targets: readonly LogTarget[];
@@ -65,7 +70,7 @@ function outputFor(target: LogTarget): Output {
     }
   });
   return {
-    stream: boom,
+    stream: 'file' in target ? rotating(boom, target.file, target.maxBytes ?? DEFAULT_LOG_MAX_BYTES) : boom,
     flush: () => drained(boom),
     flushSync: () => {
       try {
@@ -78,6 +83,38 @@ function outputFor(target: LogTarget): Output {
       boom.once('close', done);
       boom.end();
     }),
+  };
+}
+
+/**
+ * The file target as pino's destination: a line that would take the file past `maxBytes` first
+ * moves it to `<file>.1` and has sonic-boom reopen the path (its documented way to rotate; what it
+ * still had queued is written to the moved file first).
+ */
+function rotating(boom: SonicBoomStream, file: string, maxBytes: number): DestinationStream {
+  let bytes = 0;
+  try {
+    bytes = statSync(file).size;
+  } catch {
+    // A new file.
+  }
+  return {
+    write(line: string) {
+      const length = Buffer.byteLength(line);
+      // Not while sonic-boom is still opening the path: a rename then would move nothing and its
+      // queued lines would all land in one file. The bound holds from the next line on.
+      if (bytes > 0 && bytes + length > maxBytes && !(boom as unknown as { _opening?: boolean })._opening) {
+        try {
+          renameSync(file, `${file}.1`);
+          boom.reopen();
+        } catch {
+          // Not movable: keep appending where we are.
+        }
+        bytes = 0;
+      }
+      bytes += length;
+      boom.write(line);
+    },
   };
 }
 

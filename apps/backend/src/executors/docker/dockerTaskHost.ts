@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { type Clock, deadline, systemClock } from '@kandev/kit';
-import { waitForListening } from '@kandev/node-transport';
+import { RotatingFile, waitForListening } from '@kandev/node-transport';
 import { fail, messageOf, ok, type Result } from '../../base/result.js';
 import { AGENTCTL_PORT_KEY, containerSpec, type ContainerSpecInput } from './containerSpec.js';
 import { dockerFailure, type DockerError } from './dockerErrors.js';
@@ -23,6 +22,8 @@ export interface DockerTaskHostOptions {
   stopGraceMs: number;
   /** agentctl's stderr (its JSON logs) is appended here, as for a Local PC agentctl. */
   logFile: string;
+  /** The log file past this moves to `.1` (default DEFAULT_LOG_MAX_BYTES). */
+  logMaxBytes?: number;
   /** Times the Docker ping, the listening wait and the drain of a dead agentctl's last words. */
   clock?: Clock;
 }
@@ -110,12 +111,9 @@ interface Listening {
 
 /** Attaches before starting, so no output is missed, then waits for agentctl's one listening line. */
 async function startAndWaitForListening(container: Docker.Container, options: DockerTaskHostOptions): Promise<Result<Listening, DockerError>> {
-  const log = createWriteStream(options.logFile, { flags: 'a', mode: 0o600 });
-  // A log file that cannot be written must never take the backend down.
-  log.on('error', () => undefined);
-  const closeLog = () => {
-    if (!log.writableEnded) log.end();
-  };
+  // Bounded, and a file that cannot be written never takes the backend down.
+  const log = new RotatingFile(options.logFile, { maxBytes: options.logMaxBytes });
+  const closeLog = () => void log.end();
   let stderrTail = '';
   try {
     // stdin too, through a hijacked connection this process keeps open but never writes to: when
