@@ -23,7 +23,8 @@ describe("Monaco's TypeScript worker loads only when a built-in is really needed
       const gate = new WorkerGate();
       const connection = fakeConnection('connecting');
       const watch = watchBuiltinDemand(connection, gate);
-      for (const state of ['installing', 'starting', 'ready', 'reconnecting', 'ready'] as const) {
+      // A detached server (its session off screen) keeps its claim: it reattaches when shown.
+      for (const state of ['installing', 'starting', 'ready', 'reconnecting', 'detached', 'ready'] as const) {
         connection.set(state);
         expect(gate.isOpen, state).toBe(false);
       }
