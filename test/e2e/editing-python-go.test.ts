@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { editorText, openFile, openSession, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
+import { editorText, openFile, runEditorAction, setCaret, startEditorStack, waitForLspState } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
@@ -48,11 +49,7 @@ describe.runIf(run)('editing with the real pyright and gopls', () => {
   beforeAll(async () => {
     stack = await startEditorStack();
     workspace = writeWorkspace();
-    const task = await stack.createTask({ title: 'Editing Python and Go', workspace });
-    const sessionId = (await stack.startSession(task.id)).id;
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, sessionId);
+    ({ browser, page } = await openTaskEditor(stack, { title: 'Editing Python and Go', workspace }));
   });
 
   afterAll(async () => {

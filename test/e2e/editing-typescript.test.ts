@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, openFile, openSession, putSettings, recordSentMethods, runEditorAction, sessionModelText, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
+import { caretPosition, editorText, markers, openFile, putSettings, recordSentMethods, runEditorAction, sessionModelText, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
@@ -50,12 +51,8 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   beforeAll(async () => {
     stack = await startEditorStack();
     workspace = writeWorkspace();
-    const task = await stack.createTask({ title: 'Editing', workspace });
-    sessionId = (await stack.startSession(task.id)).id;
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
+    ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Editing', workspace }));
     sentMethods = recordSentMethods(page);
-    await openSession(page, stack.url, sessionId);
     await openFile(page, 'src/math.ts');
     await waitForLspState(page, 'typescript', 'ready');
   });

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { writeFiles } from '../support/files.js';
-import { openFile, openSession, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
+import { openFile, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -48,12 +49,8 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
   beforeAll(async () => {
     stack = await startEditorStack();
     workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-files-actions-')), FILES);
-    const task = await stack.createTask({ title: 'Files actions', workspace });
-    sessionId = (await stack.startSession(task.id)).id;
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
+    ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Files actions', workspace }));
     sentMethods = recordSentMethods(page);
-    await openSession(page, stack.url, sessionId);
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     await openFile(page, 'src/greet.ts');

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { markers, openFile, openSession, putSettings, waitForLspState } from '../support/page.js';
+import { markers, openFile, putSettings, waitForLspState } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -40,11 +41,7 @@ describe.runIf(run)('YAML and Dockerfile in one session in Chromium', () => {
     });
     // npm's download cache is shared to spare the registry; the servers land in the task HOME.
     const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const task = await stack.createTask({ title: 'Config', workspace, env: { HOME: join(work, 'home'), npm_config_cache: npmCache } });
-    sessionId = (await stack.startSession(task.id)).id;
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, sessionId);
+    ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Config', workspace, env: { HOME: join(work, 'home'), npm_config_cache: npmCache } }));
   });
 
   afterAll(async () => {

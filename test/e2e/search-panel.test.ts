@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openSession } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
@@ -42,11 +42,7 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
     ensureBuilt('web-test');
     stack = await startStack();
     root = workspace();
-    const task = await stack.createTask({ title: 'Search', workspace: root });
-    const sessionId = (await stack.startSession(task.id)).id;
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, sessionId);
+    ({ browser, page } = await openTaskEditor(stack, { title: 'Search', workspace: root }));
   });
 
   afterAll(async () => {

@@ -34,3 +34,22 @@ export async function openFakeEditor(options: FakeEditorOptions): Promise<FakeEd
   await waitForLspState(page, 'kotlin', 'ready');
   return { stack, session, browser, page };
 }
+
+export interface TaskEditor {
+  sessionId: string;
+  browser: LaunchedBrowser;
+  page: Page;
+}
+
+/**
+ * The usual start of a real-server editor suite on a running stack: a task on `workspace`, its
+ * session started, and a Chromium page showing it (no file opened yet).
+ */
+export async function openTaskEditor(stack: RunningStack, task: { title: string; workspace: string; env?: Record<string, string> }): Promise<TaskEditor> {
+  const created = await stack.createTask(task);
+  const sessionId = (await stack.startSession(created.id)).id;
+  const browser = await launchChromium();
+  const page = await (await newContext(browser.browser)).newPage();
+  await openSession(page, stack.url, sessionId);
+  return { sessionId, browser, page };
+}
