@@ -1,5 +1,4 @@
-import * as ContextMenu from '@radix-ui/react-context-menu';
-import { ChevronRight, Copy, FilePlus, Pencil, RefreshCw, Trash2 } from 'lucide-react';
+import { ChevronRight } from 'lucide-react';
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileTreeModel } from '../../lib/workspace/fileTree.js';
@@ -9,6 +8,7 @@ import { useSnapshot } from '../../app/useSnapshot.js';
 import type { ApplyEditResult } from '../../lib/lsp/edits/applyResult.js';
 import { parentFolder, type FileAction } from '../../lib/workspace/fileActions.js';
 import { FileActionDialogs, type FileDialogRequest } from './FileActionDialogs.js';
+import { FileContextMenu, FilesToolbar, type FileActionAsk, type FileSubject } from './FileActionControls.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;
@@ -52,27 +52,26 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
 
   // What the toolbar and F2/Delete act on: the row last focused while it is still shown, else the active file.
   const targetRow = rows.find((r) => r.path === focused) ?? rows.find((r) => r.path === activePath);
-  const target = targetRow ? { path: targetRow.path, directory: targetRow.type === 'directory' } : activePath ? { path: activePath, directory: false } : undefined;
+  const target: FileSubject | undefined = targetRow ? { path: targetRow.path, directory: targetRow.type === 'directory' } : activePath ? { path: activePath, directory: false } : undefined;
   const siblingsOf = (folder: string): string[] | undefined => {
     const listing = snapshot.listings.get(folder);
     return listing?.state === 'loaded' ? listing.entries.map((e) => e.name) : undefined;
   };
-  type Subject = { path: string; directory: boolean } | undefined;
-  const ask = {
-    create: (subject: Subject = target) => {
+  const ask: FileActionAsk = {
+    create: (subject) => {
       const folder = subject ? (subject.directory ? subject.path : parentFolder(subject.path)) : '';
       setDialog({ kind: 'create', folder, siblings: siblingsOf(folder) });
     },
-    rename: (subject: Subject = target) => {
+    rename: (subject) => {
       if (subject) setDialog({ kind: 'rename', ...subject, siblings: siblingsOf(parentFolder(subject.path)) });
     },
-    delete: (subject: Subject = target) => {
+    delete: (subject) => {
       if (subject) setDialog({ kind: 'delete', ...subject });
     },
   };
-  const subjectAt = (path: string): { path: string; directory: boolean } => ({ path, directory: rows.find((r) => r.path === path)?.type === 'directory' });
+  const subjectAt = (path: string): FileSubject => ({ path, directory: rows.find((r) => r.path === path)?.type === 'directory' });
   /** The row a context menu was opened on (undefined: the empty area below the rows). */
-  const [menuSubject, setMenuSubject] = useState<Subject>();
+  const [menuSubject, setMenuSubject] = useState<FileSubject | undefined>();
 
   const focusRow = (path: string) => {
     setFocused(path);
@@ -212,52 +211,12 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
     <nav className="file-tree" aria-label={t('files.title')}>
       <div className="file-tree-header">
         <h2 className="panel-title">{t('files.title')}</h2>
-        {fileActions && (
-          <div className="file-tree-toolbar" role="toolbar" aria-label={t('files.action.toolbar')}>
-            <button type="button" className="icon-button" data-testid="file-new" aria-label={t('files.action.newFile')} title={t('files.action.newFile')} onClick={() => ask.create()}>
-              <FilePlus size={15} aria-hidden="true" />
-            </button>
-            <button type="button" className="icon-button" data-testid="file-rename" aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })} title={t('files.action.renameHint')} disabled={!target} onClick={() => ask.rename()}>
-              <Pencil size={15} aria-hidden="true" />
-            </button>
-            <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={() => ask.delete()}>
-              <Trash2 size={15} aria-hidden="true" />
-            </button>
-            <button type="button" className="icon-button" data-testid="file-refresh" aria-label={t('files.action.refresh')} title={t('files.action.refreshHint')} disabled={refreshing} onClick={refresh}>
-              <RefreshCw size={15} aria-hidden="true" />
-            </button>
-          </div>
-        )}
+        {fileActions && <FilesToolbar target={target} ask={ask} refreshing={refreshing} onRefresh={refresh} />}
       </div>
       {fileActions ? (
-        <ContextMenu.Root>
-          <ContextMenu.Trigger asChild>{treeList}</ContextMenu.Trigger>
-          <ContextMenu.Portal>
-            <ContextMenu.Content className="menu" data-testid="file-context-menu" collisionPadding={8}>
-              <ContextMenu.Item className="menu-item" data-testid="file-menu-new" onSelect={() => ask.create(menuSubject)}>
-                <FilePlus size={14} aria-hidden="true" className="menu-item-icon" />
-                {t('files.action.newFile')}
-              </ContextMenu.Item>
-              {menuSubject && (
-                <>
-                  <ContextMenu.Item className="menu-item" data-testid="file-menu-rename" onSelect={() => ask.rename(menuSubject)}>
-                    <Pencil size={14} aria-hidden="true" className="menu-item-icon" />
-                    {t('files.action.renameItem')}
-                  </ContextMenu.Item>
-                  <ContextMenu.Item className="menu-item menu-item-danger" data-testid="file-menu-delete" onSelect={() => ask.delete(menuSubject)}>
-                    <Trash2 size={14} aria-hidden="true" className="menu-item-icon" />
-                    {t('files.action.deleteItem')}
-                  </ContextMenu.Item>
-                  <ContextMenu.Separator className="menu-separator" />
-                  <ContextMenu.Item className="menu-item" data-testid="file-menu-copy-path" onSelect={() => void navigator.clipboard?.writeText(menuSubject.path).catch(() => undefined)}>
-                    <Copy size={14} aria-hidden="true" className="menu-item-icon" />
-                    {t('files.action.copyPath')}
-                  </ContextMenu.Item>
-                </>
-              )}
-            </ContextMenu.Content>
-          </ContextMenu.Portal>
-        </ContextMenu.Root>
+        <FileContextMenu subject={menuSubject} ask={ask}>
+          {treeList}
+        </FileContextMenu>
       ) : (
         treeList
       )}
