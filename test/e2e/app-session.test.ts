@@ -99,7 +99,7 @@ describe.runIf(run)('session workbench', () => {
     await page.keyboard.press('Shift+?');
     const help = page.getByTestId('shortcuts-dialog');
     await help.waitFor();
-    expect(await help.locator('[data-testid="shortcut"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-shortcut')))).toEqual(['quickOpen', 'findInFiles', 'save', 'help', 'tree', 'treeRename', 'treeDelete']);
+    expect(await help.locator('[data-testid="shortcut"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-shortcut')))).toEqual(['quickOpen', 'findInFiles', 'save', 'help', 'tree', 'treeRename', 'treeDelete', 'treeMenu']);
     expect(await help.innerText()).toContain('Ctrl');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });

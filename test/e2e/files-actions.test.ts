@@ -117,6 +117,16 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
     expect(existsSync(join(workspace, 'src/main.ts'))).toBe(true);
+
+    // From the keyboard: Shift+F10 on the focused row opens the same menu, focus in it.
+    await focusRow('src/other.ts');
+    await page.keyboard.press('Shift+F10');
+    await menu.waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('[data-testid="file-name-input"]').inputValue()).toBe('other.ts');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
   });
 
   it('changes others made on disk show after Refresh, and when the page is shown again: clean tabs take them, the tree lists new files', async () => {

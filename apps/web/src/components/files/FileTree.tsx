@@ -91,6 +91,15 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
       else ask.delete(subjectAt(current));
       return;
     }
+    if (fileActions && current && (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10'))) {
+      // The menu key (or Shift+F10) opens the row's context menu, as a right-click would: Radix's
+      // menu opens on the contextmenu event, placed under the row's name.
+      e.preventDefault();
+      const row = list.current?.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(current)}"] .tree-row`);
+      const box = row?.getBoundingClientRect();
+      if (row && box) row.dispatchEvent(new globalThis.MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: box.left + 24, clientY: box.bottom }));
+      return;
+    }
     const action = treeKeyAction(rows, current, e.key);
     if (action.kind === 'none') {
       if (e.key.length === 1 && e.key !== ' ') {

@@ -7,6 +7,7 @@ const TREE_KEYS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['tree', ['↑', '↓', '←', '→']],
   ['treeRename', ['F2']],
   ['treeDelete', ['Delete']],
+  ['treeMenu', ['Shift', 'F10']],
 ];
 
 /** The keyboard shortcuts, opened with `?` or from the header's help button. */
