@@ -5,7 +5,7 @@ import type { Logger } from './log.js';
 const DAY_MS = 24 * 3_600_000;
 
 /** Per-session agentctl logs (and their rotated `.1`): the only logs that multiply with use. */
-export const SESSION_LOG_NAME = /^agentctl-[^/]+\.log(\.1)?$/;
+const SESSION_LOG_NAME = /^agentctl-[^/]+\.log(\.1)?$/;
 
 /**
  * Deletes session logs nobody wrote to for `days` days, at once and then daily (0 days: keeps

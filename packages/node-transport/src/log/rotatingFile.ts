@@ -92,8 +92,4 @@ export class RotatingFile {
       stream.end();
     });
   }
-
-  get isEnded(): boolean {
-    return this.ended;
-  }
 }
