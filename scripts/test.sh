@@ -9,6 +9,8 @@ echo "== type check"
 for ws in packages/protocol packages/kit packages/node-transport apps/agentctl apps/backend apps/web .; do npx tsc -p "$ws"; done
 echo "== lint"
 npx eslint .
+echo "== format"
+npx prettier --check . --log-level warn
 echo "== import cycles"
 node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
 echo "== build"
