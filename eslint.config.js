@@ -9,13 +9,32 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // No app imports another app: they talk over packages/protocol and the wire.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web'], message: 'apps talk over the wire contract, never by import' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web'], message: 'apps talk over the wire contract, never by import' },
+          ],
+        },
+      ],
     },
   },
   {
     // The browser bundle gets no Node plumbing: node-transport is for the backend and agentctl.
     files: ['apps/web/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web', '@kandev/node-transport'], message: 'the web imports only @kandev/protocol and @kandev/kit' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/apps/*/**', '@kandev/agentctl', '@kandev/backend', '@kandev/web', '@kandev/node-transport'],
+              message: 'the web imports only @kandev/protocol and @kandev/kit',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],

@@ -11,10 +11,25 @@ import { startStack } from '../test/support/stack.js';
 import { installEchoServer, measurePath, openProduct } from './transport.js';
 import { taskPath } from '../test/support/stack.js';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
-export interface SelfTime { fn: string; where: string; ms: number; percent: number }
+export interface SelfTime {
+  fn: string;
+  where: string;
+  ms: number;
+  percent: number;
+}
 
 /** Bundle positions back to the TypeScript source, through the bundle's linked source map. */
 function sourceLocator(): (url: string, line: number, column: number) => string {
@@ -56,7 +71,10 @@ export function topSelfTime(profile: CpuProfile, top = 15): SelfTime[] {
     entry.us += delta;
     self.set(key, entry);
   });
-  return [...self.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ fn: e.fn, where: e.where, ms: e.us / 1000, percent: (100 * e.us) / Math.max(1, total) }));
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top)
+    .map((e) => ({ fn: e.fn, where: e.where, ms: e.us / 1000, percent: (100 * e.us) / Math.max(1, total) }));
 }
 
 export async function profileProductPath(workspace: string, bin: string): Promise<{ top: SelfTime[]; profiledMs: number }> {

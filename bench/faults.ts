@@ -20,7 +20,10 @@ const FUZZ_FRAMES = Number(process.env.BENCH_FUZZ ?? 10_000);
 
 export interface FaultFigures {
   flood: {
-    count: number; baselineMiB: number; peakMiB: number; growthMiB: number;
+    count: number;
+    baselineMiB: number;
+    peakMiB: number;
+    growthMiB: number;
     neighbourEchoMs: ReturnType<typeof summarize> & { max: number };
     quietEchoMs: ReturnType<typeof summarize> & { max: number };
   };
@@ -33,7 +36,11 @@ async function fakeSession(stack: RunningStack, dir: string, name: string, scrip
   writeFileSync(join(workspace, 'Main.kt'), 'fun main() = println("hi")\n');
   const bin = join(dir, `${name}-bin`);
   installFakeServer(bin, 'kotlin-lsp');
-  const task = await stack.createTask({ title: name, workspace, env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), ...(logFile ? { FAKE_LSP_LOG: logFile } : {}) } });
+  const task = await stack.createTask({
+    title: name,
+    workspace,
+    env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), ...(logFile ? { FAKE_LSP_LOG: logFile } : {}) },
+  });
   return (await stack.startSession(task.id)).id;
 }
 
@@ -57,7 +64,13 @@ export async function runFaultBench(): Promise<FaultFigures> {
   try {
     const pid = stack.process.pid as number;
     const floodLog = join(dir, 'flooder.jsonl');
-    const flooder = await fakeSession(stack, dir, 'flooder', { rules: { 'kandev/startFlood': [{ flood: { method: 'kandev/noise', count: FLOOD_COUNT, bytes: 1024 } }] } }, floodLog);
+    const flooder = await fakeSession(
+      stack,
+      dir,
+      'flooder',
+      { rules: { 'kandev/startFlood': [{ flood: { method: 'kandev/noise', count: FLOOD_COUNT, bytes: 1024 } }] } },
+      floodLog,
+    );
     const neighbourSession = await fakeSession(stack, dir, 'neighbour', {});
     const neighbour = (await ready(stack, neighbourSession)).client;
     const tab = await ready(stack, flooder);
@@ -119,21 +132,38 @@ export async function runFaultBench(): Promise<FaultFigures> {
 
     const mib = (bytes: number) => Number((bytes / MiB).toFixed(1));
     const figures: FaultFigures = {
-      flood: { count: FLOOD_COUNT, baselineMiB: mib(baseline), peakMiB: mib(floodPeak), growthMiB: mib(floodPeak - baseline), neighbourEchoMs: { ...summarize(echoes), max: Math.max(...echoes) }, quietEchoMs: { ...summarize(quiet), max: Math.max(...quiet) } },
+      flood: {
+        count: FLOOD_COUNT,
+        baselineMiB: mib(baseline),
+        peakMiB: mib(floodPeak),
+        growthMiB: mib(floodPeak - baseline),
+        neighbourEchoMs: { ...summarize(echoes), max: Math.max(...echoes) },
+        quietEchoMs: { ...summarize(quiet), max: Math.max(...quiet) },
+      },
       fuzz: { frames, baselineMiB: mib(fuzzBaseline), peakMiB: mib(fuzzPeak), settledMiB: mib(settled) },
     };
     console.log(`\nfaults: backend RSS (MiB) under a ${FLOOD_COUNT} x 1 KiB flood at a frozen tab, and under ${frames} malformed frames\n`);
-    console.log(table(['scenario', 'baseline', 'peak', 'growth / settled'], [
-      ['flood at a frozen tab', figures.flood.baselineMiB, figures.flood.peakMiB, figures.flood.growthMiB],
-      ['fuzz', figures.fuzz.baselineMiB, figures.fuzz.peakMiB, figures.fuzz.settledMiB],
-    ]));
+    console.log(
+      table(
+        ['scenario', 'baseline', 'peak', 'growth / settled'],
+        [
+          ['flood at a frozen tab', figures.flood.baselineMiB, figures.flood.peakMiB, figures.flood.growthMiB],
+          ['fuzz', figures.fuzz.baselineMiB, figures.fuzz.peakMiB, figures.fuzz.settledMiB],
+        ],
+      ),
+    );
     const e = figures.flood.neighbourEchoMs;
     const q = figures.flood.quietEchoMs;
     console.log(`\nanother session's echo round trip (ms)\n`);
-    console.log(table(['when', 'samples', 'p50', 'p95', 'p99', 'max'], [
-      ['quiet', quiet.length, q.p50, q.p95, q.p99, q.max],
-      ['during the flood', echoes.length, e.p50, e.p95, e.p99, e.max],
-    ]));
+    console.log(
+      table(
+        ['when', 'samples', 'p50', 'p95', 'p99', 'max'],
+        [
+          ['quiet', quiet.length, q.p50, q.p95, q.p99, q.max],
+          ['during the flood', echoes.length, e.p50, e.p95, e.p99, e.max],
+        ],
+      ),
+    );
     console.log('');
     return figures;
   } finally {
@@ -141,4 +171,3 @@ export async function runFaultBench(): Promise<FaultFigures> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

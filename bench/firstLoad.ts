@@ -18,7 +18,11 @@ export interface FirstLoadRow {
   typescriptWorker: boolean;
 }
 
-interface WireMeter { bytes(): number; requests(): number; urls(): string[] }
+interface WireMeter {
+  bytes(): number;
+  requests(): number;
+  urls(): string[];
+}
 
 async function meter(cdp: CDPSession): Promise<WireMeter> {
   const urls = new Map<string, string>();
@@ -58,7 +62,15 @@ export async function firstLoad(stack: RunningStack, sessionId: string, file: st
     const readyMs = performance.now() - start;
     // Whatever the ready editor still fetches right after (diagnostics, semantic tokens) counts too.
     await page.waitForLoadState('networkidle');
-    return { page: `Kandev editor, ${file}`, editorMs, editorKiB, readyMs, readyKiB: kib(wire.bytes()), requests: wire.requests(), typescriptWorker: wire.urls().some(isTypeScriptWorker) };
+    return {
+      page: `Kandev editor, ${file}`,
+      editorMs,
+      editorKiB,
+      readyMs,
+      readyKiB: kib(wire.bytes()),
+      requests: wire.requests(),
+      typescriptWorker: wire.urls().some(isTypeScriptWorker),
+    };
   } finally {
     await close();
   }
@@ -72,7 +84,15 @@ export async function bareMonaco(stack: RunningStack, sessionId: string, file: s
     await page.locator('[data-testid="bare-editor"] .view-lines .view-line').first().waitFor({ state: 'visible' });
     const editorMs = performance.now() - start;
     await page.waitForLoadState('networkidle');
-    return { page: `bare Monaco (same build), ${file}`, editorMs, editorKiB: kib(wire.bytes()), readyMs: undefined, readyKiB: undefined, requests: wire.requests(), typescriptWorker: wire.urls().some(isTypeScriptWorker) };
+    return {
+      page: `bare Monaco (same build), ${file}`,
+      editorMs,
+      editorKiB: kib(wire.bytes()),
+      readyMs: undefined,
+      readyKiB: undefined,
+      requests: wire.requests(),
+      typescriptWorker: wire.urls().some(isTypeScriptWorker),
+    };
   } finally {
     await close();
   }

@@ -18,8 +18,16 @@ export type ProxyMode = 'raw' | 'json' | 'forward';
  * its URL), frames copied as they are: chained in front of a `raw` proxy it makes two raw process
  * hops, the product's hop count (browser -> backend -> agentctl -> stdio) with none of its work.
  */
-export async function startPassThroughProxy(command: string, args: string[], env: NodeJS.ProcessEnv, mode: ProxyMode = 'raw'): Promise<{ url: string; close(): Promise<void> }> {
-  const proxy = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode, command, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startPassThroughProxy(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  mode: ProxyMode = 'raw',
+): Promise<{ url: string; close(): Promise<void> }> {
+  const proxy = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mode, command, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => proxy.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: proxy.stdout }).once('line', (line) => resolve(Number(line)));
@@ -88,6 +96,7 @@ async function serve(mode: ProxyMode, command: string, args: string[]): Promise<
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, command, ...args] = process.argv.slice(2);
-  if ((mode !== 'raw' && mode !== 'json' && mode !== 'forward') || !command) throw new Error('usage: passThroughProxy.ts raw|json|forward <command|url> [args...]');
+  if ((mode !== 'raw' && mode !== 'json' && mode !== 'forward') || !command)
+    throw new Error('usage: passThroughProxy.ts raw|json|forward <command|url> [args...]');
   void serve(mode, command, args);
 }

@@ -28,7 +28,19 @@ import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
 import { table, type LatencySummary } from './stats.js';
 import {
-  concurrentLeases, directStdio, ECHO_SIZES, FLOOD, installEchoServer, concurrentDirect, manyDocuments, measurePath, memoryPerLease, oneHopProxy, openProduct, startTimes, twoHopProxy,
+  concurrentLeases,
+  directStdio,
+  ECHO_SIZES,
+  FLOOD,
+  installEchoServer,
+  concurrentDirect,
+  manyDocuments,
+  measurePath,
+  memoryPerLease,
+  oneHopProxy,
+  openProduct,
+  startTimes,
+  twoHopProxy,
   type PathResult,
 } from './transport.js';
 
@@ -47,8 +59,12 @@ const fixed = (n: number | undefined, digits = 2) => (n === undefined || Number.
 
 function pathRows(paths: Array<[string, PathResult]>): string {
   const headers = ['path', ...ECHO_SIZES.flatMap((s) => [`${s.label} p50`, 'p95', 'p99']), 'notif/s', 'MiB/s'];
-  const rows = paths.map(([name, r]) => [name, ...ECHO_SIZES.flatMap((s) => [fixed(r.echo[s.label]?.p50), fixed(r.echo[s.label]?.p95), fixed(r.echo[s.label]?.p99)]),
-    r.flood.messagesPerSecond.toFixed(0), r.flood.mibPerSecond.toFixed(1)]);
+  const rows = paths.map(([name, r]) => [
+    name,
+    ...ECHO_SIZES.flatMap((s) => [fixed(r.echo[s.label]?.p50), fixed(r.echo[s.label]?.p95), fixed(r.echo[s.label]?.p99)]),
+    r.flood.messagesPerSecond.toFixed(0),
+    r.flood.mibPerSecond.toFixed(1),
+  ]);
   return table(headers, rows);
 }
 
@@ -59,7 +75,7 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
   paths.push(['direct stdio', await directStdio(shim)]);
   paths.push(['1-hop proxy, JSON parse + re-encode', await oneHopProxy(shim, 'json')]);
   paths.push(['1-hop proxy, raw reframing', await oneHopProxy(shim, 'raw')]);
-  paths.push(['2 raw hops (the product\'s hop count)', await twoHopProxy(shim)]);
+  paths.push(["2 raw hops (the product's hop count)", await twoHopProxy(shim)]);
 
   const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '32' });
   try {
@@ -76,25 +92,52 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
     const tsTask = await stack.createTask({ title: 'bench ts', workspace: copyDemoWorkspace() });
     const realRounds = Math.max(3, Math.floor(REATTACH_ROUNDS / 2));
     const real = await startTimes(stack, tsTask.id, 'typescript', realRounds);
-    out('ready to use after connect (ms): reattach to a retained lease vs cold start (launch + initialize)', table(['server', 'start', 'p50', 'p95', 'mean', 'resumed'], [
-      ['stub (echo server)', 'reattach', fixed(fake.reattach.p50), fixed(fake.reattach.p95), fixed(fake.reattach.mean), `${fake.resumed}/${REATTACH_ROUNDS}`],
-      ['stub (echo server)', 'cold start', fixed(fake.cold.p50), fixed(fake.cold.p95), fixed(fake.cold.mean), ''],
-      ['typescript-language-server', 'reattach', fixed(real.reattach.p50), fixed(real.reattach.p95), fixed(real.reattach.mean), `${real.resumed}/${realRounds}`],
-      ['typescript-language-server', 'cold start', fixed(real.cold.p50), fixed(real.cold.p95), fixed(real.cold.mean), ''],
-    ]));
+    out(
+      'ready to use after connect (ms): reattach to a retained lease vs cold start (launch + initialize)',
+      table(
+        ['server', 'start', 'p50', 'p95', 'mean', 'resumed'],
+        [
+          [
+            'stub (echo server)',
+            'reattach',
+            fixed(fake.reattach.p50),
+            fixed(fake.reattach.p95),
+            fixed(fake.reattach.mean),
+            `${fake.resumed}/${REATTACH_ROUNDS}`,
+          ],
+          ['stub (echo server)', 'cold start', fixed(fake.cold.p50), fixed(fake.cold.p95), fixed(fake.cold.mean), ''],
+          [
+            'typescript-language-server',
+            'reattach',
+            fixed(real.reattach.p50),
+            fixed(real.reattach.p95),
+            fixed(real.reattach.mean),
+            `${real.resumed}/${realRounds}`,
+          ],
+          ['typescript-language-server', 'cold start', fixed(real.cold.p50), fixed(real.cold.p95), fixed(real.cold.mean), ''],
+        ],
+      ),
+    );
     results.startTimes = { stub: fake, typescript: real };
 
     const memory = await memoryPerLease(stack, task.id, LEASES);
     // Each load taken twice, through the product and straight over stdio: the product's added
     // latency is the difference, which should stay flat as the load grows.
     const busy: Array<[string, LatencySummary, LatencySummary]> = [];
-    for (const n of [1, 4, 8]) busy.push([`${n} lease${n > 1 ? 's' : ''} busy at once`, await concurrentLeases(stack, task.id, n), await concurrentDirect(shim, n)]);
+    for (const n of [1, 4, 8])
+      busy.push([`${n} lease${n > 1 ? 's' : ''} busy at once`, await concurrentLeases(stack, task.id, n), await concurrentDirect(shim, n)]);
     busy.push([`1 lease with ${DOCUMENTS} open documents`, await manyDocuments(stack, task.id, DOCUMENTS), await concurrentDirect(shim, 1, 300, DOCUMENTS)]);
-    out('Kandev path under load: 200 B bench/echo round trip (ms), beside the same load over direct stdio', table(
-      ['load', 'p50', 'p95', 'p99', 'direct p50', 'direct p95', 'added p50', 'added p95'],
-      busy.map(([name, s, d]) => [name, fixed(s.p50), fixed(s.p95), fixed(s.p99), fixed(d.p50), fixed(d.p95), fixed(s.p50 - d.p50), fixed(s.p95 - d.p95)]),
-    ));
-    out('backend memory per lease', `${memory.beforeKiB} KiB before, ${memory.afterKiB} KiB with ${LEASES} more leases: ${memory.perLeaseKiB.toFixed(0)} KiB per lease`);
+    out(
+      'Kandev path under load: 200 B bench/echo round trip (ms), beside the same load over direct stdio',
+      table(
+        ['load', 'p50', 'p95', 'p99', 'direct p50', 'direct p95', 'added p50', 'added p95'],
+        busy.map(([name, s, d]) => [name, fixed(s.p50), fixed(s.p95), fixed(s.p99), fixed(d.p50), fixed(d.p95), fixed(s.p50 - d.p50), fixed(s.p95 - d.p95)]),
+      ),
+    );
+    out(
+      'backend memory per lease',
+      `${memory.beforeKiB} KiB before, ${memory.afterKiB} KiB with ${LEASES} more leases: ${memory.perLeaseKiB.toFixed(0)} KiB per lease`,
+    );
     results.load = Object.fromEntries(busy.map(([name, product, direct]) => [name, { ...product, direct }]));
     results.memory = memory;
   } finally {
@@ -114,10 +157,21 @@ async function load(): Promise<void> {
       await firstLoad(stack, sessionId, 'app/main.py', 'python'),
       await bareMonaco(stack, sessionId, 'src/main.ts'),
     ];
-    out('first load on a fresh Chromium profile (KiB over the wire incl. headers; ms from navigation)', table(
-      ['page', 'editor visible ms', 'KiB then', 'server ready ms', 'KiB then', 'requests', 'TS worker fetched'],
-      rows.map((r) => [r.page, fixed(r.editorMs, 0), fixed(r.editorKiB, 0), fixed(r.readyMs, 0), fixed(r.readyKiB, 0), String(r.requests), r.typescriptWorker ? 'yes' : 'no']),
-    ));
+    out(
+      'first load on a fresh Chromium profile (KiB over the wire incl. headers; ms from navigation)',
+      table(
+        ['page', 'editor visible ms', 'KiB then', 'server ready ms', 'KiB then', 'requests', 'TS worker fetched'],
+        rows.map((r) => [
+          r.page,
+          fixed(r.editorMs, 0),
+          fixed(r.editorKiB, 0),
+          fixed(r.readyMs, 0),
+          fixed(r.readyKiB, 0),
+          String(r.requests),
+          r.typescriptWorker ? 'yes' : 'no',
+        ]),
+      ),
+    );
     results.firstLoad = rows;
   } finally {
     await stack.stop();
@@ -128,7 +182,13 @@ async function search(): Promise<void> {
   const stack = await startStack();
   try {
     const { rows, files, mib } = await searchBench(stack);
-    out(`files search on a generated tree of ${files} files, ${mib.toFixed(0)} MiB (median of 3, ms, whole answer read)`, table(['engine', 'rare string', 'no match'], rows.map((r) => [r.engine, fixed(r.rareMs, 0), fixed(r.nothingMs, 0)])));
+    out(
+      `files search on a generated tree of ${files} files, ${mib.toFixed(0)} MiB (median of 3, ms, whole answer read)`,
+      table(
+        ['engine', 'rare string', 'no match'],
+        rows.map((r) => [r.engine, fixed(r.rareMs, 0), fixed(r.nothingMs, 0)]),
+      ),
+    );
     results.search = { files, mib, rows };
   } finally {
     await stack.stop();
@@ -137,7 +197,10 @@ async function search(): Promise<void> {
 
 async function profile(dir: string): Promise<void> {
   const { top, profiledMs } = await profileProductPath(copyDemoWorkspace(), join(dir, 'profile-bin'));
-  const body = table(['self ms', '%', 'function', 'where'], top.map((t) => [fixed(t.ms, 1), fixed(t.percent, 1), t.fn, t.where]));
+  const body = table(
+    ['self ms', '%', 'function', 'where'],
+    top.map((t) => [fixed(t.ms, 1), fixed(t.percent, 1), t.fn, t.where]),
+  );
   out(`backend CPU profile of one product-path run (${(profiledMs / 1000).toFixed(1)} s profiled), top self time`, body);
   results.profile = { profiledMs, top };
   const notes = [

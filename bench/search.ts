@@ -18,12 +18,29 @@ export const RARE = 'zqxRareNeedle42';
 export const NOTHING = 'this-string-is-nowhere-9f3c1';
 const REPEATS = 3;
 
-const WORDS = ['const', 'value', 'return', 'function', 'import', 'export', 'string', 'number', 'await', 'async', 'result', 'config', 'handler', 'request', 'response', 'buffer'];
+const WORDS = [
+  'const',
+  'value',
+  'return',
+  'function',
+  'import',
+  'export',
+  'string',
+  'number',
+  'await',
+  'async',
+  'result',
+  'config',
+  'handler',
+  'request',
+  'response',
+  'buffer',
+];
 
 function chunk(seed: number, bytes: number): string {
   const lines: string[] = [];
   let size = 0;
-  let x = seed * 2654435761 >>> 0;
+  let x = (seed * 2654435761) >>> 0;
   while (size < bytes) {
     let line = '';
     for (let w = 0; w < 10; w++) {
@@ -79,18 +96,30 @@ function plainRg(rg: string, root: string, query: string): Promise<void> {
 async function productSearch(agentctl: RunningAgentctl, query: string, expectHits: number): Promise<void> {
   const res = await agentctl.api(`${TASK_HOST_PATHS.search}?stream=1&q=${encodeURIComponent(query)}`);
   const text = await res.text();
-  const hits = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; hits?: unknown[] }).reduce((n, l) => n + (l.hits?.length ?? 0), 0);
+  const hits = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; hits?: unknown[] })
+    .reduce((n, l) => n + (l.hits?.length ?? 0), 0);
   if (hits !== expectHits) throw new Error(`search for ${query}: ${hits} hits, expected ${expectHits}`);
 }
 
 async function backendSearch(stack: RunningStack, sessionId: string, query: string, expectHits: number): Promise<void> {
   const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?stream=1&q=${encodeURIComponent(query)}`, { headers: authHeaders() });
   const text = await res.text();
-  const hits = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { hits?: unknown[] }).reduce((n, l) => n + (l.hits?.length ?? 0), 0);
+  const hits = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { hits?: unknown[] })
+    .reduce((n, l) => n + (l.hits?.length ?? 0), 0);
   if (hits !== expectHits) throw new Error(`backend search for ${query}: ${hits} hits, expected ${expectHits}`);
 }
 
-export interface SearchBenchRow { engine: string; rareMs: number; nothingMs: number }
+export interface SearchBenchRow {
+  engine: string;
+  rareMs: number;
+  nothingMs: number;
+}
 
 export async function searchBench(stack: RunningStack | undefined): Promise<{ rows: SearchBenchRow[]; files: number; mib: number }> {
   const rg = findRipgrep(process.env);
@@ -101,14 +130,27 @@ export async function searchBench(stack: RunningStack | undefined): Promise<{ ro
   try {
     if (rg) {
       await plainRg(rg, root, RARE); // the page cache is warm for everyone after this
-      rows.push({ engine: 'plain rg (reference)', rareMs: await timed(() => plainRg(rg, root, RARE)), nothingMs: await timed(() => plainRg(rg, root, NOTHING)) });
+      rows.push({
+        engine: 'plain rg (reference)',
+        rareMs: await timed(() => plainRg(rg, root, RARE)),
+        nothingMs: await timed(() => plainRg(rg, root, NOTHING)),
+      });
     }
-    const engines: Array<[string, string]> = rg ? [['agentctl, ripgrep', `${dirname(rg)}:${noRgBin}`], ['agentctl, walker (no rg)', noRgBin]] : [['agentctl, walker (no rg)', noRgBin]];
+    const engines: Array<[string, string]> = rg
+      ? [
+          ['agentctl, ripgrep', `${dirname(rg)}:${noRgBin}`],
+          ['agentctl, walker (no rg)', noRgBin],
+        ]
+      : [['agentctl, walker (no rg)', noRgBin]];
     for (const [label, path] of engines) {
       const agentctl = await startAgentctl({ workspace: root, env: { PATH: path, HOME: join(root, '..') } });
       try {
         await productSearch(agentctl, RARE, 3);
-        rows.push({ engine: label, rareMs: await timed(() => productSearch(agentctl, RARE, 3)), nothingMs: await timed(() => productSearch(agentctl, NOTHING, 0)) });
+        rows.push({
+          engine: label,
+          rareMs: await timed(() => productSearch(agentctl, RARE, 3)),
+          nothingMs: await timed(() => productSearch(agentctl, NOTHING, 0)),
+        });
       } finally {
         await agentctl.stop();
       }
@@ -117,7 +159,11 @@ export async function searchBench(stack: RunningStack | undefined): Promise<{ ro
       const task = await stack.createTask({ title: 'bench search', workspace: root });
       const session = await stack.startSession(task.id);
       await backendSearch(stack, session.id, RARE, 3);
-      rows.push({ engine: 'browser API -> backend -> agentctl', rareMs: await timed(() => backendSearch(stack, session.id, RARE, 3)), nothingMs: await timed(() => backendSearch(stack, session.id, NOTHING, 0)) });
+      rows.push({
+        engine: 'browser API -> backend -> agentctl',
+        rareMs: await timed(() => backendSearch(stack, session.id, RARE, 3)),
+        nothingMs: await timed(() => backendSearch(stack, session.id, NOTHING, 0)),
+      });
     }
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -5,7 +5,12 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)] as number;
 }
 
-export interface LatencySummary { p50: number; p95: number; p99: number; mean: number }
+export interface LatencySummary {
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+}
 
 export function summarize(samples: number[]): LatencySummary {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -105,7 +105,12 @@ export function productUrl(stack: RunningStack, sessionId: string, language: str
   return `${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=${language}${lease ? `&lease=${encodeURIComponent(lease)}` : ''}`;
 }
 
-export async function openProduct(stack: RunningStack, sessionId: string, language = 'kotlin', lease?: string): Promise<{ peer: WsPeer; ready: Record<string, any> }> {
+export async function openProduct(
+  stack: RunningStack,
+  sessionId: string,
+  language = 'kotlin',
+  lease?: string,
+): Promise<{ peer: WsPeer; ready: Record<string, any> }> {
   const { peer, ready } = await WsPeer.open(productUrl(stack, sessionId, language, lease), { ...authHeaders(), Origin: stack.url }, true);
   return { peer, ready: ready as Record<string, any> };
 }
@@ -120,16 +125,20 @@ async function busyRounds(peers: BenchPeer[], rounds: number): Promise<LatencySu
   const params = payloadOf(200);
   const samples: number[] = [];
   // Warm-up, not sampled: a fresh session's agentctl and server have compiled nothing yet.
-  await Promise.all(peers.map(async (peer) => {
-    for (let i = 0; i < 20; i++) await peer.request('bench/echo', params);
-  }));
-  await Promise.all(peers.map(async (peer) => {
-    for (let i = 0; i < rounds; i++) {
-      const start = performance.now();
-      await peer.request('bench/echo', params);
-      samples.push(performance.now() - start);
-    }
-  }));
+  await Promise.all(
+    peers.map(async (peer) => {
+      for (let i = 0; i < 20; i++) await peer.request('bench/echo', params);
+    }),
+  );
+  await Promise.all(
+    peers.map(async (peer) => {
+      for (let i = 0; i < rounds; i++) {
+        const start = performance.now();
+        await peer.request('bench/echo', params);
+        samples.push(performance.now() - start);
+      }
+    }),
+  );
   return summarize(samples);
 }
 
@@ -195,7 +204,12 @@ export async function manyDocuments(stack: RunningStack, taskId: string, documen
  * Ready-to-use after connect: reattaching to a retained lease (resume, reopen nothing, synchronized)
  * against a cold start (launch + initialize), in separate sessions so neither claims the other's lease.
  */
-export async function startTimes(stack: RunningStack, taskId: string, language: string, rounds: number): Promise<{ reattach: LatencySummary; cold: LatencySummary; resumed: number }> {
+export async function startTimes(
+  stack: RunningStack,
+  taskId: string,
+  language: string,
+  rounds: number,
+): Promise<{ reattach: LatencySummary; cold: LatencySummary; resumed: number }> {
   const session = (await stack.startSession(taskId)).id;
   const coldSession = (await stack.startSession(taskId)).id;
   const cold: number[] = [];
@@ -235,7 +249,11 @@ export async function startTimes(stack: RunningStack, taskId: string, language: 
 }
 
 /** Backend RSS growth per lease held (initialized, one request answered). */
-export async function memoryPerLease(stack: RunningStack, taskId: string, leases: number): Promise<{ beforeKiB: number; afterKiB: number; perLeaseKiB: number }> {
+export async function memoryPerLease(
+  stack: RunningStack,
+  taskId: string,
+  leases: number,
+): Promise<{ beforeKiB: number; afterKiB: number; perLeaseKiB: number }> {
   const pid = stack.process.pid as number;
   const beforeKiB = rssKiB(pid);
   const held: WsPeer[] = [];

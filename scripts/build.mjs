@@ -9,25 +9,44 @@ import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const node = { platform: 'node', target: 'node20', format: 'esm', bundle: true, sourcemap: 'linked', logLevel: 'warning',
+const node = {
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  bundle: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
   // Bundled CommonJS dependencies (ws) call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __kandevCreateRequire } from 'node:module'; const require = __kandevCreateRequire(import.meta.url);" } };
+  banner: { js: "import { createRequire as __kandevCreateRequire } from 'node:module'; const require = __kandevCreateRequire(import.meta.url);" },
+};
 
 /** ws' optional `bufferutil` addon, resolved to packages/node-transport's word-at-a-time masking. */
 const wordMask = join(root, 'packages/node-transport/src/socket/wordMask.ts');
 
 const targets = {
-  agentctl: () => build({ ...node, entryPoints: [join(root, 'apps/agentctl/src/main.ts')], outfile: join(root, 'apps/agentctl/dist/agentctl.mjs'),
-    // ws' optional native validator is not needed and not present in a container; its masking
-    // addon is the word-at-a-time JavaScript below (the backend masks every frame it sends here).
-    external: ['utf-8-validate'], alias: { bufferutil: wordMask } }),
-  backend: () => build({ ...node, entryPoints: [join(root, 'apps/backend/src/main.ts')], outfile: join(root, 'apps/backend/dist/backend.mjs'),
-    // Native and Docker client modules stay in node_modules; our workspace packages are inlined.
-    external: ['better-sqlite3', 'dockerode', 'utf-8-validate'],
-    // ws' optional masking addon, as JavaScript that works a word at a time: browsers mask every
-    // frame, and ws' own fallback unmasks them a byte at a time.
-    alias: { bufferutil: wordMask } }),
-  'fake-lsp-server': () => build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
+  agentctl: () =>
+    build({
+      ...node,
+      entryPoints: [join(root, 'apps/agentctl/src/main.ts')],
+      outfile: join(root, 'apps/agentctl/dist/agentctl.mjs'),
+      // ws' optional native validator is not needed and not present in a container; its masking
+      // addon is the word-at-a-time JavaScript below (the backend masks every frame it sends here).
+      external: ['utf-8-validate'],
+      alias: { bufferutil: wordMask },
+    }),
+  backend: () =>
+    build({
+      ...node,
+      entryPoints: [join(root, 'apps/backend/src/main.ts')],
+      outfile: join(root, 'apps/backend/dist/backend.mjs'),
+      // Native and Docker client modules stay in node_modules; our workspace packages are inlined.
+      external: ['better-sqlite3', 'dockerode', 'utf-8-validate'],
+      // ws' optional masking addon, as JavaScript that works a word at a time: browsers mask every
+      // frame, and ws' own fallback unmasks them a byte at a time.
+      alias: { bufferutil: wordMask },
+    }),
+  'fake-lsp-server': () =>
+    build({ ...node, entryPoints: [join(root, 'test/fixtures/fake-lsp-server/main.ts')], outfile: join(root, 'test/fixtures/dist/fake-lsp-server.mjs') }),
   web: () => buildWeb('production', 'dist'),
   // The same app with the window hooks browser tests read; the test stacks serve it, never users.
   'web-test': () => buildWeb('test', 'dist-test'),
@@ -35,20 +54,28 @@ const targets = {
 
 /** One Vite build of the web app in `mode` into apps/web/<outDir>, then precompressed siblings. */
 async function buildWeb(mode, outDir) {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn'], { cwd: join(root, 'apps/web'), stdio: 'inherit',
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn'], {
+    cwd: join(root, 'apps/web'),
+    stdio: 'inherit',
     // What ships is the production build, even when a test runner (NODE_ENV=test) asks for it;
     // the test twin differs only by its `mode` (vite.config.ts).
-    env: { ...process.env, NODE_ENV: 'production' } });
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) throw new Error(`web build (${mode}) failed`);
   // Vite empties the folder first, so stale .br/.gz siblings of an older build cannot survive.
   const sizes = precompress(join(root, 'apps/web', outDir));
-  console.log(`precompressed web (${outDir}): ${(sizes.raw / 1048576).toFixed(1)} MiB -> brotli ${(sizes.br / 1048576).toFixed(1)} MiB, gzip ${(sizes.gz / 1048576).toFixed(1)} MiB`);
+  console.log(
+    `precompressed web (${outDir}): ${(sizes.raw / 1048576).toFixed(1)} MiB -> brotli ${(sizes.br / 1048576).toFixed(1)} MiB, gzip ${(sizes.gz / 1048576).toFixed(1)} MiB`,
+  );
 }
 
 const wanted = process.argv.slice(2);
 for (const name of wanted.length ? wanted : Object.keys(targets)) {
   const task = targets[name];
-  if (!task) { console.error(`unknown build target: ${name}`); process.exit(2); }
+  if (!task) {
+    console.error(`unknown build target: ${name}`);
+    process.exit(2);
+  }
   await task();
   console.log(`built ${name}`);
 }

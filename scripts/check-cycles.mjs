@@ -11,9 +11,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const roots = process.argv.slice(2).length > 0
-  ? process.argv.slice(2).map((r) => resolve(r))
-  : ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);
+const roots =
+  process.argv.slice(2).length > 0
+    ? process.argv.slice(2).map((r) => resolve(r))
+    : ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);
 
 const SOURCE = /\.(ts|tsx|mts)$/;
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"`;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
@@ -40,28 +41,47 @@ function resolveSpecifier(from, spec) {
 /** Strongly connected components with more than one member (or a self edge), iteratively (Tarjan). */
 function cycles(graph) {
   let counter = 0;
-  const index = new Map(), low = new Map(), onStack = new Set(), stack = [], found = [];
+  const index = new Map(),
+    low = new Map(),
+    onStack = new Set(),
+    stack = [],
+    found = [];
   for (const start of graph.keys()) {
     if (index.has(start)) continue;
     const work = [[start, [...(graph.get(start) ?? [])], 0]];
-    index.set(start, counter); low.set(start, counter); counter++; stack.push(start); onStack.add(start);
+    index.set(start, counter);
+    low.set(start, counter);
+    counter++;
+    stack.push(start);
+    onStack.add(start);
     while (work.length > 0) {
       const frame = work[work.length - 1];
       const [node, edges] = frame;
       if (frame[2] < edges.length) {
         const next = edges[frame[2]++];
         if (!index.has(next)) {
-          index.set(next, counter); low.set(next, counter); counter++; stack.push(next); onStack.add(next);
+          index.set(next, counter);
+          low.set(next, counter);
+          counter++;
+          stack.push(next);
+          onStack.add(next);
           work.push([next, [...(graph.get(next) ?? [])], 0]);
         } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), index.get(next)));
         continue;
       }
       work.pop();
-      if (work.length > 0) { const parent = work[work.length - 1][0]; low.set(parent, Math.min(low.get(parent), low.get(node))); }
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
       if (low.get(node) === index.get(node)) {
         const members = [];
         let member;
-        do { member = stack.pop(); onStack.delete(member); members.push(member); } while (member !== node);
+        do {
+          member = stack.pop();
+          onStack.delete(member);
+          members.push(member);
+        } while (member !== node);
         if (members.length > 1 || graph.get(node)?.has(node)) found.push(members.sort());
       }
     }

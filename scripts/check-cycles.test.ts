@@ -61,7 +61,7 @@ describe('check-cycles', () => {
     expect(result.output).not.toContain('module cycle');
   });
 
-  it('treats a root\'s own files as one folder: a folder reaching back into the composition root is a cycle', () => {
+  it("treats a root's own files as one folder: a folder reaching back into the composition root is a cycle", () => {
     const root = tree({
       'main.ts': "import { serve } from './http/serve.js';\nexport const main = serve;\n",
       'log.ts': 'export const log = 1;\n',

@@ -21,21 +21,34 @@ function* filesUnder(dir) {
 }
 
 export function precompress(dir) {
-  let raw = 0, br = 0, gz = 0;
+  let raw = 0,
+    br = 0,
+    gz = 0;
   for (const path of [...filesUnder(dir)]) {
-    if (path.endsWith('.br') || path.endsWith('.gz')) { unlinkSync(path); continue; }
+    if (path.endsWith('.br') || path.endsWith('.gz')) {
+      unlinkSync(path);
+      continue;
+    }
     if (!COMPRESSIBLE.has(extname(path).toLowerCase()) || statSync(path).size < MIN_BYTES) continue;
     const bytes = readFileSync(path);
-    const brotli = brotliCompressSync(bytes, { params: {
-      [constants.BROTLI_PARAM_QUALITY]: bytes.length <= MAX_QUALITY_UP_TO ? constants.BROTLI_MAX_QUALITY : 9,
-      [constants.BROTLI_PARAM_LGWIN]: 24,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-      [constants.BROTLI_PARAM_MODE]: extname(path) === '.ttf' || extname(path) === '.wasm' ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
-    } });
+    const brotli = brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: bytes.length <= MAX_QUALITY_UP_TO ? constants.BROTLI_MAX_QUALITY : 9,
+        [constants.BROTLI_PARAM_LGWIN]: 24,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        [constants.BROTLI_PARAM_MODE]: extname(path) === '.ttf' || extname(path) === '.wasm' ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+      },
+    });
     const gzip = gzipSync(bytes, { level: 9 });
     raw += bytes.length;
-    if (brotli.length < bytes.length) { writeFileSync(`${path}.br`, brotli); br += brotli.length; }
-    if (gzip.length < bytes.length) { writeFileSync(`${path}.gz`, gzip); gz += gzip.length; }
+    if (brotli.length < bytes.length) {
+      writeFileSync(`${path}.br`, brotli);
+      br += brotli.length;
+    }
+    if (gzip.length < bytes.length) {
+      writeFileSync(`${path}.gz`, gzip);
+      gz += gzip.length;
+    }
   }
   return { raw, br, gz };
 }

@@ -13,10 +13,58 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ACCENTS = {
-  a: 'à', b: 'ƀ', c: 'ç', d: 'đ', e: 'é', f: 'ƒ', g: 'ĝ', h: 'ĥ', i: 'î', j: 'ĵ', k: 'ķ', l: 'ĺ', m: 'ɱ',
-  n: 'ñ', o: 'ö', p: 'þ', q: 'ǫ', r: 'ŕ', s: 'š', t: 'ţ', u: 'û', v: 'ṽ', w: 'ŵ', x: 'ẋ', y: 'ý', z: 'ž',
-  A: 'À', B: 'Ɓ', C: 'Ç', D: 'Đ', E: 'É', F: 'Ƒ', G: 'Ĝ', H: 'Ĥ', I: 'Î', J: 'Ĵ', K: 'Ķ', L: 'Ĺ', M: 'Ṁ',
-  N: 'Ñ', O: 'Ö', P: 'Þ', Q: 'Ǫ', R: 'Ŕ', S: 'Š', T: 'Ţ', U: 'Û', V: 'Ṽ', W: 'Ŵ', X: 'Ẋ', Y: 'Ý', Z: 'Ž',
+  a: 'à',
+  b: 'ƀ',
+  c: 'ç',
+  d: 'đ',
+  e: 'é',
+  f: 'ƒ',
+  g: 'ĝ',
+  h: 'ĥ',
+  i: 'î',
+  j: 'ĵ',
+  k: 'ķ',
+  l: 'ĺ',
+  m: 'ɱ',
+  n: 'ñ',
+  o: 'ö',
+  p: 'þ',
+  q: 'ǫ',
+  r: 'ŕ',
+  s: 'š',
+  t: 'ţ',
+  u: 'û',
+  v: 'ṽ',
+  w: 'ŵ',
+  x: 'ẋ',
+  y: 'ý',
+  z: 'ž',
+  A: 'À',
+  B: 'Ɓ',
+  C: 'Ç',
+  D: 'Đ',
+  E: 'É',
+  F: 'Ƒ',
+  G: 'Ĝ',
+  H: 'Ĥ',
+  I: 'Î',
+  J: 'Ĵ',
+  K: 'Ķ',
+  L: 'Ĺ',
+  M: 'Ṁ',
+  N: 'Ñ',
+  O: 'Ö',
+  P: 'Þ',
+  Q: 'Ǫ',
+  R: 'Ŕ',
+  S: 'Š',
+  T: 'Ţ',
+  U: 'Û',
+  V: 'Ṽ',
+  W: 'Ŵ',
+  X: 'Ẋ',
+  Y: 'Ý',
+  Z: 'Ž',
 };
 
 /** Interpolations ({{name}}, {{- raw}}, {{value, format}}) and nestings ($t(key)) pass through untouched. */
@@ -50,7 +98,9 @@ export const localesDir = join(dirname(fileURLToPath(import.meta.url)), '../apps
 /** File name -> exact file text of each pseudo catalog, generated from the English ones. */
 export function generatePseudoCatalogs(dir = localesDir) {
   const out = {};
-  for (const file of readdirSync(join(dir, 'en')).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(join(dir, 'en'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const english = JSON.parse(readFileSync(join(dir, 'en', file), 'utf8'));
     out[file] = `${JSON.stringify(pseudoCatalog(english), null, 2)}\n`;
   }

@@ -33,7 +33,9 @@ describe.runIf(run)('application shell: screens, accessibility and layout', () =
     stack = await startEditorStack();
     task = await stack.createTask({ title: 'Checkout service: fix the discount rounding', workspace });
     await stack.createTask({ title: 'Docs refresh', executor: 'local_docker', workspace });
-    const remote = await stack.api<Task>('/api/tasks', { body: { title: 'Remote build farm', executor: 'remote_docker', repositories: [{ path: '/workspace' }] } });
+    const remote = await stack.api<Task>('/api/tasks', {
+      body: { title: 'Remote build farm', executor: 'remote_docker', repositories: [{ path: '/workspace' }] },
+    });
     await stack.api(`/api/tasks/${remote.id}/sessions`, { method: 'POST', body: {} }).catch(() => undefined);
     session = await stack.startSession(task.id);
     browser = await launchChromium();

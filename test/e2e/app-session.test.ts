@@ -28,13 +28,20 @@ describe.runIf(run)('session workbench', () => {
 
   const activeTab = () => page.locator('[data-testid="editor-tab"][data-active="true"]').getAttribute('data-path');
   const tabPaths = () => page.locator('[data-testid="editor-tab"]').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('data-path')));
-  const focusedTreePath = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[role="treeitem"]')?.getAttribute('data-path') ?? null);
+  const focusedTreePath = () =>
+    page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[role="treeitem"]')?.getAttribute('data-path') ?? null);
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'kandev-app-session-'));
     mkdirSync(join(root, 'src', 'money'), { recursive: true });
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' } }));
-    writeFileSync(join(root, 'src', 'money', 'rounding.ts'), 'export function roundCents(value: number): number {\n  return Math.round(value * 100) / 100;\n}\n');
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' } }),
+    );
+    writeFileSync(
+      join(root, 'src', 'money', 'rounding.ts'),
+      'export function roundCents(value: number): number {\n  return Math.round(value * 100) / 100;\n}\n',
+    );
     writeFileSync(join(root, 'src', 'total.ts'), "import { roundCents } from './money/rounding';\n\nexport const total: number = roundCents(1.005);\n");
     writeFileSync(join(root, 'src', 'broken.ts'), "export const label: number = 'not a number';\n");
     writeFileSync(join(root, 'README.md'), '# billing\n');
@@ -99,7 +106,16 @@ describe.runIf(run)('session workbench', () => {
     await page.keyboard.press('Shift+?');
     const help = page.getByTestId('shortcuts-dialog');
     await help.waitFor();
-    expect(await help.locator('[data-testid="shortcut"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-shortcut')))).toEqual(['quickOpen', 'findInFiles', 'save', 'help', 'tree', 'treeRename', 'treeDelete', 'treeMenu']);
+    expect(await help.locator('[data-testid="shortcut"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-shortcut')))).toEqual([
+      'quickOpen',
+      'findInFiles',
+      'save',
+      'help',
+      'tree',
+      'treeRename',
+      'treeDelete',
+      'treeMenu',
+    ]);
     expect(await help.innerText()).toContain('Ctrl');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
@@ -143,7 +159,7 @@ describe.runIf(run)('session workbench', () => {
     await page.locator('[data-testid="editor"][data-path="src/broken.ts"]').waitFor();
   });
 
-  it('the Problems panel lists the server\'s type error, reveals it, and empties when it is fixed or the file closes', async () => {
+  it("the Problems panel lists the server's type error, reveals it, and empties when it is fixed or the file closes", async () => {
     await waitForLspState(page, 'typescript', 'ready');
     const group = page.locator('[data-testid="problems-group"][data-path="src/broken.ts"]');
     await group.waitFor({ timeout: 60_000 });

@@ -60,7 +60,11 @@ describe.runIf(run)('tasks and sessions in the browser', () => {
     // Only Local PC and Local Docker can be chosen; the others say why not.
     const executors = dialog.locator('[data-testid="task-executor"]');
     expect(await executors.evaluateAll((els) => els.map((e) => `${(e as HTMLInputElement).value}:${(e as HTMLInputElement).disabled}`))).toEqual([
-      'local_pc:false', 'local_docker:false', 'remote_docker:true', 'ssh:true', 'sprites:true',
+      'local_pc:false',
+      'local_docker:false',
+      'remote_docker:true',
+      'ssh:true',
+      'sprites:true',
     ]);
     expect(await dialog.getByText('Not available yet', { exact: false }).count()).toBe(3);
 
@@ -109,7 +113,10 @@ describe.runIf(run)('tasks and sessions in the browser', () => {
     await page.getByTestId('session-new').click();
     await page.locator(`[data-testid="session-view"]:not([data-session-id="${first}"])`).waitFor();
     const second = (await page.getByTestId('session-view').getAttribute('data-session-id'))!;
-    expect((await taskByTitle(title))!.sessions.map((s) => [s.id, s.status])).toEqual([[first, 'running'], [second, 'running']]);
+    expect((await taskByTitle(title))!.sessions.map((s) => [s.id, s.status])).toEqual([
+      [first, 'running'],
+      [second, 'running'],
+    ]);
 
     await page.getByTestId('session-stop').click();
     await page.locator('[data-testid="session-state"][data-state="stopped"]').waitFor();
@@ -133,7 +140,15 @@ describe.runIf(run)('tasks and sessions in the browser', () => {
     expect(await input.inputValue()).toBe(title);
     await input.fill('   ');
     await page.getByTestId('rename-task-submit').click();
-    await expect.poll(() => page.getByTestId('rename-task-dialog').getByTestId('task-error').innerText().catch(() => '')).toBe('Give the task a title.');
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('rename-task-dialog')
+          .getByTestId('task-error')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('Give the task a title.');
     await input.fill('Billing: round totals to cents');
     await page.getByTestId('rename-task-submit').click();
     await row(task.id).getByText('Billing: round totals to cents').waitFor();

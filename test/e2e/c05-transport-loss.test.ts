@@ -3,8 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
-  hoverRows, lspStatesSeen, lspStatus, openFile, openSession, placeCaret, putSettings, received, recordLspStates, runEditorAction,
-  startFakeSession, waitForLspState, webDistSnapshot,
+  hoverRows,
+  lspStatesSeen,
+  lspStatus,
+  openFile,
+  openSession,
+  placeCaret,
+  putSettings,
+  received,
+  recordLspStates,
+  runEditorAction,
+  startFakeSession,
+  waitForLspState,
+  webDistSnapshot,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { startTcpProxy, type ProxiedConnection, type TcpProxy } from '../support/tcpProxy.js';
@@ -145,7 +156,12 @@ describe.runIf(run)('C05 over a real transport loss', () => {
     expect(await lspStatus(page, 'kotlin').innerText()).not.toMatch(/stopped unexpectedly|exited/i);
 
     await hover(page);
-    expect(s.log().filter((l) => l.message.method === 'textDocument/hover').map((l) => l.pid)).toEqual([pid]);
+    expect(
+      s
+        .log()
+        .filter((l) => l.message.method === 'textDocument/hover')
+        .map((l) => l.pid),
+    ).toEqual([pid]);
     await page.context().close();
   });
 });

@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CONTAINER_SYSTEM_PATH, containerCreations, containerHostPids, dockerAvailable, ownedContainers, removeOwnedContainers, startDockerEnv, stopDockerEnv,
+  CONTAINER_SYSTEM_PATH,
+  containerCreations,
+  containerHostPids,
+  dockerAvailable,
+  ownedContainers,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
   type DockerEnv,
 } from '../integration/docker-support.js';
 import { authHeaders } from '../support/access.js';
@@ -44,7 +51,12 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
       // The same path in both workspaces, with a type error of its own in each.
       writeFileSync(join(workspace, 'src/main.ts'), `export const owner = '${name}';\nconst onlyIn${name.toUpperCase()}: number = '${name}';\n`);
       const task = await stack.api<{ id: string }>('/api/tasks', {
-        body: { title: `docker ${name}`, executor: 'local_docker', repositories: [{ path: workspace }], env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } },
+        body: {
+          title: `docker ${name}`,
+          executor: 'local_docker',
+          repositories: [{ path: workspace }],
+          env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` },
+        },
       });
       sessions[name] = (await stack.startSession(task.id)).id;
     }
@@ -65,7 +77,7 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     await waitForLspState(page, 'typescript', 'ready', 180_000);
   }
 
-  it('S32 S06 each editor keeps its own /workspace file and its container\'s server reports only that file\'s error', async () => {
+  it("S32 S06 each editor keeps its own /workspace file and its container's server reports only that file's error", async () => {
     const context = await newContext(browser.browser);
     const pageA = await context.newPage();
     const pageB = await context.newPage();
@@ -78,8 +90,8 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     await expect.poll(() => messages(pageA, sessions.a), { timeout: 90_000 }).toMatch(/Type 'string' is not assignable to type 'number'/);
     await expect.poll(() => messages(pageB, sessions.b), { timeout: 90_000 }).toMatch(/Type 'string' is not assignable to type 'number'/);
     // Each marker sits on its own session's declaration: line 2 of its own file, never the other's.
-    const markerLines = (page: Page, sessionId: string) => page.evaluate(({ sessionId }) =>
-      (window as any).__kandev.getModelMarkers(sessionId, 'src/main.ts').map((m: any) => m.startLineNumber), { sessionId });
+    const markerLines = (page: Page, sessionId: string) =>
+      page.evaluate(({ sessionId }) => (window as any).__kandev.getModelMarkers(sessionId, 'src/main.ts').map((m: any) => m.startLineNumber), { sessionId });
     expect(new Set(await markerLines(pageA, sessions.a))).toEqual(new Set([2]));
     expect(new Set(await markerLines(pageB, sessions.b))).toEqual(new Set([2]));
     await context.close();
@@ -88,11 +100,15 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
   it('S27 a request refused at capacity (4005) starts nothing on the task host: no container, no stream, no server process', async () => {
     // Both slots are held by the two editors' leases (detached now, so eviction applies): hold
     // them attached with two sockets first, then a third request must be refused.
-    const open = (sessionId: string) => new WebSocket(`${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=python`, { headers: { Origin: stack.url, ...authHeaders() } });
-    const ready = (ws: WebSocket) => new Promise<void>((resolve, reject) => {
-      ws.on('message', (d) => { if (JSON.parse(d.toString()).status === 'ready') resolve(); });
-      ws.once('close', (code) => reject(new Error(`closed ${code}`)));
-    });
+    const open = (sessionId: string) =>
+      new WebSocket(`${stack.url.replace('http', 'ws')}/lsp/${sessionId}?language=python`, { headers: { Origin: stack.url, ...authHeaders() } });
+    const ready = (ws: WebSocket) =>
+      new Promise<void>((resolve, reject) => {
+        ws.on('message', (d) => {
+          if (JSON.parse(d.toString()).status === 'ready') resolve();
+        });
+        ws.once('close', (code) => reject(new Error(`closed ${code}`)));
+      });
     // The closed pages' leases detach once the backend sees their sockets end.
     const detached = async () => {
       const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
@@ -105,7 +121,12 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     // A third Docker session that never had a language server: the refusal is the first LSP request
     // its task host would see, so anything the backend started for it would show there.
     const task = await stack.api<{ id: string }>('/api/tasks', {
-      body: { title: 'docker c', executor: 'local_docker', repositories: [{ path: copyDemoWorkspace() }], env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } },
+      body: {
+        title: 'docker c',
+        executor: 'local_docker',
+        repositories: [{ path: copyDemoWorkspace() }],
+        env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` },
+      },
     });
     const c = (await stack.startSession(task.id)).id;
     const [info] = await env.docker.listContainers({ filters: { label: [`dev.kandev.session=${c}`] } });
@@ -121,13 +142,20 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
 
     // Free a slot and open c for real: its agentctl must have seen exactly this one stream. A stream
     // opened for the refused request (even one closed at once) would make it two.
-    const released = new Promise<void>((resolve) => first.on('message', (d) => { if (JSON.parse(d.toString()).status === 'released') resolve(); }));
+    const released = new Promise<void>((resolve) =>
+      first.on('message', (d) => {
+        if (JSON.parse(d.toString()).status === 'released') resolve();
+      }),
+    );
     first.send(JSON.stringify({ control: 'release', reason: 'stop' }));
     await released;
     const admitted = open(c);
     await ready(admitted);
     // agentctl's log reaches the file asynchronously (its logger, then the backend's pipe): polled.
-    const streamOpens = (): number => readFileSync(join(stack.home, 'logs', `agentctl-${c}.log`), 'utf8').split('\n').filter((line) => line.includes('"event":"stream_open"')).length;
+    const streamOpens = (): number =>
+      readFileSync(join(stack.home, 'logs', `agentctl-${c}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"event":"stream_open"')).length;
     await expect.poll(streamOpens).toBe(1);
     admitted.close();
     second.close();

@@ -59,14 +59,31 @@ function script(fileUri: (path: string) => string): FakeScript {
       workspace: { fileOperations: { willRename: { filters: kotlinFiles }, didRename: { filters: kotlinFiles }, didCreate: { filters: kotlinFiles } } },
     },
     rules: {
-      initialized: [{ request: 'client/registerCapability', params: { registrations: [{ id: 'deletes', method: 'workspace/didDeleteFiles', registerOptions: { filters: [{ pattern: { glob: '**/*.md' } }] } }] } }],
+      initialized: [
+        {
+          request: 'client/registerCapability',
+          params: { registrations: [{ id: 'deletes', method: 'workspace/didDeleteFiles', registerOptions: { filters: [{ pattern: { glob: '**/*.md' } }] } }] },
+        },
+      ],
       'textDocument/rename': [{ respond: annotatedRename }],
       'textDocument/codeAction': [{ respond: [{ title: 'Reorganize files', kind: 'quickfix', edit: reorganize }] }],
       // The rename participant: Main.kt's reference to the moved file is updated in the same edit.
       'workspace/willRenameFiles': [{ respond: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// uses Moved.kt\n' }] } } }],
-      'workspace/symbol': [{ respond: [{ name: 'fresh', kind: 12, containerName: 'unresolved', location: { uri: fileUri(OTHER) }, data: { token: 'abc', rank: 2 } }] }],
+      'workspace/symbol': [
+        { respond: [{ name: 'fresh', kind: 12, containerName: 'unresolved', location: { uri: fileUri(OTHER) }, data: { token: 'abc', rank: 2 } }] },
+      ],
       // The full result replaces the partial one: another file, a range and a container.
-      'workspaceSymbol/resolve': [{ respond: { name: 'fresh', kind: 12, containerName: 'Fresh.kt', location: { uri: fileUri(FRESH), range: range(0, 4, 9) }, data: { token: 'abc', rank: 2 } } }],
+      'workspaceSymbol/resolve': [
+        {
+          respond: {
+            name: 'fresh',
+            kind: 12,
+            containerName: 'Fresh.kt',
+            location: { uri: fileUri(FRESH), range: range(0, 4, 9) },
+            data: { token: 'abc', rank: 2 },
+          },
+        },
+      ],
     },
   };
 }
@@ -118,7 +135,7 @@ describe.runIf(run)('workspace edit annotations and file operations against the 
     await expect.poll(() => onDisk(OTHER)).toBe('fun assist() {}\n');
   });
 
-  it('file operations after a reload: will/did notifications only for what the server registered (static and replayed dynamic), the rename participant\'s edit applied with the batch', async () => {
+  it("file operations after a reload: will/did notifications only for what the server registered (static and replayed dynamic), the rename participant's edit applied with the batch", async () => {
     await page.reload();
     await openFile(page, MAIN);
     await waitForLspState(page, 'kotlin', 'ready');
@@ -134,7 +151,10 @@ describe.runIf(run)('workspace edit annotations and file operations against the 
     expect(existsSync(join(session.workspace, NOTES))).toBe(false);
     // The participant's edit reached the open model (unsaved, like every edit of an open file).
     await expect.poll(() => editorText(page)).toMatch(/^\/\/ uses Moved\.kt\n/);
-    const methods = session.log().map((l) => (l.message as { method?: string }).method).filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
+    const methods = session
+      .log()
+      .map((l) => (l.message as { method?: string }).method)
+      .filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
     expect(methods).toEqual(['workspace/willRenameFiles', 'workspace/didCreateFiles', 'workspace/didRenameFiles', 'workspace/didDeleteFiles']);
     expect(received(session, 'workspace/willRenameFiles')[0]!.params).toEqual({ files: [{ oldUri: session.fileUri(OLD), newUri: session.fileUri(MOVED) }] });
     expect(received(session, 'workspace/didCreateFiles')[0]!.params).toEqual({ files: [{ uri: session.fileUri(FRESH) }] });

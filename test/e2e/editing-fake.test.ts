@@ -5,7 +5,18 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, runEditorAction, withEditor, openFile, received, setCaret, waitForLspState, type FakeSession } from '../support/page.js';
+import {
+  caretPosition,
+  editorText,
+  markers,
+  runEditorAction,
+  withEditor,
+  openFile,
+  received,
+  setCaret,
+  waitForLspState,
+  type FakeSession,
+} from '../support/page.js';
 import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
@@ -27,7 +38,9 @@ const range = (line: number, start: number, end: number) => ({ start: { line, ch
 const diagnostic = (message: string) => ({ range: range(0, 4, 8), message, severity: 1, source: 'fake' });
 
 function script(fileUri: (path: string) => string): FakeScript {
-  const renameEdit = { changes: { [fileUri(MAIN)]: [{ range: range(1, 4, 10), newText: 'assist' }], [fileUri(OTHER)]: [{ range: range(0, 4, 10), newText: 'assist' }] } };
+  const renameEdit = {
+    changes: { [fileUri(MAIN)]: [{ range: range(1, 4, 10), newText: 'assist' }], [fileUri(OTHER)]: [{ range: range(0, 4, 10), newText: 'assist' }] },
+  };
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: 2, save: true },
@@ -44,27 +57,52 @@ function script(fileUri: (path: string) => string): FakeScript {
       'textDocument/prepareRename': [{ respond: { range: range(1, 4, 10), placeholder: 'helper' } }],
       'textDocument/rename': [{ respond: renameEdit }],
       'textDocument/codeAction': [{ respond: [{ title: 'Insert a greeting', kind: 'quickfix', data: { id: 7 } }] }],
-      'codeAction/resolve': [{ respond: { title: 'Insert a greeting', kind: 'quickfix', data: { id: 7 }, edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// hello\n' }] } }, command: { title: 'after', command: 'fake.after', arguments: [7] } } }],
+      'codeAction/resolve': [
+        {
+          respond: {
+            title: 'Insert a greeting',
+            kind: 'quickfix',
+            data: { id: 7 },
+            edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// hello\n' }] } },
+            command: { title: 'after', command: 'fake.after', arguments: [7] },
+          },
+        },
+      ],
       'workspace/executeCommand': [
         // Line 3 (0-based): after the action's own edit inserted a line above.
-        { request: 'workspace/applyEdit', params: { label: 'after', edit: { changes: { [fileUri(MAIN)]: [{ range: range(3, 0, 1), newText: '} // done' }] } } } },
+        {
+          request: 'workspace/applyEdit',
+          params: { label: 'after', edit: { changes: { [fileUri(MAIN)]: [{ range: range(3, 0, 1), newText: '} // done' }] } } },
+        },
         { respond: null },
       ],
-      'textDocument/diagnostic': [{
-        sequence: 'pull',
-        steps: [
-          [{ respond: { kind: 'full', resultId: 'r1', items: [diagnostic('first pull')] } }],
-          [{ respond: { kind: 'unchanged', resultId: 'r1' } }],
-          [{ respond: { kind: 'full', resultId: 'r2', items: [] } }],
-          [{ respond: { kind: 'full', resultId: 'r3', items: [diagnostic('after resume')] } }],
-        ],
-      }],
+      'textDocument/diagnostic': [
+        {
+          sequence: 'pull',
+          steps: [
+            [{ respond: { kind: 'full', resultId: 'r1', items: [diagnostic('first pull')] } }],
+            [{ respond: { kind: 'unchanged', resultId: 'r1' } }],
+            [{ respond: { kind: 'full', resultId: 'r2', items: [] } }],
+            [{ respond: { kind: 'full', resultId: 'r3', items: [diagnostic('after resume')] } }],
+          ],
+        },
+      ],
       'textDocument/didSave': [{ request: 'workspace/diagnostic/refresh' }],
       // The broker sends didClose when the browser detaches: from the second one on (the last
       // test closes the page), the server asks for an edit while nobody is attached.
-      'textDocument/didClose': [{ sequence: 'close', steps: [[], [{ request: 'workspace/applyEdit', params: { edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// late\n' }] } } } }]] }],
+      'textDocument/didClose': [
+        {
+          sequence: 'close',
+          steps: [
+            [],
+            [{ request: 'workspace/applyEdit', params: { edit: { changes: { [fileUri(MAIN)]: [{ range: range(0, 0, 0), newText: '// late\n' }] } } } }],
+          ],
+        },
+      ],
       'textDocument/inlayHint': [{ respond: [{ position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, data: { id: 3 } }] }],
-      'inlayHint/resolve': [{ respond: { position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, tooltip: 'returns nothing', data: { id: 3 } } }],
+      'inlayHint/resolve': [
+        { respond: { position: { line: 1, character: 10 }, label: ': Unit', kind: 1, paddingLeft: true, tooltip: 'returns nothing', data: { id: 3 } } },
+      ],
       'textDocument/documentHighlight': [{ respond: [{ range: range(2, 4, 10), kind: 3 }] }],
       // Folds the first line over the second: no indentation rule would produce this range.
       'textDocument/foldingRange': [{ respond: [{ startLine: 0, endLine: 1, kind: 'region' }] }],
@@ -110,7 +148,7 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     expect(received(session, 'textDocument/diagnostic').at(-1)!.params.previousResultId).toBe('r1');
   });
 
-  it('pull diagnostics after a reload resumes the lease: the reopened file gets the server\'s current diagnostics at once', async () => {
+  it("pull diagnostics after a reload resumes the lease: the reopened file gets the server's current diagnostics at once", async () => {
     await page.reload();
     await openFile(page, MAIN);
     await waitForLspState(page, 'kotlin', 'ready');
@@ -150,7 +188,7 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     await expect.poll(() => readFileSync(join(session.workspace, OTHER), 'utf8')).toBe('fun assist() {} // edited elsewhere\n\nfun target() {}\n');
   });
 
-  it('a code action resolves, applies its edit, runs its command, and the server\'s workspace/applyEdit is applied by the browser', async () => {
+  it("a code action resolves, applies its edit, runs its command, and the server's workspace/applyEdit is applied by the browser", async () => {
     await setCaret(page, 2, 6);
     await page.keyboard.press('Control+.');
     const row = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Insert a greeting' });
@@ -178,7 +216,12 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
 
   it('inlay hints (switched on for the language) are shown from textDocument/inlayHint and resolved with the original hint on hover', async () => {
     await page.locator(`[data-testid="editor-tab"][data-path="${MAIN}"] .tab-label`).click();
-    const hints = () => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ options: { after?: { content?: string } } }>).map((d) => d.options.after?.content).filter((c): c is string => Boolean(c)));
+    const hints = () =>
+      withEditor(page, (editor) =>
+        (editor.getModel().getAllDecorations() as Array<{ options: { after?: { content?: string } } }>)
+          .map((d) => d.options.after?.content)
+          .filter((c): c is string => Boolean(c)),
+      );
     // Monaco injects the label with non-breaking spaces.
     await expect.poll(async () => (await hints()).map((h) => h.replace(/\u00a0/g, ' ').trim()), { timeout: 15_000 }).toContain(': Unit');
     const hint = page.locator('.view-lines span', { hasText: /:\sUnit/ }).last();
@@ -190,23 +233,48 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
   it('document highlights and folding ranges come from the server where it offers them', async () => {
     await page.locator(`[data-testid="editor-tab"][data-path="${MAIN}"] .tab-label`).click();
     await setCaret(page, 3, 6);
-    await expect.poll(() => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
-      .filter((d) => /wordHighlight/.test(d.options.className ?? '')).map((d) => `${d.range.startLineNumber}:${d.range.startColumn}:${d.options.className}`)).then((list) => [...new Set(list)]), { timeout: 15_000 })
+    await expect
+      .poll(
+        () =>
+          withEditor(page, (editor) =>
+            (editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
+              .filter((d) => /wordHighlight/.test(d.options.className ?? ''))
+              .map((d) => `${d.range.startLineNumber}:${d.range.startColumn}:${d.options.className}`),
+          ).then((list) => [...new Set(list)]),
+        { timeout: 15_000 },
+      )
       // Monaco may draw one highlight twice (text and overview ruler): the distinct ones are what the server sent.
       .toEqual(['3:5:wordHighlightStrong']);
     expect(received(session, 'textDocument/documentHighlight').at(-1)!.params.position).toEqual({ line: 2, character: 5 });
     await expect.poll(() => received(session, 'textDocument/foldingRange').length, { timeout: 15_000 }).toBeGreaterThan(0);
     await runEditorAction(page, 'editor.foldAll');
     // Line 2 is hidden under line 1: the server's range, not Monaco's indentation folding.
-    await expect.poll(() => withEditor(page, (editor) => (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber])))
-      .toEqual([[1, 1], [3, 5]]);
+    await expect
+      .poll(() =>
+        withEditor(page, (editor) =>
+          (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber]),
+        ),
+      )
+      .toEqual([
+        [1, 1],
+        [3, 5],
+      ]);
     await runEditorAction(page, 'editor.unfoldAll');
   });
 
   it('workspace/applyEdit while no browser is attached is answered applied:false with a reason by the broker, and nothing is written', async () => {
     const before = readFileSync(join(session.workspace, MAIN), 'utf8');
     await page.close();
-    await expect.poll(() => session.log().map((l) => l.message as { result?: { applied?: boolean; failureReason?: string } }).filter((m) => m.result?.applied === false).map((m) => m.result!.failureReason), { timeout: 30_000 })
+    await expect
+      .poll(
+        () =>
+          session
+            .log()
+            .map((l) => l.message as { result?: { applied?: boolean; failureReason?: string } })
+            .filter((m) => m.result?.applied === false)
+            .map((m) => m.result!.failureReason),
+        { timeout: 30_000 },
+      )
       .toContain('no editor is attached to apply the edit');
     expect(readFileSync(join(session.workspace, MAIN), 'utf8')).toBe(before);
   });

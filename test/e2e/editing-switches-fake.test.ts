@@ -4,7 +4,19 @@ import type { UserSettings } from '@kandev/protocol';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { editorText, openFile, openSession, putSettings, received, serverDocument, setCaret, startEditorStack, startFakeSession, waitForLspState, type FakeSession } from '../support/page.js';
+import {
+  editorText,
+  openFile,
+  openSession,
+  putSettings,
+  received,
+  serverDocument,
+  setCaret,
+  startEditorStack,
+  startFakeSession,
+  waitForLspState,
+  type FakeSession,
+} from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**

@@ -5,7 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, editorText, markers, openFile, putSettings, recordSentMethods, runEditorAction, sessionModelText, setCaret, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
+import {
+  caretPosition,
+  editorText,
+  markers,
+  openFile,
+  putSettings,
+  recordSentMethods,
+  runEditorAction,
+  sessionModelText,
+  setCaret,
+  startEditorStack,
+  waitForLspState,
+  withEditor,
+} from '../support/page.js';
 import { openTaskEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
@@ -20,16 +33,46 @@ const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
 const FILES: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler' }, include: ['src'] }),
-  'src/math.ts': ['export function addNumbers(a: number, b: number): number {', '  return a + b;', '}', '', 'export class Calculator {', '  total = 0;', '  add(value: number): void {', '    this.total = addNumbers(this.total, value);', '  }', '}', ''].join('\n'),
+  'src/math.ts': [
+    'export function addNumbers(a: number, b: number): number {',
+    '  return a + b;',
+    '}',
+    '',
+    'export class Calculator {',
+    '  total = 0;',
+    '  add(value: number): void {',
+    '    this.total = addNumbers(this.total, value);',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
   'src/main.ts': ['import { addNumbers } from "./math";', '', 'const result = addNumbers(1, 2);', 'console.log(result);', ''].join('\n'),
   'src/use.ts': ['import { addNumbers } from "./math";', '', 'export const twice = addNumbers(2, 2);', ''].join('\n'),
   'src/needsImport.ts': ['export const calc = new Calculator();', ''].join('\n'),
   'src/ugly.ts': ['const   spaced={a:1,b:2};', 'export   default   spaced;', ''].join('\n'),
   'src/uglyTwice.ts': ['export const   one={a:1};', 'export const   two={b:2};', ''].join('\n'),
   // Every line at the same indentation: only the server knows the imports and the region fold.
-  'src/folds.ts': ['import { addNumbers } from "./math";', 'import { Calculator } from "./math";', '', '// #region helpers', 'export const one = addNumbers(0, 1);', 'export const calc = new Calculator();', '// #endregion', 'export const two = 2;', ''].join('\n'),
+  'src/folds.ts': [
+    'import { addNumbers } from "./math";',
+    'import { Calculator } from "./math";',
+    '',
+    '// #region helpers',
+    'export const one = addNumbers(0, 1);',
+    'export const calc = new Calculator();',
+    '// #endregion',
+    'export const two = 2;',
+    '',
+  ].join('\n'),
   // Two parameters with one name in two scopes: a textual highlighter would mark all four.
-  'src/scopes.ts': ['export function first(count: number): number {', '  return count + 1;', '}', 'export function second(count: number): number {', '  return count * 2;', '}', ''].join('\n'),
+  'src/scopes.ts': [
+    'export function first(count: number): number {',
+    '  return count + 1;',
+    '}',
+    'export function second(count: number): number {',
+    '  return count * 2;',
+    '}',
+    '',
+  ].join('\n'),
 };
 
 function writeWorkspace(): string {
@@ -76,7 +119,7 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(crumbs).toEqual(['addNumbers']);
   });
 
-  it('Go to Symbol in File (Ctrl+Shift+O) lists the server\'s document symbols and moves the caret to the chosen one', async () => {
+  it("Go to Symbol in File (Ctrl+Shift+O) lists the server's document symbols and moves the caret to the chosen one", async () => {
     await openFile(page, 'src/math.ts');
     await setCaret(page, 1, 1);
     const before = sentMethods.filter((m) => m === 'textDocument/documentSymbol').length;
@@ -110,7 +153,9 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(() => editorText(page), { timeout: 30_000 }).toContain('export function sumNumbers(a: number, b: number)');
     expect(await editorText(page)).toContain('this.total = sumNumbers(this.total, value);');
     // main.ts is open in a tab: its model changed (unsaved), the disk not yet.
-    expect(await modelText('src/main.ts')).toBe(['import { sumNumbers } from "./math";', '', 'const result = sumNumbers(1, 2);', 'console.log(result);', ''].join('\n'));
+    expect(await modelText('src/main.ts')).toBe(
+      ['import { sumNumbers } from "./math";', '', 'const result = sumNumbers(1, 2);', 'console.log(result);', ''].join('\n'),
+    );
     expect(readFileSync(join(workspace, 'src/main.ts'), 'utf8')).toBe(FILES['src/main.ts']);
     expect(await tab('src/main.ts').getAttribute('data-dirty')).toBe('true');
     expect(readFileSync(join(workspace, 'src/math.ts'), 'utf8')).toBe(FILES['src/math.ts']);
@@ -123,11 +168,16 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
 
   it('Quick Fix (Ctrl+.) offers and applies "Add import" for a missing name', async () => {
     await openFile(page, 'src/needsImport.ts');
-    await expect.poll(async () => (await markers(page, sessionId, 'src/needsImport.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 }).toContain("Cannot find name 'Calculator'");
+    await expect
+      .poll(async () => (await markers(page, sessionId, 'src/needsImport.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+      .toContain("Cannot find name 'Calculator'");
     await setCaret(page, 1, 26);
     await page.keyboard.press('Control+.');
     const rows = page.locator('.action-widget .monaco-list-row.action');
-    await rows.filter({ hasText: /Add import from "\.\/math"/ }).first().waitFor({ timeout: 30_000 });
+    await rows
+      .filter({ hasText: /Add import from "\.\/math"/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     // Keyboard, as a person would: move the focus to the import fix, then Enter.
     for (let i = 0; i < 10; i++) {
       if (/Add import from "\.\/math"/.test(await page.locator('.action-widget .monaco-list-row.action.focused').innerText())) break;
@@ -140,9 +190,16 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   it('document highlights come from the server: only the occurrences of the symbol under the caret, not of its name', async () => {
     await openFile(page, 'src/scopes.ts');
     await setCaret(page, 2, 11);
-    const highlights = () => withEditor(page, (editor) => [...new Set((editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
-      .filter((d) => /^wordHighlight/.test(d.options.className ?? ''))
-      .map((d) => `${d.range.startLineNumber}:${d.range.startColumn}`))].sort());
+    const highlights = () =>
+      withEditor(page, (editor) =>
+        [
+          ...new Set(
+            (editor.getModel().getAllDecorations() as Array<{ range: { startLineNumber: number; startColumn: number }; options: { className?: string } }>)
+              .filter((d) => /^wordHighlight/.test(d.options.className ?? ''))
+              .map((d) => `${d.range.startLineNumber}:${d.range.startColumn}`),
+          ),
+        ].sort(),
+      );
     await expect.poll(highlights, { timeout: 30_000 }).toEqual(['1:23', '2:10']);
     expect(sentMethods).toContain('textDocument/documentHighlight');
   });
@@ -151,12 +208,19 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await openFile(page, 'src/folds.ts');
     await expect.poll(() => sentMethods.includes('textDocument/foldingRange'), { timeout: 30_000 }).toBe(true);
     await runEditorAction(page, 'editor.foldAll');
-    const visible = () => withEditor(page, (editor) => (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber]));
-    await expect.poll(visible, { timeout: 15_000 }).toEqual([[1, 1], [3, 4], [8, 9]]);
+    const visible = () =>
+      withEditor(page, (editor) =>
+        (editor.getVisibleRanges() as Array<{ startLineNumber: number; endLineNumber: number }>).map((r) => [r.startLineNumber, r.endLineNumber]),
+      );
+    await expect.poll(visible, { timeout: 15_000 }).toEqual([
+      [1, 1],
+      [3, 4],
+      [8, 9],
+    ]);
     await runEditorAction(page, 'editor.unfoldAll');
   });
 
-  it('Go to Symbol in Workspace (Ctrl+T) lists the server\'s workspace/symbol answer and opens the chosen class', async () => {
+  it("Go to Symbol in Workspace (Ctrl+T) lists the server's workspace/symbol answer and opens the chosen class", async () => {
     await openFile(page, 'src/main.ts');
     await page.keyboard.press('Control+T');
     const picker = page.locator('[data-testid="workspace-symbols"]');
@@ -170,7 +234,7 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(async () => (await caretPosition(page)).lineNumber).toBe(5);
   });
 
-  it('Format Selection uses the server\'s range formatter: only the selected line changes', async () => {
+  it("Format Selection uses the server's range formatter: only the selected line changes", async () => {
     await openFile(page, 'src/uglyTwice.ts');
     await withEditor(page, (editor) => {
       editor.setSelection({ startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 26 });
@@ -199,13 +263,15 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await setCaret(page, 2, 1);
     await page.keyboard.type('// saved\n');
     await page.keyboard.press('Control+S');
-    await expect.poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 }).toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
+    await expect
+      .poll(() => readFileSync(join(workspace, 'src/ugly.ts'), 'utf8'), { timeout: 30_000 })
+      .toBe(['const spaced = { a: 1, b: 2 };', '// saved', 'export default spaced;', ''].join('\n'));
   });
 
   // typescript-language-server answers with hints only when its inlayHints preferences ask for
   // some: the broker pushes them (didChangeConfiguration) while the language's switch is on. It
   // offers no inlayHint/resolve; resolve is proven against the fake server (editing-fake.test.ts).
-  it('inlay hints are off by default: no textDocument/inlayHint until the language\'s switch is on, then the server\'s parameter and type hints are shown', async () => {
+  it("inlay hints are off by default: no textDocument/inlayHint until the language's switch is on, then the server's parameter and type hints are shown", async () => {
     const sent = recordSentMethods(page);
     await page.reload();
     await openFile(page, 'src/main.ts');
@@ -220,11 +286,14 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
     await expect.poll(() => sent.includes('textDocument/inlayHint'), { timeout: 30_000 }).toBe(true);
     // `const result = addNumbers(1, 2);`: the parameter names and the inferred type of `result`.
     // Monaco draws a hint's label parts as separate decorations, in order: joined, they read as text.
-    const hints = () => withEditor(page, (editor) => (editor.getModel().getAllDecorations() as Array<{ options: { before?: { content?: string }; after?: { content?: string } } }>)
-      .flatMap((d) => [d.options.before?.content, d.options.after?.content])
-      .filter((c): c is string => Boolean(c))
-      .join('')
-      .replace(/\u00a0/g, ' '));
+    const hints = () =>
+      withEditor(page, (editor) =>
+        (editor.getModel().getAllDecorations() as Array<{ options: { before?: { content?: string }; after?: { content?: string } } }>)
+          .flatMap((d) => [d.options.before?.content, d.options.after?.content])
+          .filter((c): c is string => Boolean(c))
+          .join('')
+          .replace(/\u00a0/g, ' '),
+      );
     await expect.poll(hints, { timeout: 30_000 }).toMatch(/:\s*number/);
     expect(await hints()).toMatch(/a:.*b:/);
   });

@@ -117,9 +117,16 @@ describe.runIf(run)('Monaco built-ins beside a TypeScript server that advertises
     await openFile(page, MAIN);
     await waitForLspState(page, 'typescript', 'ready');
     // Built-in navigation targets as regular file:// URIs: one inside the workspace, one outside.
-    await withEditor(page, (_editor, monaco, libs: Array<[string, string]>) => {
-      for (const [content, uri] of libs) monaco.typescript.typescriptDefaults.addExtraLib(content, uri);
-    }, [[helpersSource, session.fileUri(HELPERS)], ['declare function helperOutside(): void;\n', OUTSIDE_LIB]]);
+    await withEditor(
+      page,
+      (_editor, monaco, libs: Array<[string, string]>) => {
+        for (const [content, uri] of libs) monaco.typescript.typescriptDefaults.addExtraLib(content, uri);
+      },
+      [
+        [helpersSource, session.fileUri(HELPERS)],
+        ['declare function helperOutside(): void;\n', OUTSIDE_LIB],
+      ],
+    );
     await recordOpens();
   });
 

@@ -32,7 +32,11 @@ const askKotlinSection = { request: 'workspace/configuration', params: { items: 
 
 /** Empty tokens, always; a hover makes the server ask the client to refresh semantic tokens. */
 const tokensScript: FakeScript = {
-  capabilities: { textDocumentSync: sync, hoverProvider: true, semanticTokensProvider: { legend: { tokenTypes: ['variable'], tokenModifiers: [] }, full: true } },
+  capabilities: {
+    textDocumentSync: sync,
+    hoverProvider: true,
+    semanticTokensProvider: { legend: { tokenTypes: ['variable'], tokenModifiers: [] }, full: true },
+  },
   rules: {
     'textDocument/semanticTokens/full': [{ respond: { data: [] } }],
     'textDocument/hover': [{ request: 'workspace/semanticTokens/refresh' }, hoverAnswer],
@@ -51,7 +55,10 @@ const configScript: FakeScript = {
 
 /** Answers the server got to its own requests (JSON-RPC responses it received), in order. */
 function answers(session: FakeSession): Array<{ id: unknown; result?: unknown; error?: unknown }> {
-  return session.log().map((l) => l.message).filter((m) => m.method === undefined && typeof m.id === 'string' && String(m.id).startsWith('fake-')) as never;
+  return session
+    .log()
+    .map((l) => l.message)
+    .filter((m) => m.method === undefined && typeof m.id === 'string' && String(m.id).startsWith('fake-')) as never;
 }
 
 describe.runIf(run)('semantic tokens and live settings against the fake server (kotlin-lsp)', () => {
@@ -100,10 +107,15 @@ describe.runIf(run)('semantic tokens and live settings against the fake server (
       await page.clock.runFor(1_000);
       await expect.poll(() => answers(tokens).length, { timeout: 15_000 }).toBe(1);
       expect(answers(tokens)[0]).toMatchObject({ id: 'fake-1', result: null });
-      await expect.poll(async () => {
-        await page.clock.runFor(1_000);
-        return requests().length;
-      }, { timeout: 15_000 }).toBe(2);
+      await expect
+        .poll(
+          async () => {
+            await page.clock.runFor(1_000);
+            return requests().length;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(2);
       for (let i = 0; i < 10; i++) {
         await page.clock.runFor(30_000);
         await page.waitForTimeout(50);

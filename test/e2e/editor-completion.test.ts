@@ -31,9 +31,31 @@ const MAIN = 'src/Main.kt';
 
 /** The 25 standard LSP CompletionItemKinds by name, in LSP order (kind = index + 1). */
 const LSP_KINDS = [
-  'Text', 'Method', 'Function', 'Constructor', 'Field', 'Variable', 'Class', 'Interface', 'Module',
-  'Property', 'Unit', 'Value', 'Enum', 'Keyword', 'Snippet', 'Color', 'File', 'Reference', 'Folder',
-  'EnumMember', 'Constant', 'Struct', 'Event', 'Operator', 'TypeParameter',
+  'Text',
+  'Method',
+  'Function',
+  'Constructor',
+  'Field',
+  'Variable',
+  'Class',
+  'Interface',
+  'Module',
+  'Property',
+  'Unit',
+  'Value',
+  'Enum',
+  'Keyword',
+  'Snippet',
+  'Color',
+  'File',
+  'Reference',
+  'Folder',
+  'EnumMember',
+  'Constant',
+  'Struct',
+  'Event',
+  'Operator',
+  'TypeParameter',
 ];
 const kebab = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -43,12 +65,14 @@ const sync = { openClose: true, change: 2 };
 const kindsScript: FakeScript = {
   capabilities: { textDocumentSync: sync, hoverProvider: true, completionProvider: { triggerCharacters: ['.'] } },
   rules: {
-    'textDocument/completion': [{
-      respond: {
-        isIncomplete: true,
-        items: LSP_KINDS.map((name, i) => ({ label: `kind${name}`, kind: i + 1, sortText: String(i).padStart(2, '0') })),
+    'textDocument/completion': [
+      {
+        respond: {
+          isIncomplete: true,
+          items: LSP_KINDS.map((name, i) => ({ label: `kind${name}`, kind: i + 1, sortText: String(i).padStart(2, '0') })),
+        },
       },
-    }],
+    ],
     'textDocument/hover': [{ respond: { contents: { kind: 'plaintext', value: 'fake hover' } } }],
   },
 };
@@ -65,32 +89,39 @@ const range = (line: number, start: number, end: number) => ({ start: { line, ch
 const rangesScript: FakeScript = {
   capabilities: { textDocumentSync: sync, completionProvider: { triggerCharacters: ['.'] } },
   rules: {
-    'textDocument/completion': [{
-      respond: {
-        isIncomplete: false,
-        items: [
-          { label: 'fallbackItem', kind: 6, sortText: 'a' },
-          { label: 'textEditItem', kind: 2, sortText: 'b', filterText: 'abc.de', textEdit: { range: range(4, 4, 10), newText: 'replacedByTextEdit' } },
-          {
-            label: 'insertReplaceItem', kind: 2, sortText: 'c', filterText: 'foobar',
-            textEdit: { insert: range(5, 4, 7), replace: range(5, 4, 10), newText: 'qux' },
-          },
-        ],
+    'textDocument/completion': [
+      {
+        respond: {
+          isIncomplete: false,
+          items: [
+            { label: 'fallbackItem', kind: 6, sortText: 'a' },
+            { label: 'textEditItem', kind: 2, sortText: 'b', filterText: 'abc.de', textEdit: { range: range(4, 4, 10), newText: 'replacedByTextEdit' } },
+            {
+              label: 'insertReplaceItem',
+              kind: 2,
+              sortText: 'c',
+              filterText: 'foobar',
+              textEdit: { insert: range(5, 4, 7), replace: range(5, 4, 10), newText: 'qux' },
+            },
+          ],
+        },
       },
-    }],
+    ],
   },
 };
 
 const signatureScript: FakeScript = {
   capabilities: { textDocumentSync: sync, hoverProvider: true, signatureHelpProvider: { triggerCharacters: ['('], retriggerCharacters: [','] } },
   rules: {
-    'textDocument/signatureHelp': [{
-      respond: {
-        signatures: [{ label: 'greet(name: String, times: Int)', parameters: [{ label: [6, 18] }, { label: [20, 30] }] }],
-        activeSignature: 0,
-        activeParameter: 0,
+    'textDocument/signatureHelp': [
+      {
+        respond: {
+          signatures: [{ label: 'greet(name: String, times: Int)', parameters: [{ label: [6, 18] }, { label: [20, 30] }] }],
+          activeSignature: 0,
+          activeParameter: 0,
+        },
       },
-    }],
+    ],
     'textDocument/hover': [{ respond: { contents: { kind: 'plaintext', value: 'fake hover' } } }],
   },
 };
@@ -106,7 +137,11 @@ describe.runIf(run)('completion and signature help against the fake server (kotl
 
   /** Completion requests the server received after the first `since` log entries. */
   const completionsSince = (session: FakeSession, since: number) =>
-    session.log().slice(since).map((l) => l.message).filter((m) => m.method === 'textDocument/completion');
+    session
+      .log()
+      .slice(since)
+      .map((l) => l.message)
+      .filter((m) => m.method === 'textDocument/completion');
 
   async function open(session: FakeSession): Promise<void> {
     await openSession(page, stack.url, session.sessionId);
@@ -154,7 +189,11 @@ describe.runIf(run)('completion and signature help against the fake server (kotl
     await page.keyboard.type('.');
     await suggestRows(page).first().waitFor();
     await expect.poll(() => completionsSince(kinds, mark).length, { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(completionsSince(kinds, mark)[0]!.params).toEqual({ textDocument: { uri }, position: { line: 4, character: 13 }, context: { triggerKind: 2, triggerCharacter: '.' } });
+    expect(completionsSince(kinds, mark)[0]!.params).toEqual({
+      textDocument: { uri },
+      position: { line: 4, character: 13 },
+      context: { triggerKind: 2, triggerCharacter: '.' },
+    });
 
     // The list was incomplete: typing on while it shows asks the server again, with kind 3 (S19).
     mark = kinds.log().length;
@@ -171,14 +210,25 @@ describe.runIf(run)('completion and signature help against the fake server (kotl
     await setCaret(page, 7, 5);
     const mark = kinds.log().length;
     await page.keyboard.type(':(');
-    await expect.poll(() => kinds.log().slice(mark).some((l) => l.message.method === 'textDocument/didChange'), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          kinds
+            .log()
+            .slice(mark)
+            .some((l) => l.message.method === 'textDocument/didChange'),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await barrier(kinds);
     expect(completionsSince(kinds, mark)).toEqual([]);
     expect(await suggestRows(page).count()).toBe(0);
 
     // The advertised '.' does (the positive side of the same check).
     await page.keyboard.type('.');
-    await expect.poll(() => completionsSince(kinds, mark).map((m) => m.params.context), { timeout: 15_000 }).toContainEqual({ triggerKind: 2, triggerCharacter: '.' });
+    await expect
+      .poll(() => completionsSince(kinds, mark).map((m) => m.params.context), { timeout: 15_000 })
+      .toContainEqual({ triggerKind: 2, triggerCharacter: '.' });
 
     // Every LSP kind shows the icon of the Monaco kind of the same name.
     await suggestRows(page).first().waitFor();
@@ -236,13 +286,21 @@ describe.runIf(run)('completion and signature help against the fake server (kotl
     await page.keyboard.type('greet(');
     await expect.poll(() => requests().map((p) => p.context?.triggerCharacter), { timeout: 15_000 }).toContain('(');
     const first = requests().find((p) => p.context?.triggerCharacter === '(')!;
-    expect(first).toMatchObject({ textDocument: { uri }, position: { line: 5, character: 10 }, context: { triggerKind: 2, triggerCharacter: '(', isRetrigger: false } });
+    expect(first).toMatchObject({
+      textDocument: { uri },
+      position: { line: 5, character: 10 },
+      context: { triggerKind: 2, triggerCharacter: '(', isRetrigger: false },
+    });
     await expect.poll(() => page.locator('.parameter-hints-widget.visible').innerText(), { timeout: 15_000 }).toContain('greet(name: String, times: Int)');
 
     await page.keyboard.type('"a",');
     await expect.poll(() => requests().some((p) => p.context?.triggerCharacter === ','), { timeout: 15_000 }).toBe(true);
     const retrigger = requests().find((p) => p.context?.triggerCharacter === ',')!;
-    expect(retrigger.context).toMatchObject({ triggerKind: 2, isRetrigger: true, activeSignatureHelp: { signatures: [{ label: 'greet(name: String, times: Int)' }] } });
+    expect(retrigger.context).toMatchObject({
+      triggerKind: 2,
+      isRetrigger: true,
+      activeSignatureHelp: { signatures: [{ label: 'greet(name: String, times: Int)' }] },
+    });
     await page.keyboard.press('Escape');
 
     // The completion server of the other session never advertised signature help: typing '(' there sends nothing.
@@ -250,7 +308,16 @@ describe.runIf(run)('completion and signature help against the fake server (kotl
     await setCaret(page, 7, 5);
     const mark = kinds.log().length;
     await page.keyboard.type('greet(');
-    await expect.poll(() => kinds.log().slice(mark).some((l) => l.message.method === 'textDocument/didChange'), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          kinds
+            .log()
+            .slice(mark)
+            .some((l) => l.message.method === 'textDocument/didChange'),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await barrier(kinds);
     expect(received(kinds, 'textDocument/signatureHelp')).toEqual([]);
     expect(await page.locator('.parameter-hints-widget.visible').count()).toBe(0);

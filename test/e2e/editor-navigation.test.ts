@@ -4,13 +4,7 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import {
-  caretPosition,
-  openFile,
-  received,
-  setCaret,
-  type FakeSession,
-} from '../support/page.js';
+import { caretPosition, openFile, received, setCaret, type FakeSession } from '../support/page.js';
 import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 

@@ -147,7 +147,9 @@ describe.runIf(run)('saving a document the fake server (kotlin-lsp) tracks', () 
     await page.locator('[data-testid="save-conflict-reload"]').click();
     await tab('false').waitFor();
     await page.route('**/api/sessions/*/file?*', (route) =>
-      route.request().method() === 'PUT' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"io","message":"disk full"}}' }) : route.fallback(),
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"io","message":"disk full"}}' })
+        : route.fallback(),
     );
     try {
       await editAndSave(' // fails');

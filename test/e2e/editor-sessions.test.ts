@@ -42,12 +42,20 @@ const range = (line: number, start: number, end: number) => ({ start: { line, ch
 /** A server named `name`: diagnostics on open, hover, completion, definition; `crashOnReferences` exits on references. */
 function serverScript(name: string, crashOnReferences = false) {
   return (fileUri: (path: string) => string): FakeScript => ({
-    capabilities: { textDocumentSync: { openClose: true, change: 2 }, hoverProvider: true, completionProvider: {}, definitionProvider: true, referencesProvider: true },
+    capabilities: {
+      textDocumentSync: { openClose: true, change: 2 },
+      hoverProvider: true,
+      completionProvider: {},
+      definitionProvider: true,
+      referencesProvider: true,
+    },
     rules: {
-      'textDocument/didOpen': [{
-        notify: 'textDocument/publishDiagnostics',
-        params: { uri: '$uri', version: '$version', diagnostics: [{ range: range(3, 4, 7), severity: 2, message: `diagnostic from ${name}` }] },
-      }],
+      'textDocument/didOpen': [
+        {
+          notify: 'textDocument/publishDiagnostics',
+          params: { uri: '$uri', version: '$version', diagnostics: [{ range: range(3, 4, 7), severity: 2, message: `diagnostic from ${name}` }] },
+        },
+      ],
       'textDocument/hover': [{ respond: { contents: { kind: 'plaintext', value: `hover from ${name}` } } }],
       'textDocument/completion': [{ respond: { isIncomplete: false, items: [{ label: `completionFrom${name}`, kind: 3 }] } }],
       'textDocument/definition': [{ respond: { uri: fileUri(OTHER), range: range(2, 4, 9) } }],
@@ -69,14 +77,18 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
 
   /** Whether the window holds a model for a session's path (tab or navigation placeholder). */
   const hasModel = (session: FakeSession, path: string) =>
-    page.evaluate(({ id, p }) => {
-      const monaco = (window as any).__kandev.monaco;
-      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: id, path: `/${p}` })) !== null;
-    }, { id: session.sessionId, p: path });
+    page.evaluate(
+      ({ id, p }) => {
+        const monaco = (window as any).__kandev.monaco;
+        return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: id, path: `/${p}` })) !== null;
+      },
+      { id: session.sessionId, p: path },
+    );
 
   const modelText = (session: FakeSession, path: string) => sessionModelText(page, session.sessionId, path);
 
-  const lspMarkers = async (session: FakeSession) => (await markers(page, session.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
+  const lspMarkers = async (session: FakeSession) =>
+    (await markers(page, session.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
 
   beforeAll(async () => {
     // These suites are about a server's final exit (4006, Retry); restarts are covered in faults-restart.
@@ -94,13 +106,16 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
   let crashing: FakeSession;
   let crashedOwner: string;
 
-  it('S30 one session\'s server crashing removes only its providers, markers and placeholder models; the other keeps working', async () => {
+  it("S30 one session's server crashing removes only its providers, markers and placeholder models; the other keeps working", async () => {
     const files = { [MAIN]: mainSource, [OTHER]: otherSource };
     crashing = await startFakeSession(stack, { binary: 'kotlin-lsp', script: serverScript('A', true), files });
     const steady = await startFakeSession(stack, { binary: 'kotlin-lsp', script: serverScript('B'), files });
 
     // Both live: diagnostics on each model, and a peeked definition target loaded as a placeholder model.
-    for (const [session, name] of [[crashing, 'A'], [steady, 'B']] as const) {
+    for (const [session, name] of [
+      [crashing, 'A'],
+      [steady, 'B'],
+    ] as const) {
       await open(session);
       await expect.poll(() => lspMarkers(session), { timeout: 15_000 }).toEqual([`diagnostic from ${name}`]);
       await setCaret(page, 4, 22);
@@ -151,12 +166,22 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
     const pids = [...new Set(crashing.log().map((l) => l.pid))];
     expect(pids).toHaveLength(2);
     const secondPid = pids.find((p) => p !== firstPid)!;
-    expect(crashing.log().filter((l) => l.message.method === 'initialize').map((l) => l.pid)).toEqual([firstPid, secondPid]);
+    expect(
+      crashing
+        .log()
+        .filter((l) => l.message.method === 'initialize')
+        .map((l) => l.pid),
+    ).toEqual([firstPid, secondPid]);
     await setCaret(page, 5, 14);
     await runEditorAction(page, 'editor.action.showHover');
     await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 15_000 }).toContain('hover from A');
     await page.keyboard.press('Escape');
-    expect(crashing.log().filter((l) => l.message.method === 'textDocument/hover').map((l) => l.pid)).toEqual([secondPid]);
+    expect(
+      crashing
+        .log()
+        .filter((l) => l.message.method === 'textDocument/hover')
+        .map((l) => l.pid),
+    ).toEqual([secondPid]);
     await waitForLspState(page, 'kotlin', 'ready');
   });
 
@@ -192,12 +217,15 @@ describe.runIf(run)('two sessions in one window, each with its own fake server (
       await expect.poll(() => serverDocument(c, uri)?.text, { timeout: 15_000 }).toBe(textC);
       await expect.poll(() => serverDocument(d, uri)?.text, { timeout: 15_000 }).toBe(textD);
       for (const session of [c, d]) {
-        const uris = session.log().map((l) => l.message.params?.textDocument?.uri).filter((u): u is string => typeof u === 'string');
+        const uris = session
+          .log()
+          .map((l) => l.message.params?.textDocument?.uri)
+          .filter((u): u is string => typeof u === 'string');
         expect(new Set(uris)).toEqual(new Set([uri]));
       }
     });
 
-    it('S37 a search hit of one session reveals only that session\'s model, mounted or pending', async () => {
+    it("S37 a search hit of one session reveals only that session's model, mounted or pending", async () => {
       const hit = page.locator(`[data-testid="search-hit"][data-path="${MAIN}"]`);
       // D's editor shows Main.kt with the caret at the top.
       await open(d);

@@ -48,14 +48,22 @@ describe.runIf(run)('S14/S15 built-in suppression with real typescript-language-
     await placeCaret(page, text, offset);
     const rows = page.locator('.monaco-hover:not(.hidden) .hover-row:has(.markdown-hover)');
     let seen: string[] = [];
-    await expect.poll(async () => {
-      // Hide first: Monaco does not ask again while a hover for the same place is showing.
-      await page.keyboard.press('Escape');
-      await runEditorAction(page, 'editor.action.showHover');
-      await rows.first().waitFor({ timeout: 5_000 }).catch(() => undefined);
-      seen = await hoverRows(page);
-      return seen.join('\n');
-    }, { timeout: 60_000, interval: 500 }).toMatch(expected);
+    await expect
+      .poll(
+        async () => {
+          // Hide first: Monaco does not ask again while a hover for the same place is showing.
+          await page.keyboard.press('Escape');
+          await runEditorAction(page, 'editor.action.showHover');
+          await rows
+            .first()
+            .waitFor({ timeout: 5_000 })
+            .catch(() => undefined);
+          seen = await hoverRows(page);
+          return seen.join('\n');
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toMatch(expected);
     await page.keyboard.press('Escape');
     return seen;
   }
@@ -98,7 +106,8 @@ describe.runIf(run)('S14/S15 built-in suppression with real typescript-language-
   it('S15 server diagnostics replace the built-in ones on the owned model only', async () => {
     await openSession(page, stack.url, a);
     await openFile(page, 'src/main.ts');
-    await expect.poll(async () => (await markers(page, a, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+    await expect
+      .poll(async () => (await markers(page, a, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
       .toMatch(/Type 'string' is not assignable to type 'number'/);
     const owned = await markers(page, a, 'src/main.ts');
     expect(owned.every((m) => m.owner.startsWith('kandev-lsp.typescript.'))).toBe(true);

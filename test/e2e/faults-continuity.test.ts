@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
-  lspStatus, openFile, openSession, putSettings, received, startFakeSession, waitForLspState, webDistSnapshot, witnessLspSockets, type FakeSession,
+  lspStatus,
+  openFile,
+  openSession,
+  putSettings,
+  received,
+  startFakeSession,
+  waitForLspState,
+  webDistSnapshot,
+  witnessLspSockets,
+  type FakeSession,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { isAlive, leaseScript, MAIN_KT } from './lease-support.js';

@@ -22,15 +22,18 @@ const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)') &
 /** Running processes whose environment has `HOME=<home>`: the task's agentctl and everything it started. */
 function processesWithHome(home: string): number[] {
   const needle = `HOME=${home}\0`;
-  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      return state !== 'Z' && `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${needle}`);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        return state !== 'Z' && `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${needle}`);
+      } catch {
+        return false;
+      }
+    });
 }
 
 function cmdline(pid: number): string {
@@ -77,7 +80,9 @@ describe.runIf(run)('S56 teardown during a real install, in the browser', () => 
     writeFileSync(join(workspace, 'main.go'), 'package main\n\nfunc main() {}\n');
     const task = await stack.api<{ id: string }>('/api/tasks', {
       body: {
-        title: 'S56', executor: 'local_pc', repositories: [{ path: workspace }],
+        title: 'S56',
+        executor: 'local_pc',
+        repositories: [{ path: workspace }],
         env: { PATH: tools, HOME: home, GOBIN: gobin, GOPROXY: proxy, GOSUMDB: 'off', GOFLAGS: '-mod=mod -modcacherw', GOTOOLCHAIN: 'local' },
       },
     });
@@ -92,10 +97,15 @@ describe.runIf(run)('S56 teardown during a real install, in the browser', () => 
     await waitForLspState(page, 'go', 'installing', 60_000);
     // Mid-install: `go install` runs its compiler (cold build cache, a slow module).
     let tree: number[] = [];
-    await expect.poll(() => {
-      tree = processesWithHome(home);
-      return tree.some((pid) => /\/compile /.test(cmdline(pid)));
-    }, { timeout: 120_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(
+        () => {
+          tree = processesWithHome(home);
+          return tree.some((pid) => /\/compile /.test(cmdline(pid)));
+        },
+        { timeout: 120_000, interval: 50 },
+      )
+      .toBe(true);
     const agentctl = tree.find((pid) => cmdline(pid).includes('agentctl'));
     expect(agentctl).toBeDefined();
 

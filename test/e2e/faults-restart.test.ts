@@ -14,7 +14,16 @@ import { ensureBuilt } from '../support/build.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
-  lspStatesSeen, lspStatus, markers, openFile, openLspPanel, openSessionInLocale, recordLspStates, startEditorStack, startFakeSession, waitForLspState,
+  lspStatesSeen,
+  lspStatus,
+  markers,
+  openFile,
+  openLspPanel,
+  openSessionInLocale,
+  recordLspStates,
+  startEditorStack,
+  startFakeSession,
+  waitForLspState,
   type FakeSession,
 } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
@@ -46,10 +55,16 @@ function script(crash: { once?: string; stderr: string }): FakeScript {
       // A visible restart: the new process takes a moment to answer the broker's initialize.
       initialize: [{ delayMs: 1_500 }],
       initialized: crash.once ? [{ once: crash.once, actions: die }] : die,
-      'textDocument/didOpen': [{
-        notify: 'textDocument/publishDiagnostics',
-        params: { uri: '$uri', version: '$version', diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, severity: 2, message: 'diagnostic from the fake' }] },
-      }],
+      'textDocument/didOpen': [
+        {
+          notify: 'textDocument/publishDiagnostics',
+          params: {
+            uri: '$uri',
+            version: '$version',
+            diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, severity: 2, message: 'diagnostic from the fake' }],
+          },
+        },
+      ],
     },
   };
 }
@@ -90,22 +105,33 @@ describe.runIf(run)('crash budget in the browser', () => {
     (await markers(page, session.sessionId, MAIN)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
 
   it('a crashed server shows the localized restarting state, then Ready with its markers back from the new process', async () => {
-    const session = await startFakeSession(stack, { binary: 'kotlin-lsp', script: script({ once: join(root, 'crashed-once'), stderr: 'panic: index out of range' }), files: { [MAIN]: 'fun main() {}\n' } });
+    const session = await startFakeSession(stack, {
+      binary: 'kotlin-lsp',
+      script: script({ once: join(root, 'crashed-once'), stderr: 'panic: index out of range' }),
+      files: { [MAIN]: 'fun main() {}\n' },
+    });
     const page = await openKotlin(session, 'en');
     await waitForLspState(page, 'kotlin', 'ready', 60_000);
     await expect.poll(() => lspMarkers(page, session), { timeout: 15_000 }).toEqual(['diagnostic from the fake']);
 
     // The server crashes right after `initialized`; the lease restarts it.
-    await expect.poll(() => messagesSeen(page), { timeout: 30_000 }).toContain(
-      'The Kotlin language server stopped unexpectedly. Restarting it (attempt 1 of 2)…',
-    );
+    await expect
+      .poll(() => messagesSeen(page), { timeout: 30_000 })
+      .toContain('The Kotlin language server stopped unexpectedly. Restarting it (attempt 1 of 2)…');
     await expect.poll(() => new Set(session.log().map((l) => l.pid)).size, { timeout: 30_000 }).toBe(2);
     await waitForLspState(page, 'kotlin', 'ready', 60_000);
     const second = session.log().at(-1)!.pid;
     // The browser reopened its document on the new process, and the new markers are shown.
-    await expect.poll(() => session.log().filter((l) => l.pid === second).map((l) => l.message.method), { timeout: 15_000 }).toEqual(
-      expect.arrayContaining(['initialize', 'initialized', 'textDocument/didOpen']),
-    );
+    await expect
+      .poll(
+        () =>
+          session
+            .log()
+            .filter((l) => l.pid === second)
+            .map((l) => l.message.method),
+        { timeout: 15_000 },
+      )
+      .toEqual(expect.arrayContaining(['initialize', 'initialized', 'textDocument/didOpen']));
     await expect.poll(() => lspMarkers(page, session), { timeout: 15_000 }).toEqual(['diagnostic from the fake']);
     const states = await lspStatesSeen(page);
     expect(states.slice(states.lastIndexOf('kotlin:ready') - 1)).toEqual(['kotlin:starting', 'kotlin:ready']);
@@ -113,8 +139,12 @@ describe.runIf(run)('crash budget in the browser', () => {
     expect(await page.locator('body').innerText()).not.toMatch(/\[object Object\]|4006/);
   });
 
-  it('past the budget: the localized 4006 copy with Retry, and the details show the server\'s last stderr lines (pt-pt)', async () => {
-    const session = await startFakeSession(stack, { binary: 'kotlin-lsp', script: script({ stderr: 'fatal error: out of memory (kotlin)' }), files: { [MAIN]: 'fun main() {}\n' } });
+  it("past the budget: the localized 4006 copy with Retry, and the details show the server's last stderr lines (pt-pt)", async () => {
+    const session = await startFakeSession(stack, {
+      binary: 'kotlin-lsp',
+      script: script({ stderr: 'fatal error: out of memory (kotlin)' }),
+      files: { [MAIN]: 'fun main() {}\n' },
+    });
     const page = await openKotlin(session, 'pt-pt');
     await waitForLspState(page, 'kotlin', 'error', 90_000);
     const seen = await messagesSeen(page);

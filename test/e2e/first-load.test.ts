@@ -59,7 +59,8 @@ describe.runIf(run)('first load of the editor on a fresh profile', () => {
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     // The server's diagnostics are shown: the language server, not the worker, owns this model.
-    await expect.poll(async () => (await markers(page, sessionId, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+    await expect
+      .poll(async () => (await markers(page, sessionId, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
       .toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(requests.map((r) => r.url()).filter(isTypeScriptWorker)).toEqual([]);
 

@@ -86,7 +86,9 @@ describe.runIf(run)('Kotlin through a fake kotlin-lsp on the task PATH', () => {
       installFakeServer(bin, 'kotlin-lsp');
       log = join(dir, 'log.jsonl');
       // The first hover ever crashes the server; the restarted one answers.
-      const script = hoverScript({ 'textDocument/hover': [{ once: join(dir, 'crashed'), actions: [{ exit: 3 }] }, { respond: { contents: 'answered after retry' } }] });
+      const script = hoverScript({
+        'textDocument/hover': [{ once: join(dir, 'crashed'), actions: [{ exit: 3 }] }, { respond: { contents: 'answered after retry' } }],
+      });
       return { FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: log };
     });
     await waitForLspState(page, 'kotlin', 'ready');

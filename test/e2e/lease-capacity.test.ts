@@ -3,7 +3,17 @@ import { launchChromium, newContext, type LaunchedBrowser } from '../support/bro
 import { hasChromium, prerequisite } from '../support/env.js';
 import type { Page } from 'playwright-core';
 import {
-  lspStatus, openFile, openLspPanel, openSession, putSettings, received, startFakeSession, waitForLspState, webDistSnapshot, witnessLspSockets, type FakeSession,
+  lspStatus,
+  openFile,
+  openLspPanel,
+  openSession,
+  putSettings,
+  received,
+  startFakeSession,
+  waitForLspState,
+  webDistSnapshot,
+  witnessLspSockets,
+  type FakeSession,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { isAlive, leaseScript, MAIN_KT, metric } from './lease-support.js';

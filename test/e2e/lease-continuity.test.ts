@@ -3,13 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
-  hoverRows, lspStatesSeen, lspStatus, openFile, openLspPanel, openSession, placeCaret, putSettings, received, recordLspStates, runEditorAction,
-  startFakeSession, waitForLspState, webDistSnapshot, type FakeSession,
+  hoverRows,
+  lspStatesSeen,
+  lspStatus,
+  openFile,
+  openLspPanel,
+  openSession,
+  placeCaret,
+  putSettings,
+  received,
+  recordLspStates,
+  runEditorAction,
+  startFakeSession,
+  waitForLspState,
+  webDistSnapshot,
+  type FakeSession,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
-import {
-  duplicateSessionStorage, FRESH, HOVER, isAlive, leaseScript, MAIN_KT, markerMessages, metric, proxyLspSockets, UNSAVED,
-} from './lease-support.js';
+import { duplicateSessionStorage, FRESH, HOVER, isAlive, leaseScript, MAIN_KT, markerMessages, metric, proxyLspSockets, UNSAVED } from './lease-support.js';
 
 /**
  * Leases in Chromium: the real web client against the real backend (built bundle), agentctl and
@@ -133,7 +144,12 @@ describe.runIf(run)('leases that outlive a browser tab', () => {
     expect(await hover(windowA)).toBe(HOVER);
     expect(await markerMessages(windowA, s.sessionId, FILE)()).toContain(FRESH);
     expect(await lspStatus(windowA, 'kotlin').getAttribute('data-state')).toBe('ready');
-    expect(s.log().filter((l) => l.message.method === 'textDocument/hover').every((l) => l.pid === pidA)).toBe(true);
+    expect(
+      s
+        .log()
+        .filter((l) => l.message.method === 'textDocument/hover')
+        .every((l) => l.pid === pidA),
+    ).toBe(true);
     await windowA.close();
     await duplicate.close();
   });
@@ -178,11 +194,17 @@ describe.runIf(run)('leases that outlive a browser tab', () => {
       await card.getByTestId('lsp-config-saved').waitFor();
     };
     /** What the server got back for its own workspace/configuration requests (answered by the broker). */
-    const answers = () => s.log().map((l) => l.message).filter((m) => m.method === undefined && String(m.id).startsWith('fake-')).map((m) => m.result);
+    const answers = () =>
+      s
+        .log()
+        .map((l) => l.message)
+        .filter((m) => m.method === undefined && String(m.id).startsWith('fake-'))
+        .map((m) => m.result);
 
     // S23: attached.
     await saveConfig('{"kotlin": {"inlayHints": true}}');
-    await expect.poll(() => received(s, 'workspace/didChangeConfiguration').map((m) => m.params), { timeout: 30_000 })
+    await expect
+      .poll(() => received(s, 'workspace/didChangeConfiguration').map((m) => m.params), { timeout: 30_000 })
       .toEqual([{ settings: { kotlin: { inlayHints: true } } }]);
     await expect.poll(answers, { timeout: 30_000 }).toEqual([[{ inlayHints: true }]]);
     expect(await lspStatus(editor, 'kotlin').getAttribute('data-state')).toBe('ready');

@@ -19,8 +19,15 @@ export const HOVER = 'hover from the fake kotlin-lsp';
 export const leaseScript: FakeScript = {
   capabilities: { hoverProvider: true, textDocumentSync: 1 },
   rules: {
-    'textDocument/didOpen': [{ notify: 'textDocument/publishDiagnostics', params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, severity: 2, message: FRESH }] } }],
-    'textDocument/didChange': [{ notify: 'textDocument/publishDiagnostics', params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, severity: 1, message: UNSAVED }] } }],
+    'textDocument/didOpen': [
+      { notify: 'textDocument/publishDiagnostics', params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, severity: 2, message: FRESH }] } },
+    ],
+    'textDocument/didChange': [
+      {
+        notify: 'textDocument/publishDiagnostics',
+        params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, severity: 1, message: UNSAVED }] },
+      },
+    ],
     'textDocument/hover': [{ respond: { contents: { kind: 'markdown', value: HOVER } } }],
     // A pull-model server: told that settings changed, it asks for them.
     'workspace/didChangeConfiguration': [{ request: 'workspace/configuration', params: { items: [{ section: 'kotlin' }] } }],

@@ -21,7 +21,8 @@ const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
 type Catalog = Record<string, Record<string, string>>;
 const catalog = (locale: string, ns: string): Catalog => JSON.parse(readFileSync(join(repoRoot, 'apps/web/src/locales', locale, `${ns}.json`), 'utf8'));
-const executorName = (locale: string, executor: ExecutorKind): string => (catalog(locale, 'common').tasks as unknown as { executor: Record<string, string> }).executor[executor] ?? executor;
+const executorName = (locale: string, executor: ExecutorKind): string =>
+  (catalog(locale, 'common').tasks as unknown as { executor: Record<string, string> }).executor[executor] ?? executor;
 
 /** Command lines of every live descendant of `pid` (read from /proc: the backend's process tree). */
 function descendantCommands(pid: number): string[] {
@@ -59,7 +60,9 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     stack = await startEditorStack();
     browser = await launchChromium();
     for (const executor of ['remote_docker', 'ssh'] as const) {
-      tasks[executor] = await stack.api<Task>('/api/tasks', { body: { title: `Deploy via ${executor}`, executor, repositories: [{ path: '/workspace/app' }] } });
+      tasks[executor] = await stack.api<Task>('/api/tasks', {
+        body: { title: `Deploy via ${executor}`, executor, repositories: [{ path: '/workspace/app' }] },
+      });
     }
   });
 
@@ -97,7 +100,9 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     const name = executorName(locale, executor);
     expect(text).toContain(catalog(locale, 'workbench').sessions!.unsupportedExecutor!.replace('{{executor}}', name));
     // No workbench behind it, nothing that would start a session again, no generic failure.
-    expect(await page.locator('[data-testid="session-new"], [data-testid="session-stop"], [data-testid="session-ended"], [role="tree"], .monaco-editor').count()).toBe(0);
+    expect(
+      await page.locator('[data-testid="session-new"], [data-testid="session-stop"], [data-testid="session-ended"], [role="tree"], .monaco-editor').count(),
+    ).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(0);
   }
 

@@ -32,7 +32,9 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
 
   const hits = () => page.locator('[data-testid="search-hit"]');
   const locations = async () => {
-    const all = await hits().evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-path')}:${n.getAttribute('data-line')}:${n.getAttribute('data-column')}`));
+    const all = await hits().evaluateAll((nodes) =>
+      nodes.map((n) => `${n.getAttribute('data-path')}:${n.getAttribute('data-line')}:${n.getAttribute('data-column')}`),
+    );
     return all.sort();
   };
   /** The panel shows the finished answer to exactly this query and these options (`needle|case,word`). */
@@ -92,10 +94,15 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   it('a new query aborts the running search, whose hits never show', async () => {
     // The first search is held before it reaches the backend, so it is certainly still running.
     const held: Route[] = [];
-    await page.route((url) => url.pathname.endsWith('/search') && url.searchParams.get('q') === 'Needle', (route) => void held.push(route));
-    const firstFailed = new Promise<Request>((resolve) => page.on('requestfailed', (r) => {
-      if (new URL(r.url()).searchParams.get('q') === 'Needle') resolve(r);
-    }));
+    await page.route(
+      (url) => url.pathname.endsWith('/search') && url.searchParams.get('q') === 'Needle',
+      (route) => void held.push(route),
+    );
+    const firstFailed = new Promise<Request>((resolve) =>
+      page.on('requestfailed', (r) => {
+        if (new URL(r.url()).searchParams.get('q') === 'Needle') resolve(r);
+      }),
+    );
     const input = page.getByTestId('search-input');
     await input.fill('Needle');
     await page.locator('[data-testid="search-panel"][data-search-state="searching"]').waitFor();

@@ -29,7 +29,7 @@ describe.runIf(run)('Editors settings', () => {
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
     stack = await startEditorStack();
     const body = await stack.api<unknown>('/api/languages');
-    catalog = (Array.isArray(body) ? body : (body as { languages: Array<Partial<LanguageCatalogEntry>> }).languages);
+    catalog = Array.isArray(body) ? body : (body as { languages: Array<Partial<LanguageCatalogEntry>> }).languages;
     browser = await launchChromium();
     context = await newContext(browser.browser, 'desktop');
     page = await context.newPage();

@@ -13,9 +13,7 @@ import type { UserSettings } from '@kandev/protocol';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { installFakeServer, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
-import {
-  lspPanel, lspStatus, openFile, openSessionInLocale, startEditorStack, statusBarLspItem, waitForLspState,
-} from '../support/page.js';
+import { lspPanel, lspStatus, openFile, openSessionInLocale, startEditorStack, statusBarLspItem, waitForLspState } from '../support/page.js';
 import { taskPath, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -42,7 +40,11 @@ describe.runIf(run)('the application status bar item', () => {
     });
     // Its own snapshot of the built web app: a rebuild by another suite cannot swap assets mid-test.
     stack = await startEditorStack();
-    const env = { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, { capabilities: { textDocumentSync: 1 } }), FAKE_LSP_LOG: join(root, 'fake.jsonl') };
+    const env = {
+      PATH: taskPath(binDir),
+      FAKE_LSP_SCRIPT: writeScript(root, { capabilities: { textDocumentSync: 1 } }),
+      FAKE_LSP_LOG: join(root, 'fake.jsonl'),
+    };
     const task = await stack.createTask({ title: 'status bar', workspace: ws, env });
     sessionId = (await stack.startSession(task.id)).id;
     otherSessionId = (await stack.startSession(task.id)).id;
@@ -69,7 +71,7 @@ describe.runIf(run)('the application status bar item', () => {
   }
 
   const items = (page: Page) => page.getByTestId('status-bar-item');
-  const order = async (page: Page) => (await items(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-item-id'))));
+  const order = async (page: Page) => await items(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-item-id')));
 
   it('S50 status_bar + Show status bar + fine pointer: no toolbar control, one status-bar item with the language and live summary; reordering is saved', async () => {
     const { page, puts } = await pageFor();
@@ -101,7 +103,9 @@ describe.runIf(run)('the application status bar item', () => {
     expect(puts.at(-1)).toBe(JSON.stringify({ status_bar_order: ['lsp', 'file', 'cursor'] }));
 
     // And by drag and drop: the cursor item goes before the LSP item.
-    await items(page).filter({ has: page.getByTestId('status-bar-cursor') }).dragTo(items(page).filter({ has: statusBarLspItem(page) }));
+    await items(page)
+      .filter({ has: page.getByTestId('status-bar-cursor') })
+      .dragTo(items(page).filter({ has: statusBarLspItem(page) }));
     await expect.poll(async () => (await settings()).status_bar_order).toEqual(['cursor', 'lsp', 'file']);
 
     // The saved order survives a reload.
@@ -123,7 +127,13 @@ describe.runIf(run)('the application status bar item', () => {
     expect(await statusBarLspItem(page).count()).toBe(0);
 
     await page.locator('[data-testid="editor-tab"][data-path="src/Main.kt"] .tab-label').click();
-    await expect.poll(() => statusBarLspItem(page).getAttribute('data-language', { timeout: 1_000 }).catch(() => null)).toBe('kotlin');
+    await expect
+      .poll(() =>
+        statusBarLspItem(page)
+          .getAttribute('data-language', { timeout: 1_000 })
+          .catch(() => null),
+      )
+      .toBe('kotlin');
 
     // Another session of the same task, showing a plain text file: nothing of the first session's Kotlin.
     await page.goto(`${stack.url}/?locale=en#/sessions/${otherSessionId}`);
@@ -154,15 +164,27 @@ describe.runIf(run)('the application status bar item', () => {
     await tree('src/Slow.kt').click();
     await page.getByText('A abrir src/Slow.kt…').waitFor();
     await page.waitForTimeout(1_000);
-    expect(await page.locator('[data-testid="lsp-statusbar-item"], [data-testid="lsp-status"], [data-testid="lsp-start"], [data-testid="lsp-retry"]').count()).toBe(0);
+    expect(
+      await page.locator('[data-testid="lsp-statusbar-item"], [data-testid="lsp-status"], [data-testid="lsp-start"], [data-testid="lsp-retry"]').count(),
+    ).toBe(0);
     release();
     await page.locator('[data-testid="editor"][data-path="src/Slow.kt"]').waitFor();
-    await expect.poll(() => statusBarLspItem(page).getAttribute('data-language', { timeout: 1_000 }).catch(() => null), { timeout: 60_000 }).toBe('kotlin');
+    await expect
+      .poll(
+        () =>
+          statusBarLspItem(page)
+            .getAttribute('data-language', { timeout: 1_000 })
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('kotlin');
 
     await tree('src/Blob.kt').click();
     await page.locator('[data-testid="binary-file"][data-path="src/Blob.kt"]').waitFor();
     expect(await page.getByTestId('binary-file').innerText()).toBe('src/Blob.kt parece ser um ficheiro binário, por isso não é aberto no editor.');
-    expect(await page.locator('[data-testid="lsp-statusbar-item"], [data-testid="lsp-status"], [data-testid="lsp-start"], [data-testid="lsp-retry"]').count()).toBe(0);
+    expect(
+      await page.locator('[data-testid="lsp-statusbar-item"], [data-testid="lsp-status"], [data-testid="lsp-start"], [data-testid="lsp-retry"]').count(),
+    ).toBe(0);
     expect(await page.locator('[data-testid="editor"]').count()).toBe(0);
   });
 

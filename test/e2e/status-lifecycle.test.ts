@@ -16,7 +16,17 @@ import { launchChromium, newContext, type LaunchedBrowser } from '../support/bro
 import { hasChromium, prerequisite } from '../support/env.js';
 import { installFakeServer, readLog, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
 import {
-  closeLspSocketsWith, lspPanel, lspStatesSeen, lspStatus, openFile, openLspPanel, openSessionInLocale, recordLspStates, startEditorStack, waitForLspState, witnessLspSockets,
+  closeLspSocketsWith,
+  lspPanel,
+  lspStatesSeen,
+  lspStatus,
+  openFile,
+  openLspPanel,
+  openSessionInLocale,
+  recordLspStates,
+  startEditorStack,
+  waitForLspState,
+  witnessLspSockets,
 } from '../support/page.js';
 import { taskPath, type RunningStack } from '../support/stack.js';
 
@@ -106,9 +116,9 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     expect(await panel.innerText()).not.toContain('Ready');
 
     await page.clock.fastForward(41_000);
-    await expect.poll(() => panel.getByTestId('lsp-long-running').innerText()).toMatch(
-      /^Initialization is taking longer than usual \(1 minute( \d+ seconds?)? so far\)\. Kotlin LSP may still be importing the Gradle project/,
-    );
+    await expect
+      .poll(() => panel.getByTestId('lsp-long-running').innerText())
+      .toMatch(/^Initialization is taking longer than usual \(1 minute( \d+ seconds?)? so far\)\. Kotlin LSP may still be importing the Gradle project/);
     expect(await panel.getByTestId('lsp-stop').isVisible()).toBe(true);
     expect(await lspStatus(page, 'kotlin').getByTestId('lsp-stop').isVisible()).toBe(true);
 
@@ -133,7 +143,11 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     const { sessionId } = await kotlinSession({ rules: { initialize: [{ delayMs: 900_000 }] } });
     for (const [locale, elapsed, notice] of [
       ['zh-cn', /^已用时间：2 分钟( \d+ 秒)?$/, /初始化耗时比平常更长（目前已用 2 分钟( \d+ 秒)?）。Kotlin LSP 可能仍在导入 Gradle 项目/],
-      ['pt-pt', /^Tempo decorrido: 2 minutos( e \d+ segundos?)?$/, /A inicialização está a demorar mais do que o habitual \(2 minutos( e \d+ segundos?)? até agora\)\. O Kotlin LSP pode ainda estar a importar o projeto Gradle/],
+      [
+        'pt-pt',
+        /^Tempo decorrido: 2 minutos( e \d+ segundos?)?$/,
+        /A inicialização está a demorar mais do que o habitual \(2 minutos( e \d+ segundos?)? até agora\)\. O Kotlin LSP pode ainda estar a importar o projeto Gradle/,
+      ],
     ] as const) {
       const page = await newPage();
       await page.clock.install();
@@ -162,7 +176,9 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     await waitForLspState(page, 'kotlin', 'unavailable', 60_000);
     expect(witness.closes.map((c) => c.code)).toEqual([4007]);
     const status = lspStatus(page, 'kotlin');
-    expect(await status.getByTestId('lsp-message').innerText()).toBe('kotlin-lsp is not installed on the task host, and Kandev never installs it automatically.');
+    expect(await status.getByTestId('lsp-message').innerText()).toBe(
+      'kotlin-lsp is not installed on the task host, and Kandev never installs it automatically.',
+    );
     expect(await status.getByTestId('lsp-guidance').innerText()).toBe(
       "Set it up by hand: download the Kotlin LSP release from JetBrains, put kotlin-lsp on the task host's PATH, then press Retry.",
     );
@@ -221,9 +237,20 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
     const home = join(root, 'home-go');
     mkdirSync(home, { recursive: true });
     // Only the Go toolchain on PATH (no gopls), and no module proxy: `go install` fails at once with its own message.
-    const { sessionId } = await kotlinSession({}, {
-      env: { PATH: '/usr/lib/go/bin', HOME: home, GOPATH: join(home, 'go'), GOCACHE: join(home, 'cache'), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
-    });
+    const { sessionId } = await kotlinSession(
+      {},
+      {
+        env: {
+          PATH: '/usr/lib/go/bin',
+          HOME: home,
+          GOPATH: join(home, 'go'),
+          GOCACHE: join(home, 'cache'),
+          GOPROXY: 'off',
+          GOTOOLCHAIN: 'local',
+          GOFLAGS: '-mod=mod',
+        },
+      },
+    );
     const page = await newPage();
     await recordLspStates(page);
     const witness = await witnessLspSockets(page);
@@ -257,7 +284,11 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
   });
 
   it('S29 a server that rejects initialize shows its own error.message, never [object Object]', async () => {
-    const { sessionId } = await kotlinSession({ rules: { initialize: [{ error: { code: -32603, message: 'Gradle JVM is not configured: set JAVA_HOME for the task host', data: { trace: ['a', 'b'] } } }] } });
+    const { sessionId } = await kotlinSession({
+      rules: {
+        initialize: [{ error: { code: -32603, message: 'Gradle JVM is not configured: set JAVA_HOME for the task host', data: { trace: ['a', 'b'] } } }],
+      },
+    });
     const page = await newPage();
     await openSessionInLocale(page, stack.url, sessionId, 'en');
     await openFile(page, 'src/Main.kt');

@@ -14,9 +14,7 @@ import type { Action, FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { installFakeServer, readLog, writeScript } from '../support/fakeServer.js';
-import {
-  lspStatus, openFile, openLspPanel, openSessionInLocale, placeCaret, startEditorStack, waitForLspState,
-} from '../support/page.js';
+import { lspStatus, openFile, openLspPanel, openSessionInLocale, placeCaret, startEditorStack, waitForLspState } from '../support/page.js';
 import { taskPath, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -56,7 +54,11 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     mkdirSync(join(dir, 'src'), { recursive: true });
     writeFileSync(join(dir, 'src/Main.kt'), 'fun main() {\n    println("hello")\n}\n');
     const log = join(root, `fake-${id}.jsonl`);
-    const task = await stack.createTask({ title: `progress ${id}`, workspace: dir, env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, script), FAKE_LSP_LOG: log } });
+    const task = await stack.createTask({
+      title: `progress ${id}`,
+      workspace: dir,
+      env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(root, script), FAKE_LSP_LOG: log },
+    });
     return { sessionId: (await stack.startSession(task.id)).id, log };
   }
 
@@ -77,21 +79,32 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     const { sessionId } = await session({
       capabilities: SYNC,
       rules: {
-        initialize: [{
-          once: marker,
-          actions: [
-            progress('kandev/initialize', { kind: 'begin', title: 'Importing Gradle project', message: 'Resolving :app', percentage: 5 }),
-            { delayMs: 200 },
-            progress('kandev/initialize', { kind: 'report', message: 'Resolving :lib (3 of 4 modules)', percentage: 140 }),
-            { delayMs: 900_000 },
-          ],
-        }],
+        initialize: [
+          {
+            once: marker,
+            actions: [
+              progress('kandev/initialize', { kind: 'begin', title: 'Importing Gradle project', message: 'Resolving :app', percentage: 5 }),
+              { delayMs: 200 },
+              progress('kandev/initialize', { kind: 'report', message: 'Resolving :lib (3 of 4 modules)', percentage: 140 }),
+              { delayMs: 900_000 },
+            ],
+          },
+        ],
       },
     });
     const page = await openKotlin(sessionId);
     await waitForLspState(page, 'kotlin', 'starting', 60_000);
     const panel = await openLspPanel(page, 'kotlin');
-    await expect.poll(() => panel.getByTestId('lsp-progress-message').innerText({ timeout: 1_000 }).catch(() => ''), { timeout: 30_000 }).toBe('Resolving :lib (3 of 4 modules)');
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('lsp-progress-message')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('Resolving :lib (3 of 4 modules)');
     expect(await panel.getByTestId('lsp-progress-title').innerText()).toBe('Importing Gradle project');
     expect(await panel.getByTestId('lsp-progress-percentage').innerText()).toBe('100%');
     expect(await panel.getByTestId('lsp-progress-elapsed').innerText()).toMatch(/^Running for \d+ seconds?$/);
@@ -125,7 +138,16 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     const page = await openKotlin(sessionId, 'zh-cn');
     await waitForLspState(page, 'kotlin', 'ready', 60_000);
     const panel = await openLspPanel(page, 'kotlin');
-    await expect.poll(() => panel.getByTestId('lsp-progress-percentage').innerText({ timeout: 1_000 }).catch(() => ''), { timeout: 30_000 }).toBe('42%');
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('lsp-progress-percentage')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('42%');
     expect(await panel.getByTestId('lsp-readiness').innerText()).toBe('就绪：服务器已应答 initialize。');
     expect(await panel.getByTestId('lsp-progress-message').innerText()).toBe('Indexing dependencies');
     expect(await panel.getByTestId('lsp-progress-elapsed').innerText()).toMatch(/^已运行 \d+ 秒$/);
@@ -161,7 +183,16 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     expect(await panel.getByTestId('lsp-stop').isVisible()).toBe(true);
 
     // S44: two active tokens (a number and a string): the oldest plus "1 more".
-    await expect.poll(() => panel.getByTestId('lsp-progress-others').innerText({ timeout: 1_000 }).catch(() => ''), { timeout: 30_000 }).toBe('and 1 more active work item');
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('lsp-progress-others')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('and 1 more active work item');
     expect(await panel.getByTestId('lsp-progress-title').innerText()).toBe('Scanning sources');
     expect(await panel.getByTestId('lsp-progress-percentage').innerText()).toBe('10%');
 
@@ -203,16 +234,27 @@ describe.runIf(run)('server-reported work in the status popover', () => {
     const { sessionId } = await session({
       capabilities: SYNC,
       rules: {
-        initialized: [{
-          once: join(root, 'crash-once'),
-          actions: [create('c'), progress('c', { kind: 'begin', title: 'Crashing soon', percentage: 50 }), { delayMs: 1_500 }, { exit: 9 }],
-        }],
+        initialized: [
+          {
+            once: join(root, 'crash-once'),
+            actions: [create('c'), progress('c', { kind: 'begin', title: 'Crashing soon', percentage: 50 }), { delayMs: 1_500 }, { exit: 9 }],
+          },
+        ],
       },
     });
     const page = await openKotlin(sessionId);
     await waitForLspState(page, 'kotlin', 'ready', 60_000);
     const panel = await openLspPanel(page, 'kotlin');
-    await expect.poll(() => panel.getByTestId('lsp-progress-title').innerText({ timeout: 1_000 }).catch(() => ''), { timeout: 30_000 }).toBe('Crashing soon');
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('lsp-progress-title')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('Crashing soon');
     await waitForLspState(page, 'kotlin', 'error', 60_000);
     expect(await panel.getByTestId('lsp-progress').count()).toBe(0);
     await panel.getByTestId('lsp-retry').click();

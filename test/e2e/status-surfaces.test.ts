@@ -14,7 +14,14 @@ import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from 
 import { hasChromium, prerequisite } from '../support/env.js';
 import { installFakeServer, readLog, writeKotlinWorkspace, writeScript } from '../support/fakeServer.js';
 import {
-  documentOverflowsHorizontally, horizontalOverflow, lspStatus, openFile, openLspPanel, openSessionInLocale, startEditorStack, waitForLspState,
+  documentOverflowsHorizontally,
+  horizontalOverflow,
+  lspStatus,
+  openFile,
+  openLspPanel,
+  openSessionInLocale,
+  startEditorStack,
+  waitForLspState,
 } from '../support/page.js';
 import { taskPath, type RunningStack } from '../support/stack.js';
 
@@ -70,7 +77,16 @@ describe.runIf(run)('status popover, tablet drawer and phone viewer', () => {
 
   async function expectFullTextWrapped(page: Page, panelSelector: string): Promise<void> {
     const panel = page.locator(panelSelector);
-    await expect.poll(() => panel.getByTestId('lsp-progress-title').innerText({ timeout: 1_000 }).catch(() => ''), { timeout: 30_000 }).toBe(LONG_IDENTIFIER);
+    await expect
+      .poll(
+        () =>
+          panel
+            .getByTestId('lsp-progress-title')
+            .innerText({ timeout: 1_000 })
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe(LONG_IDENTIFIER);
     // The whole text is there (no truncation) ...
     expect(await panel.getByTestId('lsp-progress-message').innerText()).toBe(`Downloading ${LONG_URL} into ${LONG_PATH}`);
     // ... and nothing inside the surface is wider than its box (no clipping, no sideways scrolling).
@@ -153,7 +169,11 @@ describe.runIf(run)('status popover, tablet drawer and phone viewer', () => {
     writeFileSync(join(ws, 'src/Main.kt'), 'fun main() {}\n');
     writeFileSync(join(ws, 'src/util.ts'), 'export const x = 1;\n');
     const phoneLog = join(phoneRoot, 'fake.jsonl');
-    const task = await stack.createTask({ title: 'phone', workspace: ws, env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(phoneRoot, {}), FAKE_LSP_LOG: phoneLog } });
+    const task = await stack.createTask({
+      title: 'phone',
+      workspace: ws,
+      env: { PATH: taskPath(binDir), FAKE_LSP_SCRIPT: writeScript(phoneRoot, {}), FAKE_LSP_LOG: phoneLog },
+    });
     const phoneSession = (await stack.startSession(task.id)).id;
 
     const page = await pageFor('phone');

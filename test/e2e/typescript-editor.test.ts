@@ -32,7 +32,8 @@ describe.runIf(run)('the demo task in Chromium with real typescript-language-ser
   });
 
   it('shows the type error from the server as a marker', async () => {
-    await expect.poll(async () => (await markers(page, sessionId, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+    await expect
+      .poll(async () => (await markers(page, sessionId, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
       .toMatch(/Type 'string' is not assignable to type 'number'/);
     await page.locator('.squiggly-error').first().waitFor();
   });
@@ -41,8 +42,7 @@ describe.runIf(run)('the demo task in Chromium with real typescript-language-ser
     await placeCaret(page, 'createGreeter(', 2);
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
-    await expect.poll(() => page.locator('.monaco-hover').innerText(), { timeout: 30_000 })
-      .toContain('createGreeter(prefix: string): Greeter');
+    await expect.poll(() => page.locator('.monaco-hover').innerText(), { timeout: 30_000 }).toContain('createGreeter(prefix: string): Greeter');
   });
 
   it('lists the members of an interface declared in another file in completion', async () => {

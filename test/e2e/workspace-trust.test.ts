@@ -26,8 +26,7 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
     'a.ts': 'export const n: number = "not a number";\n',
     'node_modules/typescript/package.json': JSON.stringify({ name: 'typescript', version: '6.0.0', main: './lib/typescript.js' }),
     'node_modules/typescript/lib/typescript.js': 'module.exports = {};\n',
-    'node_modules/typescript/lib/tsserver.js':
-      `require('node:fs').appendFileSync('@MARKER@', 'workspace tsserver\\n');\nrequire(${JSON.stringify(realTsserver)});\n`,
+    'node_modules/typescript/lib/tsserver.js': `require('node:fs').appendFileSync('@MARKER@', 'workspace tsserver\\n');\nrequire(${JSON.stringify(realTsserver)});\n`,
   });
   let stack: RunningStack;
   let browser: LaunchedBrowser;
@@ -35,8 +34,10 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
   let task: Task;
   let sessionId: string;
 
-  const typeErrorShown = () => expect.poll(async () => (await markers(page, sessionId, 'a.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
-    .toMatch(/not assignable to type 'number'/);
+  const typeErrorShown = () =>
+    expect
+      .poll(async () => (await markers(page, sessionId, 'a.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+      .toMatch(/not assignable to type 'number'/);
 
   beforeAll(async () => {
     ensureBuilt('web-test');

@@ -52,25 +52,26 @@ async function start(home: string, env: Record<string, string> = {}): Promise<St
   const open = /^Open (\S+) to sign in \(the token is kept in (.+)\)\.$/.exec(lines[1] ?? '');
   if (!base || !open) throw new Error(`unexpected banner: ${lines.join(' | ')}`);
   /** The first logged event of this name: stderr is its own pipe, so it may follow stdout's banner. */
-  const logged = (event: string) => new Promise<Record<string, unknown>>((resolve) => {
-    const parse = (line: string) => {
-      try {
-        const record = JSON.parse(line) as Record<string, unknown>;
-        return record.event === event ? record : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    const seen = stderr.map(parse).find(Boolean);
-    if (seen) return resolve(seen);
-    const onLine = (line: string) => {
-      const record = parse(line);
-      if (!record) return;
-      stderrLines.off('line', onLine);
-      resolve(record);
-    };
-    stderrLines.on('line', onLine);
-  });
+  const logged = (event: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const parse = (line: string) => {
+        try {
+          const record = JSON.parse(line) as Record<string, unknown>;
+          return record.event === event ? record : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      const seen = stderr.map(parse).find(Boolean);
+      if (seen) return resolve(seen);
+      const onLine = (line: string) => {
+        const record = parse(line);
+        if (!record) return;
+        stderrLines.off('line', onLine);
+        resolve(record);
+      };
+      stderrLines.on('line', onLine);
+    });
   return { child, base, signIn: open[1] as string, keptIn: open[2] as string, stderr, logged };
 }
 
@@ -105,7 +106,11 @@ describe('access token on disk and the start link', () => {
     expect(await status(`${first.base}/api/tasks`)).toBe(401);
     expect(await status(`${first.base}/api/tasks`, token)).toBe(200);
     // A write puts the database in WAL mode with its -wal and -shm files: all private.
-    const put = await fetch(`${first.base}/api/settings`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"locale":"pt-pt"}' });
+    const put = await fetch(`${first.base}/api/settings`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"locale":"pt-pt"}',
+    });
     expect(put.status).toBe(200);
     for (const file of ['kandev.db', 'kandev.db-wal', 'kandev.db-shm']) {
       expect(existsSync(join(home, file))).toBe(true);

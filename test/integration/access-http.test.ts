@@ -34,14 +34,29 @@ async function raw(method: string, path: string, init: { headers?: Record<string
 }
 
 /** Every API route of the real router, with its `:params` filled in. */
-const routes = createApiRouter({} as ApiDeps).list().map(({ method, pattern }) => ({ method, path: pattern.replace(/:(\w+)/g, 'x-$1') }));
+const routes = createApiRouter({} as ApiDeps)
+  .list()
+  .map(({ method, pattern }) => ({ method, path: pattern.replace(/:(\w+)/g, 'x-$1') }));
 
 describe('access token', () => {
   it('the enumerated router covers every route family (tasks, sessions, files proxy, settings, languages, metrics, health)', () => {
     const paths = routes.map((r) => `${r.method} ${r.path}`);
-    for (const family of ['GET /api/tasks', 'POST /api/tasks', 'POST /api/tasks/x-id/sessions', 'GET /api/sessions/x-id', 'POST /api/sessions/x-id/stop',
-      'GET /api/sessions/x-id/files', 'GET /api/sessions/x-id/file', 'PUT /api/sessions/x-id/file', 'GET /api/sessions/x-id/search',
-      'GET /api/settings', 'PUT /api/settings', 'GET /api/languages', 'GET /metrics', 'GET /api/health']) {
+    for (const family of [
+      'GET /api/tasks',
+      'POST /api/tasks',
+      'POST /api/tasks/x-id/sessions',
+      'GET /api/sessions/x-id',
+      'POST /api/sessions/x-id/stop',
+      'GET /api/sessions/x-id/files',
+      'GET /api/sessions/x-id/file',
+      'PUT /api/sessions/x-id/file',
+      'GET /api/sessions/x-id/search',
+      'GET /api/settings',
+      'PUT /api/settings',
+      'GET /api/languages',
+      'GET /metrics',
+      'GET /api/health',
+    ]) {
       expect(paths).toContain(family);
     }
   });
@@ -147,7 +162,12 @@ describe('access token', () => {
 
     const WebSocket = (await import('ws')).default;
     const withCookie = new WebSocket(wsUrl, { headers: { ...cookie, origin: stack.url } });
-    expect(await new Promise((resolve) => { withCookie.once('open', () => resolve(true)); withCookie.once('unexpected-response', () => resolve(false)); })).toBe(true);
+    expect(
+      await new Promise((resolve) => {
+        withCookie.once('open', () => resolve(true));
+        withCookie.once('unexpected-response', () => resolve(false));
+      }),
+    ).toBe(true);
     withCookie.close();
     // Another origin is refused at the upgrade even with the cookie.
     const evil = new BrowserClient(wsUrl, { token: TEST_ACCESS_TOKEN, origin: 'http://evil.example' });

@@ -5,7 +5,15 @@ import { TEST_ACCESS_TOKEN } from '../support/access.js';
 import { repoRoot } from '../support/build.js';
 import { copyDemoWorkspace, startStack, type RunningStack } from '../support/stack.js';
 import { BrowserClient, childPids, descendants } from './backend-support.js';
-import { CONTAINER_SYSTEM_PATH, containerHostPids, dockerAvailable, removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv } from './docker-support.js';
+import {
+  CONTAINER_SYSTEM_PATH,
+  containerHostPids,
+  dockerAvailable,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+  type DockerEnv,
+} from './docker-support.js';
 
 /**
  * Issue 11, secrets at rest and in flight: agentctl's bearer token reaches agentctl through its
@@ -35,7 +43,9 @@ function environ(pid: number): Record<string, string> {
 /** Every log the backend and its agentctls wrote under KANDEV_HOME/logs. */
 function allLogs(home: string): string {
   const dir = join(home, 'logs');
-  return readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 }
 
 function expectNowhere(secret: string, home: string): void {
@@ -104,7 +114,12 @@ describe.runIf(dockerAvailable)('Local Docker: tokens stay out of argv and logs'
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });
     const task = await stack.api<{ id: string }>('/api/tasks', {
-      body: { title: 'docker access', executor: 'local_docker', repositories: [{ path: copyDemoWorkspace() }], env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } },
+      body: {
+        title: 'docker access',
+        executor: 'local_docker',
+        repositories: [{ path: copyDemoWorkspace() }],
+        env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` },
+      },
     });
     const session = await stack.startSession(task.id);
     const [container] = await env.docker.listContainers({ filters: { label: [`dev.kandev.session=${session.id}`] } });

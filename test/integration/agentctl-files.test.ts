@@ -45,7 +45,13 @@ describe('agentctl files API over HTTP', () => {
 
   it('reports the workspace identity on health', async () => {
     const res = await agentctl.api('/api/v1/health');
-    expect(await res.json()).toEqual({ ok: true, workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: ['repoA'], platform: process.platform });
+    expect(await res.json()).toEqual({
+      ok: true,
+      workspacePath: workspace,
+      workspaceUri: `file://${workspace}`,
+      repoSubpaths: ['repoA'],
+      platform: process.platform,
+    });
   });
 
   it('lists, reads and writes with versions; a stale base version is a 409 with the current version', async () => {
@@ -56,10 +62,16 @@ describe('agentctl files API over HTTP', () => {
 
     const read = (await (await agentctl.api('/api/v1/file?path=repoA/src/main.ts')).json()) as { content: string; version: string };
     expect(read.content).toContain('greet');
-    const write = await agentctl.api('/api/v1/file?path=repoA/src/main.ts', { method: 'PUT', body: JSON.stringify({ content: 'changed\n', baseVersion: read.version }) });
+    const write = await agentctl.api('/api/v1/file?path=repoA/src/main.ts', {
+      method: 'PUT',
+      body: JSON.stringify({ content: 'changed\n', baseVersion: read.version }),
+    });
     expect(write.status).toBe(200);
     const { version } = (await write.json()) as { version: string };
-    const stale = await agentctl.api('/api/v1/file?path=repoA/src/main.ts', { method: 'PUT', body: JSON.stringify({ content: 'lost\n', baseVersion: read.version }) });
+    const stale = await agentctl.api('/api/v1/file?path=repoA/src/main.ts', {
+      method: 'PUT',
+      body: JSON.stringify({ content: 'lost\n', baseVersion: read.version }),
+    });
     expect(stale.status).toBe(409);
     expect(await stale.json()).toEqual({ error: { code: 'conflict', message: expect.any(String) }, currentVersion: version });
     expect(readFileSync(join(workspace, 'repoA/src/main.ts'), 'utf8')).toBe('changed\n');

@@ -33,7 +33,11 @@ describe('agentctl LSP bridge with real language servers', () => {
     const ready = await client.status('ready');
     // Untrusted by default: agentctl names the TypeScript next to the launched server for the backend to pin.
     expect(ready).toEqual({
-      status: 'ready', language: 'typescript', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [],
+      status: 'ready',
+      language: 'typescript',
+      workspacePath: workspace,
+      workspaceUri: `file://${workspace}`,
+      repoSubpaths: [],
       trustedTools: { tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')) },
     });
     const rootUri = pathToFileURL(workspace).href;
@@ -41,7 +45,9 @@ describe('agentctl LSP bridge with real language servers', () => {
     expect(init.result).toMatchObject({ capabilities: { hoverProvider: true } });
     client.notify('initialized', {});
     const uri = pathToFileURL(join(workspace, 'main.ts')).href;
-    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: 'export const answer: number = 42;\nexport const doubled = answer * 2;\n' } });
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'typescript', version: 1, text: 'export const answer: number = 42;\nexport const doubled = answer * 2;\n' },
+    });
     // Hover on `answer` in the second line.
     const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 25 } });
     expect(JSON.stringify(hover.result)).toContain('const answer: number');

@@ -38,9 +38,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-async function streamed(agentctl: RunningAgentctl, params: string): Promise<{ hits: SearchHit[]; end: SearchStreamLine | undefined; contentType: string | null }> {
+async function streamed(
+  agentctl: RunningAgentctl,
+  params: string,
+): Promise<{ hits: SearchHit[]; end: SearchStreamLine | undefined; contentType: string | null }> {
   const res = await agentctl.api(`/api/v1/search?stream=1&${params}`);
-  const lines = (await res.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as SearchStreamLine);
+  const lines = (await res.text())
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as SearchStreamLine);
   const hits = lines.flatMap((l) => (l.type === 'hits' ? l.hits : []));
   hits.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
   return { hits, end: lines.at(-1), contentType: res.headers.get('content-type') };

@@ -18,7 +18,12 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }));
   writeFileSync(join(workspace, 'a.ts'), source);
   stack = await startTestBackend();
-  const task = await stack.api('POST', '/api/tasks', { title: 'ts', executor: 'local_pc', repositories: [{ path: workspace }], env: { PATH: bundledServersPath } });
+  const task = await stack.api('POST', '/api/tasks', {
+    title: 'ts',
+    executor: 'local_pc',
+    repositories: [{ path: workspace }],
+    env: { PATH: bundledServersPath },
+  });
   const session = await stack.api('POST', `/api/tasks/${task.json.id}/sessions`);
   expect(session.json.status).toBe('running');
   sessionId = session.json.id;
@@ -92,7 +97,12 @@ describe('admission', () => {
   it('S27 closes 4005 at capacity while every lease is attached, before anything starts; a release frees the slot', async () => {
     const small = await startTestBackend({ KANDEV_LSP_MAX_CONNECTIONS: '1' });
     try {
-      const task = await small.api('POST', '/api/tasks', { title: 'cap', executor: 'local_pc', repositories: [{ path: workspace }], env: { PATH: bundledServersPath } });
+      const task = await small.api('POST', '/api/tasks', {
+        title: 'cap',
+        executor: 'local_pc',
+        repositories: [{ path: workspace }],
+        env: { PATH: bundledServersPath },
+      });
       const session = await small.api('POST', `/api/tasks/${task.json.id}/sessions`);
       const pid = small.backend.sessions.liveHost(session.json.id)?.pid as number;
       const first = BrowserClient.open(small.url, session.json.id, 'typescript');
@@ -102,7 +112,11 @@ describe('admission', () => {
       expect(await second.closed).toMatchObject({ code: 4005 });
       expect(descendants(pid)).toEqual(firstServers);
       // Closing a tab only detaches (the lease keeps its slot); an explicit release gives it back.
-      const aliveAtReleased = aliveWhen(first, (f) => f.status === 'released', () => firstServers);
+      const aliveAtReleased = aliveWhen(
+        first,
+        (f) => f.status === 'released',
+        () => firstServers,
+      );
       first.sendRaw(JSON.stringify({ control: 'release', reason: 'stop' }));
       expect(await first.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });
       expect(await aliveAtReleased).toEqual([]);
@@ -139,7 +153,11 @@ describe('a real language server through the whole path', () => {
 
     const servers = descendants(agentctlPid).filter((pid) => !earlier.includes(pid));
     expect(servers.length).toBeGreaterThan(0);
-    const aliveAtReleased = aliveWhen(client, (f) => f.status === 'released', () => servers);
+    const aliveAtReleased = aliveWhen(
+      client,
+      (f) => f.status === 'released',
+      () => servers,
+    );
     client.ws.send(JSON.stringify({ control: 'release', reason: 'stop' }));
     expect(await client.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });
     expect(await aliveAtReleased).toEqual([]);

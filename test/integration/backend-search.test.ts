@@ -37,7 +37,10 @@ describe('search through the backend', () => {
     const res = await fetch(`${stack.url}/api/sessions/${sessionId}/search?q=needle&stream=1`, { headers: authHeaders() });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
-    const lines = (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as SearchStreamLine);
+    const lines = (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as SearchStreamLine);
     expect(lines).toEqual([
       { type: 'hits', hits: [{ path: 'a-first.txt', line: 1, column: 5, preview: 'the needle is here' }] },
       { type: 'done', truncated: false, engine: 'walker' },
@@ -45,8 +48,14 @@ describe('search through the backend', () => {
   });
 
   it('the one-shot JSON answer and a bad query still answer as before', async () => {
-    expect(await stack.api('GET', `/api/sessions/${sessionId}/search?q=needle`)).toMatchObject({ status: 200, json: { hits: [{ path: 'a-first.txt', line: 1, column: 5 }] } });
-    expect(await stack.api('GET', `/api/sessions/${sessionId}/search?q=${encodeURIComponent('(')}&regex=1&stream=1`)).toMatchObject({ status: 400, json: { error: { code: 'bad_request' } } });
+    expect(await stack.api('GET', `/api/sessions/${sessionId}/search?q=needle`)).toMatchObject({
+      status: 200,
+      json: { hits: [{ path: 'a-first.txt', line: 1, column: 5 }] },
+    });
+    expect(await stack.api('GET', `/api/sessions/${sessionId}/search?q=${encodeURIComponent('(')}&regex=1&stream=1`)).toMatchObject({
+      status: 400,
+      json: { error: { code: 'bad_request' } },
+    });
   });
 
   it('a browser that aborts after the first hit cancels the search on the task host', async () => {

@@ -35,7 +35,10 @@ async function startSession(): Promise<{ taskId: string; sessionId: string; pid:
 
 async function metric(name: string): Promise<string | undefined> {
   const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
-  return text.split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1];
+  return text
+    .split('\n')
+    .find((line) => line.startsWith(`${name} `))
+    ?.split(' ')[1];
 }
 
 describe('session lifecycle with a real agentctl', () => {
@@ -85,7 +88,10 @@ describe('files through the backend', () => {
   it('lists folders first and reads a file with its version', async () => {
     const list = await stack.api('GET', `/api/sessions/${sessionId}/files?path=`);
     expect(list.status).toBe(200);
-    expect(list.json.entries.slice(0, 2)).toEqual([{ name: 'src', path: 'src', type: 'directory' }, { name: 'README.md', path: 'README.md', type: 'file' }]);
+    expect(list.json.entries.slice(0, 2)).toEqual([
+      { name: 'src', path: 'src', type: 'directory' },
+      { name: 'README.md', path: 'README.md', type: 'file' },
+    ]);
     const file = await stack.api('GET', `/api/sessions/${sessionId}/file?path=src/main.ts`);
     expect(file).toMatchObject({ status: 200, json: { content: 'export const answer = 42;\n' } });
     expect(file.json.version).toMatch(/^[0-9a-f]{64}$/);

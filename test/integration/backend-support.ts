@@ -36,15 +36,18 @@ afterAll(async () => {
 
 export async function startTestBackend(env: Record<string, string> = {}): Promise<TestBackend> {
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
-  const config = loadConfig({
-    KANDEV_HOME: home,
-    KANDEV_PORT: '0',
-    KANDEV_LOG_STDERR: '0',
-    KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
-    KANDEV_AGENTCTL_STOP_GRACE_MS: '15000',
-    ...testTokenEnv,
-    ...env,
-  }, repoRoot);
+  const config = loadConfig(
+    {
+      KANDEV_HOME: home,
+      KANDEV_PORT: '0',
+      KANDEV_LOG_STDERR: '0',
+      KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
+      KANDEV_AGENTCTL_STOP_GRACE_MS: '15000',
+      ...testTokenEnv,
+      ...env,
+    },
+    repoRoot,
+  );
   if (!config.ok) throw new Error(config.error);
   const backend = await startBackend(config.value);
   const handle: TestBackend = {

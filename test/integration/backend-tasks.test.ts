@@ -43,7 +43,10 @@ describe('task rename and delete', () => {
     const task = await stack.api('POST', '/api/tasks', { title: 'old name', executor: 'local_pc', repositories: [{ path: workspace }] });
     const session = await stack.api('POST', `/api/tasks/${task.json.id}/sessions`);
     const renamed = await stack.api('PATCH', `/api/tasks/${task.json.id}`, { title: 'new name' });
-    expect(renamed).toMatchObject({ status: 200, json: { title: 'new name', repositories: [{ path: workspace }], sessions: [{ id: session.json.id, status: 'running' }] } });
+    expect(renamed).toMatchObject({
+      status: 200,
+      json: { title: 'new name', repositories: [{ path: workspace }], sessions: [{ id: session.json.id, status: 'running' }] },
+    });
     expect(await stack.api('GET', `/api/sessions/${session.json.id}/files?path=`)).toMatchObject({ status: 200 });
     await stack.api('POST', `/api/sessions/${session.json.id}/stop`);
   });

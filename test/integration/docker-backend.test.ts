@@ -19,8 +19,21 @@ import { ensureBuilt, repoRoot } from '../support/build.js';
 import { startStack } from '../support/stack.js';
 import { childPids, startTestBackend, type TestBackend } from './backend-support.js';
 import {
-  CONTAINER_SYSTEM_PATH, containerCreations, containerHostPids, dockerAvailable, dockerWorkspace, eventually, innerPid, isAlive, mountNamespace, ownedContainers,
-  removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv, type DockerWorkspace,
+  CONTAINER_SYSTEM_PATH,
+  containerCreations,
+  containerHostPids,
+  dockerAvailable,
+  dockerWorkspace,
+  eventually,
+  innerPid,
+  isAlive,
+  mountNamespace,
+  ownedContainers,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+  type DockerEnv,
+  type DockerWorkspace,
 } from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-backend-'));
@@ -78,7 +91,12 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
 
   async function initialize(client: LspTestClient): Promise<Record<string, unknown>> {
     const ready = await client.status('ready');
-    await client.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'workspace' }], capabilities: {} });
+    await client.request('initialize', {
+      processId: null,
+      rootUri: ready.workspaceUri,
+      workspaceFolders: [{ uri: ready.workspaceUri, name: 'workspace' }],
+      capabilities: {},
+    });
     client.notify('initialized', {});
     return ready;
   }
@@ -109,11 +127,23 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }));
     writeFileSync(join(dir, 'a.ts'), 'export function hello(name: string): string { return name; }\n');
-    const task = await api<Task>('POST', '/api/tasks', { title: 'ts', executor: 'local_docker', repositories: [{ path: dir }], env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } });
+    const task = await api<Task>('POST', '/api/tasks', {
+      title: 'ts',
+      executor: 'local_docker',
+      repositories: [{ path: dir }],
+      env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` },
+    });
     const session = await api<Session>('POST', `/api/tasks/${task.id}/sessions`);
     const client = openLsp(session.id, 'typescript');
     await initialize(client);
-    client.notify('textDocument/didOpen', { textDocument: { uri: 'file:///workspace/a.ts', languageId: 'typescript', version: 1, text: 'export function hello(name: string): string { return name; }\n' } });
+    client.notify('textDocument/didOpen', {
+      textDocument: {
+        uri: 'file:///workspace/a.ts',
+        languageId: 'typescript',
+        version: 1,
+        text: 'export function hello(name: string): string { return name; }\n',
+      },
+    });
     const hover = await client.request('textDocument/hover', { textDocument: { uri: 'file:///workspace/a.ts' }, position: { line: 0, character: 17 } });
     expect(JSON.stringify(hover.result)).toContain('function hello(name: string): string');
     const pids = await containerHostPids(env.docker, await containerOf(session.id));
@@ -128,10 +158,18 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     // The "release" is a launcher of the fake server, as a gzip archive with its sha256, from 127.0.0.1.
     const binary = gzipSync(Buffer.from('#!/bin/sh\nexec node /workspace/.tools/fake-lsp-server.mjs "$@"\n'));
     const name = `rust-analyzer-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-gnu.gz`;
-    const release: ReleaseServer = await startReleaseServer({ [name]: binary, [`${name}.sha256`]: `${createHash('sha256').update(binary).digest('hex')}  ${name}\n` });
+    const release: ReleaseServer = await startReleaseServer({
+      [name]: binary,
+      [`${name}.sha256`]: `${createHash('sha256').update(binary).digest('hex')}  ${name}\n`,
+    });
     try {
       await api('PUT', '/api/settings', { lsp_auto_install_languages: ['rust'] });
-      const task = await api<Task>('POST', '/api/tasks', { title: 'rust', executor: 'local_docker', repositories: [{ path: ws.dir }], env: { ...ws.env, KANDEV_RUST_ANALYZER_BASE_URL: release.baseUrl } });
+      const task = await api<Task>('POST', '/api/tasks', {
+        title: 'rust',
+        executor: 'local_docker',
+        repositories: [{ path: ws.dir }],
+        env: { ...ws.env, KANDEV_RUST_ANALYZER_BASE_URL: release.baseUrl },
+      });
       const session = await api<Session>('POST', `/api/tasks/${task.id}/sessions`);
       const client = openLsp(session.id, 'rust');
       await initialize(client);
@@ -162,7 +200,10 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     expect((await api<Read>('GET', `/api/sessions/${sb.id}/file?path=same.kt`)).content).toBe('val owner = "B"\n');
 
     const [ca, cb] = [openLsp(sa.id), openLsp(sb.id)];
-    for (const [client, text] of [[ca, 'val owner = "A2"\n'], [cb, 'val owner = "B"\n']] as const) {
+    for (const [client, text] of [
+      [ca, 'val owner = "A2"\n'],
+      [cb, 'val owner = "B"\n'],
+    ] as const) {
       expect(await initialize(client)).toMatchObject({ workspaceUri: 'file:///workspace', workspacePath: '/workspace' });
       client.notify('textDocument/didOpen', { textDocument: { uri: 'file:///workspace/same.kt', languageId: 'kotlin', version: 1, text } });
     }

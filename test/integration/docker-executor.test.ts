@@ -17,8 +17,21 @@ import { createLogger } from '../../apps/backend/src/base/log.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { readLog } from '../support/fakeServer.js';
 import {
-  CONTAINER_SYSTEM_PATH, containerCreations, containerHostPids, dockerAvailable, dockerWorkspace, eventually, innerPid, isAlive,
-  mountNamespace, ownedContainers, recordedEnvs, removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv,
+  CONTAINER_SYSTEM_PATH,
+  containerCreations,
+  containerHostPids,
+  dockerAvailable,
+  dockerWorkspace,
+  eventually,
+  innerPid,
+  isAlive,
+  mountNamespace,
+  ownedContainers,
+  recordedEnvs,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+  type DockerEnv,
 } from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-exec-'));
@@ -34,14 +47,22 @@ function freshOwner(): string {
   return owner;
 }
 
-interface ExecutorOptions { config?: Partial<DockerConfig>; agentctlBundle?: string; owner?: string }
+interface ExecutorOptions {
+  config?: Partial<DockerConfig>;
+  agentctlBundle?: string;
+  owner?: string;
+}
 
 function executor(docker: ReturnType<typeof createDockerClient>, options: ExecutorOptions = {}): LocalDockerExecutor {
   mkdirSync(join(root, 'logs'), { recursive: true });
   return new LocalDockerExecutor({
     docker,
     config: { host: undefined, image: undefined, network: 'host', mounts: [], ...options.config },
-    runtime: { supportDir: join(root, 'runtime'), nodeBinary: process.execPath, agentctlBundle: options.agentctlBundle ?? join(repoRoot, 'apps/agentctl/dist/agentctl.mjs') },
+    runtime: {
+      supportDir: join(root, 'runtime'),
+      nodeBinary: process.execPath,
+      agentctlBundle: options.agentctlBundle ?? join(repoRoot, 'apps/agentctl/dist/agentctl.mjs'),
+    },
     owner: options.owner ?? freshOwner(),
     startTimeoutMs: 60_000,
     stopGraceMs: 10_000,
@@ -51,7 +72,15 @@ function executor(docker: ReturnType<typeof createDockerClient>, options: Execut
 }
 
 function task(repositories: string[], env: Record<string, string> = {}): Task {
-  return { id: `task-${++sessions}`, title: 'docker', executor: 'local_docker', repositories: repositories.map((path) => ({ path })), env, createdAt: new Date().toISOString(), trustWorkspaceTools: false };
+  return {
+    id: `task-${++sessions}`,
+    title: 'docker',
+    executor: 'local_docker',
+    repositories: repositories.map((path) => ({ path })),
+    env,
+    createdAt: new Date().toISOString(),
+    trustWorkspaceTools: false,
+  };
 }
 
 function nextSession(): string {
@@ -126,7 +155,10 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     mkdirSync(join(root, 'repo-missing-image'), { recursive: true });
     const owner = freshOwner();
     const since = Date.now() / 1000;
-    const missing = await executor(env.docker, { config: { image: 'kandev-no-such-image:1' }, owner }).start({ sessionId: nextSession(), task: task([join(root, 'repo-missing-image')]) });
+    const missing = await executor(env.docker, { config: { image: 'kandev-no-such-image:1' }, owner }).start({
+      sessionId: nextSession(),
+      task: task([join(root, 'repo-missing-image')]),
+    });
     expect(missing).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!missing.ok && missing.error.message).toContain('the Docker image "kandev-no-such-image:1" is not on this machine');
     // The task's env names its own image, over a default that exists.
@@ -176,7 +208,9 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     const host = await start([alpha.dir, beta.dir], {});
     expect(host.workspace).toEqual({ workspacePath: '/workspace', workspaceUri: 'file:///workspace', repoSubpaths: ['alpha', 'beta'] });
     const read = async (path: string) => {
-      const res = await fetch(`${host.endpoint.baseUrl}/api/v1/file?path=${encodeURIComponent(path)}`, { headers: { authorization: `Bearer ${host.endpoint.token}` } });
+      const res = await fetch(`${host.endpoint.baseUrl}/api/v1/file?path=${encodeURIComponent(path)}`, {
+        headers: { authorization: `Bearer ${host.endpoint.token}` },
+      });
       return (await res.json()) as { content?: string };
     };
     expect(await read('alpha/a.txt')).toMatchObject({ content: 'alpha\n' });
@@ -192,7 +226,9 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     expect(await eventually(() => readLog(ws.logFile).filter((l) => 'spawned' in l.message).length === 2)).toBe(true);
     const containerId = await containerOf(sessionId);
     const pids = await containerHostPids(env.docker, containerId);
-    const spawned = readLog(ws.logFile).map((l) => (l.message as { spawned?: number }).spawned).filter((p): p is number => typeof p === 'number');
+    const spawned = readLog(ws.logFile)
+      .map((l) => (l.message as { spawned?: number }).spawned)
+      .filter((p): p is number => typeof p === 'number');
     // docker-init, agentctl, the server and both sleepers are really running before the stop.
     expect(spawned.every((inner) => pids.some((pid) => innerPid(pid) === inner))).toBe(true);
     expect(pids.length).toBeGreaterThanOrEqual(5);
@@ -222,7 +258,10 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     const sessionId = nextSession();
     const host = await start([ws.dir], ws.env, sessionId);
     await host.stop();
-    const lines = readFileSync(join(root, 'logs', `agentctl-${sessionId}.log`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event?: string });
+    const lines = readFileSync(join(root, 'logs', `agentctl-${sessionId}.log`), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event?: string });
     expect(lines.map((l) => l.event)).toEqual(expect.arrayContaining(['starting', 'listening', 'shutdown_done']));
   });
 
@@ -233,7 +272,10 @@ describe.skipIf(!dockerAvailable)('local_docker against a real dockerd (host net
     const sessionId = nextSession();
     const owner = freshOwner();
     const since = Date.now() / 1000;
-    const started = await executor(env.docker, { config: { image: env.image }, agentctlBundle: bundle, owner }).start({ sessionId, task: task([join(root, 'repo-broken')]) });
+    const started = await executor(env.docker, { config: { image: env.image }, agentctlBundle: bundle, owner }).start({
+      sessionId,
+      task: task([join(root, 'repo-broken')]),
+    });
     expect(started).toMatchObject({ ok: false, error: { code: 'start_failed' } });
     expect(!started.ok && started.error.message).toMatch(/agentctl exited before it listened; it said: .*broken on purpose/);
     // It was created (and ran), and it is gone.

@@ -14,7 +14,15 @@ import { LspTestClient } from '../../apps/agentctl/src/testing/agentctlProcess.j
 import { TEST_ACCESS_TOKEN } from '../support/access.js';
 import { ensureBuilt } from '../support/build.js';
 import { startTestBackend, type TestBackend } from './backend-support.js';
-import { CONTAINER_SYSTEM_PATH, containerHostPids, dockerAvailable, removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv } from './docker-support.js';
+import {
+  CONTAINER_SYSTEM_PATH,
+  containerHostPids,
+  dockerAvailable,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+  type DockerEnv,
+} from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-langs-'));
 
@@ -50,7 +58,10 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
   function caEnv(dir: string): Record<string, string> {
     const out: Record<string, string> = {};
     const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
-    for (const [key, source] of [['NODE_EXTRA_CA_CERTS', process.env.NODE_EXTRA_CA_CERTS], ['npm_config_cafile', cafile]] as const) {
+    for (const [key, source] of [
+      ['NODE_EXTRA_CA_CERTS', process.env.NODE_EXTRA_CA_CERTS],
+      ['npm_config_cafile', cafile],
+    ] as const) {
       if (!source || source === 'null' || !existsSync(source)) continue;
       mkdirSync(join(dir, '.ca'), { recursive: true });
       copyFileSync(source, join(dir, '.ca', key));
@@ -68,7 +79,8 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
     return api<Session>('POST', `/api/tasks/${task.id}/sessions`);
   }
 
-  const openLsp = (sessionId: string, language: string) => new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, TEST_ACCESS_TOKEN);
+  const openLsp = (sessionId: string, language: string) =>
+    new LspTestClient(`${stack.url.replace(/^http/, 'ws')}/lsp/${sessionId}?language=${language}`, TEST_ACCESS_TOKEN);
 
   it('installs docker-langserver with npm inside the container, into its HOME, and reports the unknown instruction', async () => {
     const text = 'FROM debian:12\nRUNN make\n';
@@ -80,11 +92,15 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
       // `installing` repeats with npm's output lines; then installed, then ready.
       const statuses = client.frames.filter((f) => typeof f.status === 'string').map((f) => f.status);
       expect(statuses.filter((st, i) => st !== statuses[i - 1])).toEqual(['installing', 'installed', 'ready']);
-      await client.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }], capabilities: {} });
+      await client.request('initialize', {
+        processId: null,
+        rootUri: ready.workspaceUri,
+        workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }],
+        capabilities: {},
+      });
       client.notify('initialized', {});
       client.notify('textDocument/didOpen', { textDocument: { uri: 'file:///workspace/Dockerfile', languageId: 'dockerfile', version: 1, text } });
-      const published = await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics'
-        && JSON.stringify(f.params).includes('RUNN'));
+      const published = await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && JSON.stringify(f.params).includes('RUNN'));
       expect(JSON.stringify(published.params)).toMatch(/Unknown instruction: RUNN/i);
       const [info] = await env.docker.listContainers({ filters: { label: [`dev.kandev.session=${s.id}`] } });
       const pids = await containerHostPids(env.docker, info!.Id);
@@ -104,7 +120,7 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
     }
   }, 300_000);
 
-  it('refuses C with 4007 (the browser shows clangd\'s own setup guidance) when the image has no clangd, never trying an install', async () => {
+  it("refuses C with 4007 (the browser shows clangd's own setup guidance) when the image has no clangd, never trying an install", async () => {
     const s = await session({ 'main.c': 'int main(void) { return 0; }\n' });
     // The settings schema refuses auto-install for cpp, so "everything on" cannot include it.
     expect((await stack.api('PUT', '/api/settings', { lsp_auto_install_languages: ['cpp'] })).status).toBe(400);

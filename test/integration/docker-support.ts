@@ -73,7 +73,11 @@ export async function ownedContainers(docker: Docker, owner: string): Promise<Do
 
 /** Cleanup: every task container of this owner goes, whatever a failed test left. */
 export async function removeOwnedContainers(docker: Docker, owner: string): Promise<void> {
-  for (const c of await ownedContainers(docker, owner)) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+  for (const c of await ownedContainers(docker, owner))
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
 }
 
 /**
@@ -82,10 +86,17 @@ export async function removeOwnedContainers(docker: Docker, owner: string): Prom
  */
 export async function containerCreations(docker: Docker, labels: string[], since: number, until: number): Promise<unknown[]> {
   const stamp = (t: number) => t.toFixed(6) as unknown as number;
-  const stream = (await docker.getEvents({ since: stamp(since), until: stamp(until), filters: { type: ['container'], event: ['create'], label: labels } })) as NodeJS.ReadableStream;
+  const stream = (await docker.getEvents({
+    since: stamp(since),
+    until: stamp(until),
+    filters: { type: ['container'], event: ['create'], label: labels },
+  })) as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of stream) text += chunk.toString();
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 function procStat(pid: number): { state: string; ppid: number } | undefined {
@@ -126,7 +137,9 @@ export async function containerHostPids(docker: Docker, containerId: string): Pr
 /** The pid a host process has inside its own PID namespace (the last NSpid field). */
 export function innerPid(hostPid: number): number | undefined {
   try {
-    const line = readFileSync(`/proc/${hostPid}/status`, 'utf8').split('\n').find((l) => l.startsWith('NSpid:'));
+    const line = readFileSync(`/proc/${hostPid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('NSpid:'));
     const last = line?.trim().split(/\s+/).pop();
     return last ? Number(last) : undefined;
   } catch {
@@ -181,7 +194,12 @@ export function dockerWorkspace(dir: string, files: Record<string, string>, fake
 export function recordedEnvs(ws: DockerWorkspace): Record<string, string>[] {
   if (!existsSync(ws.envDumps)) return [];
   return readdirSync(ws.envDumps).map((file) =>
-    Object.fromEntries(readFileSync(join(ws.envDumps, file), 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+    Object.fromEntries(
+      readFileSync(join(ws.envDumps, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    ),
   );
 }
 

@@ -78,7 +78,9 @@ describe('faults: a frozen tab under a notification flood', () => {
     expect(await back.request('kandev/echo', {})).toMatchObject({ result: null });
     expect(serverPids(flooder.logFile)).toHaveLength(1);
 
-    console.log(`[faults-backpressure] backend RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, growth ${((peak - baseline) / MiB).toFixed(1)} MiB (until the detach ${((peakWhileFrozen - baseline) / MiB).toFixed(1)} MiB); neighbour answered ${answered} echoes meanwhile`);
+    console.log(
+      `[faults-backpressure] backend RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, growth ${((peak - baseline) / MiB).toFixed(1)} MiB (until the detach ${((peakWhileFrozen - baseline) / MiB).toFixed(1)} MiB); neighbour answered ${answered} echoes meanwhile`,
+    );
     expect(peak - baseline).toBeLessThanOrEqual(MAX_GROWTH);
     other.ws.close();
     back.ws.close();
@@ -103,11 +105,12 @@ describe('faults: a browser writing faster than its server reads', () => {
     // The server handles messages in order: this answer comes after every bulk message.
     expect(await tab.request('kandev/echo', {})).toMatchObject({ result: null });
     const peak = sampler.stop();
-    const bulk = readLog(stalling.logFile).filter((l) => l.message.method === 'kandev/bulk').map((l) => l.message.params.i as number);
+    const bulk = readLog(stalling.logFile)
+      .filter((l) => l.message.method === 'kandev/bulk')
+      .map((l) => l.message.params.i as number);
     expect(bulk).toEqual(Array.from({ length: COUNT }, (_, i) => i));
     console.log(`[faults-backpressure] browser -> server 50 MiB against a stalled stdin: backend RSS growth ${((peak - baseline) / MiB).toFixed(1)} MiB`);
     expect(peak - baseline).toBeLessThanOrEqual(MAX_GROWTH);
     await tab.leave();
   });
 });
-

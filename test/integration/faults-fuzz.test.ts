@@ -88,7 +88,9 @@ describe('faults: fuzzing the browser stream', () => {
 
     const peak = sampler.stop();
     const settled = rssBytes(pid) as number;
-    console.log(`[faults-fuzz] ${sent} malformed frames over ${STAYING_CONNECTIONS + CLOSING_CONNECTIONS} connections; backend RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, settled ${(settled / MiB).toFixed(1)} MiB`);
+    console.log(
+      `[faults-fuzz] ${sent} malformed frames over ${STAYING_CONNECTIONS + CLOSING_CONNECTIONS} connections; backend RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, settled ${(settled / MiB).toFixed(1)} MiB`,
+    );
     expect(sent).toBeGreaterThanOrEqual(10_000);
     expect(stack.process.exitCode).toBeNull();
     expect(settled - baseline).toBeLessThanOrEqual(SETTLE_BOUND);
@@ -124,7 +126,10 @@ describe('faults: fuzzing the task-host stream', () => {
     writeFileSync(join(workspace, 'Main.kt'), 'fun main() = println("hi")\n');
     const bin = join(dir, 'bin');
     installFakeServer(bin, 'kotlin-lsp');
-    agentctl = await startAgentctl({ workspace, env: { PATH: agentctlTaskPath(bin), HOME: dir, FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: join(dir, 'server.jsonl') } });
+    agentctl = await startAgentctl({
+      workspace,
+      env: { PATH: agentctlTaskPath(bin), HOME: dir, FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: join(dir, 'server.jsonl') },
+    });
   });
 
   afterAll(async () => {

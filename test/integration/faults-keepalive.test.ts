@@ -121,7 +121,14 @@ describe('faults: keepalive, agentctl to backend', () => {
     const logFile = join(dir, 'server.jsonl');
     const agentctl = await startAgentctl({
       workspace,
-      env: { PATH: agentctlTaskPath(bin), HOME: dir, FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: logFile, AGENTCTL_PING_INTERVAL_MS: '200', AGENTCTL_PING_MISSES: '2' },
+      env: {
+        PATH: agentctlTaskPath(bin),
+        HOME: dir,
+        FAKE_LSP_SCRIPT: writeScript(dir, {}),
+        FAKE_LSP_LOG: logFile,
+        AGENTCTL_PING_INTERVAL_MS: '200',
+        AGENTCTL_PING_MISSES: '2',
+      },
     });
     cleanups.push(async () => void (await agentctl.stop()));
     const client = agentctl.openStream('language=kotlin&autoInstall=false');

@@ -30,15 +30,19 @@ let task: FaultTask;
 
 beforeAll(async () => {
   stack = await startFaultStack();
-  task = await fakeTask(stack, {
-    rules: {
-      'kandev/deepResult': [{ respond: deepValue() }],
-      'kandev/deepFromServer': [
-        { notify: 'kandev/deepNote', params: deepValue() },
-        { request: 'kandev/deepAsk', params: deepValue() },
-      ],
+  task = await fakeTask(
+    stack,
+    {
+      rules: {
+        'kandev/deepResult': [{ respond: deepValue() }],
+        'kandev/deepFromServer': [
+          { notify: 'kandev/deepNote', params: deepValue() },
+          { request: 'kandev/deepAsk', params: deepValue() },
+        ],
+      },
     },
-  }, 'nesting');
+    'nesting',
+  );
 });
 
 afterAll(async () => {
@@ -101,7 +105,10 @@ describe('faults: deeply nested JSON, server to backend', () => {
     const mark = stack.logs.length;
     await tab.request('kandev/deepFromServer', {});
     await stack.nextLog((l) => l.event === 'lsp_frame_refused' && l.kind === 'request', mark);
-    const kinds = stack.logs.slice(mark).filter((l) => l.event === 'lsp_frame_refused').map((l) => `${String(l.from)}/${String(l.kind)}`);
+    const kinds = stack.logs
+      .slice(mark)
+      .filter((l) => l.event === 'lsp_frame_refused')
+      .map((l) => `${String(l.from)}/${String(l.kind)}`);
     expect(kinds).toEqual(['server/notification', 'server/request']);
     expect(tab.frames.some((f) => f.method === 'kandev/deepNote' || f.method === 'kandev/deepAsk')).toBe(false);
     // The server's request got the refusal as its answer (a request is never left unanswered).
@@ -114,7 +121,11 @@ describe('faults: deeply nested JSON, server to backend', () => {
 
 describe('faults: deeply nested JSON in API bodies', () => {
   it('a settings body nested deeper than the bound is a clear 400; the backend keeps serving', async () => {
-    const res = await fetch(`${stack.url}/api/settings`, { method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json' }, body: `{"lsp_server_configs":{"kotlin":${deep(100_000)}}}` });
+    const res = await fetch(`${stack.url}/api/settings`, {
+      method: 'PUT',
+      headers: { ...authHeaders(), 'content-type': 'application/json' },
+      body: `{"lsp_server_configs":{"kotlin":${deep(100_000)}}}`,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain(String(MAX_JSON_DEPTH));
     expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);
@@ -134,7 +145,10 @@ describe('faults: deeply nested JSON, backend to agentctl', () => {
     const bin = join(dir, 'bin');
     installFakeServer(bin, 'kotlin-lsp');
     logFile = join(dir, 'server.jsonl');
-    agentctl = await startAgentctl({ workspace, env: { PATH: agentctlTaskPath(bin), HOME: dir, FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: logFile } });
+    agentctl = await startAgentctl({
+      workspace,
+      env: { PATH: agentctlTaskPath(bin), HOME: dir, FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: logFile },
+    });
   });
 
   afterAll(async () => {

@@ -14,8 +14,18 @@ import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { readLog } from '../support/fakeServer.js';
 import { startStack } from '../support/stack.js';
 import {
-  containerHostPids, dockerAvailable, dockerWorkspace, eventually, innerPid, isAlive, ownedContainers, removeOwnedContainers, startDockerEnv, stopDockerEnv,
-  type DockerEnv, type DockerWorkspace,
+  containerHostPids,
+  dockerAvailable,
+  dockerWorkspace,
+  eventually,
+  innerPid,
+  isAlive,
+  ownedContainers,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+  type DockerEnv,
+  type DockerWorkspace,
 } from './docker-support.js';
 import { LeaseClient, startLeaseBackend, type LeaseBackend } from './lease-support.js';
 
@@ -46,7 +56,12 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
 
   beforeAll(async () => {
     env = startDockerEnv();
-    stack = await startLeaseBackend({ DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host', KANDEV_AGENTCTL_STOP_GRACE_MS: '3000' });
+    stack = await startLeaseBackend({
+      DOCKER_HOST: env.dockerHost,
+      KANDEV_DOCKER_IMAGE: env.image,
+      KANDEV_DOCKER_NETWORK: 'host',
+      KANDEV_AGENTCTL_STOP_GRACE_MS: '3000',
+    });
   });
 
   afterAll(async () => {

@@ -13,7 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { installFakeServer, writeScript } from '../support/fakeServer.js';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
-import { childPids, eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, removeTask, startLeaseBackend, type FakeTask, type LeaseBackend } from './lease-support.js';
+import {
+  childPids,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  readLog,
+  removeTask,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
+} from './lease-support.js';
 
 /** A server only SIGKILL ends, with three descendants: same group, own session (stubborn), plain. */
 const stubborn: FakeScript = {
@@ -101,7 +112,7 @@ describe('Local PC: a backend that dies (SIGKILL) leaves nothing behind', () => 
     const [agentctl] = childPids(stack.process.pid as number, 'agentctl');
     const client = new LeaseClient(stack.url, session.id, 'kotlin');
     await client.initialize();
-  return { stack, agentctl: agentctl as number, tree: await treeOf(logFile), client };
+    return { stack, agentctl: agentctl as number, tree: await treeOf(logFile), client };
   }
 
   /** agentctl's watchdog: its child carrying KANDEV_WATCHDOG_INSTANCE. */
@@ -132,7 +143,7 @@ describe('Local PC: a backend that dies (SIGKILL) leaves nothing behind', () => 
     rmSync(stack.home, { recursive: true, force: true });
   });
 
-  it('S55 backend and agentctl both SIGKILLed, nobody restarts anything: agentctl\'s watchdog kills the trees', async () => {
+  it("S55 backend and agentctl both SIGKILLed, nobody restarts anything: agentctl's watchdog kills the trees", async () => {
     const { stack, agentctl, tree, client } = await stackWithServer();
     const watchdog = watchdogOf(agentctl);
     expect(watchdog).toBeDefined();

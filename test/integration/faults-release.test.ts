@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  aliveWhen, eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, removeTask, shutdownTail, startLeaseBackend, type FakeTask, type LeaseBackend,
+  aliveWhen,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  readLog,
+  removeTask,
+  shutdownTail,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
 } from './lease-support.js';
 
 const script: FakeScript = {
@@ -37,20 +47,27 @@ function tree(task: FakeTask): number[] {
 }
 
 describe('released after reaping', () => {
-  it.each(['stop', 'editor_idle'] as const)('C06 a release (%s) is answered only when no process of the server tree runs, and the server read exit first', async (reason) => {
-    const task = await fakeKotlinTask(stack, script, `faults-release-${reason}`);
-    tasks.push(task);
-    const client = new LeaseClient(stack.url, task.sessionId, 'kotlin');
-    await client.initialize();
-    expect(await eventually(() => tree(task).length === 4)).toBe(true);
-    const pids = tree(task);
-    expect(pids.filter(isAlive)).toEqual(pids);
+  it.each(['stop', 'editor_idle'] as const)(
+    'C06 a release (%s) is answered only when no process of the server tree runs, and the server read exit first',
+    async (reason) => {
+      const task = await fakeKotlinTask(stack, script, `faults-release-${reason}`);
+      tasks.push(task);
+      const client = new LeaseClient(stack.url, task.sessionId, 'kotlin');
+      await client.initialize();
+      expect(await eventually(() => tree(task).length === 4)).toBe(true);
+      const pids = tree(task);
+      expect(pids.filter(isAlive)).toEqual(pids);
 
-    const atReleased = aliveWhen(client, (f) => f.status === 'released', () => pids);
-    client.control({ control: 'release', reason });
-    expect(await atReleased).toEqual([]);
-    expect(await client.closed).toMatchObject({ code: 1000 });
-    // The server had its moment to act on `exit` before agentctl reaped it.
-    expect(shutdownTail(task.logFile)).toBe('shutdown,exit');
-  });
+      const atReleased = aliveWhen(
+        client,
+        (f) => f.status === 'released',
+        () => pids,
+      );
+      client.control({ control: 'release', reason });
+      expect(await atReleased).toEqual([]);
+      expect(await client.closed).toMatchObject({ code: 1000 });
+      // The server had its moment to act on `exit` before agentctl reaped it.
+      expect(shutdownTail(task.logFile)).toBe('shutdown,exit');
+    },
+  );
 });

@@ -30,11 +30,19 @@ afterAll(async () => {
 });
 
 const serverPids = (task: FakeTask) => [...new Set(readLog(task.logFile).map((l) => l.pid))];
-const methodsOf = (task: FakeTask, pid: number) => readLog(task.logFile).filter((l) => l.pid === pid).map((l) => l.message.method);
+const methodsOf = (task: FakeTask, pid: number) =>
+  readLog(task.logFile)
+    .filter((l) => l.pid === pid)
+    .map((l) => l.message.method);
 
 /** Crashes the current server through a hover; resolves with the frame that answers the crash. */
 async function crash(client: LeaseClient, task: FakeTask, frames: number): Promise<Record<string, any>> {
-  client.send({ jsonrpc: '2.0', id: `crash-${frames}`, method: 'textDocument/hover', params: { textDocument: { uri: task.uri }, position: { line: 0, character: 0 } } });
+  client.send({
+    jsonrpc: '2.0',
+    id: `crash-${frames}`,
+    method: 'textDocument/hover',
+    params: { textDocument: { uri: task.uri }, position: { line: 0, character: 0 } },
+  });
   return client.waitFor((f) => (f.status === 'restarting' || f.status === 'server_exited') && client.frames.indexOf(f) >= frames);
 }
 

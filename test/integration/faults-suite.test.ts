@@ -205,7 +205,9 @@ describe('faults: the files API refuses workspace escapes', () => {
   it('a write through a symlink or .. is refused and writes nothing', async () => {
     for (const path of ['linked/secret.txt', '../secret.txt', '%2e%2e%2fsecret.txt']) {
       const res = await fetch(`${stack.url}/api/sessions/${escape.sessionId}/file?path=${path}`, {
-        method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json' }, body: JSON.stringify({ content: 'overwritten' }),
+        method: 'PUT',
+        headers: { ...authHeaders(), 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'overwritten' }),
       });
       expect([400, 403]).toContain(res.status);
     }
@@ -217,7 +219,9 @@ describe('faults: the files API refuses workspace escapes', () => {
 describe('faults: cross-origin callers and bad API bodies', () => {
   it('a cross-origin socket is refused at the upgrade and a cross-origin write is refused with 403, changing nothing', async () => {
     const target = await task('origin');
-    const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/lsp/${target.sessionId}?language=kotlin`, { headers: { ...authHeaders(), origin: 'http://evil.example' } });
+    const ws = new WebSocket(`${stack.url.replace(/^http/, 'ws')}/lsp/${target.sessionId}?language=kotlin`, {
+      headers: { ...authHeaders(), origin: 'http://evil.example' },
+    });
     const status = await new Promise<number>((resolve) => {
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
@@ -226,7 +230,9 @@ describe('faults: cross-origin callers and bad API bodies', () => {
     expect(status).toBe(403);
     const before = await stack.api('/api/settings');
     const res = await fetch(`${stack.url}/api/settings`, {
-      method: 'PUT', headers: { ...authHeaders(), 'content-type': 'application/json', origin: 'http://evil.example' }, body: JSON.stringify({ show_status_bar: false }),
+      method: 'PUT',
+      headers: { ...authHeaders(), 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ show_status_bar: false }),
     });
     expect(res.status).toBe(403);
     expect(await stack.api('/api/settings')).toEqual(before);

@@ -64,7 +64,11 @@ export async function fakeTask(stack: RunningStack, script: FakeScript, name = '
   const bin = join(dir, 'bin');
   for (const binary of binaries) installFakeServer(bin, binary);
   const logFile = join(dir, 'server.jsonl');
-  const task = await stack.createTask({ title: name, workspace, env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: logFile } });
+  const task = await stack.createTask({
+    title: name,
+    workspace,
+    env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: logFile },
+  });
   const session = await stack.startSession(task.id);
   return { taskId: task.id, sessionId: session.id, dir, workspace, logFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -87,7 +87,7 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
     expect(findManagedBinary('go', env, 'linux')).toBe(join(first, 'bin', 'gopls'));
   });
 
-  it('S12: a failing go install reports Go\'s own error, bounded, and publishes nothing', async () => {
+  it("S12: a failing go install reports Go's own error, bounded, and publishes nothing", async () => {
     const gobin = join(work, 's12', 'task-gobin');
     const emptyProxy = join(work, 's12', 'empty-proxy');
     mkdirSync(emptyProxy, { recursive: true });
@@ -105,7 +105,7 @@ describe.runIf(hasGo)('go install of gopls with the task Go environment', () => 
     expect(findManagedBinary('go', env, 'linux')).toBeUndefined();
   });
 
-  it('S07: a task whose PATH has no go gets actionable guidance instead of the host\'s go', async () => {
+  it("S07: a task whose PATH has no go gets actionable guidance instead of the host's go", async () => {
     const env = { ...taskEnv('nogo', {}), PATH: '/nonexistent' };
     const outcome = await installLanguageServer({ language: 'go', env, platform: 'linux', signal: signal() });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });

@@ -60,7 +60,10 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
   it('S11: a Linux task host downloads, verifies, unpacks and publishes rust-analyzer into the task HOME, then reuses it', async () => {
     const env = { HOME: home, KANDEV_RUST_ANALYZER_BASE_URL: good.baseUrl };
     const lines: string[] = [];
-    const outcome = await installLanguageServer({ language: 'rust', env, platform: 'linux', signal: signal(), onOutput: (l) => lines.push(l) }, { ...linuxX64, lock: new InstallLock() });
+    const outcome = await installLanguageServer(
+      { language: 'rust', env, platform: 'linux', signal: signal(), onOutput: (l) => lines.push(l) },
+      { ...linuxX64, lock: new InstallLock() },
+    );
 
     const expected = join(managed(), 'rust', 'rust-analyzer');
     expect(outcome).toEqual({ ok: true, value: expected });
@@ -143,7 +146,10 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
 
   it('S11: on a Windows task host rust has no installer and nothing is downloaded', async () => {
     const before = good.requests.length;
-    const outcome = await installLanguageServer({ language: 'rust', env: { USERPROFILE: 'C:\\Users\\me' }, platform: 'win32', signal: signal() }, { rustAnalyzerBaseUrl: good.baseUrl });
+    const outcome = await installLanguageServer(
+      { language: 'rust', env: { USERPROFILE: 'C:\\Users\\me' }, platform: 'win32', signal: signal() },
+      { rustAnalyzerBaseUrl: good.baseUrl },
+    );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'no_installer' } });
     expect(good.requests).toHaveLength(before);
   });

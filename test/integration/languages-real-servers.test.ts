@@ -29,9 +29,10 @@ const has = (command: string, args: string[]) => {
     return false;
   }
 };
-const ready = prerequisite(has('npm', ['--version']), 'npm')
-  && prerequisite(has('clangd', ['--version']), 'clangd (apt-get install clangd)')
-  && prerequisite(has('shellcheck', ['--version']), 'shellcheck (apt-get install shellcheck)');
+const ready =
+  prerequisite(has('npm', ['--version']), 'npm') &&
+  prerequisite(has('clangd', ['--version']), 'clangd (apt-get install clangd)') &&
+  prerequisite(has('shellcheck', ['--version']), 'shellcheck (apt-get install shellcheck)');
 
 const INSTALL_TIMEOUT = 300_000;
 const NPM_LANGUAGES = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
@@ -49,9 +50,10 @@ beforeAll(async () => {
   workspace = join(work, 'workspace');
   cpSync(join(repoRoot, 'test/fixtures/config-workspace'), workspace, { recursive: true });
   // clangd needs absolute paths here; a real project's build writes this file the same way.
-  writeFileSync(join(workspace, 'compile_commands.json'), JSON.stringify([
-    { directory: workspace, file: 'src/main.c', arguments: ['cc', '-std=c11', '-Iinclude', '-c', 'src/main.c'] },
-  ], null, 2));
+  writeFileSync(
+    join(workspace, 'compile_commands.json'),
+    JSON.stringify([{ directory: workspace, file: 'src/main.c', arguments: ['cc', '-std=c11', '-Iinclude', '-c', 'src/main.c'] }], null, 2),
+  );
   stack = await startLeaseBackend();
   const schema = (file: string) => pathToFileURL(join(workspace, 'schemas', file)).href;
   const saved = await stack.api('PUT', '/api/settings', {
@@ -90,48 +92,62 @@ const bin = (dir: string, name: string) => join('.kandev', 'lsp-servers', dir, '
 
 const cases: Case[] = [
   {
-    language: 'json', file: 'package.json', languageId: 'json',
+    language: 'json',
+    file: 'package.json',
+    languageId: 'json',
     diagnostic: { message: /Incorrect type\. Expected "string"/, severity: 2 },
     hover: { text: '"private"', offset: 2, expect: /keeps npm from ever publishing the package/ },
     completion: { text: '{\n  "name": "config-demo",\n  ¦\n}\n', label: 'license' },
     launcher: bin('vscode-langservers', 'vscode-json-language-server'),
   },
   {
-    language: 'yaml', file: '.github/workflows/ci.yml', languageId: 'yaml',
+    language: 'yaml',
+    file: '.github/workflows/ci.yml',
+    languageId: 'yaml',
     diagnostic: { message: /Incorrect type\. Expected "string"/, severity: 1 },
     hover: { text: 'runs-on', offset: 2, expect: /label of the runner/ },
     completion: { text: 'name: ci\non: push\njobs:\n  test:\n    runs-on: linux\n    ¦\n', label: 'timeout-minutes' },
     launcher: bin('yaml', 'yaml-language-server'),
   },
   {
-    language: 'shell', file: 'scripts/build.sh', languageId: 'shellscript',
+    language: 'shell',
+    file: 'scripts/build.sh',
+    languageId: 'shellscript',
     diagnostic: { message: /Double quote to prevent globbing/, severity: 3 },
     hover: { text: 'greet $target', offset: 2, expect: /Prints a greeting/ },
     completion: { text: '#!/usr/bin/env bash\ngreet() { echo hi; }\ngre¦\n', label: 'greet' },
     launcher: bin('shell', 'bash-language-server'),
   },
   {
-    language: 'dockerfile', file: 'Dockerfile', languageId: 'dockerfile',
+    language: 'dockerfile',
+    file: 'Dockerfile',
+    languageId: 'dockerfile',
     diagnostic: { message: /Unknown instruction: RUNN/i, severity: 1 },
     hover: { text: 'WORKDIR', offset: 2, expect: /working directory/i },
     completion: { text: 'FROM debian:12\nEXP¦\n', label: 'EXPOSE' },
     launcher: bin('dockerfile', 'docker-langserver'),
   },
   {
-    language: 'cpp', file: 'src/main.c', languageId: 'c',
+    language: 'cpp',
+    file: 'src/main.c',
+    languageId: 'c',
     diagnostic: { message: /incompatible type 'struct point'/, severity: 1 },
     hover: { text: 'add(p.x', offset: 1, expect: /int add\(int a, int b\)/ },
     completion: { text: '#include "point.h"\nint f(struct point p) { return p.¦ }\n', label: 'x' },
   },
   {
-    language: 'css', file: 'styles/site.css', languageId: 'css',
+    language: 'css',
+    file: 'styles/site.css',
+    languageId: 'css',
     diagnostic: { message: /Unknown property: 'colr'/, severity: 2 },
     hover: { text: 'margin', offset: 2, expect: /margin/i },
     completion: { text: 'body {\n  margin: 0;\n  ¦\n}\n', label: 'color' },
     launcher: bin('vscode-langservers', 'vscode-css-language-server'),
   },
   {
-    language: 'html', file: 'index.html', languageId: 'html',
+    language: 'html',
+    file: 'index.html',
+    languageId: 'html',
     diagnostic: { message: /Unknown property: 'colr'/, severity: 2 },
     hover: { text: '<h1>Hello', offset: 2, expect: /heading/i },
     completion: { text: '<!DOCTYPE html>\n<html>\n<body>\n  <sec¦\n</body>\n</html>\n', label: 'section' },
@@ -176,7 +192,7 @@ describe.runIf(ready).each(cases)('$language: installed by the product, answerin
     await client?.closed;
   });
 
-  it(c.launcher ? 'was installed by agentctl into the task HOME\'s managed root' : 'was found on the task PATH (Debian\'s clangd), never installed', () => {
+  it(c.launcher ? "was installed by agentctl into the task HOME's managed root" : "was found on the task PATH (Debian's clangd), never installed", () => {
     const statuses = client.frames.filter((f) => typeof f.status === 'string').map((f) => f.status);
     if (!c.launcher) {
       expect(statuses).toEqual(['ready']);
@@ -193,8 +209,10 @@ describe.runIf(ready).each(cases)('$language: installed by the product, answerin
   });
 
   it('publishes the deliberate error as a diagnostic', async () => {
-    const published = await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri
-      && f.params.diagnostics.some((d: any) => c.diagnostic.message.test(d.message)));
+    const published = await client.waitFor(
+      (f) =>
+        f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri && f.params.diagnostics.some((d: any) => c.diagnostic.message.test(d.message)),
+    );
     const diagnostic = published.params.diagnostics.find((d: any) => c.diagnostic.message.test(d.message));
     expect(diagnostic.severity).toBe(c.diagnostic.severity);
   });
@@ -209,7 +227,7 @@ describe.runIf(ready).each(cases)('$language: installed by the product, answerin
     const text = c.completion.text.replace('¦', '');
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
     const reply = await client.request('textDocument/completion', { textDocument: { uri }, position: positionAt(text, cursor), context: { triggerKind: 1 } });
-    const items = Array.isArray(reply.result) ? reply.result : reply.result?.items ?? [];
+    const items = Array.isArray(reply.result) ? reply.result : (reply.result?.items ?? []);
     expect(items.map((i: any) => String(i.label).trim().replace(/^"|"$/g, ''))).toContain(c.completion.label);
     client.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: source }] });
   });
@@ -243,6 +261,8 @@ describe.runIf(ready)('json: schemas from the document itself, local only', () =
     client.notify('textDocument/didOpen', { textDocument: { uri: remote, languageId: 'json', version: 1, text } });
     const published = await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === remote && f.params.diagnostics.length > 0);
     // The text is the broker's answer to `vscode/content`, so no download was tried by the server.
-    expect(published.params.diagnostics[0].message).toMatch(/Unable to load schema from 'https:\/\/schemas\.invalid\/remote\.json'.*Unhandled method vscode\/content/s);
+    expect(published.params.diagnostics[0].message).toMatch(
+      /Unable to load schema from 'https:\/\/schemas\.invalid\/remote\.json'.*Unhandled method vscode\/content/s,
+    );
   });
 });

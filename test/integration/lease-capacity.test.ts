@@ -1,8 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  descendants, eventually, fakeKotlinTask, isAlive, LeaseClient, received, removeTask, sample, serverPids, shutdownTail, startLeaseBackend,
-  type FakeTask, type LeaseBackend,
+  descendants,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  received,
+  removeTask,
+  sample,
+  serverPids,
+  shutdownTail,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
 } from './lease-support.js';
 
 /** Lease capacity (KANDEV_LSP_MAX_CONNECTIONS): attached or detached leases hold slots (S27, C08). */

@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, received, removeTask, sample, serverPids, startLeaseBackend, startSession,
-  type FakeTask, type LeaseBackend,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  readLog,
+  received,
+  removeTask,
+  sample,
+  serverPids,
+  startLeaseBackend,
+  startSession,
+  type FakeTask,
+  type LeaseBackend,
 } from './lease-support.js';
 
 /**
@@ -14,7 +25,9 @@ const script: FakeScript = {
   capabilities: { hoverProvider: true, textDocumentSync: 1 },
   rules: {
     initialized: [{ request: 'client/registerCapability', params: { registrations: [{ id: 'r-before', method: 'textDocument/definition' }] } }],
-    'textDocument/didOpen': [{ notify: 'textDocument/publishDiagnostics', params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, message: 'seen' }] } }],
+    'textDocument/didOpen': [
+      { notify: 'textDocument/publishDiagnostics', params: { uri: '$uri', version: '$version', diagnostics: [{ range: RANGE, message: 'seen' }] } },
+    ],
     // Sent by the broker at detach: the server goes on talking to a client that has no browser.
     'textDocument/didClose': [
       { request: 'client/registerCapability', params: { registrations: [{ id: 'r-detached', method: 'textDocument/references' }] } },
@@ -51,7 +64,9 @@ function connect(task: FakeTask, hint?: string, sessionId = task.sessionId): Lea
 
 /** Answers the server sent for its own requests (ids the fake minted), from the fake's log. */
 function answersReceived(task: FakeTask): Array<Record<string, any>> {
-  return readLog(task.logFile).map((l) => l.message).filter((m) => m.method === undefined && typeof m.id === 'string' && String(m.id).startsWith('fake-'));
+  return readLog(task.logFile)
+    .map((l) => l.message)
+    .filter((m) => m.method === undefined && typeof m.id === 'string' && String(m.id).startsWith('fake-'));
 }
 
 async function openReady(task: FakeTask, text = 'fun main() = println("hi")\n'): Promise<{ client: LeaseClient; lease: string }> {
@@ -75,7 +90,9 @@ describe('a lease outlives its browser tab', () => {
     // The broker closed the tab's document, and the server's requests while detached were answered
     // by the broker: registration, unregistration, configuration (nothing configured: null).
     expect(await eventually(() => answersReceived(task).length === 4)).toBe(true);
-    expect(received(task.logFile, 'textDocument/didClose')).toEqual([{ jsonrpc: '2.0', method: 'textDocument/didClose', params: { textDocument: { uri: task.uri } } }]);
+    expect(received(task.logFile, 'textDocument/didClose')).toEqual([
+      { jsonrpc: '2.0', method: 'textDocument/didClose', params: { textDocument: { uri: task.uri } } },
+    ]);
     expect(answersReceived(task).map((m) => m.result)).toEqual([null, null, null, [null]]);
     expect(isAlive(pid as number)).toBe(true);
     expect(serverPids(task.logFile)).toEqual([pid]);
@@ -95,7 +112,10 @@ describe('a lease outlives its browser tab', () => {
     const back = connect(task, first.lease);
     const ready = await back.waitFor((f) => f.status === 'ready');
     expect(ready).toMatchObject({
-      status: 'ready', resumed: true, lease: first.lease, language: 'kotlin',
+      status: 'ready',
+      resumed: true,
+      lease: first.lease,
+      language: 'kotlin',
       initializeResult: { capabilities: { hoverProvider: true, textDocumentSync: 1 }, serverInfo: { name: 'fake-lsp-server' } },
     });
     // C11: r-before was unregistered and r-detached registered while no browser was attached.
@@ -182,7 +202,12 @@ describe('a lease outlives its browser tab', () => {
   it('C13 a request pending at detach is cancelled on the server and its late answer never reaches the next browser; $/cancelRequest is translated', async () => {
     const task = await newTask('c13');
     const first = await openReady(task);
-    first.client.send({ jsonrpc: '2.0', id: 'h-1', method: 'textDocument/hover', params: { textDocument: { uri: task.uri }, position: { line: 0, character: 1 } } });
+    first.client.send({
+      jsonrpc: '2.0',
+      id: 'h-1',
+      method: 'textDocument/hover',
+      params: { textDocument: { uri: task.uri }, position: { line: 0, character: 1 } },
+    });
     expect(await eventually(() => received(task.logFile, 'textDocument/hover').length === 1)).toBe(true);
     await first.client.leave();
     const serverHoverId = received(task.logFile, 'textDocument/hover')[0]?.id;

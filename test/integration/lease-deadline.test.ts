@@ -2,8 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@kandev/kit';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  eventually, fakeKotlinTask, isAlive, LeaseClient, received, removeTask, sample, serverPids, shutdownTail, startLeaseBackend,
-  type FakeTask, type LeaseBackend,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  received,
+  removeTask,
+  sample,
+  serverPids,
+  shutdownTail,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
 } from './lease-support.js';
 
 /**

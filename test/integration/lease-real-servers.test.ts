@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskPath } from '../support/stack.js';
-import { aliveWhen, childPids, descendants, serverChildren, eventually, isAlive, LeaseClient, startLeaseBackend, startSession, type LeaseBackend } from './lease-support.js';
+import {
+  aliveWhen,
+  childPids,
+  descendants,
+  serverChildren,
+  eventually,
+  isAlive,
+  LeaseClient,
+  startLeaseBackend,
+  startSession,
+  type LeaseBackend,
+} from './lease-support.js';
 
 /**
  * Continuity with real language servers: typescript-language-server (from the repository's
@@ -42,8 +53,11 @@ const persisted = 'export function hello(name: string): string {\n  return `hi $
 const unsaved = 'export function hello(name: string): string {\n  return `hi ${name}`;\n}\nexport const n: number = "not a number";\n';
 
 describe('typescript-language-server', () => {
-  it('C01 C02 C03 a closed tab leaves the same tsserver running; the reopened persisted file gets fresh diagnostics, never the unsaved buffer\'s', async () => {
-    const { sessionId, agentctlPid, dir } = await session('ts', { 'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }), 'a.ts': persisted });
+  it("C01 C02 C03 a closed tab leaves the same tsserver running; the reopened persisted file gets fresh diagnostics, never the unsaved buffer's", async () => {
+    const { sessionId, agentctlPid, dir } = await session('ts', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }),
+      'a.ts': persisted,
+    });
     const first = new LeaseClient(stack.url, sessionId, 'typescript');
     const { ready, result } = await first.initialize();
     expect(result.result.capabilities.hoverProvider).toBeTruthy();
@@ -81,7 +95,11 @@ describe('typescript-language-server', () => {
     expect(serverChildren(agentctlPid)).toEqual(server);
     servers.forEach((pid) => expect(isAlive(pid)).toBe(true));
 
-    const aliveAtReleased = aliveWhen(back, (f) => f.status === 'released', () => servers);
+    const aliveAtReleased = aliveWhen(
+      back,
+      (f) => f.status === 'released',
+      () => servers,
+    );
     back.control({ control: 'release', reason: 'stop' });
     expect(await aliveAtReleased).toEqual([]);
   });

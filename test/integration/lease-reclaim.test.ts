@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@kandev/kit';
-import { eventually, fakeKotlinTask, isAlive, LeaseClient, removeTask, serverPids, startLeaseBackend, type FakeTask, type LeaseBackend } from './lease-support.js';
+import {
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  removeTask,
+  serverPids,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
+} from './lease-support.js';
 
 /**
  * Idle task-host reclaim at the real backend on an injected clock (DESIGN section 5): a live lease

@@ -1,8 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import {
-  aliveWhen, eventually, fakeKotlinTask, isAlive, LeaseClient, readLog, received, removeTask, sample, serverPids, shutdownTail, startLeaseBackend,
-  type FakeTask, type LeaseBackend,
+  aliveWhen,
+  eventually,
+  fakeKotlinTask,
+  isAlive,
+  LeaseClient,
+  readLog,
+  received,
+  removeTask,
+  sample,
+  serverPids,
+  shutdownTail,
+  startLeaseBackend,
+  type FakeTask,
+  type LeaseBackend,
 } from './lease-support.js';
 
 /** Explicit release (Stop, editor idle): acknowledged, the server shut down and reaped (C06 broker part). */
@@ -41,7 +53,11 @@ describe.each(['stop', 'editor_idle'] as const)('release with reason %s', (reaso
     const before = await stack.metrics();
 
     // Nothing of the tree may run at the moment `released` arrives (agentctl reported it reaped).
-    const aliveAtReleased = aliveWhen(client, (f) => f.status === 'released', () => [pid as number, descendant]);
+    const aliveAtReleased = aliveWhen(
+      client,
+      (f) => f.status === 'released',
+      () => [pid as number, descendant],
+    );
     client.control({ control: 'release', reason });
     expect(await client.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason });
     expect(await aliveAtReleased).toEqual([]);

@@ -37,9 +37,19 @@ export async function startLeaseBackend(env: Record<string, string> = {}, option
   ensureBuilt('agentctl');
   ensureBuilt('fake-lsp-server');
   const home = mkdtempSync(join(tmpdir(), 'kandev-lease-home-'));
-  const config = loadConfig({ KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_AGENTCTL_STOP_GRACE_MS: '10000',
-    // Idle reclaim off unless a test asks for it: fake-clock jumps must not stop task hosts by the way.
-    KANDEV_TASK_HOST_IDLE_MS: '0', ...testTokenEnv, ...env }, repoRoot);
+  const config = loadConfig(
+    {
+      KANDEV_HOME: home,
+      KANDEV_PORT: '0',
+      KANDEV_LOG_STDERR: '0',
+      KANDEV_AGENTCTL_STOP_GRACE_MS: '10000',
+      // Idle reclaim off unless a test asks for it: fake-clock jumps must not stop task hosts by the way.
+      KANDEV_TASK_HOST_IDLE_MS: '0',
+      ...testTokenEnv,
+      ...env,
+    },
+    repoRoot,
+  );
   if (!config.ok) throw new Error(config.error);
   const backend = await startBackend(config.value, options);
   const handle: LeaseBackend = {
@@ -119,14 +129,18 @@ export function serverPids(logFile: string): number[] {
  * win that race; either way the process is gone).
  */
 export function shutdownTail(logFile: string): string {
-  const methods = readLog(logFile).map((l) => l.message.method).filter((m): m is string => typeof m === 'string');
+  const methods = readLog(logFile)
+    .map((l) => l.message.method)
+    .filter((m): m is string => typeof m === 'string');
   const at = methods.indexOf('shutdown');
   return at < 0 ? '' : methods.slice(at).join(',');
 }
 
 /** The messages with `method` the server received. */
 export function received(logFile: string, method: string): Array<Record<string, any>> {
-  return readLog(logFile).filter((l) => l.message.method === method).map((l) => l.message);
+  return readLog(logFile)
+    .filter((l) => l.message.method === method)
+    .map((l) => l.message);
 }
 
 type Frame = Record<string, any>;
@@ -158,7 +172,10 @@ export class LeaseClient {
     const query = new URLSearchParams({ language });
     if (hint) query.set('lease', hint);
     // autoPong false: a socket whose network died, which answers no ping (half-open).
-    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`, { autoPong: options.autoPong ?? true, headers: authHeaders() });
+    this.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`, {
+      autoPong: options.autoPong ?? true,
+      headers: authHeaders(),
+    });
     this.ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       this.frames.push(frame);
@@ -204,7 +221,12 @@ export class LeaseClient {
   async initialize(capabilities: Frame = CLIENT_CAPABILITIES): Promise<{ ready: Frame; result: Frame }> {
     const ready = await this.waitFor((f) => f.status === 'ready');
     if (ready.resumed) throw new Error('expected a fresh lease, got resumed:true');
-    const result = await this.request('initialize', { processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }], capabilities });
+    const result = await this.request('initialize', {
+      processId: null,
+      rootUri: ready.workspaceUri,
+      workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }],
+      capabilities,
+    });
     this.notify('initialized', {});
     return { ready, result };
   }
@@ -213,7 +235,8 @@ export class LeaseClient {
   async resume(documents: Array<{ uri: string; text: string; version: number }> = []): Promise<Frame> {
     const ready = await this.waitFor((f) => f.status === 'ready');
     if (!ready.resumed) throw new Error('expected resumed:true');
-    for (const doc of documents) this.notify('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'kotlin', version: doc.version, text: doc.text } });
+    for (const doc of documents)
+      this.notify('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'kotlin', version: doc.version, text: doc.text } });
     this.control({ control: 'attachment-ready' });
     await this.waitFor((f) => f.status === 'synchronized');
     return ready;

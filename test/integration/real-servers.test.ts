@@ -38,21 +38,27 @@ interface Case {
 
 const cases: Case[] = [
   {
-    language: 'typescript', languageId: 'typescript', file: 'src/main.ts',
+    language: 'typescript',
+    languageId: 'typescript',
+    file: 'src/main.ts',
     hover: { text: 'createGreeter(', offset: 2, expect: /createGreeter\(prefix: string\): Greeter/ },
     completion: { after: 'greeter.', member: 'farewell' },
     diagnostic: /Type 'string' is not assignable to type 'number'/,
     definition: { text: 'createGreeter(', offset: 2, file: 'src/greeter.ts' },
   },
   {
-    language: 'python', languageId: 'python', file: 'app/main.py',
+    language: 'python',
+    languageId: 'python',
+    file: 'app/main.py',
     hover: { text: 'add_numbers(2', offset: 2, expect: /def add_numbers\(\s*first: int,\s*second: int\s*\) -> int/ },
     completion: { after: 'total.', member: 'bit_length' },
     diagnostic: /"int" is not assignable to "str"|Type "int" is not assignable/,
     definition: { text: 'add_numbers(2', offset: 2, file: 'app/util.py' },
   },
   {
-    language: 'go', languageId: 'go', file: 'main.go',
+    language: 'go',
+    languageId: 'go',
+    file: 'main.go',
     hover: { text: 'Double(21)', offset: 2, expect: /func (util\.)?Double\(n int\) int/ },
     completion: { after: 'util.', member: 'Double' },
     diagnostic: /cannot use util\.Double\(2\)/,
@@ -94,8 +100,9 @@ describe.each(cases)('$language through the gateway, broker and bridge', (c) => 
   });
 
   it('publishes the deliberate type error as a diagnostic', async () => {
-    const published = await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri
-      && f.params.diagnostics.some((d: any) => c.diagnostic.test(d.message)));
+    const published = await client.waitFor(
+      (f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri && f.params.diagnostics.some((d: any) => c.diagnostic.test(d.message)),
+    );
     const error = published.params.diagnostics.find((d: any) => c.diagnostic.test(d.message));
     expect(error.severity).toBe(1);
   });
@@ -113,13 +120,16 @@ describe.each(cases)('$language through the gateway, broker and bridge', (c) => 
     const line = lines.length - 2;
     const position = { line, character: (lines[line] as string).length };
     const reply = await client.request('textDocument/completion', { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: '.' } });
-    const items = Array.isArray(reply.result) ? reply.result : reply.result?.items ?? [];
+    const items = Array.isArray(reply.result) ? reply.result : (reply.result?.items ?? []);
     expect(items.map((i: any) => i.label)).toContain(c.completion.member);
     client.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: source }] });
   });
 
   it('finds the definition in another file', async () => {
-    const reply = await client.request('textDocument/definition', { textDocument: { uri }, position: positionOf(source, c.definition.text, c.definition.offset) });
+    const reply = await client.request('textDocument/definition', {
+      textDocument: { uri },
+      position: positionOf(source, c.definition.text, c.definition.offset),
+    });
     const targets = (Array.isArray(reply.result) ? reply.result : [reply.result]).map((l: any) => l.targetUri ?? l.uri);
     expect(targets.some((t: string) => t.endsWith(`/${c.definition.file}`))).toBe(true);
   });

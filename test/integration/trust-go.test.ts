@@ -47,8 +47,13 @@ beforeAll(async () => {
   const home = mkdtempSync(join(tmpdir(), 'kandev-trust-go-home-'));
   stack = await startStack({ KANDEV_LOG_STDERR: '0' });
   const env = {
-    PATH: [join(ws.dir, 'bin'), taskPath()].join(delimiter), HOME: home, GOPATH: join(home, 'go'), GOFLAGS: '-mod=mod',
-    GOPROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, GOSUMDB: 'off', KANDEV_TRUST_TEST: tag,
+    PATH: [join(ws.dir, 'bin'), taskPath()].join(delimiter),
+    HOME: home,
+    GOPATH: join(home, 'go'),
+    GOFLAGS: '-mod=mod',
+    GOPROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    GOSUMDB: 'off',
+    KANDEV_TRUST_TEST: tag,
   };
   task = await stack.createTask({ title: 'hostile go', workspace: ws.dir, env });
   sessionId = (await stack.startSession(task.id)).id;
@@ -91,7 +96,7 @@ describe('workspace trust: gopls', () => {
     await client.leave();
   });
 
-  it.skipIf(!goSwitchesToolchains)('trusted, Go 1.21+: go.mod\'s go 1.99 makes go ask GOPROXY for that toolchain', () => {
+  it.skipIf(!goSwitchesToolchains)("trusted, Go 1.21+: go.mod's go 1.99 makes go ask GOPROXY for that toolchain", () => {
     expect(toolchainRequests().length).toBeGreaterThan(0);
   });
 });

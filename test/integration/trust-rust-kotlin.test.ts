@@ -54,7 +54,10 @@ describe('workspace trust: rust-analyzer and kotlin-lsp (fake server under their
     expect(reply.result.capabilities.hoverProvider).toBe(true);
     const received = rust.log().find((m) => m.message.method === 'initialize')?.message.params.initializationOptions;
     expect(received).toEqual({
-      cargo: { buildScripts: { enable: false, overrideCommand: null } }, procMacro: { enable: false }, checkOnSave: false, check: { overrideCommand: null },
+      cargo: { buildScripts: { enable: false, overrideCommand: null } },
+      procMacro: { enable: false },
+      checkOnSave: false,
+      check: { overrideCommand: null },
     });
     const [server] = serverEnvironments('fake-lsp-server.mjs', 'KANDEV_TRUST_TEST', rust.tag);
     expect(server?.env).toMatchObject({ RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '', RUSTUP_AUTO_INSTALL: '0' });

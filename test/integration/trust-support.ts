@@ -62,14 +62,23 @@ export async function hoverText(client: LeaseClient, uri: string, line: number, 
 
 /** Opens a fresh lease, initializes it (with `initializationOptions` a browser might send) and opens one file. */
 export async function openFile(
-  stack: RunningStack, sessionId: string, language: string, file: { path: string; languageId: string; text: string },
-  initializationOptions: unknown = {}, hint?: string,
+  stack: RunningStack,
+  sessionId: string,
+  language: string,
+  file: { path: string; languageId: string; text: string },
+  initializationOptions: unknown = {},
+  hint?: string,
 ): Promise<{ client: LeaseClient; uri: string; ready: Frame; init: Frame }> {
   const client = new LeaseClient(stack.url, sessionId, language, hint);
   const ready = await client.waitFor((f) => f.status === 'ready');
   const init = await client.request('initialize', {
-    processId: null, rootUri: ready.workspaceUri, workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }],
-    capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] }, publishDiagnostics: {} } },
+    processId: null,
+    rootUri: ready.workspaceUri,
+    workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }],
+    capabilities: {
+      workspace: { configuration: true, workspaceFolders: true },
+      textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] }, publishDiagnostics: {} },
+    },
     initializationOptions,
   });
   client.notify('initialized', {});
@@ -87,7 +96,12 @@ export function serverEnvironments(binaryName: string, tag: string, value: strin
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(binaryName))) continue;
+      if (
+        !readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+          .split('\0')
+          .some((arg) => arg.endsWith(binaryName))
+      )
+        continue;
       const env: Record<string, string> = {};
       for (const pair of readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0')) {
         const eq = pair.indexOf('=');

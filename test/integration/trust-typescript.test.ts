@@ -18,10 +18,13 @@ const ws = hostileWorkspace('ts', {
   'a.ts': 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\nexport const n: number = "not a number";\n',
   'node_modules/typescript/package.json': JSON.stringify({ name: 'typescript', version: '6.0.0', main: './lib/typescript.js' }),
   'node_modules/typescript/lib/typescript.js': 'module.exports = {};\n',
-  'node_modules/typescript/lib/tsserver.js':
-    `require('node:fs').appendFileSync('@MARKER@', 'workspace tsserver ' + process.pid + '\\n');\nrequire(${JSON.stringify(realTsserver)});\n`,
+  'node_modules/typescript/lib/tsserver.js': `require('node:fs').appendFileSync('@MARKER@', 'workspace tsserver ' + process.pid + '\\n');\nrequire(${JSON.stringify(realTsserver)});\n`,
 });
-const source = { path: 'a.ts', languageId: 'typescript', text: 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\nexport const n: number = "not a number";\n' };
+const source = {
+  path: 'a.ts',
+  languageId: 'typescript',
+  text: 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\nexport const n: number = "not a number";\n',
+};
 const hostileOptions = { tsserver: { path: join(ws.dir, 'node_modules/typescript/lib/tsserver.js') }, plugins: [{ name: 'x', location: ws.dir }] };
 
 let stack: RunningStack;

@@ -17,6 +17,12 @@ export function authHeaders(token = TEST_ACCESS_TOKEN): Record<string, string> {
 /** The cookie the sign-in link would have set, for playwright's `context.addCookies`. */
 export function accessCookies(token = TEST_ACCESS_TOKEN) {
   return ['127.0.0.1', 'localhost'].map((domain) => ({
-    name: ACCESS_COOKIE, value: token, domain, path: '/', httpOnly: true, secure: false, sameSite: 'Strict' as const,
+    name: ACCESS_COOKIE,
+    value: token,
+    domain,
+    path: '/',
+    httpOnly: true,
+    secure: false,
+    sameSite: 'Strict' as const,
   }));
 }

@@ -58,7 +58,12 @@ export async function seriousAxeViolations(page: Page, exclude: string[] = []): 
     const axe = (window as any).axe;
     const context = excluded.length ? { include: [document], exclude: excluded.map((s: string) => [s]) } : document;
     const result = await axe.run(context, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`.slice(0, 300)) }));
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n: any) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`.slice(0, 300)),
+    }));
   }, exclude);
   return violations.filter((v: AxeViolation) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -11,7 +11,14 @@ export const webTestDist = 'apps/web/dist-test';
 
 type Target = 'agentctl' | 'backend' | 'fake-lsp-server' | 'web' | 'web-test';
 
-const webSources = ['apps/web/src', 'apps/web/index.html', 'apps/web/bench-monaco.html', 'apps/web/vite.config.ts', 'packages/protocol/src', 'packages/kit/src'];
+const webSources = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/bench-monaco.html',
+  'apps/web/vite.config.ts',
+  'packages/protocol/src',
+  'packages/kit/src',
+];
 
 /** What each build target reads and writes, to rebuild only when a source is newer. */
 const targets: Record<Target, { output: string; sources: string[] }> = {

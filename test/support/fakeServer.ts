@@ -41,11 +41,16 @@ export interface LoggedMessage {
 /** What the fake server received, in order. */
 export function readLog(path: string): LoggedMessage[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedMessage);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LoggedMessage);
 }
 
 export function methodsReceived(path: string): string[] {
-  return readLog(path).map((l) => l.message.method).filter((m): m is string => typeof m === 'string');
+  return readLog(path)
+    .map((l) => l.message.method)
+    .filter((m): m is string => typeof m === 'string');
 }
 
 export const KOTLIN_MAIN = 'fun main() {\n    println("hello")\n}\n';

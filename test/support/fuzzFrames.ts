@@ -75,7 +75,14 @@ const CLOSING: ((r: Prng) => FuzzFrame)[] = [
   (r) => text(nested(257 + r.int(5_000))),
   (r) => ({ kind: 'binary', bytes: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: r.int(9), method: 'x' })) }),
   (r) => ({ kind: 'binary', bytes: Buffer.from(Array.from({ length: 1 + r.int(64) }, () => r.int(256))) }),
-  (r) => ({ kind: 'badUtf8', bytes: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"'), Buffer.from([0xc3, 0x28, 0xff, 0xfe][r.int(4)] === 0xc3 ? [0xc3, 0x28] : [0xff, 0xfe]), Buffer.from('"}')]) }),
+  (r) => ({
+    kind: 'badUtf8',
+    bytes: Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","method":"'),
+      Buffer.from([0xc3, 0x28, 0xff, 0xfe][r.int(4)] === 0xc3 ? [0xc3, 0x28] : [0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]),
+  }),
 ];
 
 export function survivableFrame(r: Prng): FuzzFrame {

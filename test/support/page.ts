@@ -39,16 +39,19 @@ export async function waitForLspState(page: Page, language: string, state: strin
 
 /** Puts the caret of the focused editor on the first occurrence of `text` (plus `offset` chars). */
 export async function placeCaret(page: Page, text: string, offset = 0): Promise<void> {
-  await page.evaluate(({ text, offset }) => {
-    const monaco = (window as any).__kandev.monaco;
-    const editor = monaco.editor.getEditors().find((e: any) => e.hasTextFocus() || e.getModel()) ;
-    const model = editor.getModel();
-    const match = model.findMatches(text, false, false, true, null, false)[0];
-    if (!match) throw new Error(`text not found in the editor: ${text}`);
-    const start = match.range.getStartPosition();
-    editor.setPosition({ lineNumber: start.lineNumber, column: start.column + offset });
-    editor.focus();
-  }, { text, offset });
+  await page.evaluate(
+    ({ text, offset }) => {
+      const monaco = (window as any).__kandev.monaco;
+      const editor = monaco.editor.getEditors().find((e: any) => e.hasTextFocus() || e.getModel());
+      const model = editor.getModel();
+      const match = model.findMatches(text, false, false, true, null, false)[0];
+      if (!match) throw new Error(`text not found in the editor: ${text}`);
+      const start = match.range.getStartPosition();
+      editor.setPosition({ lineNumber: start.lineNumber, column: start.column + offset });
+      editor.focus();
+    },
+    { text, offset },
+  );
 }
 
 /** Markers of the session's model at `path`, as the user sees them as squiggles. */
@@ -123,7 +126,8 @@ export async function horizontalOverflow(page: Page, selector: string): Promise<
       if (h.clientWidth === 0 && h.scrollWidth === 0) continue;
       const style = getComputedStyle(h);
       if (style.display === 'inline' || h.getClientRects().length === 0) continue;
-      if (h.scrollWidth > h.clientWidth + 1) out.push(`${h.tagName.toLowerCase()}${h.dataset.testid ? `[${h.dataset.testid}]` : ''} ${h.scrollWidth}>${h.clientWidth}`);
+      if (h.scrollWidth > h.clientWidth + 1)
+        out.push(`${h.tagName.toLowerCase()}${h.dataset.testid ? `[${h.dataset.testid}]` : ''} ${h.scrollWidth}>${h.clientWidth}`);
     }
     return out;
   }, selector);
@@ -131,7 +135,10 @@ export async function horizontalOverflow(page: Page, selector: string): Promise<
 
 /** Whether the document itself scrolls sideways (it never should, on any layout). */
 export async function documentOverflowsHorizontally(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1 || document.body.scrollWidth > document.documentElement.clientWidth + 1);
+  return page.evaluate(
+    () =>
+      document.documentElement.scrollWidth > document.documentElement.clientWidth + 1 || document.body.scrollWidth > document.documentElement.clientWidth + 1,
+  );
 }
 
 /** Opens a session with the UI locale pinned (`?locale=`), e.g. 'pt-pt' or 'zh-cn'. */
@@ -283,11 +290,17 @@ export function putSettings(stack: RunningStack, patch: Record<string, unknown>)
 
 /** The messages of one method the server received, in order. */
 export function received(session: Pick<FakeSession, 'log'>, method: string): LoggedMessage['message'][] {
-  return session.log().map((l) => l.message).filter((m) => m.method === method);
+  return session
+    .log()
+    .map((l) => l.message)
+    .filter((m) => m.method === method);
 }
 
 /** Applies LSP content changes (incremental ranges or whole text) to a text. */
-export function applyContentChanges(text: string, changes: Array<{ range?: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>): string {
+export function applyContentChanges(
+  text: string,
+  changes: Array<{ range?: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>,
+): string {
   let out = text;
   for (const change of changes) {
     if (!change.range) {
@@ -318,7 +331,8 @@ export function serverDocument(session: Pick<FakeSession, 'log'>, uri: string, u
     const td = message.params?.textDocument;
     if (td?.uri !== uri) continue;
     if (message.method === 'textDocument/didOpen') doc = { text: td.text, version: td.version };
-    else if (message.method === 'textDocument/didChange' && doc) doc = { text: applyContentChanges(doc.text, message.params.contentChanges), version: td.version };
+    else if (message.method === 'textDocument/didChange' && doc)
+      doc = { text: applyContentChanges(doc.text, message.params.contentChanges), version: td.version };
     else if (message.method === 'textDocument/didClose') doc = undefined;
   }
   return doc;
@@ -344,11 +358,15 @@ export function editorText(page: Page): Promise<string> {
 
 /** Puts the caret at a 1-based line and column and focuses the editor. */
 export async function setCaret(page: Page, lineNumber: number, column: number): Promise<void> {
-  await withEditor(page, (editor, _m, p: { lineNumber: number; column: number }) => {
-    editor.setPosition(p);
-    editor.revealPositionInCenter(p);
-    editor.focus();
-  }, { lineNumber, column });
+  await withEditor(
+    page,
+    (editor, _m, p: { lineNumber: number; column: number }) => {
+      editor.setPosition(p);
+      editor.revealPositionInCenter(p);
+      editor.focus();
+    },
+    { lineNumber, column },
+  );
 }
 
 export function caretPosition(page: Page): Promise<{ lineNumber: number; column: number }> {
@@ -363,13 +381,17 @@ export function caretPosition(page: Page): Promise<{ lineNumber: number; column:
  * it to finish (rename, for one, finishes only when the user answers its input box).
  */
 export async function runEditorAction(page: Page, id: string): Promise<void> {
-  await withEditor(page, (editor, _m, action: string) => {
-    editor.focus();
-    const found = editor.getAction(action);
-    // Actions registered as commands (peek definition, ...) run through trigger.
-    if (found) void found.run();
-    else editor.trigger('kandev-e2e', action, null);
-  }, id);
+  await withEditor(
+    page,
+    (editor, _m, action: string) => {
+      editor.focus();
+      const found = editor.getAction(action);
+      // Actions registered as commands (peek definition, ...) run through trigger.
+      if (found) void found.run();
+      else editor.trigger('kandev-e2e', action, null);
+    },
+    id,
+  );
 }
 
 /** The suggest widget's rows as the user sees them (label text first). */
@@ -398,18 +420,23 @@ export function hoverRows(page: Page): Promise<string[]> {
 
 /** The text of a session model in the window (tab or navigation placeholder); undefined when it has none. */
 export function sessionModelText(page: Page, sessionId: string, path: string): Promise<string | undefined> {
-  return page.evaluate(({ sid, p }) => {
-    const monaco = (window as any).__kandev.monaco;
-    return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
-  }, { sid: sessionId, p: path });
+  return page.evaluate(
+    ({ sid, p }) => {
+      const monaco = (window as any).__kandev.monaco;
+      return monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: `/${p}` }))?.getValue() as string | undefined;
+    },
+    { sid: sessionId, p: path },
+  );
 }
 
 /** Records the JSON-RPC methods the page sends on its sockets from now on (the witness that a server was asked). */
 export function recordSentMethods(page: Page): string[] {
   const sent: string[] = [];
-  page.on('websocket', (ws) => ws.on('framesent', (f) => {
-    const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
-    if (method) sent.push(method);
-  }));
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
+      if (method) sent.push(method);
+    }),
+  );
   return sent;
 }

@@ -42,7 +42,15 @@ export async function startStack(env: Record<string, string> = {}, options: { no
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(repoRoot, 'apps/backend/dist/backend.mjs')], {
     // The web app's test build unless a suite names another (a snapshot, or the production bundle).
-    env: { ...process.env, KANDEV_HOME: home, KANDEV_PORT: '0', KANDEV_HOST: '127.0.0.1', KANDEV_WEB_DIR: join(repoRoot, webTestDist), ...testTokenEnv, ...env },
+    env: {
+      ...process.env,
+      KANDEV_HOME: home,
+      KANDEV_PORT: '0',
+      KANDEV_HOST: '127.0.0.1',
+      KANDEV_WEB_DIR: join(repoRoot, webTestDist),
+      ...testTokenEnv,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];

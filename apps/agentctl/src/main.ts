@@ -51,8 +51,15 @@ async function main(): Promise<void> {
     installer,
     logger,
     timings: {
-      wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS, stdinCutoffMs: STDIN_WRITE_CUTOFF_MS, reapGraceMs: REAP_GRACE_MS, exitFlushMs: EXIT_FLUSH_MS, exitReadGraceMs: EXIT_READ_GRACE_MS,
-      keepalive: { intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS), maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES) },
+      wsWriteDeadlineMs: WS_WRITE_DEADLINE_MS,
+      stdinCutoffMs: STDIN_WRITE_CUTOFF_MS,
+      reapGraceMs: REAP_GRACE_MS,
+      exitFlushMs: EXIT_FLUSH_MS,
+      exitReadGraceMs: EXIT_READ_GRACE_MS,
+      keepalive: {
+        intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS),
+        maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES),
+      },
     },
   });
 

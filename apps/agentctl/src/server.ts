@@ -88,7 +88,12 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       // Unknown language and bad parameters are answered on the accepted socket (close 4002).
-      const stream = new LspStream(ws, parseStreamParams(url.searchParams), { ...streamHost, workspace: identity, workspaceReal: workspace.real }, nextStreamId++);
+      const stream = new LspStream(
+        ws,
+        parseStreamParams(url.searchParams),
+        { ...streamHost, workspace: identity, workspaceReal: workspace.real },
+        nextStreamId++,
+      );
       streams.add(stream);
       void stream.start();
     });

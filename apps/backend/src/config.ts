@@ -85,7 +85,10 @@ function origins(env: Env, name: string): Result<string[], string> {
   const raw = env[name];
   if (!raw) return ok([]);
   const out: string[] = [];
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     try {
       const url = new URL(item);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`${name}: ${item} is not an http(s) origin`);

@@ -39,7 +39,9 @@ async function main(): Promise<number> {
 
   process.stdout.write(`Kandev is running at ${backend.url}/\n`);
   // The one place the token is shown: stdout of the person who started Kandev, never a log.
-  process.stdout.write(`Open ${signInUrl(backend.url, backend.access.value)} to sign in (the token is kept in ${backend.access.source === 'env' ? 'KANDEV_TOKEN' : backend.access.file}).\n`);
+  process.stdout.write(
+    `Open ${signInUrl(backend.url, backend.access.value)} to sign in (the token is kept in ${backend.access.source === 'env' ? 'KANDEV_TOKEN' : backend.access.file}).\n`,
+  );
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);

@@ -48,7 +48,12 @@ describe('DisposableStore', () => {
     const order: string[] = [];
     const store = new DisposableStore();
     store.add(toDisposable(() => order.push('a')));
-    store.add(toDisposable(() => { order.push('b'); throw new Error('b failed'); }));
+    store.add(
+      toDisposable(() => {
+        order.push('b');
+        throw new Error('b failed');
+      }),
+    );
     store.add(toDisposable(() => order.push('c')));
     expect(() => store.dispose()).toThrow('b failed');
     expect(order).toEqual(['c', 'b', 'a']);

@@ -30,7 +30,9 @@ describe('agentctl launch contract', () => {
       AGENTCTL_PORT: '0',
       AGENTCTL_EXIT_ON_STDIN_CLOSE: '1',
     });
-    expect(agentctlLaunchEnv({ token: 't', workspacePath: '/w', repoSubpaths: [], host: 'h', port: 1, exitOnStdinClose: false })).not.toHaveProperty(AGENTCTL_ENV.exitOnStdinClose);
+    expect(agentctlLaunchEnv({ token: 't', workspacePath: '/w', repoSubpaths: [], host: 'h', port: 1, exitOnStdinClose: false })).not.toHaveProperty(
+      AGENTCTL_ENV.exitOnStdinClose,
+    );
   });
 
   it('recognizes agentctl variables in any case', () => {

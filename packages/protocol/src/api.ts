@@ -5,7 +5,9 @@ export const EXECUTOR_KINDS = ['local_pc', 'local_docker', 'remote_docker', 'ssh
 export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];
 export const SUPPORTED_EXECUTORS: readonly ExecutorKind[] = ['local_pc', 'local_docker'];
 
-export interface Repository { path: string }
+export interface Repository {
+  path: string;
+}
 
 export interface Task {
   id: string;
@@ -43,12 +45,29 @@ export interface Session {
 }
 
 export type FileEntryType = 'file' | 'directory';
-export interface FileEntry { name: string; path: string; type: FileEntryType }
-export interface ListFilesResponse { entries: FileEntry[] }
-export interface ReadFileResponse { content: string; version: string }
-export interface WriteFileRequest { content: string; baseVersion?: string }
-export interface WriteFileResponse { version: string }
-export interface WriteConflictResponse { error: ApiError; currentVersion: string }
+export interface FileEntry {
+  name: string;
+  path: string;
+  type: FileEntryType;
+}
+export interface ListFilesResponse {
+  entries: FileEntry[];
+}
+export interface ReadFileResponse {
+  content: string;
+  version: string;
+}
+export interface WriteFileRequest {
+  content: string;
+  baseVersion?: string;
+}
+export interface WriteFileResponse {
+  version: string;
+}
+export interface WriteConflictResponse {
+  error: ApiError;
+  currentVersion: string;
+}
 /**
  * One step of an atomic multi-file change (a language server's WorkspaceEdit, applied to files that
  * are not open). `baseVersion` is the version the client read; a mismatch aborts the whole batch.
@@ -58,22 +77,53 @@ export type FileOperation =
   | { kind: 'create'; path: string; overwrite?: boolean; ignoreIfExists?: boolean }
   | { kind: 'rename'; from: string; to: string; overwrite?: boolean; ignoreIfExists?: boolean }
   | { kind: 'delete'; path: string; recursive?: boolean; ignoreIfNotExists?: boolean };
-export interface ApplyFilesRequest { operations: FileOperation[] }
+export interface ApplyFilesRequest {
+  operations: FileOperation[];
+}
 /** Versions of every file a write or create left behind, by path. */
-export interface ApplyFilesResponse { versions: Record<string, string> }
+export interface ApplyFilesResponse {
+  versions: Record<string, string>;
+}
 /** 409: nothing was written; why each refused operation was refused. */
-export interface ApplyConflict { path: string; reason: 'changed' | 'exists' | 'missing'; currentVersion?: string }
-export interface ApplyConflictResponse { error: ApiError; conflicts: ApplyConflict[] }
-export interface SearchHit { path: string; line: number; column: number; preview: string }
-export interface SearchResponse { hits: SearchHit[]; truncated?: boolean }
+export interface ApplyConflict {
+  path: string;
+  reason: 'changed' | 'exists' | 'missing';
+  currentVersion?: string;
+}
+export interface ApplyConflictResponse {
+  error: ApiError;
+  conflicts: ApplyConflict[];
+}
+export interface SearchHit {
+  path: string;
+  line: number;
+  column: number;
+  preview: string;
+}
+export interface SearchResponse {
+  hits: SearchHit[];
+  truncated?: boolean;
+}
 
 export const API_ERROR_CODES = [
-  'bad_request', 'not_found', 'path_outside_workspace', 'conflict', 'too_large', 'unauthorized',
-  'forbidden', 'session_not_running', 'executor_unsupported', 'task_host_unavailable', 'internal',
+  'bad_request',
+  'not_found',
+  'path_outside_workspace',
+  'conflict',
+  'too_large',
+  'unauthorized',
+  'forbidden',
+  'session_not_running',
+  'executor_unsupported',
+  'task_host_unavailable',
+  'internal',
   'unsupported_media_type',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
-export interface ApiError { code: ApiErrorCode; message: string }
+export interface ApiError {
+  code: ApiErrorCode;
+  message: string;
+}
 
 /** Catalog card data for the Editors settings (DESIGN section 6). */
 export interface LanguageCatalogEntry {
@@ -97,8 +147,24 @@ export interface LanguageCatalogEntry {
  * so the browser shows localized copy at the right field instead of the backend's message.
  */
 export const TASK_INVALID_REASONS = [
-  'body', 'title_empty', 'title_too_long', 'executor_unknown', 'repositories_count', 'path_empty', 'path_not_absolute',
-  'path_missing', 'path_not_directory', 'path_duplicate', 'paths_nested', 'env_invalid', 'trust_invalid', 'nothing_to_change',
+  'body',
+  'title_empty',
+  'title_too_long',
+  'executor_unknown',
+  'repositories_count',
+  'path_empty',
+  'path_not_absolute',
+  'path_missing',
+  'path_not_directory',
+  'path_duplicate',
+  'paths_nested',
+  'env_invalid',
+  'trust_invalid',
+  'nothing_to_change',
 ] as const;
 export type TaskInvalidReason = (typeof TASK_INVALID_REASONS)[number];
-export interface TaskInvalid { field: 'body' | 'title' | 'executor' | 'repositories' | 'env' | 'trustWorkspaceTools'; reason: TaskInvalidReason; index?: number }
+export interface TaskInvalid {
+  field: 'body' | 'title' | 'executor' | 'repositories' | 'env' | 'trustWorkspaceTools';
+  reason: TaskInvalidReason;
+  index?: number;
+}

@@ -173,7 +173,7 @@ export const LANGUAGE_CATALOG: readonly LanguageCatalogEntry[] = [
     installStrategy: 'none',
     installCommand: CLANGD_INSTALL_COMMAND,
     prerequisites: [
-      'Install clangd with the task host\'s package manager (Debian/Ubuntu: apt-get install clangd; Fedora: dnf install clang-tools-extra; macOS: brew install llvm) and put it on the task PATH',
+      "Install clangd with the task host's package manager (Debian/Ubuntu: apt-get install clangd; Fedora: dnf install clang-tools-extra; macOS: brew install llvm) and put it on the task PATH",
       'A compile_commands.json (or compile_flags.txt) at the repository root for accurate diagnostics',
     ],
     autoInstallable: false,

@@ -47,7 +47,6 @@ describe('spliceId', () => {
     expect(spliced(response, 11)).toBe('{"jsonrpc":"2.0","result":{"id":1,"contents":"id: 2"},"id":11}');
   });
 
-
   it('keeps multi-byte text around the id intact', () => {
     const text = '{"jsonrpc":"2.0","method":"m","params":{"s":"日本語 😀"},"id":1}';
     expect(spliced(text, 2)).toBe('{"jsonrpc":"2.0","method":"m","params":{"s":"日本語 😀"},"id":2}');
@@ -56,7 +55,24 @@ describe('spliceId', () => {
 
 describe('decodePrimitive', () => {
   it('reads what JSON.parse reads, and nothing it refuses', () => {
-    for (const raw of ['"abc"', '""', '"a\\"b"', '"\\u00e9"', '0', '-12', '123456789012345', '1.5', '1e3', '-0', 'true', 'null', '"x"y"', '"a\tb"', '01', '"']) {
+    for (const raw of [
+      '"abc"',
+      '""',
+      '"a\\"b"',
+      '"\\u00e9"',
+      '0',
+      '-12',
+      '123456789012345',
+      '1.5',
+      '1e3',
+      '-0',
+      'true',
+      'null',
+      '"x"y"',
+      '"a\tb"',
+      '01',
+      '"',
+    ]) {
       let expected: unknown;
       try {
         expected = JSON.parse(raw);
@@ -70,8 +86,17 @@ describe('decodePrimitive', () => {
 
 describe('readEnvelope', () => {
   it('reads a request, a notification and a response', () => {
-    expect(envelopeOf('{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"id":9}}')).toMatchObject({ id: 1, method: 'textDocument/hover', isResponse: false, hasIdMember: true });
-    expect(envelopeOf('{"jsonrpc":"2.0","method":"window/logMessage","params":{"id":9,"method":"x"}}')).toEqual({ method: 'window/logMessage', isResponse: false, hasIdMember: false });
+    expect(envelopeOf('{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"id":9}}')).toMatchObject({
+      id: 1,
+      method: 'textDocument/hover',
+      isResponse: false,
+      hasIdMember: true,
+    });
+    expect(envelopeOf('{"jsonrpc":"2.0","method":"window/logMessage","params":{"id":9,"method":"x"}}')).toEqual({
+      method: 'window/logMessage',
+      isResponse: false,
+      hasIdMember: false,
+    });
     expect(envelopeOf('{"jsonrpc":"2.0","id":"r","error":{"code":1,"message":"m"}}')).toMatchObject({ id: 'r', isResponse: true, hasIdMember: true });
     expect(envelopeOf('{"jsonrpc":"2.0","id":"r","result":null}')?.method).toBeUndefined();
   });
@@ -92,10 +117,21 @@ describe('readEnvelope', () => {
 
   it('has no envelope for text that is not one balanced JSON-RPC 2.0 object', () => {
     for (const text of [
-      '', 'hello', '{not json', '[{"jsonrpc":"2.0","method":"x"}]', '"x"', '7',
-      '{"jsonrpc":"1.0","method":"x"}', '{"method":"x"}', '{"control":"attachment-ready"}', '{"status":"ready"}',
-      '{"jsonrpc":"2.0","method":"x"', '{"jsonrpc":"2.0","method":"x"}}', '{"jsonrpc":"2.0","method":"x"} {}',
-      '{"jsonrpc":"2.0","method":"x","params":"unterminated}', `{"jsonrpc":"2.0","method":"x","params":${'['.repeat(300)}${']'.repeat(300)}}`,
+      '',
+      'hello',
+      '{not json',
+      '[{"jsonrpc":"2.0","method":"x"}]',
+      '"x"',
+      '7',
+      '{"jsonrpc":"1.0","method":"x"}',
+      '{"method":"x"}',
+      '{"control":"attachment-ready"}',
+      '{"status":"ready"}',
+      '{"jsonrpc":"2.0","method":"x"',
+      '{"jsonrpc":"2.0","method":"x"}}',
+      '{"jsonrpc":"2.0","method":"x"} {}',
+      '{"jsonrpc":"2.0","method":"x","params":"unterminated}',
+      `{"jsonrpc":"2.0","method":"x","params":${'['.repeat(300)}${']'.repeat(300)}}`,
     ]) {
       expect(envelopeOf(text), text).toBeUndefined();
     }

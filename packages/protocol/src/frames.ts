@@ -6,9 +6,20 @@ import { RpcErrorCode, isJsonRpcId, type JsonRpcId, type JsonRpcMessage } from '
 import { isRecord } from './records.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
-export interface InstallingFrame { status: 'installing'; language: LanguageId; detail?: string }
-export interface InstalledFrame { status: 'installed'; language: LanguageId }
-export interface InstallFailedFrame { status: 'install_failed'; language: LanguageId; error: string }
+export interface InstallingFrame {
+  status: 'installing';
+  language: LanguageId;
+  detail?: string;
+}
+export interface InstalledFrame {
+  status: 'installed';
+  language: LanguageId;
+}
+export interface InstallFailedFrame {
+  status: 'install_failed';
+  language: LanguageId;
+  error: string;
+}
 
 export interface WorkspaceIdentity {
   workspaceUri: string;
@@ -69,9 +80,14 @@ export interface ReadyFrame extends HostReadyFrame {
  * after the kill deadline with something still running (`clean: false`). The broker answers the
  * browser `released` only after a clean report (DESIGN section 4).
  */
-export interface ReapedFrame { status: 'reaped'; clean: boolean }
+export interface ReapedFrame {
+  status: 'reaped';
+  clean: boolean;
+}
 
-export interface SynchronizedFrame { status: 'synchronized' }
+export interface SynchronizedFrame {
+  status: 'synchronized';
+}
 
 /**
  * The server exited unexpectedly while leased and the lease restarts it (DESIGN section 3): attempt
@@ -79,32 +95,50 @@ export interface SynchronizedFrame { status: 'synchronized' }
  * stderr (at most SERVER_STDERR_TAIL_BYTES), for the status details. A `ready{resumed:true}` on the
  * same socket follows once the new process is initialized: the browser resumes as on a reattach.
  */
-export interface RestartingFrame { status: 'restarting'; language: LanguageId; attempt: number; of: number; stderrTail?: string }
+export interface RestartingFrame {
+  status: 'restarting';
+  language: LanguageId;
+  attempt: number;
+  of: number;
+  stderrTail?: string;
+}
 
 /**
  * The server process exited: agentctl sends it to the backend right before closing 4006, and the
  * backend to the browser right before its own 4006 (no restart, or the restart budget is spent).
  * `stderrTail`: the end of the server's stderr, at most SERVER_STDERR_TAIL_BYTES.
  */
-export interface ServerExitedFrame { status: 'server_exited'; language: LanguageId; stderrTail?: string }
-export interface ReleasedFrame { status: 'released'; reason: ReleaseReason }
+export interface ServerExitedFrame {
+  status: 'server_exited';
+  language: LanguageId;
+  stderrTail?: string;
+}
+export interface ReleasedFrame {
+  status: 'released';
+  reason: ReleaseReason;
+}
 
 export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame;
 export type StatusFrame =
-  | InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame
-  | RestartingFrame | ServerExitedFrame;
+  InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame | RestartingFrame | ServerExitedFrame;
 
 export type ReleaseReason = 'stop' | 'editor_idle';
-export interface AttachmentReadyControl { control: 'attachment-ready' }
-export interface ReleaseControl { control: 'release'; reason: ReleaseReason }
+export interface AttachmentReadyControl {
+  control: 'attachment-ready';
+}
+export interface ReleaseControl {
+  control: 'release';
+  reason: ReleaseReason;
+}
 /**
  * backend -> agentctl only, on the task-host stream after the broker sent `exit`: end the server
  * (a short grace to read `exit`, then SIGTERM, then SIGKILL), reap its whole tree, answer with a
  * `reaped` frame, then close 1000. A browser sending it is ignored.
  */
-export interface ReleaseStreamControl { control: 'release-stream' }
+export interface ReleaseStreamControl {
+  control: 'release-stream';
+}
 export type ControlFrame = AttachmentReadyControl | ReleaseControl | ReleaseStreamControl;
-
 
 export function isStatusFrame(value: unknown): value is StatusFrame {
   return isRecord(value) && typeof value.status === 'string' && !('jsonrpc' in value);

@@ -3,7 +3,10 @@ import { LSP_MAX_BODY_BYTES, LSP_MAX_HEADER_BYTES, LSP_MAX_HEADER_LINE_BYTES } f
 export type FramingErrorCode = 'header_line_too_long' | 'headers_too_long' | 'body_too_large' | 'bad_content_length' | 'bad_header';
 
 export class FramingError extends Error {
-  constructor(readonly code: FramingErrorCode, detail: string) {
+  constructor(
+    readonly code: FramingErrorCode,
+    detail: string,
+  ) {
     super(`${code}: ${detail}`);
     this.name = 'FramingError';
   }
@@ -111,8 +114,10 @@ export class LspFrameDecoder {
       const lineEnd = this.indexOfCrLf();
       if (lineEnd < 0) {
         // No full line yet: the pending partial line still counts against both header limits.
-        if (this.buffered > this.limits.maxHeaderLineBytes) throw new FramingError('header_line_too_long', `more than ${this.limits.maxHeaderLineBytes} bytes without a line end`);
-        if (this.headerBytes + this.buffered > this.limits.maxHeaderBytes) throw new FramingError('headers_too_long', `more than ${this.limits.maxHeaderBytes} header bytes`);
+        if (this.buffered > this.limits.maxHeaderLineBytes)
+          throw new FramingError('header_line_too_long', `more than ${this.limits.maxHeaderLineBytes} bytes without a line end`);
+        if (this.headerBytes + this.buffered > this.limits.maxHeaderBytes)
+          throw new FramingError('headers_too_long', `more than ${this.limits.maxHeaderBytes} header bytes`);
         return false;
       }
       if (lineEnd > this.limits.maxHeaderLineBytes) throw new FramingError('header_line_too_long', `a header line of ${lineEnd} bytes`);

@@ -58,11 +58,16 @@ function isSpace(c: number): boolean {
 /** Which tracked key the string from `open` to `close` (its quotes) spells, without slicing it. */
 function keyAt(text: string, open: number, close: number): number {
   switch (close - open + 1) {
-    case 4: return text.startsWith('"id"', open) ? KEY_ID : KEY_OTHER;
-    case 7: return text.startsWith('"error"', open) ? KEY_ERROR : KEY_OTHER;
-    case 8: return text.startsWith('"method"', open) ? KEY_METHOD : text.startsWith('"result"', open) ? KEY_RESULT : KEY_OTHER;
-    case 9: return text.startsWith('"jsonrpc"', open) ? KEY_JSONRPC : KEY_OTHER;
-    default: return KEY_OTHER;
+    case 4:
+      return text.startsWith('"id"', open) ? KEY_ID : KEY_OTHER;
+    case 7:
+      return text.startsWith('"error"', open) ? KEY_ERROR : KEY_OTHER;
+    case 8:
+      return text.startsWith('"method"', open) ? KEY_METHOD : text.startsWith('"result"', open) ? KEY_RESULT : KEY_OTHER;
+    case 9:
+      return text.startsWith('"jsonrpc"', open) ? KEY_JSONRPC : KEY_OTHER;
+    default:
+      return KEY_OTHER;
   }
 }
 

@@ -1,8 +1,5 @@
 /** Languages of the catalog (DESIGN section 6). The ids are part of the wire contract. */
-export const LANGUAGE_IDS = [
-  'typescript', 'python', 'go', 'rust', 'kotlin',
-  'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp',
-] as const;
+export const LANGUAGE_IDS = ['typescript', 'python', 'go', 'rust', 'kotlin', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp'] as const;
 export type LanguageId = (typeof LANGUAGE_IDS)[number];
 
 export interface LanguageFiles {
@@ -19,7 +16,19 @@ export interface LanguageFiles {
 }
 
 /** JSON files that are JSON with comments by convention (VS Code's list, shortened to common ones). */
-const JSONC_FILE_NAMES = ['tsconfig.json', 'jsconfig.json', '.eslintrc.json', '.babelrc', '.eslintrc', 'devcontainer.json', '.devcontainer.json', 'settings.json', 'launch.json', 'tasks.json', 'extensions.json'];
+const JSONC_FILE_NAMES = [
+  'tsconfig.json',
+  'jsconfig.json',
+  '.eslintrc.json',
+  '.babelrc',
+  '.eslintrc',
+  'devcontainer.json',
+  '.devcontainer.json',
+  'settings.json',
+  'launch.json',
+  'tasks.json',
+  'extensions.json',
+];
 
 export const LANGUAGE_FILES: readonly LanguageFiles[] = [
   { id: 'typescript', extensions: ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'] },
@@ -82,7 +91,8 @@ export function documentLanguageId(path: string): string | undefined {
   const language = languageForPath(path);
   const ext = extensionOf(base);
   switch (language) {
-    case undefined: return undefined;
+    case undefined:
+      return undefined;
     case 'typescript':
       if (ext === '.tsx') return 'typescriptreact';
       if (ext === '.jsx') return 'javascriptreact';
@@ -91,9 +101,13 @@ export function documentLanguageId(path: string): string | undefined {
       const jsonc = ext === '.jsonc' || ext === '.code-workspace' || JSONC_FILE_NAMES.includes(base.toLowerCase());
       return jsonc ? 'jsonc' : 'json';
     }
-    case 'shell': return 'shellscript';
-    case 'css': return ext === '.scss' ? 'scss' : ext === '.less' ? 'less' : 'css';
-    case 'cpp': return ext === '.c' ? 'c' : 'cpp';
-    default: return language;
+    case 'shell':
+      return 'shellscript';
+    case 'css':
+      return ext === '.scss' ? 'scss' : ext === '.less' ? 'less' : 'css';
+    case 'cpp':
+      return ext === '.c' ? 'c' : 'cpp';
+    default:
+      return language;
   }
 }

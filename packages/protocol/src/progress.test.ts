@@ -49,7 +49,10 @@ describe('ProgressTracker', () => {
   });
 
   it('takes a seed defensively, under the same bounds and rounding', () => {
-    const seed = { active: [{ token: 't', title: 'T'.repeat(MAX_PROGRESS_TEXT_CHARS + 1), startedAt: 5, percentage: 250.2 }, { nonsense: true } as never], lastEnded: { title: 'Done', endedAt: 1 } };
+    const seed = {
+      active: [{ token: 't', title: 'T'.repeat(MAX_PROGRESS_TEXT_CHARS + 1), startedAt: 5, percentage: 250.2 }, { nonsense: true } as never],
+      lastEnded: { title: 'Done', endedAt: 1 },
+    };
     const snap = new ProgressTracker(seed).snapshot();
     expect(snap.active).toHaveLength(1);
     expect(snap.active[0]).toMatchObject({ token: 't', startedAt: 5, percentage: 100 });

@@ -31,7 +31,8 @@ export class ProgressTracker {
       this.active.set(keyOf(item.token), copy);
     }
     const ended: unknown = seed?.lastEnded;
-    if (isRecord(ended) && typeof ended.title === 'string' && typeof ended.endedAt === 'number') this.lastEnded = { title: cut(ended.title), endedAt: ended.endedAt };
+    if (isRecord(ended) && typeof ended.title === 'string' && typeof ended.endedAt === 'number')
+      this.lastEnded = { title: cut(ended.title), endedAt: ended.endedAt };
   }
 
   /** Applies one `$/progress` notification's params at time `now`; returns whether the snapshot changed. */
@@ -93,5 +94,7 @@ function setDetails(item: ProgressItemSnapshot, message: unknown, percentage: un
 }
 
 function isSeedItem(item: unknown): item is ProgressItemSnapshot {
-  return isRecord(item) && (typeof item.token === 'string' || typeof item.token === 'number') && typeof item.title === 'string' && typeof item.startedAt === 'number';
+  return (
+    isRecord(item) && (typeof item.token === 'string' || typeof item.token === 'number') && typeof item.title === 'string' && typeof item.startedAt === 'number'
+  );
 }

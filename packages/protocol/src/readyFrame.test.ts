@@ -24,12 +24,14 @@ describe('readyFrameIdentity', () => {
 });
 
 describe('workspaceIdentityOf', () => {
-  it('applies the ready frame\'s rule to any message carrying the identity, naming it in the error', () => {
+  it("applies the ready frame's rule to any message carrying the identity, naming it in the error", () => {
     expect(workspaceIdentityOf({ ok: true, workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] }, 'agentctl health')).toEqual({
-      ok: true, identity: { workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] },
+      ok: true,
+      identity: { workspaceUri: 'file:///w', workspacePath: '/w', repoSubpaths: [] },
     });
     expect(workspaceIdentityOf({ workspaceUri: 'file:///w', workspacePath: '/w' }, 'agentctl health')).toEqual({
-      ok: false, error: 'agentctl health: repoSubpaths must be an array of strings',
+      ok: false,
+      error: 'agentctl health: repoSubpaths must be an array of strings',
     });
   });
 });

@@ -5,7 +5,11 @@ import type { ApiError, SearchHit } from './api.js';
  * `GET /api/sessions/:id/search` (backend): `q`, `case=1`, `word=1`, `regex=1`, `stream=1`.
  * Without `case=1` the search ignores case; without `regex=1` the query is plain text.
  */
-export interface SearchOptions { caseSensitive: boolean; wholeWord: boolean; regex: boolean }
+export interface SearchOptions {
+  caseSensitive: boolean;
+  wholeWord: boolean;
+  regex: boolean;
+}
 
 export const SEARCH_QUERY_PARAMS = { query: 'q', caseSensitive: 'case', wholeWord: 'word', regex: 'regex', stream: 'stream' } as const;
 
@@ -17,9 +21,7 @@ export type SearchEngine = 'ripgrep' | 'walker';
  * exactly one `done` or `error` line. Closing the request cancels the search on the task host.
  */
 export type SearchStreamLine =
-  | { type: 'hits'; hits: SearchHit[] }
-  | { type: 'done'; truncated: boolean; engine: SearchEngine }
-  | { type: 'error'; error: ApiError };
+  { type: 'hits'; hits: SearchHit[] } | { type: 'done'; truncated: boolean; engine: SearchEngine } | { type: 'error'; error: ApiError };
 
 export const SEARCH_STREAM_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 

@@ -78,8 +78,14 @@ export function editorFeatureConfig(language: LanguageId, features: EditorFeatur
  * The configuration a server is answered with: Kandev's defaults, then what the editor switches
  * imply, then the user's JSON over both (a person's explicit setting always wins).
  */
-export function effectiveServerConfig(language: LanguageId, userConfig: Record<string, unknown> | undefined, features?: EditorFeatureSettings): Record<string, unknown> | undefined {
-  const layers = [SERVER_DEFAULT_CONFIGS[language], editorFeatureConfig(language, features), userConfig].filter((l): l is Record<string, unknown> => l !== undefined);
+export function effectiveServerConfig(
+  language: LanguageId,
+  userConfig: Record<string, unknown> | undefined,
+  features?: EditorFeatureSettings,
+): Record<string, unknown> | undefined {
+  const layers = [SERVER_DEFAULT_CONFIGS[language], editorFeatureConfig(language, features), userConfig].filter(
+    (l): l is Record<string, unknown> => l !== undefined,
+  );
   if (layers.length === 0) return undefined;
   if (layers.length === 1) return layers[0];
   return layers.reduce((base, over) => mergeJson(base, over));

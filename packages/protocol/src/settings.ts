@@ -74,7 +74,10 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         const configs: UserSettings['lsp_server_configs'] = { ...current.lsp_server_configs };
         for (const [lang, config] of Object.entries(value)) {
           if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
-          if (config === null) { delete configs[lang]; continue; }
+          if (config === null) {
+            delete configs[lang];
+            continue;
+          }
           if (!isRecord(config)) return { ok: false, error: { field, message: `${lang}: configuration must be a JSON object` } };
           configs[lang] = config;
         }
@@ -102,7 +105,10 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         const features: UserSettings['lsp_editor_features'] = { ...current.lsp_editor_features };
         for (const [lang, entry] of Object.entries(value)) {
           if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
-          if (entry === null) { delete features[lang]; continue; }
+          if (entry === null) {
+            delete features[lang];
+            continue;
+          }
           if (!isRecord(entry)) return { ok: false, error: { field, message: `${lang}: must be an object of switches` } };
           const merged: EditorFeatureSettings = { ...features[lang] };
           for (const [key, flag] of Object.entries(entry)) {

@@ -5,7 +5,10 @@ const valid = { title: ' Fix login ', executor: 'local_docker', repositories: [{
 
 describe('task body schema', () => {
   it('accepts a well-formed new task, trimming its title and keeping paths as sent', () => {
-    expect(parseNewTaskBody(valid)).toEqual({ ok: true, value: { title: 'Fix login', executor: 'local_docker', repositories: [{ path: '/src/app' }], env: { GOFLAGS: '-mod=mod' } } });
+    expect(parseNewTaskBody(valid)).toEqual({
+      ok: true,
+      value: { title: 'Fix login', executor: 'local_docker', repositories: [{ path: '/src/app' }], env: { GOFLAGS: '-mod=mod' } },
+    });
     expect(parseNewTaskBody({ ...valid, env: undefined })).toMatchObject({ ok: true, value: { env: {} } });
   });
 

@@ -32,7 +32,8 @@ export function refuseTaskBody(message: string, invalid: TaskInvalid): { ok: fal
 /** A title: a non-empty string of at most MAX_TASK_TITLE_CHARS, trimmed. */
 export function parseTaskTitle(title: unknown): TaskBodyResult<string> {
   if (typeof title !== 'string' || title.trim() === '') return refuseTaskBody('title must be a non-empty string', { field: 'title', reason: 'title_empty' });
-  if (title.length > MAX_TASK_TITLE_CHARS) return refuseTaskBody(`title must be at most ${MAX_TASK_TITLE_CHARS} characters`, { field: 'title', reason: 'title_too_long' });
+  if (title.length > MAX_TASK_TITLE_CHARS)
+    return refuseTaskBody(`title must be at most ${MAX_TASK_TITLE_CHARS} characters`, { field: 'title', reason: 'title_too_long' });
   return { ok: true, value: title.trim() };
 }
 
@@ -46,7 +47,10 @@ export function parseNewTaskBody(body: unknown): TaskBodyResult<NewTaskBody> {
     return refuseTaskBody(`executor must be one of ${EXECUTOR_KINDS.join(', ')}`, { field: 'executor', reason: 'executor_unknown' });
   }
   if (!Array.isArray(repositories) || repositories.length === 0 || repositories.length > MAX_TASK_REPOSITORIES) {
-    return refuseTaskBody(`repositories must be a list of 1 to ${MAX_TASK_REPOSITORIES} {"path"} objects`, { field: 'repositories', reason: 'repositories_count' });
+    return refuseTaskBody(`repositories must be a list of 1 to ${MAX_TASK_REPOSITORIES} {"path"} objects`, {
+      field: 'repositories',
+      reason: 'repositories_count',
+    });
   }
   const paths: { path: string }[] = [];
   for (const [index, repository] of repositories.entries()) {
@@ -87,7 +91,8 @@ const PATCHABLE = new Set(['title', 'trustWorkspaceTools']);
 export function parseTaskPatchBody(body: unknown): TaskBodyResult<TaskPatch> {
   if (!isRecord(body)) return refuseTaskBody('the body must be a JSON object', { field: 'body', reason: 'body' });
   const unknown = Object.keys(body).filter((key) => !PATCHABLE.has(key));
-  if (unknown.length > 0) return refuseTaskBody(`cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`, { field: 'body', reason: 'body' });
+  if (unknown.length > 0)
+    return refuseTaskBody(`cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`, { field: 'body', reason: 'body' });
   const patch: TaskPatch = {};
   if ('title' in body) {
     const title = parseTaskTitle(body.title);

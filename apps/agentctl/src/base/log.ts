@@ -1,4 +1,9 @@
-import { createLogger as createTransportLogger, type Logger as TransportLogger, type LoggerOptions, type OwnedLogger as TransportOwnedLogger } from '@kandev/node-transport';
+import {
+  createLogger as createTransportLogger,
+  type Logger as TransportLogger,
+  type LoggerOptions,
+  type OwnedLogger as TransportOwnedLogger,
+} from '@kandev/node-transport';
 
 /**
  * agentctl's log events: a closed set, so the backend and a person grepping can rely on them. The

@@ -1,5 +1,15 @@
 import { isUtf8 } from 'node:buffer';
-import { BadInputCloseCode, encodeLspFrame, FramingError, LspFrameDecoder, lspFrameHeader, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome } from '@kandev/protocol';
+import {
+  BadInputCloseCode,
+  encodeLspFrame,
+  FramingError,
+  LspFrameDecoder,
+  lspFrameHeader,
+  parseFrame,
+  readEnvelope,
+  scanJsonNesting,
+  tooDeepOutcome,
+} from '@kandev/protocol';
 import { after, DisposableStore, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import type { FrameSocket, IncomingFrame } from '@kandev/node-transport';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
@@ -58,10 +68,16 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
     onEnd(end);
   };
 
-  const stdin = new StdinWriter(server.child.stdin, options.stdinCutoffMs, () => finish({ kind: 'stdin_stuck' }), (blocked) => {
-    if (blocked) socket.pause('backpressure');
-    else socket.resume('backpressure');
-  }, clock);
+  const stdin = new StdinWriter(
+    server.child.stdin,
+    options.stdinCutoffMs,
+    () => finish({ kind: 'stdin_stuck' }),
+    (blocked) => {
+      if (blocked) socket.pause('backpressure');
+      else socket.resume('backpressure');
+    },
+    clock,
+  );
 
   const onMessage = (incoming: IncomingFrame) => {
     if (ended) return;
@@ -141,11 +157,13 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   // the store disposes whatever is registered after that at once.
   const registrations = new DisposableStore();
   registrations.add(socket.onClose(onClosed));
-  registrations.add(socket.onBackpressure((full) => {
-    if (ended) return;
-    if (full) stdout.pause();
-    else stdout.resume();
-  }));
+  registrations.add(
+    socket.onBackpressure((full) => {
+      if (ended) return;
+      if (full) stdout.pause();
+      else stdout.resume();
+    }),
+  );
   registrations.add(socket.onText(onMessage));
 
   // The server's last messages may still sit in the pipe when `exit` fires: flush stdout (bounded,

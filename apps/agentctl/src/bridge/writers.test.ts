@@ -6,8 +6,16 @@ import { StdinWriter } from './stdinWriter.js';
 describe('stdin write cutoff', () => {
   it('writes a frame as its header and its body, in order', () => {
     const chunks: Buffer[] = [];
-    const stdin = new Writable({ write: (c: Buffer, _e, cb) => (chunks.push(c), cb()), writev: (cs, cb) => (chunks.push(...cs.map((c) => c.chunk as Buffer)), cb()) });
-    const writer = new StdinWriter(stdin, 30_000, () => {}, () => {});
+    const stdin = new Writable({
+      write: (c: Buffer, _e, cb) => (chunks.push(c), cb()),
+      writev: (cs, cb) => (chunks.push(...cs.map((c) => c.chunk as Buffer)), cb()),
+    });
+    const writer = new StdinWriter(
+      stdin,
+      30_000,
+      () => {},
+      () => {},
+    );
     writer.writeFrame(Buffer.from('Content-Length: 2\r\n\r\n'), Buffer.from('{}'));
     expect(Buffer.concat(chunks).toString()).toBe('Content-Length: 2\r\n\r\n{}');
   });

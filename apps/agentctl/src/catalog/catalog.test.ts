@@ -69,8 +69,10 @@ describe('language catalog (DESIGN section 6)', () => {
     expect(catalogLanguage('kotlin').prerequisites.join(' ')).toMatch(/manual/i);
   });
 
-  it('shows the installers\' own pinned install commands and destinations (one layout source)', () => {
-    expect(catalogLanguage('typescript').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server@5 typescript@6');
+  it("shows the installers' own pinned install commands and destinations (one layout source)", () => {
+    expect(catalogLanguage('typescript').installCommand).toBe(
+      'npm install --prefix ~/.kandev/lsp-servers/typescript typescript-language-server@5 typescript@6',
+    );
     expect(catalogLanguage('python').installCommand).toBe('npm install --prefix ~/.kandev/lsp-servers/python pyright@1');
     for (const id of ['typescript', 'python', 'yaml', 'shell', 'dockerfile'] as const) {
       const entry = catalogLanguage(id);

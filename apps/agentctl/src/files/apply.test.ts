@@ -44,7 +44,9 @@ describe('files apply (workspace edits on files that are not open)', () => {
       { kind: 'write', path: 'src/b.ts', content: 'B\n', baseVersion: v('b\n') },
     ]);
     expect(outcome.ok).toBe(false);
-    expect(outcome.ok === false && 'conflicts' in outcome && outcome.conflicts).toEqual([{ path: 'src/b.ts', reason: 'changed', currentVersion: v('changed meanwhile\n') }]);
+    expect(outcome.ok === false && 'conflicts' in outcome && outcome.conflicts).toEqual([
+      { path: 'src/b.ts', reason: 'changed', currentVersion: v('changed meanwhile\n') },
+    ]);
     expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('a\n');
     expect(existsSync(join(root, 'src/new.ts'))).toBe(false);
     expect(readFileSync(join(root, 'src/b.ts'), 'utf8')).toBe('changed meanwhile\n');

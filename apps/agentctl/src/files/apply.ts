@@ -71,7 +71,15 @@ async function resolve(workspace: Workspace, op: FileOperation): Promise<FilesRe
       if (!to.ok && to.error.code !== 'bad_request') return to;
       const toTarget = to.ok ? to.value.target : await confineEntry(workspace, op.to, true);
       if (typeof toTarget !== 'string' && !toTarget.ok) return toTarget;
-      return ok({ kind: 'rename', from: op.from, fromTarget: from.value, to: op.to, toTarget: typeof toTarget === 'string' ? toTarget : toTarget.value, overwrite: op.overwrite === true, ignoreIfExists: op.ignoreIfExists === true });
+      return ok({
+        kind: 'rename',
+        from: op.from,
+        fromTarget: from.value,
+        to: op.to,
+        toTarget: typeof toTarget === 'string' ? toTarget : toTarget.value,
+        overwrite: op.overwrite === true,
+        ignoreIfExists: op.ignoreIfExists === true,
+      });
     }
     case 'delete': {
       const target = await confineEntry(workspace, op.path, false);
@@ -101,7 +109,8 @@ async function plan(ops: Resolved[]): Promise<{ run: Resolved[]; conflicts: Appl
       case 'write': {
         const s = await slot(op.target);
         if (s.directory) conflicts.push({ path: op.path, reason: 'exists' });
-        else if (op.baseVersion !== undefined && !s.touched && op.baseVersion !== s.diskVersion) conflicts.push({ path: op.path, reason: 'changed', currentVersion: s.diskVersion });
+        else if (op.baseVersion !== undefined && !s.touched && op.baseVersion !== s.diskVersion)
+          conflicts.push({ path: op.path, reason: 'changed', currentVersion: s.diskVersion });
         set(op.target, true);
         run.push(op);
         break;
@@ -192,7 +201,8 @@ async function execute(op: Resolved, versions: Record<string, string>): Promise<
 export async function applyFileOperations(workspace: Workspace, operations: FileOperation[]): Promise<ApplyOutcome> {
   const resolved: Resolved[] = [];
   for (const op of operations) {
-    if (op.kind === 'write' && Buffer.byteLength(op.content, 'utf8') > MAX_READ_BYTES) return fail(413, 'too_large', `content is larger than ${MAX_READ_BYTES} bytes`);
+    if (op.kind === 'write' && Buffer.byteLength(op.content, 'utf8') > MAX_READ_BYTES)
+      return fail(413, 'too_large', `content is larger than ${MAX_READ_BYTES} bytes`);
     const r = await resolve(workspace, op);
     if (!r.ok) return r;
     resolved.push(r.value);
@@ -223,7 +233,12 @@ export function parseApplyRequest(value: unknown): FileOperation[] | undefined {
     switch (op.kind) {
       case 'write':
         if (!str(op.path) || typeof op.content !== 'string' || (op.baseVersion !== undefined && typeof op.baseVersion !== 'string')) return undefined;
-        out.push({ kind: 'write', path: op.path as string, content: op.content, ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion as string } : {}) });
+        out.push({
+          kind: 'write',
+          path: op.path as string,
+          content: op.content,
+          ...(op.baseVersion !== undefined ? { baseVersion: op.baseVersion as string } : {}),
+        });
         break;
       case 'create':
         if (!str(op.path) || !flag(op.overwrite) || !flag(op.ignoreIfExists)) return undefined;
@@ -231,7 +246,13 @@ export function parseApplyRequest(value: unknown): FileOperation[] | undefined {
         break;
       case 'rename':
         if (!str(op.from) || !str(op.to) || !flag(op.overwrite) || !flag(op.ignoreIfExists)) return undefined;
-        out.push({ kind: 'rename', from: op.from as string, to: op.to as string, overwrite: op.overwrite === true, ignoreIfExists: op.ignoreIfExists === true });
+        out.push({
+          kind: 'rename',
+          from: op.from as string,
+          to: op.to as string,
+          overwrite: op.overwrite === true,
+          ignoreIfExists: op.ignoreIfExists === true,
+        });
         break;
       case 'delete':
         if (!str(op.path) || !flag(op.recursive) || !flag(op.ignoreIfNotExists)) return undefined;

@@ -40,7 +40,14 @@ function parseWriteRequest(text: string): WriteFileRequest | undefined {
 }
 
 /** The files API of docs/internals.md. Returns false when the path is not one of its routes. */
-export async function handleFilesRoute(workspace: Workspace, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger, searchEngine: SearchEngineChoice = { ripgrep: undefined }): Promise<boolean> {
+export async function handleFilesRoute(
+  workspace: Workspace,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  logger: Logger,
+  searchEngine: SearchEngineChoice = { ripgrep: undefined },
+): Promise<boolean> {
   const path = url.searchParams.get('path');
   switch (url.pathname) {
     case TASK_HOST_PATHS.files:

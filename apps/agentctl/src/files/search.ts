@@ -14,7 +14,9 @@ export const MAX_SEARCH_FILE_BYTES = JSON_SEARCH_LIMITS.maxFileBytes;
 const PLAIN: SearchOptions = { caseSensitive: false, wholeWord: false, regex: false };
 
 /** Which engine searches: ripgrep when the task environment's PATH has it, else the walker. */
-export interface SearchEngineChoice { ripgrep: string | undefined }
+export interface SearchEngineChoice {
+  ripgrep: string | undefined;
+}
 
 export function chooseSearchEngine(env: TaskEnv): SearchEngineChoice {
   return { ripgrep: findRipgrep(env) };
@@ -24,7 +26,14 @@ export function chooseSearchEngine(env: TaskEnv): SearchEngineChoice {
  * One search with either engine, hits to `sink` as they are found. A ripgrep that fails to start
  * falls back to the walker, so a broken rg costs speed, never answers.
  */
-export async function runSearch(workspace: Workspace, query: SearchQuery, limits: SearchLimits, engine: SearchEngineChoice, signal: AbortSignal, sink: HitSink): Promise<FilesResult<{ truncated: boolean; engine: SearchEngine }>> {
+export async function runSearch(
+  workspace: Workspace,
+  query: SearchQuery,
+  limits: SearchLimits,
+  engine: SearchEngineChoice,
+  signal: AbortSignal,
+  sink: HitSink,
+): Promise<FilesResult<{ truncated: boolean; engine: SearchEngine }>> {
   if (engine.ripgrep) {
     let delivered = false;
     try {
@@ -43,7 +52,12 @@ export async function runSearch(workspace: Workspace, query: SearchQuery, limits
 }
 
 /** Plain-text search of the workspace (case-insensitive unless asked), as one JSON answer. */
-export async function searchWorkspace(workspace: Workspace, text: string, options: SearchOptions = PLAIN, engine: SearchEngineChoice = { ripgrep: undefined }): Promise<FilesResult<SearchResponse>> {
+export async function searchWorkspace(
+  workspace: Workspace,
+  text: string,
+  options: SearchOptions = PLAIN,
+  engine: SearchEngineChoice = { ripgrep: undefined },
+): Promise<FilesResult<SearchResponse>> {
   const query = parseSearchQuery(text, options);
   if (!query.ok) return query;
   const hits: SearchHit[] = [];

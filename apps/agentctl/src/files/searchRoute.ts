@@ -12,7 +12,14 @@ import type { Workspace } from './workspace.js';
  * as hits are found. A client that goes away (the browser typed on, the backend's request was
  * aborted) cancels the search: ripgrep is killed, the walker stops at its next file.
  */
-export async function handleSearch(workspace: Workspace, engine: SearchEngineChoice, req: IncomingMessage, res: ServerResponse, url: URL, logger: Logger): Promise<void> {
+export async function handleSearch(
+  workspace: Workspace,
+  engine: SearchEngineChoice,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  logger: Logger,
+): Promise<void> {
   const text = url.searchParams.get(SEARCH_QUERY_PARAMS.query) ?? '';
   const options = searchOptionsOf(url.searchParams);
   if (url.searchParams.get(SEARCH_QUERY_PARAMS.stream) !== '1') {

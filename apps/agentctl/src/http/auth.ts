@@ -12,7 +12,9 @@ export function createBearerCheck(token: string): (req: IncomingMessage) => bool
     if (typeof header !== 'string') return false;
     const match = /^Bearer (.+)$/.exec(header);
     if (!match) return false;
-    const given = createHash('sha256').update(match[1] as string).digest();
+    const given = createHash('sha256')
+      .update(match[1] as string)
+      .digest();
     return timingSafeEqual(given, expected);
   };
 }

@@ -101,7 +101,10 @@ async function goInstallDir(ctx: InstallContext, go: string): Promise<InstallDir
   try {
     values = JSON.parse(result.stdout) as TaskEnv;
   } catch {
-    return { kind: 'failed', outcome: failed('`go env -json` printed something that is not JSON; the task\'s Go installation looks broken.', [result.stdout.slice(0, 1024)]) };
+    return {
+      kind: 'failed',
+      outcome: failed("`go env -json` printed something that is not JSON; the task's Go installation looks broken.", [result.stdout.slice(0, 1024)]),
+    };
   }
   const gobin = values.GOBIN ?? '';
   if (gobin !== '') {
@@ -111,5 +114,8 @@ async function goInstallDir(ctx: InstallContext, go: string): Promise<InstallDir
   }
   const first = absoluteEntries(values.GOPATH, platform)[0];
   if (first !== undefined) return { kind: 'dir', dir: pathFor(platform).join(first, 'bin') };
-  return { kind: 'failed', outcome: failed('Go reports neither GOBIN nor an absolute GOPATH for the task; set GOBIN (or HOME / USERPROFILE) in the task environment.') };
+  return {
+    kind: 'failed',
+    outcome: failed('Go reports neither GOBIN nor an absolute GOPATH for the task; set GOBIN (or HOME / USERPROFILE) in the task environment.'),
+  };
 }

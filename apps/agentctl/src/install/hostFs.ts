@@ -12,7 +12,11 @@ export const identityPath: ToHostPath = (p) => p;
 
 /** A test helper's worth of mapping: `C:\a\b` -> `<root>/C/a/b`, `/a/b` -> `<root>/a/b`. */
 export function rootedHostPath(root: string): ToHostPath {
-  return (p) => `${root}/${p.replace(/^([A-Za-z]):/, '$1').replace(/\\/g, '/').replace(/^\/+/, '')}`;
+  return (p) =>
+    `${root}/${p
+      .replace(/^([A-Za-z]):/, '$1')
+      .replace(/\\/g, '/')
+      .replace(/^\/+/, '')}`;
 }
 
 /**

@@ -78,7 +78,9 @@ describe('managed layout', () => {
     touch(host('C:\\Users\\me\\.kandev\\lsp-servers\\typescript\\node_modules\\.bin\\typescript-language-server'), 0o644);
     expect(findManagedBinary('typescript', env, 'win32', host)).toBeUndefined(); // the extensionless sh shim is not launchable there
     touch(host('C:\\Users\\me\\.kandev\\lsp-servers\\typescript\\node_modules\\.bin\\typescript-language-server.cmd'), 0o644);
-    expect(findManagedBinary('typescript', env, 'win32', host)).toBe('C:\\Users\\me\\.kandev\\lsp-servers\\typescript\\node_modules\\.bin\\typescript-language-server.cmd');
+    expect(findManagedBinary('typescript', env, 'win32', host)).toBe(
+      'C:\\Users\\me\\.kandev\\lsp-servers\\typescript\\node_modules\\.bin\\typescript-language-server.cmd',
+    );
   });
 
   it('finds a published rust-analyzer, and never looks for kotlin in the managed root', () => {

@@ -1,6 +1,16 @@
 import {
-  displayManagedDir, displayNpmBinDir, GO_INSTALL_COMMAND, GOPLS_PACKAGE, isNpmLanguage, MANAGED_ROOT_SEGMENTS, NPM_BIN_SEGMENTS,
-  npmInstallCommand, NPM_SERVERS, type LanguageId, type NpmLanguage, type NpmServer,
+  displayManagedDir,
+  displayNpmBinDir,
+  GO_INSTALL_COMMAND,
+  GOPLS_PACKAGE,
+  isNpmLanguage,
+  MANAGED_ROOT_SEGMENTS,
+  NPM_BIN_SEGMENTS,
+  npmInstallCommand,
+  NPM_SERVERS,
+  type LanguageId,
+  type NpmLanguage,
+  type NpmServer,
 } from '@kandev/protocol';
 import type { LaunchableCheck } from '../env/pathLookup.js';
 import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../env/taskEnv.js';
@@ -112,11 +122,6 @@ export function findInstalled(language: LanguageId, env: TaskEnv, platform: Node
 }
 
 /** findInstalled on this host's files (task paths mapped by `toHostPath`): the absolute launcher, or undefined. */
-export function findManagedBinary(
-  language: LanguageId,
-  env: TaskEnv,
-  platform: NodeJS.Platform,
-  toHostPath: ToHostPath = identityPath,
-): string | undefined {
+export function findManagedBinary(language: LanguageId, env: TaskEnv, platform: NodeJS.Platform, toHostPath: ToHostPath = identityPath): string | undefined {
   return findInstalled(language, env, platform, new HostFiles(toHostPath, platform));
 }

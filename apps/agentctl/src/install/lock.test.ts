@@ -71,15 +71,18 @@ describe('InstallLock', () => {
     const lock = new InstallLock();
     const order: string[] = [];
     const teardown = new AbortController();
-    const result = lock.run('k', { signal: teardown.signal }, (shared) =>
-      new Promise<InstallOutcome>((resolve) => {
-        shared.signal.addEventListener('abort', () =>
-          setTimeout(() => {
-            order.push('drained');
-            resolve({ ok: false, error: { code: 'cancelled' } });
-          }, 10),
-        );
-      }),
+    const result = lock.run(
+      'k',
+      { signal: teardown.signal },
+      (shared) =>
+        new Promise<InstallOutcome>((resolve) => {
+          shared.signal.addEventListener('abort', () =>
+            setTimeout(() => {
+              order.push('drained');
+              resolve({ ok: false, error: { code: 'cancelled' } });
+            }, 10),
+          );
+        }),
     );
     await flush();
     teardown.abort();

@@ -43,7 +43,17 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
     output.note(`Installing ${server.packages.join(' ')} with ${npm}`);
     // --ignore-scripts: no pinned package needs one, and a lifecycle script would be code from the
     // registry running with the task's credentials and spawning descendants we must then reap.
-    const args = ['install', '--prefix', staging, '--no-audit', '--no-fund', '--no-update-notifier', '--ignore-scripts', '--loglevel=notice', ...server.packages];
+    const args = [
+      'install',
+      '--prefix',
+      staging,
+      '--no-audit',
+      '--no-fund',
+      '--no-update-notifier',
+      '--ignore-scripts',
+      '--loglevel=notice',
+      ...server.packages,
+    ];
     const line = launchCommand(npm, args, platform, env);
     const result = await runInstaller(
       { ...line, env, cwd: files.host(staging) },
@@ -51,10 +61,11 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
     );
     if (result.kind === 'cancelled') return CANCELLED;
     if (result.kind !== 'exited' || result.code !== 0) {
-      const how = result.kind === 'exited' ? describeExit(result) : result.kind === 'timed_out' ? 'did not finish in time' : `could not start (${result.message})`;
+      const how =
+        result.kind === 'exited' ? describeExit(result) : result.kind === 'timed_out' ? 'did not finish in time' : `could not start (${result.message})`;
       const summary =
         `npm install of ${server.packages.join(' ')} ${how}. Check that the task host can reach the npm registry ` +
-        '(proxy, registry and auth settings in the task\'s npm configuration); npm output follows.';
+        "(proxy, registry and auth settings in the task's npm configuration); npm output follows.";
       return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
     }
     if (!isComplete(staging)) {

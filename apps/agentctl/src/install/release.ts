@@ -71,7 +71,9 @@ async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome>
     }
     output.note('Checksum verified; decompressing');
     const binary = rustAnalyzerBinary(staging, platform);
-    await pipeline(files.readStream(archive), createGunzip(), byteLimit(MAX_BINARY_BYTES, 'decompressed rust-analyzer'), files.writeStream(binary), { signal: ctx.signal });
+    await pipeline(files.readStream(archive), createGunzip(), byteLimit(MAX_BINARY_BYTES, 'decompressed rust-analyzer'), files.writeStream(binary), {
+      signal: ctx.signal,
+    });
     await files.remove(archive);
     await files.chmod(binary, 0o755);
     if (ctx.signal.aborted) return CANCELLED;
@@ -79,7 +81,8 @@ async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome>
     return { ok: true, value: rustAnalyzerBinary(target, platform) };
   } catch (err) {
     if (ctx.signal.aborted) return CANCELLED;
-    const summary = err instanceof ReleaseError ? err.message : `Installing rust-analyzer from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
+    const summary =
+      err instanceof ReleaseError ? err.message : `Installing rust-analyzer from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
     return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
   } finally {
     await files.remove(staging);
@@ -92,11 +95,15 @@ async function get(ctx: InstallContext, url: string): Promise<Response> {
     response = await ctx.deps.fetch(url, { signal: ctx.signal, redirect: 'follow' });
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    throw new ReleaseError(`Could not reach ${url} (${errorMessage(err)}). Check the task host's network access, or set ${RUST_ANALYZER_BASE_URL_ENV} to a reachable mirror.`);
+    throw new ReleaseError(
+      `Could not reach ${url} (${errorMessage(err)}). Check the task host's network access, or set ${RUST_ANALYZER_BASE_URL_ENV} to a reachable mirror.`,
+    );
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel();
-    throw new ReleaseError(`Downloading ${url} failed with HTTP ${response.status} ${response.statusText}. Check ${RUST_ANALYZER_BASE_URL_ENV} and that a release exists for this platform.`);
+    throw new ReleaseError(
+      `Downloading ${url} failed with HTTP ${response.status} ${response.statusText}. Check ${RUST_ANALYZER_BASE_URL_ENV} and that a release exists for this platform.`,
+    );
   }
   return response;
 }
@@ -104,12 +111,17 @@ async function get(ctx: InstallContext, url: string): Promise<Response> {
 async function fetchChecksum(ctx: InstallContext, url: string): Promise<string> {
   const response = await get(ctx, url);
   const chunks: Buffer[] = [];
-  await pipeline(bodyStream(response), byteLimit(MAX_CHECKSUM_BYTES, 'checksum file'), new Transform({
-    transform(chunk: Buffer, _enc, done: TransformCallback) {
-      chunks.push(chunk);
-      done();
-    },
-  }), { signal: ctx.signal });
+  await pipeline(
+    bodyStream(response),
+    byteLimit(MAX_CHECKSUM_BYTES, 'checksum file'),
+    new Transform({
+      transform(chunk: Buffer, _enc, done: TransformCallback) {
+        chunks.push(chunk);
+        done();
+      },
+    }),
+    { signal: ctx.signal },
+  );
   const token = Buffer.concat(chunks).toString('utf8').trim().split(/\s+/)[0] ?? '';
   if (!/^[0-9a-fA-F]{64}$/.test(token)) throw new ReleaseError(`${url} does not hold a sha256 checksum; refusing to install an unverified rust-analyzer.`);
   return token.toLowerCase();

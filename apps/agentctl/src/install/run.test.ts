@@ -12,7 +12,7 @@ function running(pid: number): boolean {
   return listProcesses().some((p) => p.pid === pid && p.state !== 'Z' && p.state !== 'X');
 }
 
-describe.runIf(onLinux)('runInstaller and the installer\'s process tree', () => {
+describe.runIf(onLinux)("runInstaller and the installer's process tree", () => {
   it('S56: runInstaller on abort kills the tree and reports cancelled, with nothing left running', async () => {
     const controller = new AbortController();
     const seen: string[] = [];

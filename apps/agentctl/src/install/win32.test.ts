@@ -64,7 +64,13 @@ const signal = () => new AbortController().signal;
 describe('Windows task hosts (platform injected as win32)', () => {
   it('S10: an npm install returns the concrete .cmd shim, and a later request reuses it without reinstalling', async () => {
     const calls: Call[] = [];
-    const env = { USERPROFILE: 'C:\\Users\\me', Path: 'C:\\Program Files\\nodejs', PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\System32\\cmd.exe', AGENTCTL_TOKEN: 'secret' };
+    const env = {
+      USERPROFILE: 'C:\\Users\\me',
+      Path: 'C:\\Program Files\\nodejs',
+      PATHEXT: '.COM;.EXE;.BAT;.CMD',
+      ComSpec: 'C:\\Windows\\System32\\cmd.exe',
+      AGENTCTL_TOKEN: 'secret',
+    };
     touch('C:\\Program Files\\nodejs\\npm');
     touch('C:\\Program Files\\nodejs\\npm.cmd');
     const deps = { spawn: fakeWindowsTools(calls), toHostPath: host, lock: new InstallLock() };
@@ -75,7 +81,9 @@ describe('Windows task hosts (platform injected as win32)', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.command).toBe('C:\\Windows\\System32\\cmd.exe');
     expect(calls[0]!.args.slice(0, 3)).toEqual(['/d', '/s', '/c']);
-    expect(calls[0]!.args[3]).toMatch(/^""C:\\Program Files\\nodejs\\npm\.cmd" install --prefix C:\\Users\\me\\\.kandev\\lsp-servers\\\.staging-python-[0-9a-f]+ .* pyright@1"$/);
+    expect(calls[0]!.args[3]).toMatch(
+      /^""C:\\Program Files\\nodejs\\npm\.cmd" install --prefix C:\\Users\\me\\\.kandev\\lsp-servers\\\.staging-python-[0-9a-f]+ .* pyright@1"$/,
+    );
     expect(calls[0]!.env.AGENTCTL_TOKEN).toBeUndefined();
 
     const again = await installLanguageServer({ language: 'python', env, platform: 'win32', signal: signal() }, deps);

@@ -8,13 +8,19 @@ describe('launchCommand', () => {
   it('launches .cmd shims through cmd.exe and .exe launchers directly', () => {
     const cmd = launchCommand('C:\\x\\typescript-language-server.cmd', ['--stdio'], windows, { ComSpec: 'C:\\Windows\\system32\\cmd.exe' });
     // The launcher is always quoted; a plainly inert argument such as --stdio needs no quotes.
-    expect(cmd).toEqual({ command: 'C:\\Windows\\system32\\cmd.exe', args: ['/d', '/s', '/c', '""C:\\x\\typescript-language-server.cmd" --stdio"'], windowsVerbatimArguments: true });
+    expect(cmd).toEqual({
+      command: 'C:\\Windows\\system32\\cmd.exe',
+      args: ['/d', '/s', '/c', '""C:\\x\\typescript-language-server.cmd" --stdio"'],
+      windowsVerbatimArguments: true,
+    });
     expect(launchCommand('C:\\x\\gopls.exe', [], windows, {})).toEqual({ command: 'C:\\x\\gopls.exe', args: [], windowsVerbatimArguments: false });
     expect(launchCommand('/usr/bin/gopls', [], posix, {})).toEqual({ command: '/usr/bin/gopls', args: [], windowsVerbatimArguments: false });
   });
 
   it('runs a Windows .cmd through the command interpreter, quoting arguments with spaces', () => {
-    const line = launchCommand('C:\\Program Files\\nodejs\\npm.cmd', ['install', '--prefix', 'C:\\Users\\A B\\x'], windows, { ComSpec: 'C:\\Windows\\System32\\cmd.exe' });
+    const line = launchCommand('C:\\Program Files\\nodejs\\npm.cmd', ['install', '--prefix', 'C:\\Users\\A B\\x'], windows, {
+      ComSpec: 'C:\\Windows\\System32\\cmd.exe',
+    });
     expect(line.command).toBe('C:\\Windows\\System32\\cmd.exe');
     expect(line.args).toEqual(['/d', '/s', '/c', '""C:\\Program Files\\nodejs\\npm.cmd" install --prefix "C:\\Users\\A B\\x""']);
     expect(line.windowsVerbatimArguments).toBe(true);

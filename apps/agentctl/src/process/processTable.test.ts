@@ -13,7 +13,13 @@ describe('process table parsing', () => {
   });
 
   it('parses ps rows, whose start time (lstart) holds spaces', () => {
-    expect(parsePsLine('  501     1   501 Ss   Mon Jan  1 10:00:00 2024')).toEqual({ pid: 501, ppid: 1, pgid: 501, state: 'S', start: 'Mon Jan 1 10:00:00 2024' });
+    expect(parsePsLine('  501     1   501 Ss   Mon Jan  1 10:00:00 2024')).toEqual({
+      pid: 501,
+      ppid: 1,
+      pgid: 501,
+      state: 'S',
+      start: 'Mon Jan 1 10:00:00 2024',
+    });
     expect(parsePsLine('')).toBeUndefined();
   });
 });

@@ -80,7 +80,11 @@ describe.runIf(onLinux)('process tree reaping without a grace period (installers
   it('finds by its marker a setsid escapee whose parent exited, after the root itself exited', async () => {
     const marker = newTreeMarker();
     // The root exits at once; its only descendant left the group and was re-parented away from it.
-    const child = spawn('sh', ['-c', 'setsid sleep 300 >/dev/null 2>&1 & echo $!'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: markedEnv(taskEnv, marker) });
+    const child = spawn('sh', ['-c', 'setsid sleep 300 >/dev/null 2>&1 & echo $!'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: markedEnv(taskEnv, marker),
+    });
     const escapee = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
     await new Promise((resolve) => child.once('exit', resolve));
     expect(await alivePids([escapee])).toEqual([escapee]);

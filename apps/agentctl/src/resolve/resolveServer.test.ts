@@ -46,20 +46,40 @@ describe('PATH lookup (POSIX)', () => {
   it('S09 looks in the managed root of the TASK HOME, not agentctl’s own home', async () => {
     const home = join(temp, 'task-home');
     const launcher = binary(join(home, '.kandev/lsp-servers/python/node_modules/.bin'), 'pyright-langserver');
-    const r = await resolveServer({ language: catalogLanguage('python'), env: { PATH: '/nonexistent', HOME: home }, platform: posix, workspaceReal: join(temp, 'ws') });
+    const r = await resolveServer({
+      language: catalogLanguage('python'),
+      env: { PATH: '/nonexistent', HOME: home },
+      platform: posix,
+      workspaceReal: join(temp, 'ws'),
+    });
     expect(r).toEqual({ found: true, path: launcher, source: 'managed' });
-    const none = await resolveServer({ language: catalogLanguage('python'), env: { PATH: '/nonexistent', HOME: join(temp, 'other-home') }, platform: posix, workspaceReal: join(temp, 'ws') });
+    const none = await resolveServer({
+      language: catalogLanguage('python'),
+      env: { PATH: '/nonexistent', HOME: join(temp, 'other-home') },
+      platform: posix,
+      workspaceReal: join(temp, 'ws'),
+    });
     expect(none.found).toBe(false);
   });
 
   it('S07 finds gopls where the task Go env puts it: GOBIN, GOPATH/bin, HOME/go/bin', async () => {
     const gobin = join(temp, 'gobin');
     const launcher = binary(gobin, 'gopls');
-    const r = await resolveServer({ language: catalogLanguage('go'), env: { PATH: '/nonexistent', GOBIN: gobin }, platform: posix, workspaceReal: join(temp, 'ws') });
+    const r = await resolveServer({
+      language: catalogLanguage('go'),
+      env: { PATH: '/nonexistent', GOBIN: gobin },
+      platform: posix,
+      workspaceReal: join(temp, 'ws'),
+    });
     expect(r).toEqual({ found: true, path: launcher, source: 'go_bin' });
     const gopath = join(temp, 'gopath');
     const viaGopath = binary(join(gopath, 'bin'), 'gopls');
-    const r2 = await resolveServer({ language: catalogLanguage('go'), env: { PATH: '', GOPATH: `relative:${gopath}` }, platform: posix, workspaceReal: join(temp, 'ws') });
+    const r2 = await resolveServer({
+      language: catalogLanguage('go'),
+      env: { PATH: '', GOPATH: `relative:${gopath}` },
+      platform: posix,
+      workspaceReal: join(temp, 'ws'),
+    });
     expect(r2).toEqual({ found: true, path: viaGopath, source: 'go_bin' });
   });
 
@@ -68,7 +88,12 @@ describe('PATH lookup (POSIX)', () => {
     const planted = join(ws, '.kandev/lsp-servers');
     binary(planted, 'kotlin-lsp');
     binary(join(planted, 'typescript/node_modules/.bin'), 'typescript-language-server');
-    const kotlin = await resolveServer({ language: catalogLanguage('kotlin'), env: { PATH: `${planted}:.kandev/lsp-servers`, HOME: ws }, platform: posix, workspaceReal: ws });
+    const kotlin = await resolveServer({
+      language: catalogLanguage('kotlin'),
+      env: { PATH: `${planted}:.kandev/lsp-servers`, HOME: ws },
+      platform: posix,
+      workspaceReal: ws,
+    });
     expect(kotlin).toEqual({ found: false, refused: [join(planted, 'kotlin-lsp')] });
     const ts = await resolveServer({ language: catalogLanguage('typescript'), env: { PATH: '/nonexistent', HOME: ws }, platform: posix, workspaceReal: ws });
     expect(ts.found).toBe(false);
@@ -86,15 +111,25 @@ describe('Windows rules (injected platform, path flavour and PATHEXT)', () => {
 
   it('S10 returns the concrete PATHEXT launcher (.cmd), never npm’s extensionless sh shim', async () => {
     const fs = windowsFs(['C:\\tools\\typescript-language-server', 'C:\\tools\\typescript-language-server.cmd']);
-    const r = await resolveServer({ language: catalogLanguage('typescript'), env: { PATH: 'C:\\tools', PATHEXT: '.COM;.EXE;.BAT;.CMD' }, platform: windows, workspaceReal: 'C:\\ws', fs });
+    const r = await resolveServer({
+      language: catalogLanguage('typescript'),
+      env: { PATH: 'C:\\tools', PATHEXT: '.COM;.EXE;.BAT;.CMD' },
+      platform: windows,
+      workspaceReal: 'C:\\ws',
+      fs,
+    });
     expect(r).toEqual({ found: true, path: 'C:\\tools\\typescript-language-server.cmd', source: 'path' });
   });
 
   it('honours PATHEXT order and an injected PATHEXT', async () => {
     const fs = windowsFs(['C:\\bin\\gopls.cmd', 'C:\\bin\\gopls.exe']);
     const env = { PATH: 'C:\\bin', PATHEXT: '.EXE;.CMD' };
-    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs })).toMatchObject({ path: 'C:\\bin\\gopls.exe' });
-    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs, pathExt: ['.CMD'] })).toMatchObject({ path: 'C:\\bin\\gopls.cmd' });
+    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs })).toMatchObject({
+      path: 'C:\\bin\\gopls.exe',
+    });
+    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs, pathExt: ['.CMD'] })).toMatchObject({
+      path: 'C:\\bin\\gopls.cmd',
+    });
     expect(pathExtensions({}, windows)).toEqual(['.COM', '.EXE', '.BAT', '.CMD']);
     expect(launcherNames('gopls.exe', windows, ['.EXE'])).toEqual(['gopls.exe']);
     expect(launcherNames('gopls', posix, [])).toEqual(['gopls']);
@@ -105,7 +140,11 @@ describe('Windows rules (injected platform, path flavour and PATHEXT)', () => {
     expect(taskHome(env, windows)).toBe('C:\\Users\\me');
     expect(managedRoot(env, windows)).toBe('C:\\Users\\me\\.kandev\\lsp-servers');
     const fs = windowsFs(['C:\\Users\\me\\go\\bin\\gopls.exe', 'C:\\Users\\me\\.kandev\\lsp-servers\\python\\node_modules\\.bin\\pyright-langserver.cmd']);
-    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs })).toEqual({ found: true, path: 'C:\\Users\\me\\go\\bin\\gopls.exe', source: 'go_bin' });
+    expect(await resolveServer({ language: catalogLanguage('go'), env, platform: windows, workspaceReal: 'C:\\ws', fs })).toEqual({
+      found: true,
+      path: 'C:\\Users\\me\\go\\bin\\gopls.exe',
+      source: 'go_bin',
+    });
     expect(await resolveServer({ language: catalogLanguage('python'), env, platform: windows, workspaceReal: 'C:\\ws', fs })).toEqual({
       found: true,
       path: 'C:\\Users\\me\\.kandev\\lsp-servers\\python\\node_modules\\.bin\\pyright-langserver.cmd',
@@ -117,7 +156,13 @@ describe('Windows rules (injected platform, path flavour and PATHEXT)', () => {
 
   it('S57 on Windows: the workspace’s .kandev\\lsp-servers is refused case-insensitively', async () => {
     const fs = windowsFs(['C:\\Work\\Repo\\.kandev\\lsp-servers\\kotlin-lsp.cmd']);
-    const r = await resolveServer({ language: catalogLanguage('kotlin'), env: { PATH: 'c:\\work\\repo\\.kandev\\lsp-servers' }, platform: windows, workspaceReal: 'C:\\Work\\Repo', fs });
+    const r = await resolveServer({
+      language: catalogLanguage('kotlin'),
+      env: { PATH: 'c:\\work\\repo\\.kandev\\lsp-servers' },
+      platform: windows,
+      workspaceReal: 'C:\\Work\\Repo',
+      fs,
+    });
     expect(r.found).toBe(false);
   });
 });

@@ -39,9 +39,7 @@ export interface ResolveRequest {
 
 export type ResolveSource = 'path' | 'managed' | 'go_bin';
 
-export type ResolveOutcome =
-  | { found: true; path: string; source: ResolveSource }
-  | { found: false; refused: string[] };
+export type ResolveOutcome = { found: true; path: string; source: ResolveSource } | { found: false; refused: string[] };
 
 /** Ordered candidate directories: task PATH, then the managed root, then Go's bin dirs for gopls. */
 function searchDirectories(req: ResolveRequest): Array<{ dir: string; source: ResolveSource }> {

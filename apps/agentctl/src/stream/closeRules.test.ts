@@ -13,7 +13,11 @@ describe('missing server decision', () => {
   });
 
   it('an auto-installable server with auto-install off is 4001', () => {
-    expect(missingServerDecision('python', 'linux', false, true)).toEqual({ kind: 'close', code: CloseCode.BinaryMissingInstallable, reason: 'auto_install_off' });
+    expect(missingServerDecision('python', 'linux', false, true)).toEqual({
+      kind: 'close',
+      code: CloseCode.BinaryMissingInstallable,
+      reason: 'auto_install_off',
+    });
   });
 });
 

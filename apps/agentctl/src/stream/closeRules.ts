@@ -8,8 +8,7 @@ import type { LogEvent, LogFields, LogLevel } from '../base/log.js';
  * install), and how each way a bridge ends is closed and logged. No sockets here, so every rule has a plain unit test.
  */
 export type MissingServerDecision =
-  | { kind: 'close'; code: CloseCode; reason: 'no_installer' | 'auto_install_off' | 'installer_not_built_in' }
-  | { kind: 'install' };
+  { kind: 'close'; code: CloseCode; reason: 'no_installer' | 'auto_install_off' | 'installer_not_built_in' } | { kind: 'install' };
 
 export function missingServerDecision(language: LanguageId, platform: NodeJS.Platform, autoInstall: boolean, installerBuiltIn: boolean): MissingServerDecision {
   // Kotlin everywhere, rust-analyzer on Windows: manual install only, nothing is attempted.

@@ -6,7 +6,7 @@ import type { InstallOutcome } from '../install/seam.js';
 import { runInstallPhase } from './installPhase.js';
 
 describe('the install phase on a manual clock', () => {
-  it('tells the browser the installer\'s newest line at most every 500 ms, and nothing after the install ends', async () => {
+  it("tells the browser the installer's newest line at most every 500 ms, and nothing after the install ends", async () => {
     const clock = new ManualClock();
     const frames: HostStatusFrame[] = [];
     let output: (chunk: string) => void = () => undefined;

@@ -45,7 +45,10 @@ export async function runInstallPhase(ctx: InstallPhaseContext, installer: Insta
   let outcome: InstallOutcome;
   try {
     outcome = await installer({
-      language, env: ctx.env, platform: ctx.platform, signal: ctx.signal,
+      language,
+      env: ctx.env,
+      platform: ctx.platform,
+      signal: ctx.signal,
       onOutput: (c) => {
         tail.append(c);
         progress.line(c);
@@ -109,7 +112,11 @@ class InstallProgress {
   ) {}
 
   line(chunk: string): void {
-    const last = chunk.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0).pop();
+    const last = chunk
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0)
+      .pop();
     if (!last || this.ended) return;
     this.latest = last.slice(0, MAX_PROGRESS_LINE_CHARS);
     this.timer ??= after(this.clock, PROGRESS_INTERVAL_MS, () => this.flush());

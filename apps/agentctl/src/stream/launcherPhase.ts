@@ -19,7 +19,11 @@ export interface LauncherPhaseContext extends InstallPhaseContext {
 export async function runLauncherPhase(ctx: LauncherPhaseContext): Promise<InstallPhaseResult> {
   const resolved = await resolveServer({ language: ctx.language, env: ctx.env, platform: ctx.platform, workspaceReal: ctx.workspaceReal, fs: ctx.resolveFs });
   if (ctx.isClosed()) return { kind: 'ended' };
-  ctx.log('info', 'resolve_result', resolved.found ? { found: true, source: resolved.source, path: resolved.path } : { found: false, refused: resolved.refused.length });
+  ctx.log(
+    'info',
+    'resolve_result',
+    resolved.found ? { found: true, source: resolved.source, path: resolved.path } : { found: false, refused: resolved.refused.length },
+  );
   if (resolved.found) return { kind: 'launch', binaryPath: resolved.path };
   const decision = missingServerDecision(ctx.language.id, ctx.platform, ctx.autoInstall, ctx.installer !== undefined);
   if (decision.kind === 'close' || !ctx.installer) {

@@ -83,7 +83,14 @@ describe('task-host LSP stream around the installer', () => {
     await client.status('ready');
     expect(client.frames.map((f) => f.status)).toEqual(['installing', 'installed', 'ready']);
     // Untrusted by default: the ready frame says which task-host tools to pin (none on this PATH).
-    expect(client.frames[2]).toEqual({ status: 'ready', language: 'python', workspacePath: workspace, workspaceUri: `file://${workspace}`, repoSubpaths: [], trustedTools: {} });
+    expect(client.frames[2]).toEqual({
+      status: 'ready',
+      language: 'python',
+      workspacePath: workspace,
+      workspaceUri: `file://${workspace}`,
+      repoSubpaths: [],
+      trustedTools: {},
+    });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });
     // The installer got the task env without AGENTCTL_* and this host's platform.
@@ -92,7 +99,7 @@ describe('task-host LSP stream around the installer', () => {
     await client.closed;
   });
 
-  it('streams the installer\'s latest output line as installing progress while it runs', async () => {
+  it("streams the installer's latest output line as installing progress while it runs", async () => {
     const installer = recordingInstaller(async (req) => {
       req.onOutput('resolving packages\n');
       req.onOutput('\u001b[2Kfetching pyright@1 (12 MB)\n');
@@ -112,7 +119,9 @@ describe('task-host LSP stream around the installer', () => {
   });
 
   it('S12 reports a failed install with the installer detail, bounded, then closes 4003 without reason', async () => {
-    const h = await start(recordingInstaller(async () => ({ ok: false, error: { code: 'failed', message: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` } })));
+    const h = await start(
+      recordingInstaller(async () => ({ ok: false, error: { code: 'failed', message: `${'x'.repeat(MAX_INSTALL_ERROR_BYTES)}npm ERR! code E404` } })),
+    );
     const client = h.open('language=python&autoInstall=true');
     const failed = await client.status('install_failed');
     expect(await client.closed).toEqual({ code: CloseCode.InstallFailed, reason: '' });

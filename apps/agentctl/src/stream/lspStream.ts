@@ -1,6 +1,11 @@
 import {
-  CloseCode, SERVER_STDERR_TAIL_BYTES,
-  type HostReadyFrame, type LanguageId, type ReapedFrame, type ServerExitedFrame, type WorkspaceIdentity,
+  CloseCode,
+  SERVER_STDERR_TAIL_BYTES,
+  type HostReadyFrame,
+  type LanguageId,
+  type ReapedFrame,
+  type ServerExitedFrame,
+  type WorkspaceIdentity,
 } from '@kandev/protocol';
 import { type Clock, deadline, systemClock } from '@kandev/kit';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
@@ -73,9 +78,8 @@ export class LspStream {
     private readonly id: number,
   ) {
     // Untrusted (the default): resolve, install and launch with the guarded env (docs/workspace-trust.md).
-    const guards = params.ok && !params.value.trustWorkspaceTools
-      ? untrustedEnvOverrides(params.value.language, host.env, host.workspaceReal, host.platform)
-      : {};
+    const guards =
+      params.ok && !params.value.trustWorkspaceTools ? untrustedEnvOverrides(params.value.language, host.env, host.workspaceReal, host.platform) : {};
     this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
     this.socket = new FrameSocket(ws, {
@@ -164,7 +168,14 @@ export class LspStream {
 
   private get processContext(): ServerProcessContext {
     const { env, host, id } = this;
-    return { env, platform: host.platform, cwd: host.workspace.workspacePath, logger: host.logger, streamId: id, log: (level, event, fields) => this.log(level, event, fields) };
+    return {
+      env,
+      platform: host.platform,
+      cwd: host.workspace.workspacePath,
+      logger: host.logger,
+      streamId: id,
+      log: (level, event, fields) => this.log(level, event, fields),
+    };
   }
 
   private async launch(language: CatalogLanguage, launcher: string): Promise<void> {
@@ -195,7 +206,8 @@ export class LspStream {
       this.socket,
       server,
       {
-        stdinCutoffMs: timings.stdinCutoffMs, exitFlushMs: timings.exitFlushMs,
+        stdinCutoffMs: timings.stdinCutoffMs,
+        exitFlushMs: timings.exitFlushMs,
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
         ...(timings.clock ? { clock: timings.clock } : {}),
       },

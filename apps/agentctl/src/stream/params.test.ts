@@ -4,10 +4,12 @@ import { parseStreamParams } from './params.js';
 describe('stream parameters', () => {
   it('accepts catalog languages and true/false auto-install, refusing anything else', () => {
     expect(parseStreamParams(new URLSearchParams('language=go&autoInstall=true'))).toEqual({
-      ok: true, value: { language: 'go', autoInstall: true, trustWorkspaceTools: false },
+      ok: true,
+      value: { language: 'go', autoInstall: true, trustWorkspaceTools: false },
     });
     expect(parseStreamParams(new URLSearchParams('language=kotlin'))).toEqual({
-      ok: true, value: { language: 'kotlin', autoInstall: false, trustWorkspaceTools: false },
+      ok: true,
+      value: { language: 'kotlin', autoInstall: false, trustWorkspaceTools: false },
     });
     expect(parseStreamParams(new URLSearchParams('language=cobol')).ok).toBe(false);
     expect(parseStreamParams(new URLSearchParams('')).ok).toBe(false);

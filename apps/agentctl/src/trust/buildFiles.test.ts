@@ -16,8 +16,14 @@ function tree(files: string[]): string {
 describe('build files kotlin-lsp would import', () => {
   it('finds Gradle and Maven definitions at the root and two levels down, not deeper and not in skipped folders', () => {
     const root = tree([
-      'settings.gradle.kts', 'gradlew', 'repoA/build.gradle', 'repoB/module/pom.xml', 'a/b/c/build.gradle.kts',
-      'node_modules/x/build.gradle', '.hidden/pom.xml', 'src/Main.kt',
+      'settings.gradle.kts',
+      'gradlew',
+      'repoA/build.gradle',
+      'repoB/module/pom.xml',
+      'a/b/c/build.gradle.kts',
+      'node_modules/x/build.gradle',
+      '.hidden/pom.xml',
+      'src/Main.kt',
     ]);
     expect(findImportedBuildFiles(root)).toEqual(['gradlew', 'repoA/build.gradle', 'repoB/module/pom.xml', 'settings.gradle.kts']);
   });

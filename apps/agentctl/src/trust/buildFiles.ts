@@ -3,7 +3,13 @@ import { join, relative } from 'node:path';
 
 /** Build definitions whose import runs repository code (Gradle settings/build scripts and wrapper, Maven POMs). */
 export const IMPORTED_BUILD_FILES = new Set([
-  'settings.gradle', 'settings.gradle.kts', 'build.gradle', 'build.gradle.kts', 'gradlew', 'gradlew.bat', 'pom.xml',
+  'settings.gradle',
+  'settings.gradle.kts',
+  'build.gradle',
+  'build.gradle.kts',
+  'gradlew',
+  'gradlew.bat',
+  'pom.xml',
 ]);
 
 const MAX_DEPTH = 2;

@@ -20,7 +20,11 @@ import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
  * Nothing that resolves inside the workspace is ever returned as a tool.
  */
 export function findTrustedTools(
-  language: LanguageId, launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform,
+  language: LanguageId,
+  launcher: string,
+  guardedEnv: TaskEnv,
+  workspaceReal: string,
+  platform: NodeJS.Platform,
 ): TrustedToolPins {
   if (language === 'typescript') {
     const tsserverPath = tsserverNextTo(launcher);

@@ -24,7 +24,11 @@ describe('untrusted server environment', () => {
   it('rust: empties the cargo rustc wrappers, pins RUSTC to the rustc on the guarded PATH, stops rustup auto-installs', () => {
     const files = { isLaunchable: (p: string) => p === '/opt/rust/bin/rustc' || p === `${ws}/bin/rustc` };
     expect(untrustedEnvOverrides('rust', { PATH: `${ws}/bin:/opt/rust/bin` }, ws, 'linux', files)).toEqual({
-      PATH: '/opt/rust/bin', RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '', RUSTUP_AUTO_INSTALL: '0', RUSTC: '/opt/rust/bin/rustc',
+      PATH: '/opt/rust/bin',
+      RUSTC_WRAPPER: '',
+      RUSTC_WORKSPACE_WRAPPER: '',
+      RUSTUP_AUTO_INSTALL: '0',
+      RUSTC: '/opt/rust/bin/rustc',
     });
   });
 

@@ -21,7 +21,11 @@ import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../
  *   repository `rust-toolchain.toml` from making rustup download a toolchain.
  */
 export function untrustedEnvOverrides(
-  language: LanguageId, env: TaskEnv, workspaceReal: string, platform: NodeJS.Platform, files: LaunchableCheck = launchableFiles,
+  language: LanguageId,
+  env: TaskEnv,
+  workspaceReal: string,
+  platform: NodeJS.Platform,
+  files: LaunchableCheck = launchableFiles,
 ): Record<string, string> {
   const path = outsideWorkspacePath(env, workspaceReal, platform);
   const overrides: Record<string, string> = { [pathKey(env, platform)]: path };

@@ -15,7 +15,14 @@ const TOKEN = 'api-unit-test-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 function config(overrides: Record<string, string> = {}): BackendConfig {
-  const loaded = loadConfig({ KANDEV_HOME: join(root, 'home'), KANDEV_PORT: '0', KANDEV_LOG_STDERR: '0', KANDEV_WEB_DIR: join(root, 'web'), KANDEV_TOKEN: TOKEN, ...overrides });
+  const loaded = loadConfig({
+    KANDEV_HOME: join(root, 'home'),
+    KANDEV_PORT: '0',
+    KANDEV_LOG_STDERR: '0',
+    KANDEV_WEB_DIR: join(root, 'web'),
+    KANDEV_TOKEN: TOKEN,
+    ...overrides,
+  });
   if (!loaded.ok) throw new Error(loaded.error);
   return loaded.value;
 }
@@ -47,15 +54,44 @@ describe('HTTP API basics', () => {
   it('answers health and the language catalog for the Editors settings cards (S05 data)', async () => {
     expect(await call('GET', '/api/health')).toMatchObject({ status: 200, json: { ok: true } });
     const languages = await call('GET', '/api/languages');
-    expect(languages.json.languages).toContainEqual(expect.objectContaining({
-      id: 'python', extensions: ['.py', '.pyi'], installStrategy: 'npm', autoInstallable: true,
-      installCommand: 'npm install --prefix ~/.kandev/lsp-servers/python pyright@1',
-      managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
-    }));
-    expect(languages.json.languages.find((l: { id: string }) => l.id === 'kotlin')).toMatchObject({ autoInstallable: false, experimental: true, installStrategy: 'none' });
-    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
-    expect(languages.json.languages.find((l: { id: string }) => l.id === 'dockerfile')).toMatchObject({ fileNames: ['Dockerfile', 'Containerfile'], binary: 'docker-langserver' });
-    expect(languages.json.languages.find((l: { id: string }) => l.id === 'cpp')).toMatchObject({ autoInstallable: false, installStrategy: 'none', installCommand: 'apt-get install clangd' });
+    expect(languages.json.languages).toContainEqual(
+      expect.objectContaining({
+        id: 'python',
+        extensions: ['.py', '.pyi'],
+        installStrategy: 'npm',
+        autoInstallable: true,
+        installCommand: 'npm install --prefix ~/.kandev/lsp-servers/python pyright@1',
+        managedDestination: '~/.kandev/lsp-servers/python/node_modules/.bin',
+      }),
+    );
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'kotlin')).toMatchObject({
+      autoInstallable: false,
+      experimental: true,
+      installStrategy: 'none',
+    });
+    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual([
+      'typescript',
+      'python',
+      'go',
+      'rust',
+      'kotlin',
+      'json',
+      'yaml',
+      'shell',
+      'dockerfile',
+      'css',
+      'html',
+      'cpp',
+    ]);
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'dockerfile')).toMatchObject({
+      fileNames: ['Dockerfile', 'Containerfile'],
+      binary: 'docker-langserver',
+    });
+    expect(languages.json.languages.find((l: { id: string }) => l.id === 'cpp')).toMatchObject({
+      autoInstallable: false,
+      installStrategy: 'none',
+      installCommand: 'apt-get install clangd',
+    });
   });
 
   it('answers unknown API paths with a JSON 404 and wrong methods with 405', async () => {
@@ -77,7 +113,11 @@ describe('settings', () => {
     const put = await call('PUT', '/api/settings', { locale: 'pt-pt', lsp_auto_install_languages: ['python'] });
     expect(put).toMatchObject({ status: 200, json: { ...DEFAULT_SETTINGS, locale: 'pt-pt', lsp_auto_install_languages: ['python'] } });
     const second = await call('PUT', '/api/settings', { lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
-    expect(second.json).toMatchObject({ locale: 'pt-pt', lsp_auto_install_languages: ['python'], lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
+    expect(second.json).toMatchObject({
+      locale: 'pt-pt',
+      lsp_auto_install_languages: ['python'],
+      lsp_server_configs: { go: { gopls: { staticcheck: true } } },
+    });
     expect((await call('GET', '/api/settings')).json).toEqual(second.json);
   });
 
@@ -113,7 +153,9 @@ describe('tasks and sessions without a task host', () => {
 
   it('refuses an unknown executor kind and a repository that is not a folder', async () => {
     expect(await call('POST', '/api/tasks', { title: 't', executor: 'k8s', repositories: [{ path: repo }] })).toMatchObject({ status: 400 });
-    expect(await call('POST', '/api/tasks', { title: 't', executor: 'local_pc', repositories: [{ path: join(repo, 'missing') }] })).toMatchObject({ status: 400 });
+    expect(await call('POST', '/api/tasks', { title: 't', executor: 'local_pc', repositories: [{ path: join(repo, 'missing') }] })).toMatchObject({
+      status: 400,
+    });
   });
 
   it('S26 records a failed session for a remote_docker task and routes nothing to it', async () => {
@@ -127,14 +169,23 @@ describe('tasks and sessions without a task host', () => {
 
   it('names the field and reason of a refused task, so the browser can say what to fix', async () => {
     const refused = await call('POST', '/api/tasks', { title: 't', executor: 'local_pc', repositories: [{ path: 'relative/dir' }] });
-    expect(refused).toMatchObject({ status: 400, json: { error: { code: 'bad_request' }, invalid: { field: 'repositories', reason: 'path_not_absolute', index: 0 } } });
+    expect(refused).toMatchObject({
+      status: 400,
+      json: { error: { code: 'bad_request' }, invalid: { field: 'repositories', reason: 'path_not_absolute', index: 0 } },
+    });
     expect(refused.json.error.invalid).toBeUndefined();
   });
 
   it('renames a task and refuses an empty title, keeping the old one', async () => {
     const created = await call('POST', '/api/tasks', { title: 'before', executor: 'local_pc', repositories: [{ path: repo }] });
-    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: ' after ' })).toMatchObject({ status: 200, json: { id: created.json.id, title: 'after', sessions: [] } });
-    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: '' })).toMatchObject({ status: 400, json: { invalid: { field: 'title', reason: 'title_empty' } } });
+    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: ' after ' })).toMatchObject({
+      status: 200,
+      json: { id: created.json.id, title: 'after', sessions: [] },
+    });
+    expect(await call('PATCH', `/api/tasks/${created.json.id}`, { title: '' })).toMatchObject({
+      status: 400,
+      json: { invalid: { field: 'title', reason: 'title_empty' } },
+    });
     expect((await call('GET', `/api/tasks/${created.json.id}`)).json.title).toBe('after');
     expect(await call('PATCH', '/api/tasks/missing', { title: 'x' })).toMatchObject({ status: 404 });
   });

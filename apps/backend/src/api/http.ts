@@ -5,13 +5,15 @@ import { MAX_JSON_DEPTH, scanJsonNesting, type ApiError, type ApiErrorCode } fro
 import { apiError, fail, ok, type Result } from '../base/result.js';
 
 /** What a route answers: JSON, or bytes passed through unchanged (files API, metrics). */
-export type Reply =
-  | { status: number; json: unknown }
-  | { status: number; contentType: string; body: string | Buffer }
-  | StreamReply;
+export type Reply = { status: number; json: unknown } | { status: number; contentType: string; body: string | Buffer } | StreamReply;
 
 /** A body passed on as it arrives (a streamed search); `cancel` runs when the client goes away first. */
-export interface StreamReply { status: number; contentType: string; stream: Readable; cancel(): void }
+export interface StreamReply {
+  status: number;
+  contentType: string;
+  stream: Readable;
+  cancel(): void;
+}
 
 export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   bad_request: 400,

@@ -16,9 +16,7 @@ interface Route {
 }
 
 export type RouteMatch =
-  | { kind: 'found'; handler: Handler; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; allow: string[] }
-  | { kind: 'not_found' };
+  { kind: 'found'; handler: Handler; params: Record<string, string> } | { kind: 'method_not_allowed'; allow: string[] } | { kind: 'not_found' };
 
 /**
  * Method + path patterns with `:name` segments; nothing else. A path that exists under another

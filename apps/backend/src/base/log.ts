@@ -1,4 +1,9 @@
-import { createLogger as createTransportLogger, type Logger as TransportLogger, type LoggerOptions, type OwnedLogger as TransportOwnedLogger } from '@kandev/node-transport';
+import {
+  createLogger as createTransportLogger,
+  type Logger as TransportLogger,
+  type LoggerOptions,
+  type OwnedLogger as TransportOwnedLogger,
+} from '@kandev/node-transport';
 
 /**
  * The backend's log events: a closed set, so logs can be queried and alerted on. The logger itself
@@ -15,7 +20,9 @@ export const LOG_EVENTS = [
   'store_migrated',
   'request_failed',
   'request_refused',
-  'task_created', 'task_renamed', 'task_deleted',
+  'task_created',
+  'task_renamed',
+  'task_deleted',
   'task_trust_changed',
   'task_ensured',
   'demo_workspace_seeded',

@@ -73,10 +73,14 @@ describe('spawnAgentctl', () => {
 
   it('escalates to SIGKILL exactly when the grace period ends on the clock, not before', async () => {
     const clock = new ManualClock();
-    const { spawned, dir } = fakeAgentctl(`
+    const { spawned, dir } = fakeAgentctl(
+      `
       process.on('SIGTERM', () => require('node:fs').writeFileSync('sigterm', ''));
       ${LISTEN}
-      setInterval(() => {}, 1000);`, 10_000, clock);
+      setInterval(() => {}, 1000);`,
+      10_000,
+      clock,
+    );
     const agentctl = await spawned;
     if (!agentctl.ok) throw new Error(agentctl.error);
     let settled: { escalated: boolean } | undefined;

@@ -92,7 +92,8 @@ async function listened(child: ChildProcess, timeoutMs: number, clock: Clock): P
     child.once('exit', (code, signal) => resolve(fail(`agentctl exited before listening (${signal ?? `code ${code}`})`)));
   });
   const listening = wait.outcome.then((outcome): Result<number, string> =>
-    outcome.kind === 'listening' ? ok(outcome.port) : fail(`agentctl did not report listening within ${timeoutMs} ms`));
+    outcome.kind === 'listening' ? ok(outcome.port) : fail(`agentctl did not report listening within ${timeoutMs} ms`),
+  );
   const result = await Promise.race([listening, ended]);
   wait.dispose();
   return result;

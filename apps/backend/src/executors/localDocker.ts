@@ -86,7 +86,10 @@ export class LocalDockerExecutor implements TaskHostExecutor {
 
   private async startContainer({ sessionId, task }: StartRequest): Promise<Result<TaskHost, DockerError>> {
     const image = task.env[TASK_IMAGE_KEY] || this.options.config.image;
-    if (!image) return fail(dockerFailure('image_not_configured', `no Docker image for this task: set KANDEV_DOCKER_IMAGE for the backend, or ${TASK_IMAGE_KEY} in the task's env`));
+    if (!image)
+      return fail(
+        dockerFailure('image_not_configured', `no Docker image for this task: set KANDEV_DOCKER_IMAGE for the backend, or ${TASK_IMAGE_KEY} in the task's env`),
+      );
     const mounts = this.mounts(task.repositories.map((r) => r.path));
     if (!mounts.ok) return mounts;
     // Never sweep after this backend's own first container exists.

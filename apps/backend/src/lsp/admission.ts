@@ -7,8 +7,7 @@ import type { LspRoute } from './lspRoute.js';
 export type AdmissionRefusal = 'unknown_language' | 'unknown_session' | 'executor_unsupported' | 'session_ended';
 
 export type Admission =
-  | { ok: true; sessionId: string; language: LanguageId; leaseHint: string | undefined }
-  | { ok: false; code: CloseCode; reason: AdmissionRefusal };
+  { ok: true; sessionId: string; language: LanguageId; leaseHint: string | undefined } | { ok: false; code: CloseCode; reason: AdmissionRefusal };
 
 /**
  * The admission checks before the lease broker, in the contract's order (DESIGN section 3; the

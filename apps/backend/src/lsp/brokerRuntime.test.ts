@@ -205,7 +205,13 @@ function setup(options: { maxLeases?: number; refuse?: boolean; settings?: UserS
     return { browser, upstream };
   };
   return {
-    runtime, clock, upstreams, targets, logLines, connect, readyLease,
+    runtime,
+    clock,
+    upstreams,
+    targets,
+    logLines,
+    connect,
+    readyLease,
     setSettings: (next: UserSettings) => {
       settings = next;
       runtime.settingsChanged(next);
@@ -244,7 +250,7 @@ describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
     expect(upstream.methods().filter((m) => m === 'initialize')).toHaveLength(1);
   });
 
-  it('C05 a holder whose ping hangs is dropped at the broker\'s probe deadline on the injected clock', async () => {
+  it("C05 a holder whose ping hangs is dropped at the broker's probe deadline on the injected clock", async () => {
     const t = setup();
     const { browser } = await t.readyLease();
     const lease = (browser.sent.find((f) => f.status === 'ready') as { lease: string }).lease;
@@ -285,7 +291,11 @@ describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
     const { upstream } = await t.readyLease();
     expect(t.targets).toEqual([{ sessionId: 's1', language: 'go', autoInstall: true, trustWorkspaceTools: false }]);
     t.setSettings({ ...DEFAULT_SETTINGS, lsp_server_configs: { go: { gopls: { staticcheck: true } } } });
-    expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { staticcheck: true } } } });
+    expect(upstream.received.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'workspace/didChangeConfiguration',
+      params: { settings: { gopls: { staticcheck: true } } },
+    });
     upstream.emit({ jsonrpc: '2.0', id: 'cfg', method: 'workspace/configuration', params: { items: [{ section: 'gopls' }] } });
     expect(upstream.received.at(-1)).toEqual({ jsonrpc: '2.0', id: 'cfg', result: [{ staticcheck: true }] });
   });
@@ -389,7 +399,7 @@ describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
     expect(b.browser.closedWith).toBe(4009);
   });
 
-  it('a crashed initialized server is restarted on the injected clock: restarting, a new stream after the backoff, the broker\'s initialize, ready resumed', async () => {
+  it("a crashed initialized server is restarted on the injected clock: restarting, a new stream after the backoff, the broker's initialize, ready resumed", async () => {
     const t = setup();
     const { browser, upstream } = await t.readyLease();
     upstream.emit({ status: 'server_exited', language: 'go', stderrTail: 'panic: boom' });
@@ -462,7 +472,10 @@ describe('BrokerRuntime: the broker wired to sockets, timers and pins', () => {
     expect(browser.statuses()).toEqual(['ready', 'released']);
     const leaseLines = t.logLines.filter((l) => String(l.event).startsWith('lease_'));
     expect(leaseLines.map((l) => `${String(l.event)}/${String(l.reason)}`)).toEqual([
-      'lease_create/new_lease', 'lease_attach/new_lease', 'lease_release/stop', 'lease_exit/reaped',
+      'lease_create/new_lease',
+      'lease_attach/new_lease',
+      'lease_release/stop',
+      'lease_exit/reaped',
     ]);
     for (const line of leaseLines) expect(Object.keys(line).sort()).toEqual(['event', 'language', 'level', 'reason', 'time']);
   });

@@ -88,17 +88,25 @@ export class BrokerRuntime implements LspRelay {
     if (options.holderProbeMs !== undefined) brokerOptions.holderProbeMs = options.holderProbeMs;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));
-    this.upstreams = new UpstreamLinks(options.openUpstream, {
-      frame: (event) => this.dispatch(event),
-      closed: (event) => this.dispatch(event),
-      openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
-      backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
-      ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
-      refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
-    }, this.clock);
+    this.upstreams = new UpstreamLinks(
+      options.openUpstream,
+      {
+        frame: (event) => this.dispatch(event),
+        closed: (event) => this.dispatch(event),
+        openFailed: (language, detail) => options.log.warn('lsp_upstream_failed', { language, detail }),
+        backpressure: (leaseId, full) => this.upstreamBackpressure(leaseId, full),
+        ignores: (leaseId, method) => this.queue.length === 0 && this.broker.dropsServerNotification(leaseId, method),
+        refused: (language, kind) => options.log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'server', kind, language }),
+      },
+      this.clock,
+    );
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId) };
     this.targets = {
-      browsers, upstreams: this.upstreams, timers: this.timers, pins: this.pinsTable, log: options.log,
+      browsers,
+      upstreams: this.upstreams,
+      timers: this.timers,
+      pins: this.pinsTable,
+      log: options.log,
       holderProbed: (newcomer, alive) => this.dispatch({ type: alive ? 'holderAnswered' : 'holderSilent', newcomer }),
     };
   }
@@ -132,9 +140,14 @@ export class BrokerRuntime implements LspRelay {
     browser.onWriteTimeout(() => this.dispatch({ type: 'browserWriteTimedOut', attachmentId }));
     browser.onBackpressure((full) => this.browserBackpressure(attachmentId, full));
     const connected: BrokerEvent = {
-      type: 'browserConnected', attachmentId, sessionId: request.sessionId, language: request.language, userId: LOCAL_USER,
+      type: 'browserConnected',
+      attachmentId,
+      sessionId: request.sessionId,
+      language: request.language,
+      userId: LOCAL_USER,
       // The gateway refused unsupported executors (4004) before handing the connection over.
-      executorSupported: true, settings: this.options.settings(),
+      executorSupported: true,
+      settings: this.options.settings(),
       trustWorkspaceTools: this.options.workspaceTrusted?.(request.sessionId) ?? false,
     };
     if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
@@ -236,7 +249,11 @@ export class BrokerRuntime implements LspRelay {
             performEffect(effect, this.targets);
           } catch (err) {
             // One failed write must not strand the effects after it (a slot release, a close).
-            this.options.log.error('request_failed', { reason: 'lease_effect_failed', effect: effect.type, detail: err instanceof Error ? err.message : String(err) });
+            this.options.log.error('request_failed', {
+              reason: 'lease_effect_failed',
+              effect: effect.type,
+              detail: err instanceof Error ? err.message : String(err),
+            });
           }
         }
         // Inside the loop: a socket that starts reading may report frames at once, queued behind.

@@ -18,7 +18,9 @@ describe('BrowserSocket frame rules', () => {
     ws.text('{"control":"release","reason":"stop"}');
     expect(frames).toEqual([
       {
-        kind: 'jsonrpc', text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', message: { jsonrpc: '2.0', id: 1, method: 'initialize' },
+        kind: 'jsonrpc',
+        text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}',
+        message: { jsonrpc: '2.0', id: 1, method: 'initialize' },
         raw: { text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', idSpan: [22, 23] },
       },
       { kind: 'control', frame: { control: 'release', reason: 'stop' } },
@@ -86,7 +88,9 @@ describe('BrowserSocket nesting bound', () => {
     ws.text(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":${deep}}`);
     ws.text(`{"jsonrpc":"2.0","id":"srv-3","result":${deep}}`);
     expect(JSON.parse(ws.sent[0] as string)).toMatchObject({ id: 5, error: { code: -32600, message: expect.stringContaining('256') } });
-    expect(frames).toEqual([{ kind: 'jsonrpc', text: expect.any(String), message: expect.objectContaining({ id: 'srv-3', error: expect.objectContaining({ code: -32600 }) }) }]);
+    expect(frames).toEqual([
+      { kind: 'jsonrpc', text: expect.any(String), message: expect.objectContaining({ id: 'srv-3', error: expect.objectContaining({ code: -32600 }) }) },
+    ]);
     expect(refused).toEqual(['request', 'notification', 'response']);
     expect(ws.closeCalls).toEqual([]);
     expect(socket.isClosed).toBe(false);

@@ -72,7 +72,10 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
       return;
     case 'openUpstream':
       t.pins.pin(effect.leaseId, effect.sessionId);
-      t.upstreams.open(effect.leaseId, { sessionId: effect.sessionId, language: effect.language, autoInstall: effect.autoInstall,
+      t.upstreams.open(effect.leaseId, {
+        sessionId: effect.sessionId,
+        language: effect.language,
+        autoInstall: effect.autoInstall,
         trustWorkspaceTools: effect.trustWorkspaceTools,
       });
       return;

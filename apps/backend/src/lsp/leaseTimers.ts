@@ -8,7 +8,10 @@ import type { Clock, Disposable } from '@kandev/kit';
 export class LeaseTimers {
   private readonly armed = new Map<string, Disposable>();
 
-  constructor(private readonly clock: Clock, private readonly fired: (timerId: string) => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly fired: (timerId: string) => void,
+  ) {}
 
   get size(): number {
     return this.armed.size;

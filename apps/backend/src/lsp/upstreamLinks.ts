@@ -7,7 +7,16 @@
  * is held in order, and a close asked for meanwhile closes the stream as soon as it exists.
  */
 import { deadline, systemClock, type Clock } from '@kandev/kit';
-import { CloseCode, parseFrame, readEnvelope, scanJsonNesting, scannedNotificationMethod, tooDeepOutcome, type LanguageId, type ParsedFrame } from '@kandev/protocol';
+import {
+  CloseCode,
+  parseFrame,
+  readEnvelope,
+  scanJsonNesting,
+  scannedNotificationMethod,
+  tooDeepOutcome,
+  type LanguageId,
+  type ParsedFrame,
+} from '@kandev/protocol';
 import type { UpstreamClosed, UpstreamFrameEvent } from './broker/index.js';
 import type { UpstreamEndpoint, UpstreamOpener, UpstreamTarget } from './relay.js';
 

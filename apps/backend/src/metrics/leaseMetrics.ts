@@ -14,6 +14,10 @@ export function registerLeaseMetrics(registry: MetricsRegistry, read: () => Brok
   registry.observedCounter('kandev_lsp_leases_created_total', 'Leases created (each one language-server process).', () => read().createdTotal);
   registry.observedCounter('kandev_lsp_leases_reattached_total', 'Browser connections that resumed a retained lease.', () => read().reattachedTotal);
   registry.observedCounter('kandev_lsp_leases_evicted_total', 'Detached leases released to admit a new one.', () => read().evictedTotal);
-  registry.observedCounter('kandev_lsp_leases_refused_total', 'Browser connections refused with 4005 (every lease attached).', () => read().refusedAtCapacityTotal);
+  registry.observedCounter(
+    'kandev_lsp_leases_refused_total',
+    'Browser connections refused with 4005 (every lease attached).',
+    () => read().refusedAtCapacityTotal,
+  );
   registry.observedCounter('kandev_lsp_leases_released_total', 'Leases ended, by reason.', () => read().releasedTotal, 'reason');
 }

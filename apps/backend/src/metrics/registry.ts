@@ -22,7 +22,11 @@ function labelText(labels: Labels): string {
 export class Counter implements Metric {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
 
-  constructor(readonly name: string, readonly help: string, private readonly labelNames: readonly string[] = []) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly labelNames: readonly string[] = [],
+  ) {}
 
   inc(labels: Labels = {}, by = 1): void {
     const ordered: Labels = {};
@@ -50,7 +54,11 @@ export class Counter implements Metric {
 }
 
 export class Gauge implements Metric {
-  constructor(readonly name: string, readonly help: string, private readonly read: () => number) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => number,
+  ) {}
 
   render(): string {
     return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, `${this.name} ${this.read()}`].join('\n');

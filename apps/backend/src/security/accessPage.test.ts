@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ACCESS_PAGE_CATALOGS, accessPageLocale, renderAccessPage } from './accessPage.js';
 
 // The generator is a plain Node script; the test runs exactly that code (as the web's pseudo test does).
-const { pseudoCatalog } = (await import(new URL('../../../../scripts/pseudo-locale.mjs', import.meta.url).href)) as { pseudoCatalog: (value: unknown) => unknown };
+const { pseudoCatalog } = (await import(new URL('../../../../scripts/pseudo-locale.mjs', import.meta.url).href)) as {
+  pseudoCatalog: (value: unknown) => unknown;
+};
 
 describe('access page', () => {
   it('has every key in every locale, and the pseudo catalog is generated from English', () => {

@@ -13,9 +13,15 @@ function setup(idleMs = 30 * MINUTE) {
   const running = new Set(['s1']);
   const stopped: string[] = [];
   const reclaimer = new IdleReclaimer({
-    idleMs, clock, pins, log: quiet,
+    idleMs,
+    clock,
+    pins,
+    log: quiet,
     isRunning: (id) => running.has(id),
-    stop: async (id) => { stopped.push(id); running.delete(id); },
+    stop: async (id) => {
+      stopped.push(id);
+      running.delete(id);
+    },
   });
   return { clock, pins, running, stopped, reclaimer };
 }

@@ -163,7 +163,9 @@ export class SessionService {
    * stopped), so deleting the task leaves no task host or lease behind. Resolves when all are down.
    */
   async stopAllOfTask(taskId: string): Promise<Session[]> {
-    const live = this.sessions.listForTask(taskId).filter((s) => s.status === 'starting' || s.status === 'running' || this.live.has(s.id) || this.starting.has(s.id));
+    const live = this.sessions
+      .listForTask(taskId)
+      .filter((s) => s.status === 'starting' || s.status === 'running' || this.live.has(s.id) || this.starting.has(s.id));
     const stopped = await Promise.all(live.map((s) => this.stop(s.id)));
     return stopped.flatMap((r) => (r.ok ? [r.value] : []));
   }

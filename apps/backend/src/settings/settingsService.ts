@@ -21,7 +21,10 @@ export class SettingsService {
     this.log.error('request_failed', { reason: 'listener_failed', detail: messageOf(err) });
   });
 
-  constructor(private readonly repository: SettingsRepository, private readonly log: Logger) {
+  constructor(
+    private readonly repository: SettingsRepository,
+    private readonly log: Logger,
+  ) {
     const { settings, problem } = repository.read();
     if (problem) log.warn('settings_reset', { problem: problem.kind, detail: problem.detail });
     this.current = settings;

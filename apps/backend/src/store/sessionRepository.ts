@@ -54,7 +54,9 @@ export class SessionRepository {
   }
 
   markStopped(id: string): void {
-    this.db.prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, host_pid = NULL, host_identity = NULL WHERE id = ?").run(new Date().toISOString(), id);
+    this.db
+      .prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, host_pid = NULL, host_identity = NULL WHERE id = ?")
+      .run(new Date().toISOString(), id);
   }
 
   markFailed(id: string, error: string): void {
@@ -71,7 +73,9 @@ export class SessionRepository {
     return this.db.transaction(() => {
       const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running')").all() as SessionRow[];
       this.db
-        .prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', host_pid = NULL, host_identity = NULL WHERE status IN ('starting', 'running')")
+        .prepare(
+          "UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', host_pid = NULL, host_identity = NULL WHERE status IN ('starting', 'running')",
+        )
         .run(new Date().toISOString());
       const hosts = rows
         .filter((r) => r.host_pid !== null && r.host_identity !== null)

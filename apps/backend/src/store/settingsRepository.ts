@@ -30,7 +30,9 @@ export class SettingsRepository {
 
   write(settings: UserSettings): void {
     this.db
-      .prepare('INSERT INTO settings (id, value, updated_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at')
+      .prepare(
+        'INSERT INTO settings (id, value, updated_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+      )
       .run(JSON.stringify(settings), new Date().toISOString());
   }
 }

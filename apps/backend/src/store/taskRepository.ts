@@ -54,9 +54,7 @@ export class TaskRepository {
 
   /** The Local PC task with exactly this one repository and title, for idempotent seeding. */
   findLocalByFolder(title: string, folder: string): Task | undefined {
-    return this.list().find(
-      (t) => t.executor === 'local_pc' && t.title === title && t.repositories.length === 1 && t.repositories[0]?.path === folder,
-    );
+    return this.list().find((t) => t.executor === 'local_pc' && t.title === title && t.repositories.length === 1 && t.repositories[0]?.path === folder);
   }
 
   /** Records whether the task trusts its workspace's tools; false when there is no such task. */

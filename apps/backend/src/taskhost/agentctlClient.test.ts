@@ -65,7 +65,7 @@ describe('AgentctlClient deadlines', () => {
 });
 
 describe('AgentctlClient health', () => {
-  it('refuses a health answer whose workspace identity is malformed, by the ready frame\'s rule', async () => {
+  it("refuses a health answer whose workspace identity is malformed, by the ready frame's rule", async () => {
     const { endpoint } = await agentctl((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspacePath":"/w","workspaceUri":"file:///w","repoSubpaths":["a",3]}');
     });

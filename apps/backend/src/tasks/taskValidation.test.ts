@@ -45,21 +45,50 @@ describe('parseNewTask', () => {
   });
 });
 
-describe('refusals name the field and the reason, for the browser\'s copy', () => {
+describe("refusals name the field and the reason, for the browser's copy", () => {
   it.each([
-    [{ ...valid, title: '' }, { field: 'title', reason: 'title_empty' }],
-    [{ ...valid, title: 'x'.repeat(201) }, { field: 'title', reason: 'title_too_long' }],
-    [{ ...valid, executor: 'nope' }, { field: 'executor', reason: 'executor_unknown' }],
-    [{ ...valid, repositories: [] }, { field: 'repositories', reason: 'repositories_count' }],
-    [{ ...valid, repositories: [{ path: join(root, 'a') }, { path: 'rel/path' }] }, { field: 'repositories', reason: 'path_not_absolute', index: 1 }],
-    [{ ...valid, repositories: [{ path: join(root, 'missing') }] }, { field: 'repositories', reason: 'path_missing', index: 0 }],
-    [{ ...valid, repositories: [{ path: join(root, 'a') }, { path: '/etc/hostname' }] }, { field: 'repositories', reason: 'path_not_directory', index: 1 }],
-    [{ ...valid, repositories: [{ path: '  ' }] }, { field: 'repositories', reason: 'path_empty', index: 0 }],
-    [{ ...valid, repositories: [{ path: root }, { path: join(root, 'a') }] }, { field: 'repositories', reason: 'paths_nested' }],
-    [{ ...valid, env: { 'A-B': 'x' } }, { field: 'env', reason: 'env_invalid' }],
+    [
+      { ...valid, title: '' },
+      { field: 'title', reason: 'title_empty' },
+    ],
+    [
+      { ...valid, title: 'x'.repeat(201) },
+      { field: 'title', reason: 'title_too_long' },
+    ],
+    [
+      { ...valid, executor: 'nope' },
+      { field: 'executor', reason: 'executor_unknown' },
+    ],
+    [
+      { ...valid, repositories: [] },
+      { field: 'repositories', reason: 'repositories_count' },
+    ],
+    [
+      { ...valid, repositories: [{ path: join(root, 'a') }, { path: 'rel/path' }] },
+      { field: 'repositories', reason: 'path_not_absolute', index: 1 },
+    ],
+    [
+      { ...valid, repositories: [{ path: join(root, 'missing') }] },
+      { field: 'repositories', reason: 'path_missing', index: 0 },
+    ],
+    [
+      { ...valid, repositories: [{ path: join(root, 'a') }, { path: '/etc/hostname' }] },
+      { field: 'repositories', reason: 'path_not_directory', index: 1 },
+    ],
+    [
+      { ...valid, repositories: [{ path: '  ' }] },
+      { field: 'repositories', reason: 'path_empty', index: 0 },
+    ],
+    [
+      { ...valid, repositories: [{ path: root }, { path: join(root, 'a') }] },
+      { field: 'repositories', reason: 'paths_nested' },
+    ],
+    [
+      { ...valid, env: { 'A-B': 'x' } },
+      { field: 'env', reason: 'env_invalid' },
+    ],
   ])('%#: %o', (body, invalid) => {
     const parsed = parseNewTask(body);
     expect(parsed).toMatchObject({ ok: false, error: { code: 'bad_request', invalid } });
   });
 });
-

@@ -29,7 +29,8 @@ export function parseNewTask(body: unknown): Result<NewTask, TaskInputError> {
   const { executor: kind, repositories } = shape.value;
   const paths: string[] = [];
   for (const [index, repository] of repositories.entries()) {
-    if (!isAbsolute(repository.path)) return refuseTaskBody(`repository path must be absolute: ${repository.path}`, { field: 'repositories', reason: 'path_not_absolute', index });
+    if (!isAbsolute(repository.path))
+      return refuseTaskBody(`repository path must be absolute: ${repository.path}`, { field: 'repositories', reason: 'path_not_absolute', index });
     const path = kind === 'local_pc' ? resolve(repository.path) : repository.path;
     if (paths.includes(path)) return refuseTaskBody(`repository listed twice: ${path}`, { field: 'repositories', reason: 'path_duplicate', index });
     paths.push(path);

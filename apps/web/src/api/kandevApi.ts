@@ -45,7 +45,10 @@ export class ApiRequestError extends Error {
 export type TaskSummary = Task & { sessions?: Session[] };
 
 /** How a streamed search ended (a cancelled one rejects with an AbortError instead). */
-export interface SearchEnd { truncated: boolean; engine: SearchEngine }
+export interface SearchEnd {
+  truncated: boolean;
+  engine: SearchEngine;
+}
 
 export interface NewTaskInput {
   title: string;
@@ -78,7 +81,10 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
 /** The backend's HTTP API (DESIGN section 9), relative to the page's origin. */
 export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
   const json = async <T>(url: string, init?: RequestInit): Promise<T> => {
-    const res = await fetchImpl(url, { ...init, headers: { Accept: 'application/json', ...(init?.body ? { 'Content-Type': 'application/json' } : {}), ...init?.headers } });
+    const res = await fetchImpl(url, {
+      ...init,
+      headers: { Accept: 'application/json', ...(init?.body ? { 'Content-Type': 'application/json' } : {}), ...init?.headers },
+    });
     if (!res.ok) throw await errorOf(res);
     return (await res.json()) as T;
   };
@@ -141,7 +147,10 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       return { ok: true, version: body.version };
     },
     /** Several file operations checked and applied as one (a WorkspaceEdit); 409 is an outcome. */
-    async applyFiles(sessionId: string, operations: FileOperation[]): Promise<{ ok: true; versions: Record<string, string> } | { ok: false; conflicts: ApplyConflictResponse['conflicts'] }> {
+    async applyFiles(
+      sessionId: string,
+      operations: FileOperation[],
+    ): Promise<{ ok: true; versions: Record<string, string> } | { ok: false; conflicts: ApplyConflictResponse['conflicts'] }> {
       const res = await fetchImpl(`${session(sessionId)}/files/apply`, {
         method: 'POST',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
@@ -163,7 +172,10 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
      * closes the request, which stops the search on the task host.
      */
     async searchStream(sessionId: string, text: string, options: SearchOptions, signal: AbortSignal, onHits: (hits: SearchHit[]) => void): Promise<SearchEnd> {
-      const res = await fetchImpl(`${session(sessionId)}/search?${searchParams(text, options, true).toString()}`, { headers: { Accept: 'application/x-ndjson' }, signal });
+      const res = await fetchImpl(`${session(sessionId)}/search?${searchParams(text, options, true).toString()}`, {
+        headers: { Accept: 'application/x-ndjson' },
+        signal,
+      });
       if (!res.ok) throw await errorOf(res);
       if (!res.body) throw new ApiRequestError(res.status, 'internal');
       const reader = res.body.getReader();

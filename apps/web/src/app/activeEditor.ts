@@ -25,7 +25,6 @@ export class ActiveEditorStore {
 
   get = (): ActiveEditor | undefined => this.value;
 
-
   set(next: ActiveEditor | undefined): void {
     if (sameEditor(this.value, next)) return;
     this.value = next;
@@ -42,7 +41,14 @@ export class ActiveEditorStore {
 function sameEditor(a: ActiveEditor | undefined, b: ActiveEditor | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return a.sessionId === b.sessionId && a.path === b.path && a.language === b.language && a.connection === b.connection && a.cursor?.line === b.cursor?.line && a.cursor?.column === b.cursor?.column;
+  return (
+    a.sessionId === b.sessionId &&
+    a.path === b.path &&
+    a.language === b.language &&
+    a.connection === b.connection &&
+    a.cursor?.line === b.cursor?.line &&
+    a.cursor?.column === b.cursor?.column
+  );
 }
 
 export const activeEditor = new ActiveEditorStore();

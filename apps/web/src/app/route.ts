@@ -1,8 +1,5 @@
 /** Hash routes: `#/` the task list, `#/settings`, `#/sessions/:id` a session (optionally `?file=rel&line=N&column=N`). */
-export type Route =
-  | { name: 'tasks' }
-  | { name: 'settings' }
-  | { name: 'session'; sessionId: string; file?: string; line?: number; column?: number };
+export type Route = { name: 'tasks' } | { name: 'settings' } | { name: 'session'; sessionId: string; file?: string; line?: number; column?: number };
 
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, '');

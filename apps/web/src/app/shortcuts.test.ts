@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { shortcutKeys, shortcutOf } from './shortcuts.js';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 
 describe('shortcuts', () => {
   it('Ctrl or Cmd+P quick open, +S save, +Shift+F find in files; ? help outside text fields', () => {

@@ -24,10 +24,14 @@ export function shortcutOf(e: KeyLike, inTextField: boolean): ShortcutId | undef
 export function shortcutKeys(id: ShortcutId, mac: boolean): string[] {
   const mod = mac ? '⌘' : 'Ctrl';
   switch (id) {
-    case 'quickOpen': return [mod, 'P'];
-    case 'save': return [mod, 'S'];
-    case 'findInFiles': return [mod, mac ? '⇧' : 'Shift', 'F'];
-    case 'help': return ['?'];
+    case 'quickOpen':
+      return [mod, 'P'];
+    case 'save':
+      return [mod, 'S'];
+    case 'findInFiles':
+      return [mod, mac ? '⇧' : 'Shift', 'F'];
+    case 'help':
+      return ['?'];
   }
 }
 

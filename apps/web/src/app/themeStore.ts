@@ -49,7 +49,6 @@ class ThemeStore {
 
   get = (): ThemeState => this.state;
 
-
   setPreference(preference: ThemePreference): void {
     try {
       safeLocalStorage()?.setItem(STORAGE_KEY, preference);
@@ -79,4 +78,3 @@ export const themeStore = new ThemeStore();
 export function useTheme(): ThemeState {
   return useSnapshot(themeStore.onDidChange, themeStore.get);
 }
-

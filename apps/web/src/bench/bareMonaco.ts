@@ -10,7 +10,9 @@ const path = rest.join('/');
 
 const [{ monaco }, file] = await Promise.all([
   import('../lib/monaco/monaco.js'),
-  fetch(`/api/sessions/${encodeURIComponent(sessionId)}/file?${new URLSearchParams({ path }).toString()}`).then((r) => r.json() as Promise<{ content?: string }>),
+  fetch(`/api/sessions/${encodeURIComponent(sessionId)}/file?${new URLSearchParams({ path }).toString()}`).then(
+    (r) => r.json() as Promise<{ content?: string }>,
+  ),
 ]);
 const container = document.getElementById('editor') as HTMLElement;
 const model = monaco.editor.createModel(file.content ?? '', monacoLanguageForPath(path));

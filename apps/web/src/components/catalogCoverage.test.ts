@@ -23,7 +23,10 @@ export function hardcodedText(fileName: string, source: string): string[] {
     }
     if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) {
       const e = node.expression;
-      if ((ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || ts.isTemplateExpression(e)) && hasWords(e.getText(file).replace(/\$\{[^}]*\}/g, ''))) {
+      if (
+        (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || ts.isTemplateExpression(e)) &&
+        hasWords(e.getText(file).replace(/\$\{[^}]*\}/g, ''))
+      ) {
         found.push(`${where(node)} expression ${e.getText(file)}`);
       }
     }
@@ -59,7 +62,9 @@ describe('no UI string bypasses the catalogs', () => {
       "bad.tsx:1 expression 'world'",
       'bad.tsx:1 expression `Ready`',
     ]);
-    expect(hardcodedText('ok.tsx', `export const B = () => <p data-testid="lsp-status" className="x" aria-label={t('a')}>{t('b', { n: 1 })} ×</p>;`)).toEqual([]);
+    expect(hardcodedText('ok.tsx', `export const B = () => <p data-testid="lsp-status" className="x" aria-label={t('a')}>{t('b', { n: 1 })} ×</p>;`)).toEqual(
+      [],
+    );
   });
 
   it('every component and app view takes its copy from t()', () => {

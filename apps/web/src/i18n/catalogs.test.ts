@@ -57,7 +57,8 @@ describe('locale catalogs', () => {
   it('S47 copy for finished or absent server work never claims the project is indexed', () => {
     for (const locale of LOCALES) {
       const lsp = flatten(CATALOGS[locale].lsp);
-      for (const key of ['progress.finished', 'progress.finishedUntitled', 'progress.none']) expect(lsp.get(key), `${locale}:${key}`).not.toMatch(/\bindexed\b|indexad|已索引|索引完成/i);
+      for (const key of ['progress.finished', 'progress.finishedUntitled', 'progress.none'])
+        expect(lsp.get(key), `${locale}:${key}`).not.toMatch(/\bindexed\b|indexad|已索引|索引完成/i);
     }
   });
 });

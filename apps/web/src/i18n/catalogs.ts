@@ -41,7 +41,15 @@ export type Catalog = Record<Namespace, Record<string, unknown>>;
 
 export const CATALOGS: Record<Locale, Catalog> = {
   en: { common: enCommon, lsp: enLsp, faults: enFaults, search: enSearch, trust: enTrust, editing: enEditing, workbench: enWorkbench },
-  pseudo: { common: pseudoCommon, lsp: pseudoLsp, faults: pseudoFaults, search: pseudoSearch, trust: pseudoTrust, editing: pseudoEditing, workbench: pseudoWorkbench },
+  pseudo: {
+    common: pseudoCommon,
+    lsp: pseudoLsp,
+    faults: pseudoFaults,
+    search: pseudoSearch,
+    trust: pseudoTrust,
+    editing: pseudoEditing,
+    workbench: pseudoWorkbench,
+  },
   'pt-pt': { common: ptCommon, lsp: ptLsp, faults: ptFaults, search: ptSearch, trust: ptTrust, editing: ptEditing, workbench: ptWorkbench },
   'zh-cn': { common: zhCommon, lsp: zhLsp, faults: zhFaults, search: zhSearch, trust: zhTrust, editing: zhEditing, workbench: zhWorkbench },
 };

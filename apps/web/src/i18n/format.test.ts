@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatElapsed, pluralForm } from './format.js';
 import { testTranslate } from './testing.js';
 
-describe('elapsed time in the locale\'s own units', () => {
+describe("elapsed time in the locale's own units", () => {
   it('S40 English: seconds, minutes and seconds, hours and minutes, with singular forms', async () => {
     const t = await testTranslate('en');
     expect(formatElapsed(0, t, 'en')).toBe('0 seconds');
@@ -45,6 +45,12 @@ describe('elapsed time in the locale\'s own units', () => {
   });
 
   it('plural forms reduce to one/other per locale', () => {
-    expect([pluralForm('en', 1), pluralForm('en', 2), pluralForm('pt-pt', 1), pluralForm('pt-pt', 0), pluralForm('zh-cn', 1)]).toEqual(['one', 'other', 'one', 'other', 'other']);
+    expect([pluralForm('en', 1), pluralForm('en', 2), pluralForm('pt-pt', 1), pluralForm('pt-pt', 0), pluralForm('zh-cn', 1)]).toEqual([
+      'one',
+      'other',
+      'one',
+      'other',
+      'other',
+    ]);
   });
 });

@@ -16,8 +16,20 @@ function Bare() {
 
 describe('ServicesProvider', () => {
   it('components read the services handed to the provider, fakes in tests', () => {
-    expect(renderToStaticMarkup(<ServicesProvider services={fakeServices({ settings: { locale: 'zh-cn' } })}><Locale /></ServicesProvider>)).toBe('<span data-locale="zh-cn"></span>');
-    expect(renderToStaticMarkup(<ServicesProvider services={fakeServices()}><Locale /></ServicesProvider>)).toBe('<span data-locale="unloaded"></span>');
+    expect(
+      renderToStaticMarkup(
+        <ServicesProvider services={fakeServices({ settings: { locale: 'zh-cn' } })}>
+          <Locale />
+        </ServicesProvider>,
+      ),
+    ).toBe('<span data-locale="zh-cn"></span>');
+    expect(
+      renderToStaticMarkup(
+        <ServicesProvider services={fakeServices()}>
+          <Locale />
+        </ServicesProvider>,
+      ),
+    ).toBe('<span data-locale="unloaded"></span>');
   });
 
   it('a component outside a provider is a wiring mistake that fails loudly', () => {

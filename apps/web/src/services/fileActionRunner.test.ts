@@ -31,7 +31,9 @@ function harness(disk: Record<string, string>, refuse = false) {
     willApply: async (batch) => {
       heard.push({ phase: 'will', batch });
       // typescript-language-server's answer to a rename: the import that named the old file.
-      return batch.rename.length ? [{ changes: { [`${WS}/src/main.ts`]: [{ range: { start: { line: 0, character: 23 }, end: { line: 0, character: 30 } }, newText: './greeting' }] } }] : [];
+      return batch.rename.length
+        ? [{ changes: { [`${WS}/src/main.ts`]: [{ range: { start: { line: 0, character: 23 }, end: { line: 0, character: 30 } }, newText: './greeting' }] } }]
+        : [];
     },
     didApply: (batch) => void heard.push({ phase: 'did', batch }),
   });
@@ -46,14 +48,16 @@ function harness(disk: Record<string, string>, refuse = false) {
 }
 
 describe('a Files panel action (runFileAction)', () => {
-  it('a rename asks the session\'s servers first and applies their import updates with it, all at once; then tells them', async () => {
+  it("a rename asks the session's servers first and applies their import updates with it, all at once; then tells them", async () => {
     const h = harness({ 'src/main.ts': "import { greet } from './greet';\n" });
     const result = await runFileAction({ kind: 'rename', from: 'src/greet.ts', to: 'src/greeting.ts', directory: false }, h.deps);
     expect(result).toEqual({ applied: true });
-    expect(h.batches).toEqual([[
-      { kind: 'write', path: 'src/main.ts', content: "import { greet } from './greeting';\n", baseVersion: 'v:src/main.ts' },
-      { kind: 'rename', from: 'src/greet.ts', to: 'src/greeting.ts', overwrite: false, ignoreIfExists: false },
-    ]]);
+    expect(h.batches).toEqual([
+      [
+        { kind: 'write', path: 'src/main.ts', content: "import { greet } from './greeting';\n", baseVersion: 'v:src/main.ts' },
+        { kind: 'rename', from: 'src/greet.ts', to: 'src/greeting.ts', overwrite: false, ignoreIfExists: false },
+      ],
+    ]);
     const files = [{ oldUri: `${WS}/src/greet.ts`, newUri: `${WS}/src/greeting.ts` }];
     expect(h.heard).toEqual([
       { phase: 'will', batch: { create: [], rename: files, delete: [] } },

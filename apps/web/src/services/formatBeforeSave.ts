@@ -13,17 +13,34 @@ export function formatOnSaveFor(sessionId: string, settings: SettingsStore, edit
   return (path: string, model: Monaco.editor.ITextModel): Promise<void> => {
     const language = languageForPath(path);
     if (!language) return Promise.resolve();
-    return formatBeforeSave(path, {
-      getVersionId: () => model.getVersionId(),
-      getOptions: () => {
-        const o = model.getOptions();
-        return { tabSize: o.tabSize, insertSpaces: o.insertSpaces };
+    return formatBeforeSave(
+      path,
+      {
+        getVersionId: () => model.getVersionId(),
+        getOptions: () => {
+          const o = model.getOptions();
+          return { tabSize: o.tabSize, insertSpaces: o.insertSpaces };
+        },
+        applyEdits: (edits) => {
+          model.pushStackElement();
+          model.pushEditOperations(
+            [],
+            edits.map((e) => ({
+              range: {
+                startLineNumber: e.range.start.line + 1,
+                startColumn: e.range.start.character + 1,
+                endLineNumber: e.range.end.line + 1,
+                endColumn: e.range.end.character + 1,
+              },
+              text: e.newText,
+            })),
+            () => null,
+          );
+          model.pushStackElement();
+        },
       },
-      applyEdits: (edits) => {
-        model.pushStackElement();
-        model.pushEditOperations([], edits.map((e) => ({ range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 }, text: e.newText })), () => null);
-        model.pushStackElement();
-      },
-    }, preferencesOf(settings.get(), language), editing.formatters.get(sessionId, language)).then(() => undefined);
+      preferencesOf(settings.get(), language),
+      editing.formatters.get(sessionId, language),
+    ).then(() => undefined);
   };
 }

@@ -18,25 +18,31 @@ function harness() {
       dispose: () => events.push(`workspace ${sessionId} disposed`),
       refreshFromDisk: async () => void events.push(`workspace ${sessionId} refreshed`),
     } as unknown as SessionWorkspace;
-    return new SessionScope(sessionId, workspace, registry, (scope, language: LanguageId) => {
-      events.push(`connection ${scope.sessionId}/${language} created`);
-      const name = `${scope.sessionId}/${language}`;
-      let state = 'ready';
-      return {
-        sessionId: scope.sessionId,
-        language,
-        getStatus: () => ({ state }),
-        detach: () => {
-          events.push(`${name} detached`);
-          state = 'detached';
-        },
-        start: () => {
-          events.push(`${name} started`);
-          state = 'connecting';
-        },
-        dispose: () => events.push(`connection ${name} disposed`),
-      } as unknown as LspConnection;
-    }, { clock, backgroundDetachMs: () => BACKGROUND_MS });
+    return new SessionScope(
+      sessionId,
+      workspace,
+      registry,
+      (scope, language: LanguageId) => {
+        events.push(`connection ${scope.sessionId}/${language} created`);
+        const name = `${scope.sessionId}/${language}`;
+        let state = 'ready';
+        return {
+          sessionId: scope.sessionId,
+          language,
+          getStatus: () => ({ state }),
+          detach: () => {
+            events.push(`${name} detached`);
+            state = 'detached';
+          },
+          start: () => {
+            events.push(`${name} started`);
+            state = 'connecting';
+          },
+          dispose: () => events.push(`connection ${name} disposed`),
+        } as unknown as LspConnection;
+      },
+      { clock, backgroundDetachMs: () => BACKGROUND_MS },
+    );
   });
   return { events, registry, scopes, clock };
 }

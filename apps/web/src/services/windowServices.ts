@@ -140,7 +140,8 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
   let monacoPromise: Promise<MonacoApi> | undefined;
   const loadMonaco = (): Promise<MonacoApi> => {
     monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
-      for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') })) store.add(d);
+      for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') }))
+        store.add(d);
       // A constant at build time: the production bundle drops this branch and the hooks module.
       if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
       // Monaco's theme follows the app's (System follows the OS, live).

@@ -24,7 +24,11 @@ export function App() {
       if (id === 'help') {
         e.preventDefault();
         workbench.update({ shortcutsHelp: true });
-      } else if (id === 'quickOpen' && inSession && document.querySelector('[data-testid="session-view"][data-form-factor="desktop"], [data-testid="session-view"][data-form-factor="tablet"]')) {
+      } else if (
+        id === 'quickOpen' &&
+        inSession &&
+        document.querySelector('[data-testid="session-view"][data-form-factor="desktop"], [data-testid="session-view"][data-form-factor="tablet"]')
+      ) {
         e.preventDefault();
         e.stopPropagation();
         workbench.update({ quickOpen: true });
@@ -59,7 +63,14 @@ export function App() {
             {t('nav.settings')}
           </a>
         </nav>
-        <button type="button" className="icon-button app-help" data-testid="shortcuts-button" aria-label={tw('shortcuts.open')} title={tw('shortcuts.open')} onClick={() => workbench.update({ shortcutsHelp: true })}>
+        <button
+          type="button"
+          className="icon-button app-help"
+          data-testid="shortcuts-button"
+          aria-label={tw('shortcuts.open')}
+          title={tw('shortcuts.open')}
+          onClick={() => workbench.update({ shortcutsHelp: true })}
+        >
           <Keyboard size={16} aria-hidden="true" />
         </button>
       </header>

@@ -45,12 +45,14 @@ describe('readBoundedBody', () => {
   async function post(limit: number, chunks: string[], headers: Record<string, string> = {}): Promise<BoundedBody> {
     let read!: (body: BoundedBody) => void;
     const result = new Promise<BoundedBody>((resolve) => (read = resolve));
-    const port = await listen(createServer((req: IncomingMessage, res) => {
-      void readBoundedBody(req, limit).then((body) => {
-        read(body);
-        res.end();
-      });
-    }));
+    const port = await listen(
+      createServer((req: IncomingMessage, res) => {
+        void readBoundedBody(req, limit).then((body) => {
+          read(body);
+          res.end();
+        });
+      }),
+    );
     const req = request({ port, host: '127.0.0.1', method: 'POST', headers });
     req.on('error', () => undefined);
     req.on('response', (res) => res.resume());

@@ -40,7 +40,13 @@ describe('structured logger', () => {
 
   it('cuts long strings and lists, redacts secret keys, and never lets a field replace the event', () => {
     const { log, records } = memory();
-    log.info('a', { line: 'x'.repeat(MAX_LOG_FIELD_CHARS + 10), token: 'abc', leaseId: 'lease-1', event: 'forged', repos: Array.from({ length: 80 }, (_, i) => `r${i}`) });
+    log.info('a', {
+      line: 'x'.repeat(MAX_LOG_FIELD_CHARS + 10),
+      token: 'abc',
+      leaseId: 'lease-1',
+      event: 'forged',
+      repos: Array.from({ length: 80 }, (_, i) => `r${i}`),
+    });
     const [record] = records();
     expect(record?.event).toBe('a');
     expect(String(record?.line)).toHaveLength(MAX_LOG_FIELD_CHARS + 1);
@@ -59,12 +65,23 @@ describe('structured logger', () => {
     log.info('a', { i: 100 });
     await log.close();
     log.info('a', { i: 101 });
-    const last = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { i: number });
+    const last = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { i: number });
     expect(last.map((r) => r.i).slice(-1)).toEqual([100]);
   });
 
   it('a failing output never throws into the caller', () => {
-    const log = createLogger<'a'>({ targets: [{ lines: () => { throw new Error('disk full'); } }] });
+    const log = createLogger<'a'>({
+      targets: [
+        {
+          lines: () => {
+            throw new Error('disk full');
+          },
+        },
+      ],
+    });
     expect(() => log.info('a')).not.toThrow();
   });
 });

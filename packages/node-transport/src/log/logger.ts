@@ -62,13 +62,14 @@ function outputFor(target: LogTarget): Output {
   }
   const boom = pino.destination({ dest: 'file' in target ? target.file : 2, sync: false, append: true });
   boom.on('error', () => undefined);
-  const settled = (fn: (done: () => void) => void): Promise<void> => new Promise((resolve) => {
-    try {
-      fn(resolve);
-    } catch {
-      resolve();
-    }
-  });
+  const settled = (fn: (done: () => void) => void): Promise<void> =>
+    new Promise((resolve) => {
+      try {
+        fn(resolve);
+      } catch {
+        resolve();
+      }
+    });
   return {
     stream: 'file' in target ? rotating(boom, target.file, target.maxBytes ?? DEFAULT_LOG_MAX_BYTES) : boom,
     flush: () => drained(boom),
@@ -79,10 +80,11 @@ function outputFor(target: LogTarget): Output {
         // Not open yet, or already gone: nothing can be written any more.
       }
     },
-    close: () => settled((done) => {
-      boom.once('close', done);
-      boom.end();
-    }),
+    close: () =>
+      settled((done) => {
+        boom.once('close', done);
+        boom.end();
+      }),
   };
 }
 
@@ -147,13 +149,17 @@ function drained(boom: SonicBoomStream): Promise<void> {
 export function createLogger<E extends string>(options: LoggerOptions): OwnedLogger<E> {
   const outputs = options.targets.map(outputFor);
   const now = options.now ?? (() => new Date());
-  const destination = outputs.length === 1 ? (outputs[0] as Output).stream : pino.multistream(outputs.map((o) => ({ stream: o.stream, level: 'debug' as const })));
-  const base = pino({
-    level: options.level ?? 'info',
-    base: null,
-    timestamp: () => `,"time":"${now().toISOString()}"`,
-    formatters: { level: (label) => ({ level: label }) },
-  }, outputs.length === 0 ? { write: () => undefined } : destination);
+  const destination =
+    outputs.length === 1 ? (outputs[0] as Output).stream : pino.multistream(outputs.map((o) => ({ stream: o.stream, level: 'debug' as const })));
+  const base = pino(
+    {
+      level: options.level ?? 'info',
+      base: null,
+      timestamp: () => `,"time":"${now().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    outputs.length === 0 ? { write: () => undefined } : destination,
+  );
   let closed = false;
   const log = (level: LogLevel, event: E, fields?: LogFields): void => {
     if (closed || !base.isLevelEnabled(level)) return;

@@ -36,7 +36,7 @@ describe('log files bounded for a process left running', () => {
     expect(existsSync(join(dir, 'no'))).toBe(false);
   });
 
-  it('the structured logger\'s file target rotates the same way', async () => {
+  it("the structured logger's file target rotates the same way", async () => {
     const path = join(fresh(), 'backend.log');
     const log = createLogger<'tick'>({ targets: [{ file: path, maxBytes: 300 }] });
     // Lines over time, as a running backend writes them (each reaches the file before the next).

@@ -37,7 +37,10 @@ export class RotatingFile {
   private readonly mode: number;
   private ended = false;
 
-  constructor(readonly path: string, options: RotatingFileOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: RotatingFileOptions = {},
+  ) {
     this.maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
     this.mode = options.mode ?? 0o600;
     this.bytes = sizeOf(path);

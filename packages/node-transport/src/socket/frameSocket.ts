@@ -58,7 +58,10 @@ export class FrameSocket {
   private readonly keepalive: Keepalive | undefined;
   private readonly reportListenerError: ListenerErrorHandler | undefined;
 
-  constructor(private readonly ws: WsLike, options: FrameSocketOptions = {}) {
+  constructor(
+    private readonly ws: WsLike,
+    options: FrameSocketOptions = {},
+  ) {
     this.clock = options.clock ?? systemClock;
     this.reportListenerError = options.onListenerError;
     this.frames = new Emitter(options.onListenerError);
@@ -78,12 +81,16 @@ export class FrameSocket {
     ws.on('close', (code) => this.finish(this.sentCloseCode ?? code));
     if (options.keepalive && ws.ping) {
       const pinger = ws as WsLike & { ping(): void };
-      this.keepalive = new Keepalive(options.keepalive, {
-        ping: () => pinger.ping(),
-        // Our own pause also stops reading the peer's pongs: that is no sign of death.
-        canJudge: () => this.pausedFor.size === 0,
-        dead: () => this.peerDead(),
-      }, this.clock);
+      this.keepalive = new Keepalive(
+        options.keepalive,
+        {
+          ping: () => pinger.ping(),
+          // Our own pause also stops reading the peer's pongs: that is no sign of death.
+          canJudge: () => this.pausedFor.size === 0,
+          dead: () => this.peerDead(),
+        },
+        this.clock,
+      );
       ws.on('pong', () => this.keepalive?.heard());
     }
     // `ws` answers a protocol error (oversized frame, bad UTF-8) with a close frame of its own and

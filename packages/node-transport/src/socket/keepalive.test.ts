@@ -5,11 +5,15 @@ import { Keepalive } from './keepalive.js';
 function keepalive(maxMisses = 2) {
   const clock = new ManualClock(0);
   const state = { pings: 0, deaths: 0, judging: true };
-  const alive = new Keepalive({ intervalMs: 100, maxMisses }, {
-    ping: () => state.pings++,
-    canJudge: () => state.judging,
-    dead: () => state.deaths++,
-  }, clock);
+  const alive = new Keepalive(
+    { intervalMs: 100, maxMisses },
+    {
+      ping: () => state.pings++,
+      canJudge: () => state.judging,
+      dead: () => state.deaths++,
+    },
+    clock,
+  );
   return { clock, state, alive };
 }
 

@@ -28,7 +28,11 @@ export class Keepalive implements Disposable {
   private readonly ticking: Disposable;
   private stopped = false;
 
-  constructor(private readonly timing: KeepaliveTiming, private readonly hooks: KeepaliveHooks, clock: Clock = systemClock) {
+  constructor(
+    private readonly timing: KeepaliveTiming,
+    private readonly hooks: KeepaliveHooks,
+    clock: Clock = systemClock,
+  ) {
     this.ticking = clock.every(timing.intervalMs, () => this.tick());
   }
 

@@ -13,7 +13,11 @@ export class WriteDeadline implements Disposable {
   /** Writes are queued and progress is expected; false once the queue drained. */
   private waiting = false;
 
-  constructor(private readonly clock: Clock, private readonly deadlineMs: number, private readonly expired: () => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly deadlineMs: number,
+    private readonly expired: () => void,
+  ) {}
 
   /** Starts (or restarts) the window: writes are queued and progress is expected from now. */
   progress(): void {

@@ -66,7 +66,12 @@ const where = (hits: SearchHit[]) => hits.map((h) => `${h.path}:${h.line}:${h.co
 
 describe('search query validation', () => {
   it('refuses an empty, multi-line, overlong or invalid query with a message', () => {
-    for (const [text, options] of [['', {}], ['a\nb', {}], ['x'.repeat(257), {}], ['(unclosed', { regex: true }]] as const) {
+    for (const [text, options] of [
+      ['', {}],
+      ['a\nb', {}],
+      ['x'.repeat(257), {}],
+      ['(unclosed', { regex: true }],
+    ] as const) {
       const parsed = parseSearchQuery(text, { ...plain, ...options });
       expect(parsed.ok).toBe(false);
       if (!parsed.ok) expect(parsed.error.status).toBe(400);
@@ -111,7 +116,13 @@ describe('the bounded walker (task hosts without ripgrep)', () => {
 
 describe.runIf(prerequisite(rg !== undefined, 'ripgrep (rg) on PATH'))('ripgrep engine', () => {
   it('answers exactly what the walker answers, for every option', async () => {
-    for (const [text, options] of [['needle', {}], ['Needle', { caseSensitive: true }], ['needle', { wholeWord: true }], ['^const \\w+s =', { regex: true }], ['nothing-matches-this', {}]] as const) {
+    for (const [text, options] of [
+      ['needle', {}],
+      ['Needle', { caseSensitive: true }],
+      ['needle', { wholeWord: true }],
+      ['^const \\w+s =', { regex: true }],
+      ['nothing-matches-this', {}],
+    ] as const) {
       const q = query(text, options);
       expect((await ripgrep(q)).hits, `${text} ${JSON.stringify(options)}`).toEqual((await walker(q)).hits);
     }
@@ -131,10 +142,18 @@ describe.runIf(prerequisite(rg !== undefined, 'ripgrep (rg) on PATH'))('ripgrep 
       const cancel = new AbortController();
       let child: ChildProcess | undefined;
       let batches = 0;
-      await ripgrepSearch(rg as string, big, query('needle'), { ...JSON_SEARCH_LIMITS, maxHits: 10_000_000 }, cancel.signal, () => {
-        batches++;
-        cancel.abort();
-      }, (c) => (child = c));
+      await ripgrepSearch(
+        rg as string,
+        big,
+        query('needle'),
+        { ...JSON_SEARCH_LIMITS, maxHits: 10_000_000 },
+        cancel.signal,
+        () => {
+          batches++;
+          cancel.abort();
+        },
+        (c) => (child = c),
+      );
       expect(batches).toBe(1);
       expect(child?.signalCode).toBe('SIGKILL');
     } finally {

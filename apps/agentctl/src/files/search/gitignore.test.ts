@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { IgnoreScope } from './gitignore.js';
 
 describe('gitignore rules for the search walker', () => {
-  const root = IgnoreScope.empty().with('', ['# build output', 'dist/', '*.log', '!keep.log', '/top.txt', 'docs/**/*.tmp', 'a?c', '[bc]ache', '\\#literal', ''].join('\n'));
+  const root = IgnoreScope.empty().with(
+    '',
+    ['# build output', 'dist/', '*.log', '!keep.log', '/top.txt', 'docs/**/*.tmp', 'a?c', '[bc]ache', '\\#literal', ''].join('\n'),
+  );
 
   it('a trailing slash ignores directories only, at any depth', () => {
     expect(root.ignores('dist', true)).toBe(true);

@@ -1,11 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { hitsFromRgLine } from './rgJson.js';
 
-const match = (data: Record<string, unknown>) => JSON.stringify({ type: 'match', data: { path: { text: 'src/a.ts' }, line_number: 3, lines: { text: 'const needle = 1;\n' }, submatches: [{ match: { text: 'needle' }, start: 6, end: 12 }], ...data } });
+const match = (data: Record<string, unknown>) =>
+  JSON.stringify({
+    type: 'match',
+    data: {
+      path: { text: 'src/a.ts' },
+      line_number: 3,
+      lines: { text: 'const needle = 1;\n' },
+      submatches: [{ match: { text: 'needle' }, start: 6, end: 12 }],
+      ...data,
+    },
+  });
 
 describe('ripgrep --json output', () => {
   it('a match line becomes 1-based hits, one per submatch, with the line as preview', () => {
-    expect(hitsFromRgLine(match({ submatches: [{ start: 6, end: 12 }, { start: 0, end: 5 }] }))).toEqual([
+    expect(
+      hitsFromRgLine(
+        match({
+          submatches: [
+            { start: 6, end: 12 },
+            { start: 0, end: 5 },
+          ],
+        }),
+      ),
+    ).toEqual([
       { path: 'src/a.ts', line: 3, column: 7, preview: 'const needle = 1;' },
       { path: 'src/a.ts', line: 3, column: 1, preview: 'const needle = 1;' },
     ]);
@@ -14,7 +33,9 @@ describe('ripgrep --json output', () => {
   it('byte offsets become UTF-16 columns, as Monaco counts them', () => {
     const text = 'é😀 needle\r\n'; // é: 2 bytes / 1 unit; 😀: 4 bytes / 2 units
     const start = Buffer.byteLength('é😀 ');
-    expect(hitsFromRgLine(match({ lines: { text }, submatches: [{ start, end: start + 6 }] }))).toEqual([{ path: 'src/a.ts', line: 3, column: 5, preview: 'é😀 needle' }]);
+    expect(hitsFromRgLine(match({ lines: { text }, submatches: [{ start, end: start + 6 }] }))).toEqual([
+      { path: 'src/a.ts', line: 3, column: 5, preview: 'é😀 needle' },
+    ]);
   });
 
   it('lines that are not valid UTF-8 arrive as base64 bytes and still give a hit', () => {

@@ -34,7 +34,8 @@ export function ripgrepArgs(query: SearchQuery, limits: SearchLimits): string[] 
     '--hidden', // dot files are searched like any other; .gitignore decides
     '--no-require-git', // .gitignore counts even in a workspace that is not a git checkout
     '--no-messages', // unreadable files are skipped silently, as the walker does
-    '--max-filesize', String(limits.maxFileBytes),
+    '--max-filesize',
+    String(limits.maxFileBytes),
     ...SKIPPED_DIRS.flatMap((dir) => ['--glob', `!${dir}`]),
     options.caseSensitive ? '--case-sensitive' : '--ignore-case',
   ];
@@ -49,7 +50,15 @@ export function ripgrepArgs(query: SearchQuery, limits: SearchLimits): string[] 
  * streams its hits. Stops rg as soon as the limit is reached or `signal` aborts; a search that
  * rg itself refuses (an expression its regex engine does not support) is a bad request.
  */
-export function ripgrepSearch(rg: string, root: string, query: SearchQuery, limits: SearchLimits, signal: AbortSignal, sink: HitSink, onSpawn?: (child: ChildProcess) => void): Promise<SearchOutcome> {
+export function ripgrepSearch(
+  rg: string,
+  root: string,
+  query: SearchQuery,
+  limits: SearchLimits,
+  signal: AbortSignal,
+  sink: HitSink,
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<SearchOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(rg, ripgrepArgs(query, limits), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     onSpawn?.(child);

@@ -6,7 +6,9 @@ import { SKIPPED_DIRS, type SearchLimits } from './limits.js';
 import { preview } from './preview.js';
 import type { SearchQuery } from './query.js';
 
-export interface SearchOutcome { truncated: boolean }
+export interface SearchOutcome {
+  truncated: boolean;
+}
 
 /** Files read concurrently by the walker. */
 const READ_AHEAD = 16;

@@ -28,7 +28,8 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
   router.get('/api/sessions/:id/search', ({ params, url }) =>
     url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
       ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))
-      : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)));
+      : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)),
+  );
 
   router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);

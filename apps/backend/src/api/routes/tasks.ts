@@ -12,7 +12,10 @@ function refusal(error: TaskInputError) {
 /** Tasks and their sessions (DESIGN section 9). */
 export function addTaskRoutes(router: Router, deps: ApiDeps): void {
   // Each task with its sessions, so the list shows what runs without a request per task.
-  router.get('/api/tasks', () => ({ status: 200, json: { tasks: deps.tasks.list().map((task) => ({ ...task, sessions: deps.sessions.listForTask(task.id) })) } }));
+  router.get('/api/tasks', () => ({
+    status: 200,
+    json: { tasks: deps.tasks.list().map((task) => ({ ...task, sessions: deps.sessions.listForTask(task.id) })) },
+  }));
 
   router.post('/api/tasks', async ({ req }) => {
     const body = await readJsonBody(req);

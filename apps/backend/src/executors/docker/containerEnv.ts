@@ -36,14 +36,17 @@ export function containerEnvironment(input: ContainerEnvInput): Record<string, s
   env.PATH = basePath.split(':').includes(CONTAINER_BIN_DIR) ? basePath : `${basePath}:${CONTAINER_BIN_DIR}`;
   // The backend holds the container's stdin open (an attach); if the backend dies, agentctl sees
   // end-of-file, shuts down as on SIGTERM, and the container ends (and is auto-removed) with it.
-  Object.assign(env, agentctlLaunchEnv({
-    token: input.token,
-    workspacePath: CONTAINER_WORKSPACE,
-    repoSubpaths: input.repoSubpaths,
-    host: input.listenHost,
-    port: input.listenPort,
-    exitOnStdinClose: true,
-  }));
+  Object.assign(
+    env,
+    agentctlLaunchEnv({
+      token: input.token,
+      workspacePath: CONTAINER_WORKSPACE,
+      repoSubpaths: input.repoSubpaths,
+      host: input.listenHost,
+      port: input.listenPort,
+      exitOnStdinClose: true,
+    }),
+  );
   return env;
 }
 

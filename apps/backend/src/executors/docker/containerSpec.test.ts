@@ -60,7 +60,9 @@ describe('container environment', () => {
   const agentctl = { token: 't', repoSubpaths: [], listenHost: '127.0.0.1', listenPort: 0 };
 
   it('keeps the task PATH first and appends the runtime bin; without one, the image PATH, then Docker default', () => {
-    expect(containerEnvironment({ ...agentctl, taskEnv: { PATH: '/tools/bin:/usr/bin' }, imageEnv: ['PATH=/go/bin:/usr/bin'] }).PATH).toBe('/tools/bin:/usr/bin:/opt/kandev/bin');
+    expect(containerEnvironment({ ...agentctl, taskEnv: { PATH: '/tools/bin:/usr/bin' }, imageEnv: ['PATH=/go/bin:/usr/bin'] }).PATH).toBe(
+      '/tools/bin:/usr/bin:/opt/kandev/bin',
+    );
     expect(containerEnvironment({ ...agentctl, taskEnv: {}, imageEnv: ['PATH=/go/bin:/usr/bin'] }).PATH).toBe('/go/bin:/usr/bin:/opt/kandev/bin');
     expect(containerEnvironment({ ...agentctl, taskEnv: {}, imageEnv: [] }).PATH).toBe(`${DOCKER_DEFAULT_PATH}:/opt/kandev/bin`);
   });
@@ -70,8 +72,12 @@ describe('container environment', () => {
     expect(containerEnvironment({ ...agentctl, taskEnv: { HOME: '/home/dev' }, imageEnv: [] }).HOME).toBe('/home/dev');
   });
 
-  it('drops a task\'s AGENTCTL_* and image choice; agentctl\'s own variables win', () => {
-    const env = containerEnvironment({ ...agentctl, taskEnv: { AGENTCTL_TOKEN: 'stolen', AGENTCTL_EXTRA: 'x', KANDEV_DOCKER_IMAGE: 'img', GOPATH: '/go' }, imageEnv: [] });
+  it("drops a task's AGENTCTL_* and image choice; agentctl's own variables win", () => {
+    const env = containerEnvironment({
+      ...agentctl,
+      taskEnv: { AGENTCTL_TOKEN: 'stolen', AGENTCTL_EXTRA: 'x', KANDEV_DOCKER_IMAGE: 'img', GOPATH: '/go' },
+      imageEnv: [],
+    });
     expect(env).toMatchObject({ AGENTCTL_TOKEN: 't', GOPATH: '/go' });
     expect(env.AGENTCTL_EXTRA).toBeUndefined();
     expect(env.KANDEV_DOCKER_IMAGE).toBeUndefined();
@@ -81,7 +87,10 @@ describe('container environment', () => {
 describe('docker config', () => {
   it('defaults to a published port and no image; reads DOCKER_HOST and the image', () => {
     expect(loadDockerConfig({})).toEqual({ ok: true, value: { host: undefined, image: undefined, network: 'published', mounts: [] } });
-    expect(loadDockerConfig({ DOCKER_HOST: 'unix:///s.sock', KANDEV_DOCKER_IMAGE: 'i', KANDEV_DOCKER_NETWORK: 'host' })).toMatchObject({ ok: true, value: { host: 'unix:///s.sock', image: 'i', network: 'host' } });
+    expect(loadDockerConfig({ DOCKER_HOST: 'unix:///s.sock', KANDEV_DOCKER_IMAGE: 'i', KANDEV_DOCKER_NETWORK: 'host' })).toMatchObject({
+      ok: true,
+      value: { host: 'unix:///s.sock', image: 'i', network: 'host' },
+    });
   });
 
   it('refuses a bad network mode and bad or overlapping mounts, naming the variable', () => {
@@ -93,7 +102,12 @@ describe('docker config', () => {
     expect(loadDockerConfig({ KANDEV_DOCKER_MOUNTS: '["/a:/b:rx"]' })).toMatchObject({ ok: false });
     expect(loadDockerConfig({ KANDEV_DOCKER_MOUNTS: '["/opt/tools:/opt/tools:ro","/c:/d"]' })).toMatchObject({
       ok: true,
-      value: { mounts: [{ hostPath: '/opt/tools', containerPath: '/opt/tools', readOnly: true }, { hostPath: '/c', containerPath: '/d', readOnly: false }] },
+      value: {
+        mounts: [
+          { hostPath: '/opt/tools', containerPath: '/opt/tools', readOnly: true },
+          { hostPath: '/c', containerPath: '/d', readOnly: false },
+        ],
+      },
     });
   });
 });

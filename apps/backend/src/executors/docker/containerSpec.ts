@@ -51,7 +51,9 @@ export function repositorySubpaths(repositories: readonly string[]): string[] {
 export function containerSpec(input: ContainerSpecInput): Docker.ContainerCreateOptions {
   const subpaths = repositorySubpaths(input.repositories);
   const host = input.network === 'host';
-  const repoMounts = input.repositories.map((source, i) => bind(resolve(source), subpaths.length ? `${CONTAINER_WORKSPACE}/${subpaths[i]}` : CONTAINER_WORKSPACE, false));
+  const repoMounts = input.repositories.map((source, i) =>
+    bind(resolve(source), subpaths.length ? `${CONTAINER_WORKSPACE}/${subpaths[i]}` : CONTAINER_WORKSPACE, false),
+  );
   const env = containerEnvironment({
     taskEnv: input.taskEnv,
     imageEnv: input.imageEnv,

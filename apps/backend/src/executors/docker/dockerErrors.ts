@@ -1,17 +1,9 @@
-
 /**
  * Why a Local Docker task host could not start. The code is for logs and tests; the message is
  * what a person reads on the failed session, so it says what to do (start Docker, build the image).
  */
 export type DockerErrorCode =
-  | 'image_not_configured'
-  | 'mount_missing'
-  | 'runtime_missing'
-  | 'docker_unavailable'
-  | 'image_missing'
-  | 'container_failed'
-  | 'listen_timeout'
-  | 'unreachable';
+  'image_not_configured' | 'mount_missing' | 'runtime_missing' | 'docker_unavailable' | 'image_missing' | 'container_failed' | 'listen_timeout' | 'unreachable';
 
 export interface DockerError {
   code: DockerErrorCode;

@@ -46,7 +46,11 @@ export async function startDockerTaskHost(docker: Docker, options: DockerTaskHos
   } catch (err) {
     return fail(dockerFailure('container_failed', `Docker could not create the task container: ${dockerMessage(err)}`));
   }
-  const remove = () => container.remove({ force: true }).then(() => undefined, () => undefined);
+  const remove = () =>
+    container.remove({ force: true }).then(
+      () => undefined,
+      () => undefined,
+    );
   const started = await startAndWaitForListening(container, options);
   if (!started.ok) {
     await remove();
@@ -83,7 +87,9 @@ async function ping(docker: Docker, clock: Clock): Promise<Result<void, DockerEr
     await Promise.race([docker.ping(), timeout]);
     return ok(undefined);
   } catch (err) {
-    return fail(dockerFailure('docker_unavailable', `Docker is not reachable (${dockerMessage(err)}): is Docker installed and running, and DOCKER_HOST right?`));
+    return fail(
+      dockerFailure('docker_unavailable', `Docker is not reachable (${dockerMessage(err)}): is Docker installed and running, and DOCKER_HOST right?`),
+    );
   } finally {
     pingDeadline.dispose();
   }
@@ -142,7 +148,10 @@ async function startAndWaitForListening(container: Docker.Container, options: Do
       (r: { StatusCode?: unknown }) => (typeof r?.StatusCode === 'number' ? r.StatusCode : null),
       () => null,
     );
-    const outcome = await Promise.race([listening.outcome.then((o) => (o.kind === 'listening' ? o.port : 'timeout' as const)), waited.then(() => 'exited' as const)]);
+    const outcome = await Promise.race([
+      listening.outcome.then((o) => (o.kind === 'listening' ? o.port : ('timeout' as const))),
+      waited.then(() => 'exited' as const),
+    ]);
     listening.dispose();
     if (typeof outcome === 'number') return ok({ innerPort: outcome, waited, closeLog });
     // Its last words may still be in flight on the attach stream when the exit is reported.

@@ -24,6 +24,16 @@ export async function removeLeftoverContainers(docker: Docker, owner: string, cl
   } finally {
     listDeadline.dispose();
   }
-  const removed = await Promise.all(leftovers.map((c) => docker.getContainer(c.Id).remove({ force: true }).then(() => 1, () => 0)));
+  const removed = await Promise.all(
+    leftovers.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .then(
+          () => 1,
+          () => 0,
+        ),
+    ),
+  );
   return removed.reduce<number>((a, b) => a + b, 0);
 }

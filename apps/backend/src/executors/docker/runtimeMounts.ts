@@ -9,7 +9,11 @@ export const CONTAINER_NODE = `${CONTAINER_RUNTIME_DIR}/node`;
 export const CONTAINER_AGENTCTL = `${CONTAINER_RUNTIME_DIR}/agentctl.mjs`;
 export const CONTAINER_WORKSPACE = '/workspace';
 
-export interface RuntimeMount { hostPath: string; containerPath: string; readOnly: boolean }
+export interface RuntimeMount {
+  hostPath: string;
+  containerPath: string;
+  readOnly: boolean;
+}
 
 export interface RuntimeSources {
   /** A folder of the backend's own (under KANDEV_HOME) where the shims are written. */

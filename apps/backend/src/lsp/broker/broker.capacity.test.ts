@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RETAINED_LEASE_STATE_BYTES } from '@kandev/protocol';
-import {
-  BrokerHarness, browserCloses, logs, notif, ofType, openedLease, req, res, toServer,
-} from './testkit.js';
+import { BrokerHarness, browserCloses, logs, notif, ofType, openedLease, req, res, toServer } from './testkit.js';
 import { END_REASONS, LOG_EVENTS, LOG_REASONS, type Effect, type JsonRpcMessage } from './types.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -60,7 +58,11 @@ describe('capacity and admission', () => {
   it('exact capacity accounting: release, expiry, eviction, server exit, session stop and shutdown each release the slot exactly once', () => {
     const h = new BrokerHarness({ maxLeases: 2 });
     const created: string[] = [];
-    const ready = (att: string, session: string) => { const id = h.readyLease(att, { session }); created.push(id); return id; };
+    const ready = (att: string, session: string) => {
+      const id = h.readyLease(att, { session });
+      created.push(id);
+      return id;
+    };
 
     // stop, acknowledged; a duplicate close afterwards finds nothing
     const stop = ready('a1', 's1');
@@ -122,8 +124,18 @@ describe('capacity and admission', () => {
     const m = h.broker.metrics();
     expect(m.createdTotal).toBe(created.length);
     expect(m.releasedTotal).toEqual({
-      stop: 1, editor_idle: 1, expiry: 1, eviction: 1, server_exit: 1, start_failed: 1, task_host_unavailable: 1, upstream_lost: 1,
-      state_limit: 0, session_stopped: 1, shutdown: 1, trust_changed: 0,
+      stop: 1,
+      editor_idle: 1,
+      expiry: 1,
+      eviction: 1,
+      server_exit: 1,
+      start_failed: 1,
+      task_host_unavailable: 1,
+      upstream_lost: 1,
+      state_limit: 0,
+      session_stopped: 1,
+      shutdown: 1,
+      trust_changed: 0,
     });
     expect(Object.values(m.releasedTotal).reduce((a, b) => a + b, 0)).toBe(created.length);
     expect(m).toMatchObject({ leases: 0, active: 0, detached: 0, releasing: 0 });

@@ -2,8 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
 import { HOLDER_PROBE_MS } from './holderProbe.js';
 import {
-  BrokerHarness, browserCloses, diagnostics, didChange, didOpen, INIT_RESULT, logs, methods, notif, ofType, openedLease, req, res,
-  settingsWith, statusFrames, toBrowser, toServer,
+  BrokerHarness,
+  browserCloses,
+  diagnostics,
+  didChange,
+  didOpen,
+  INIT_RESULT,
+  logs,
+  methods,
+  notif,
+  ofType,
+  openedLease,
+  req,
+  res,
+  settingsWith,
+  statusFrames,
+  toBrowser,
+  toServer,
 } from './testkit.js';
 import type { JsonRpcMessage } from './types.js';
 
@@ -48,7 +63,10 @@ describe('continuity: detach and reattach', () => {
     expect(logs(fx)).toEqual(['detach/write_timeout']);
     expect(ofType(fx, 'closeUpstream')).toEqual([]);
     // Everything after is drained without a single write addressed to the stuck socket.
-    const after = [...h.fromServer(lease, notif('window/logMessage', { type: 3, message: 'x' })), ...h.fromServer(lease, req(1, 'window/workDoneProgress/create', { token: 'a' }))];
+    const after = [
+      ...h.fromServer(lease, notif('window/logMessage', { type: 3, message: 'x' })),
+      ...h.fromServer(lease, req(1, 'window/workDoneProgress/create', { token: 'a' })),
+    ];
     expect(toBrowser(after)).toEqual([]);
     expect(toServer(after)).toEqual([{ jsonrpc: '2.0', id: 1, result: null }]);
     // A late close of that socket changes nothing.
@@ -72,17 +90,28 @@ describe('continuity: detach and reattach', () => {
     const fx = h.connect('tab1-again', { hint: lease });
     expect(ofType(fx, 'openUpstream')).toEqual([]);
     expect(logs(fx)).toEqual(['reattach/lease_hint']);
-    expect(toBrowser(fx, 'tab1-again')).toEqual([{
-      status: 'ready', lease, resumed: true, language: 'go', workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: ['repoA'],
-      initializeResult: INIT_RESULT, registrations: [reg],
-      progress: { active: [{ token: 'idx', title: 'Indexing', percentage: 10, startedAt: progressStarted }] },
-    }]);
+    expect(toBrowser(fx, 'tab1-again')).toEqual([
+      {
+        status: 'ready',
+        lease,
+        resumed: true,
+        language: 'go',
+        workspaceUri: 'file:///workspace',
+        workspacePath: '/workspace',
+        repoSubpaths: ['repoA'],
+        initializeResult: INIT_RESULT,
+        registrations: [reg],
+        progress: { active: [{ token: 'idx', title: 'Indexing', percentage: 10, startedAt: progressStarted }] },
+      },
+    ]);
     // the deadline armed at detach is cancelled
     expect(ofType(fx, 'cancelTimer').map((c) => c.timerId)).toEqual([expect.stringMatching(/^deadline:/)]);
 
     // the browser reopens its current document: a fresh server-facing version, no initialize
     const reopened = toServer(h.fromBrowser('tab1-again', didOpen(A, 1, 'package main')), lease);
-    expect(reopened).toEqual([{ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: A, languageId: 'go', version: 2, text: 'package main' } } }]);
+    expect(reopened).toEqual([
+      { jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: A, languageId: 'go', version: 2, text: 'package main' } } },
+    ]);
     // an old publication (version 1, before detach) is not shown; the new one waits for synchronized
     expect(toBrowser(h.fromServer(lease, diagnostics(A, 1, 'old')))).toEqual([]);
     expect(toBrowser(h.fromServer(lease, diagnostics(A, 2, 'new')))).toEqual([]);
@@ -112,7 +141,11 @@ describe('continuity: detach and reattach', () => {
     expect(toBrowser(h.fromServer(lease, diagnostics(A, 2, 'unsaved-error')), 'tab2')).toEqual([]);
     // only the analysis of the reopened contents (v3) is shown, in the browser's numbering
     expect(toBrowser(h.fromServer(lease, diagnostics(A, 3, 'fresh')), 'tab2')).toEqual([
-      { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: A, version: 1, diagnostics: [expect.objectContaining({ message: 'fresh' })] } },
+      {
+        jsonrpc: '2.0',
+        method: 'textDocument/publishDiagnostics',
+        params: { uri: A, version: 1, diagnostics: [expect.objectContaining({ message: 'fresh' })] },
+      },
     ]);
   });
 
@@ -215,7 +248,10 @@ describe('continuity: detach and reattach', () => {
     const original = h.readyLease('orig');
     h.connect('dup', { hint: original });
     const dup = h.holderAnswered('dup');
-    expect(dup).toEqual([{ type: 'cancelTimer', timerId: 'holderProbe:dup' }, { type: 'closeBrowser', attachmentId: 'dup', code: 4005 }]);
+    expect(dup).toEqual([
+      { type: 'cancelTimer', timerId: 'holderProbe:dup' },
+      { type: 'closeBrowser', attachmentId: 'dup', code: 4005 },
+    ]);
     expect(h.broker.lease(original)).toMatchObject({ attachmentId: 'orig', phase: 'running' });
   });
 
@@ -285,9 +321,12 @@ describe('continuity: detach and reattach', () => {
     h.fromBrowser('tab1', res(fwd.id as number, null));
     h.closeBrowser('tab1');
     // while detached the broker answers the server itself and tracks the effective set
-    expect(toServer(h.fromServer(lease, req(2, 'client/registerCapability', { registrations: [r2] })), lease)).toEqual([{ jsonrpc: '2.0', id: 2, result: null }]);
-    expect(toServer(h.fromServer(lease, req(3, 'client/unregisterCapability', { unregisterations: [{ id: 'r1', method: r1.method }] })), lease))
-      .toEqual([{ jsonrpc: '2.0', id: 3, result: null }]);
+    expect(toServer(h.fromServer(lease, req(2, 'client/registerCapability', { registrations: [r2] })), lease)).toEqual([
+      { jsonrpc: '2.0', id: 2, result: null },
+    ]);
+    expect(toServer(h.fromServer(lease, req(3, 'client/unregisterCapability', { unregisterations: [{ id: 'r1', method: r1.method }] })), lease)).toEqual([
+      { jsonrpc: '2.0', id: 3, result: null },
+    ]);
     const ready = statusFrames(h.connect('tab2', { hint: lease }), 'tab2')[0];
     expect(ready).toMatchObject({ status: 'ready', resumed: true, registrations: [r2], initializeResult: INIT_RESULT });
     // the browser must not initialize again; if it does, the retained result answers it locally

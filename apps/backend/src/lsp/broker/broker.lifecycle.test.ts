@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '@kandev/protocol';
 import {
-  BrokerHarness, browserCloses, INIT_RESULT, logs, notif, ofType, openedLease, req, res, settingsWith, statusFrames, toBrowser, toServer,
+  BrokerHarness,
+  browserCloses,
+  INIT_RESULT,
+  logs,
+  notif,
+  ofType,
+  openedLease,
+  req,
+  res,
+  settingsWith,
+  statusFrames,
+  toBrowser,
+  toServer,
   WORKSPACE,
 } from './testkit.js';
 import type { JsonRpcMessage } from './types.js';
@@ -17,13 +29,13 @@ describe('launch and the single initialize exchange', () => {
   it('S39 a new lease opens the task host with autoInstall from settings, relays install frames, then ready{resumed:false}', () => {
     const h = new BrokerHarness();
     const fx = h.connect('tab', { language: 'python', settings: settingsWith({}, { lsp_auto_install_languages: ['python'] }) });
-    expect(ofType(fx, 'openUpstream')).toEqual([{ type: 'openUpstream', leaseId: 'L1', sessionId: 's1', language: 'python', autoInstall: true, trustWorkspaceTools: false }]);
+    expect(ofType(fx, 'openUpstream')).toEqual([
+      { type: 'openUpstream', leaseId: 'L1', sessionId: 's1', language: 'python', autoInstall: true, trustWorkspaceTools: false },
+    ]);
     expect(logs(fx)).toEqual(['create/new_lease', 'attach/new_lease']);
     expect(toBrowser(h.hostStatus('L1', { status: 'installing', language: 'python' }), 'tab')).toEqual([{ status: 'installing', language: 'python' }]);
     expect(toBrowser(h.hostStatus('L1', { status: 'installed', language: 'python' }), 'tab')).toEqual([{ status: 'installed', language: 'python' }]);
-    expect(toBrowser(h.hostReady('L1', 'python'), 'tab')).toEqual([
-      { status: 'ready', lease: 'L1', resumed: false, language: 'python', ...WORKSPACE },
-    ]);
+    expect(toBrowser(h.hostReady('L1', 'python'), 'tab')).toEqual([{ status: 'ready', lease: 'L1', resumed: false, language: 'python', ...WORKSPACE }]);
     // a second host ready, or a late install frame, changes nothing
     expect(h.hostReady('L1', 'python')).toEqual([]);
     expect(h.hostStatus('L1', { status: 'installing', language: 'python' })).toEqual([]);
@@ -40,7 +52,7 @@ describe('launch and the single initialize exchange', () => {
     expect(statusFrames(h.hostReady(lease), 'tab2')).toEqual([expect.objectContaining({ status: 'ready', resumed: false })]);
   });
 
-  it('an install failure is relayed and the following close passes agentctl\'s code through', () => {
+  it("an install failure is relayed and the following close passes agentctl's code through", () => {
     const h = new BrokerHarness();
     const lease = openedLease(h.connect('tab'));
     const frame = { status: 'install_failed', language: 'go', error: 'go: module lookup disabled' };
@@ -118,7 +130,13 @@ describe('launch and the single initialize exchange', () => {
   it('a ready frame with a non-string repo subpath ends the lease (1007 upstream), never reaching the browser as ready', () => {
     const h = new BrokerHarness();
     const lease = openedLease(h.connect('tab'));
-    const fx = h.hostStatus(lease, { status: 'ready', language: 'go', workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: ['repoA', 7] });
+    const fx = h.hostStatus(lease, {
+      status: 'ready',
+      language: 'go',
+      workspaceUri: 'file:///workspace',
+      workspacePath: '/workspace',
+      repoSubpaths: ['repoA', 7],
+    });
     expect(ofType(fx, 'closeUpstream')).toEqual([{ type: 'closeUpstream', leaseId: lease, code: 1007 }]);
     expect(statusFrames(fx, 'tab').filter((f) => f.status === 'ready')).toEqual([]);
     expect(logs(fx)).toEqual(['exit/upstream_lost']);
@@ -152,7 +170,11 @@ describe('launch and the single initialize exchange', () => {
     h.closeBrowser('b');
     const fx = h.handle({ type: 'sessionStopped', sessionId: 'sx' });
     expect(browserCloses(fx)).toEqual([{ attachmentId: 'a', code: 4002 }]);
-    expect(ofType(fx, 'closeUpstream').map((c) => c.leaseId).sort()).toEqual([attached, detached].sort());
+    expect(
+      ofType(fx, 'closeUpstream')
+        .map((c) => c.leaseId)
+        .sort(),
+    ).toEqual([attached, detached].sort());
     expect(fx.filter((e) => 'leaseId' in e && e.leaseId === other)).toEqual([]);
     expect(ofType(h.connect('d', { session: 'sx', hint: detached }), 'openUpstream')).toHaveLength(1);
   });

@@ -34,11 +34,16 @@ type Wire = { to: string; message: unknown } | Effect;
 function onWire(effects: readonly Effect[]): Wire[] {
   return effects.map((e) => {
     switch (e.type) {
-      case 'sendToBrowser': return { to: `browser:${e.attachmentId}`, message: e.frame };
-      case 'relayToBrowser': return { to: `browser:${e.attachmentId}`, message: JSON.parse(e.text) };
-      case 'sendToUpstream': return { to: `server:${e.leaseId}`, message: e.message };
-      case 'relayToUpstream': return { to: `server:${e.leaseId}`, message: JSON.parse(e.text) };
-      default: return e;
+      case 'sendToBrowser':
+        return { to: `browser:${e.attachmentId}`, message: e.frame };
+      case 'relayToBrowser':
+        return { to: `browser:${e.attachmentId}`, message: JSON.parse(e.text) };
+      case 'sendToUpstream':
+        return { to: `server:${e.leaseId}`, message: e.message };
+      case 'relayToUpstream':
+        return { to: `server:${e.leaseId}`, message: JSON.parse(e.text) };
+      default:
+        return e;
     }
   });
 }
@@ -55,13 +60,17 @@ function pair(): { decoded: BrokerHarness; raw: BrokerHarness; lease: LeaseId } 
 }
 
 describe('server messages relayed raw', () => {
-  it('a result reaches the browser as the server\'s own text with only the id replaced', () => {
+  it("a result reaches the browser as the server's own text with only the id replaced", () => {
     const { raw, lease } = pair();
     const sent = raw.fromBrowser('tab', req('b-1', 'textDocument/hover', HOVER));
     const serverId = (sent.find((e) => e.type === 'sendToUpstream') as Extract<Effect, { type: 'sendToUpstream' }>).message.id as number;
     const text = `{ "jsonrpc": "2.0", "result": {"id": 77, "contents": "\\"id\\": ${serverId}"}, "id" : ${serverId} }`;
     const fx = rawFromServer(raw, lease, text);
-    expect(fx).toContainEqual({ type: 'relayToBrowser', attachmentId: 'tab', text: `{ "jsonrpc": "2.0", "result": {"id": 77, "contents": "\\"id\\": ${serverId}"}, "id" : "b-1" }` });
+    expect(fx).toContainEqual({
+      type: 'relayToBrowser',
+      attachmentId: 'tab',
+      text: `{ "jsonrpc": "2.0", "result": {"id": 77, "contents": "\\"id\\": ${serverId}"}, "id" : "b-1" }`,
+    });
     expect(raw.broker.lease(lease)).toMatchObject({ pendingRequests: 0 });
   });
 
@@ -83,7 +92,10 @@ describe('server messages relayed raw', () => {
     ['diagnostics for a document the browser has open', () => diagnostics('file:///workspace/repoA/main.go', 1)],
     ['a server $/cancelRequest', () => notif('$/cancelRequest', { id: 1 })],
     ['a server request the broker answers', () => req(900, 'workspace/configuration', { items: [{ section: 'gopls' }] })],
-    ['a server request forwarded to the browser', () => req(901, 'client/registerCapability', { registrations: [{ id: 'r', method: 'workspace/didChangeWatchedFiles' }] })],
+    [
+      'a server request forwarded to the browser',
+      () => req(901, 'client/registerCapability', { registrations: [{ id: 'r', method: 'workspace/didChangeWatchedFiles' }] }),
+    ],
     ['a request with a null id', () => ({ jsonrpc: '2.0', id: null, method: 'x' })],
     ['neither request nor response', (id: number) => ({ jsonrpc: '2.0', id })],
   ])('%s: the peers see the same as on the decoded path', (_what, build) => {
@@ -120,7 +132,7 @@ describe('server messages relayed raw', () => {
 });
 
 describe('browser messages relayed raw', () => {
-  it('a request goes upstream as the browser\'s own text with the server-facing id spliced in', () => {
+  it("a request goes upstream as the browser's own text with the server-facing id spliced in", () => {
     const { raw, lease } = pair();
     const text = '{"jsonrpc":"2.0","method":"textDocument/hover","params":{"id":"b-1","s":"\\"id\\":\\"b-1\\""} , "id":"b-1"}';
     const fx = rawFromBrowser(raw, 'tab', text);
@@ -130,7 +142,10 @@ describe('browser messages relayed raw', () => {
     expect(typeof serverId).toBe('number');
     expect(relayed.text).toBe(`{"jsonrpc":"2.0","method":"textDocument/hover","params":{"id":"b-1","s":"\\"id\\":\\"b-1\\""} , "id":${serverId}}`);
     // and the answer finds its way back under the browser's id
-    expect(onWire(rawFromServer(raw, lease, `{"jsonrpc":"2.0","id":${serverId},"result":null}`))).toContainEqual({ to: 'browser:tab', message: { jsonrpc: '2.0', id: 'b-1', result: null } });
+    expect(onWire(rawFromServer(raw, lease, `{"jsonrpc":"2.0","id":${serverId},"result":null}`))).toContainEqual({
+      to: 'browser:tab',
+      message: { jsonrpc: '2.0', id: 'b-1', result: null },
+    });
   });
 
   it('an unowned notification goes upstream byte for byte', () => {
@@ -143,7 +158,7 @@ describe('browser messages relayed raw', () => {
     ['initialize again', () => req('i2', 'initialize', { capabilities: {} })],
     ['shutdown', () => req('s', 'shutdown')],
     ['a request', () => req(42, 'textDocument/definition', HOVER)],
-    ['didOpen (its version is the broker\'s)', () => didOpen('file:///workspace/repoA/b.go', 7, 'package b')],
+    ["didOpen (its version is the broker's)", () => didOpen('file:///workspace/repoA/b.go', 7, 'package b')],
     ['didChangeConfiguration (the broker owns settings)', () => notif('workspace/didChangeConfiguration', { settings: {} })],
     ['$/cancelRequest for a pending request', () => notif('$/cancelRequest', { id: 'pending' })],
     ['exit', () => notif('exit')],

@@ -1,27 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BrokerHarness, browserCloses, logs, ofType, openedLease, req, res, toBrowser, toServer,
-} from './testkit.js';
+import { BrokerHarness, browserCloses, logs, ofType, openedLease, req, res, toBrowser, toServer } from './testkit.js';
 import type { Effect, JsonRpcMessage } from './types.js';
 
 /** A compact, ordered trace of what the wiring would do. */
 function trace(effects: readonly Effect[]): string[] {
   return effects.flatMap((e) => {
     switch (e.type) {
-      case 'sendToUpstream': return [`server:${typeof e.message.method === 'string' ? e.message.method : `response#${String(e.message.id)}`}`];
-      case 'sendToBrowser': return [`browser:${'status' in e.frame ? `status=${String(e.frame.status)}` : 'error' in e.frame ? 'error' : String(e.frame.method ?? 'response')}`];
-      case 'closeBrowser': return [`closeBrowser:${e.code}`];
-      case 'closeUpstream': return [`closeUpstream:${e.code}`];
-      case 'releaseUpstream': return ['releaseUpstream'];
-      case 'releaseSlot': return ['releaseSlot'];
-      case 'log': return [`log:${e.event}/${e.reason}`];
-      default: return [];
+      case 'sendToUpstream':
+        return [`server:${typeof e.message.method === 'string' ? e.message.method : `response#${String(e.message.id)}`}`];
+      case 'sendToBrowser':
+        return [`browser:${'status' in e.frame ? `status=${String(e.frame.status)}` : 'error' in e.frame ? 'error' : String(e.frame.method ?? 'response')}`];
+      case 'closeBrowser':
+        return [`closeBrowser:${e.code}`];
+      case 'closeUpstream':
+        return [`closeUpstream:${e.code}`];
+      case 'releaseUpstream':
+        return ['releaseUpstream'];
+      case 'releaseSlot':
+        return ['releaseSlot'];
+      case 'log':
+        return [`log:${e.event}/${e.reason}`];
+      default:
+        return [];
     }
   });
 }
 
 describe('release (Stop, editor idle) versus detach', () => {
-  it('C06 editor-idle release is acknowledged: reject pending, shutdown, exit, release-stream, agentctl\'s reaped report, then released and 1000', () => {
+  it("C06 editor-idle release is acknowledged: reject pending, shutdown, exit, release-stream, agentctl's reaped report, then released and 1000", () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
     const pending = toServer(h.fromBrowser('tab', req(7, 'textDocument/references', {})))[0] as JsonRpcMessage;
@@ -48,7 +54,9 @@ describe('release (Stop, editor idle) versus detach', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
     const fx = h.closeBrowser('tab');
-    expect(trace(fx).filter((t) => t.startsWith('server:shutdown') || t.startsWith('server:exit') || t.startsWith('closeUpstream') || t === 'releaseSlot')).toEqual([]);
+    expect(
+      trace(fx).filter((t) => t.startsWith('server:shutdown') || t.startsWith('server:exit') || t.startsWith('closeUpstream') || t === 'releaseSlot'),
+    ).toEqual([]);
     expect(h.broker.lease(lease)).toMatchObject({ phase: 'running', detachedAt: h.now });
     expect(logs(h.connect('tab2', { hint: lease }))).toEqual(['reattach/lease_hint']);
   });
@@ -94,7 +102,7 @@ describe('release (Stop, editor idle) versus detach', () => {
     expect(trace(h.hostStatus(lease, { status: 'reaped', clean: true }))).toEqual(['log:exit/reaped', 'closeUpstream:1000']);
   });
 
-  it('released is never sent on the stream\'s close alone: a launched server needs agentctl\'s reaped report', () => {
+  it("released is never sent on the stream's close alone: a launched server needs agentctl's reaped report", () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
     const start = h.control('tab', { control: 'release', reason: 'stop' });
@@ -141,7 +149,12 @@ describe('release (Stop, editor idle) versus detach', () => {
     const h = new BrokerHarness();
     const lease = openedLease(h.connect('tab'));
     h.hostReady(lease);
-    expect(trace(h.control('tab', { control: 'release', reason: 'editor_idle' }))).toEqual(['releaseSlot', 'log:release/editor_idle', 'server:exit', 'releaseUpstream']);
+    expect(trace(h.control('tab', { control: 'release', reason: 'editor_idle' }))).toEqual([
+      'releaseSlot',
+      'log:release/editor_idle',
+      'server:exit',
+      'releaseUpstream',
+    ]);
   });
 
   it('server requests forwarded to the releasing browser are answered by the broker', () => {

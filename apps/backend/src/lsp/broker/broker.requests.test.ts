@@ -18,7 +18,9 @@ describe('request mapping, cancellation and bounds', () => {
     const fx = h.fromBrowser('tab', req('b-1', 'textDocument/hover', HOVER));
     const sent = toServer(fx, lease)[0] as JsonRpcMessage;
     expect(sent).toEqual({ jsonrpc: '2.0', id: expect.any(Number), method: 'textDocument/hover', params: HOVER });
-    expect(toBrowser(h.fromServer(lease, res(sent.id as number, { contents: 'doc' })), 'tab')).toEqual([{ jsonrpc: '2.0', id: 'b-1', result: { contents: 'doc' } }]);
+    expect(toBrowser(h.fromServer(lease, res(sent.id as number, { contents: 'doc' })), 'tab')).toEqual([
+      { jsonrpc: '2.0', id: 'b-1', result: { contents: 'doc' } },
+    ]);
     expect(h.broker.lease(lease)).toMatchObject({ pendingRequests: 0, trackedRequestBytes: 0 });
     // its 30 s timer was cancelled with it
     expect([...h.armedTimers().keys()].filter((id) => id.startsWith('request:'))).toEqual([]);
@@ -106,7 +108,9 @@ describe('request mapping, cancellation and bounds', () => {
   it('requests before initialize or before the process launched are answered with ServerNotInitialized', () => {
     const h = new BrokerHarness();
     const lease = openedLease(h.connect('tab'));
-    expect(toBrowser(h.fromBrowser('tab', req(1, 'textDocument/hover', HOVER)), 'tab')).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32002, message: expect.any(String) } }]);
+    expect(toBrowser(h.fromBrowser('tab', req(1, 'textDocument/hover', HOVER)), 'tab')).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32002, message: expect.any(String) } },
+    ]);
     h.hostReady(lease);
     expect(toBrowser(h.fromBrowser('tab', req(2, 'textDocument/hover', HOVER)), 'tab')).toMatchObject([{ id: 2, error: { code: -32002 } }]);
     expect(toServer(h.all)).toEqual([]);
@@ -148,9 +152,14 @@ describe('server requests', () => {
   it('a forwarded server request gets a browser-facing id, mapped back on the answer; the server may cancel it', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
-    const fwd = toBrowser(h.fromServer(lease, req('srv-9', 'window/showMessageRequest', { type: 2, message: 'Reload?', actions: [{ title: 'Yes' }] })), 'tab')[0] as JsonRpcMessage;
+    const fwd = toBrowser(
+      h.fromServer(lease, req('srv-9', 'window/showMessageRequest', { type: 2, message: 'Reload?', actions: [{ title: 'Yes' }] })),
+      'tab',
+    )[0] as JsonRpcMessage;
     expect(fwd).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number), method: 'window/showMessageRequest' });
-    expect(toBrowser(h.fromServer(lease, notif('$/cancelRequest', { id: 'srv-9' })), 'tab')).toEqual([{ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: fwd.id } }]);
+    expect(toBrowser(h.fromServer(lease, notif('$/cancelRequest', { id: 'srv-9' })), 'tab')).toEqual([
+      { jsonrpc: '2.0', method: '$/cancelRequest', params: { id: fwd.id } },
+    ]);
     expect(toServer(h.fromBrowser('tab', res(fwd.id as number, { title: 'Yes' })), lease)).toEqual([{ jsonrpc: '2.0', id: 'srv-9', result: { title: 'Yes' } }]);
     // answering twice, or answering an id the broker never sent, reaches nothing
     expect(h.fromBrowser('tab', res(fwd.id as number, { title: 'Yes' }))).toEqual([]);
@@ -164,7 +173,12 @@ describe('server requests', () => {
     const reg = { id: 'r', method: 'textDocument/hover', registerOptions: {} };
     h.fromServer(lease, req(5, 'client/registerCapability', { registrations: [reg] }));
     const fx = h.closeBrowser('tab');
-    expect(toServer(fx, lease)).toEqual(expect.arrayContaining([{ jsonrpc: '2.0', id: 4, result: null }, { jsonrpc: '2.0', id: 5, result: null }]));
+    expect(toServer(fx, lease)).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: 4, result: null },
+        { jsonrpc: '2.0', id: 5, result: null },
+      ]),
+    );
     expect(h.broker.lease(lease)?.registrations).toEqual([reg]);
   });
 
@@ -203,8 +217,9 @@ describe('malformed browser messages', () => {
   it('a request with an unusable id is answered with id null; a malformed response is not answered', () => {
     const h = new BrokerHarness();
     h.readyLease('tab');
-    expect(toBrowser(h.fromBrowser('tab', { jsonrpc: '2.0', id: { bad: true }, method: 'textDocument/hover' } as never), 'tab'))
-      .toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'malformed message' } }]);
+    expect(toBrowser(h.fromBrowser('tab', { jsonrpc: '2.0', id: { bad: true }, method: 'textDocument/hover' } as never), 'tab')).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'malformed message' } },
+    ]);
     expect(h.fromBrowser('tab', { jsonrpc: '2.0', id: 3 } as never)).toEqual([]);
     expect(toServer(h.all).filter((m) => m.method === 'textDocument/hover')).toEqual([]);
   });

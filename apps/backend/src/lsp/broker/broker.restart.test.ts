@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BrokerHarness, browserCloses, didOpen, INIT_RESULT, logs, ofType, req, res, statusFrames, toBrowser, toServer, WORKSPACE,
-} from './testkit.js';
+import { BrokerHarness, browserCloses, didOpen, INIT_RESULT, logs, ofType, req, res, statusFrames, toBrowser, toServer, WORKSPACE } from './testkit.js';
 import type { JsonRpcMessage } from './types.js';
 
 /** A crashed server (agentctl: server_exited with its stderr tail, then 4006). */
@@ -66,7 +64,9 @@ describe('crash budget: a leased server that exits unexpectedly is restarted', (
     const lease = h.readyLease('tab');
     const backoffs = [1_000, 2_000, 4_000, 8_000, 16_000];
     backoffs.forEach((backoff, i) => {
-      expect(statusFrames(crash(h, lease, `crash ${i + 1}`), 'tab')).toEqual([{ status: 'restarting', language: 'go', attempt: i + 1, of: 5, stderrTail: `crash ${i + 1}` }]);
+      expect(statusFrames(crash(h, lease, `crash ${i + 1}`), 'tab')).toEqual([
+        { status: 'restarting', language: 'go', attempt: i + 1, of: 5, stderrTail: `crash ${i + 1}` },
+      ]);
       expect(ofType(h.advance(backoff - 1), 'openUpstream')).toEqual([]);
       restartCompletes(h, lease, 1);
     });
@@ -97,7 +97,9 @@ describe('crash budget: a leased server that exits unexpectedly is restarted', (
     expect(toBrowser(crash(h, lease))).toEqual([]);
     restartCompletes(h, lease, 1_000, { capabilities: { hoverProvider: true, definitionProvider: true } });
     const back = statusFrames(h.connect('tab2', { hint: lease }), 'tab2');
-    expect(back).toEqual([expect.objectContaining({ status: 'ready', resumed: true, initializeResult: { capabilities: { hoverProvider: true, definitionProvider: true } } })]);
+    expect(back).toEqual([
+      expect.objectContaining({ status: 'ready', resumed: true, initializeResult: { capabilities: { hoverProvider: true, definitionProvider: true } } }),
+    ]);
   });
 
   it('a server that exits before it was ever initialized is not restarted: 4006 as before', () => {

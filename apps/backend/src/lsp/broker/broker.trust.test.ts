@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BrokerHarness, browserCloses, logs, notif, ofType, openedLease, req, res, settingsWith, toBrowser, toServer, TRUSTED_TOOLS,
-} from './testkit.js';
+import { BrokerHarness, browserCloses, logs, notif, ofType, openedLease, req, res, settingsWith, toBrowser, toServer, TRUSTED_TOOLS } from './testkit.js';
 import type { JsonRpcMessage } from './types.js';
 import { RUST_ANALYZER_UNTRUSTED, UNTRUSTED_REFUSALS } from './workspaceTrust.js';
 
@@ -14,7 +12,10 @@ const BROWSER_INIT_OPTIONS = {
 };
 
 /** Connects, gets ready (with the given pins), sends initialize; returns what reached the server and the browser. */
-function initialize(h: BrokerHarness, o: { language: 'typescript' | 'python' | 'rust' | 'kotlin' | 'go'; trusted?: boolean; pins?: Record<string, unknown> | null; options?: unknown }) {
+function initialize(
+  h: BrokerHarness,
+  o: { language: 'typescript' | 'python' | 'rust' | 'kotlin' | 'go'; trusted?: boolean; pins?: Record<string, unknown> | null; options?: unknown },
+) {
   const lease = openedLease(h.connect('tab', { language: o.language, ...(o.trusted === undefined ? {} : { trusted: o.trusted }) }));
   h.hostReady(lease, o.language, o.pins === undefined ? TRUSTED_TOOLS : o.pins);
   const fx = h.fromBrowser('tab', req('i1', 'initialize', { capabilities: {}, initializationOptions: o.options ?? BROWSER_INIT_OPTIONS }));
@@ -61,7 +62,9 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
     const { lease, server } = initialize(h, { language: 'rust', options: { cargo: { buildScripts: { enable: true }, features: 'all' } } });
     expect(forwardedOptions(server)).toEqual({
       cargo: { buildScripts: { enable: false, overrideCommand: null }, features: 'all' },
-      procMacro: { enable: false }, checkOnSave: false, check: { overrideCommand: null },
+      procMacro: { enable: false },
+      checkOnSave: false,
+      check: { overrideCommand: null },
     });
     const initId = server[0]?.id as number;
     h.fromServer(lease, res(initId, { capabilities: {} }));
@@ -83,7 +86,7 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
     expect(ask(true)).toEqual([{ pythonPath: '/workspace/.venv/bin/python', analysis: { typeCheckingMode: 'strict' } }, '/workspace/.venv/bin/python']);
   });
 
-  it('the task host upstream is opened with the task trust, never the browser\'s', () => {
+  it("the task host upstream is opened with the task trust, never the browser's", () => {
     const h = new BrokerHarness();
     expect(ofType(h.connect('a', { trusted: true }), 'openUpstream')[0]?.trustWorkspaceTools).toBe(true);
     expect(ofType(h.connect('b', { session: 's2' }), 'openUpstream')[0]?.trustWorkspaceTools).toBe(false);

@@ -3,8 +3,20 @@
  * returns the effects to perform, in order. No sockets, timers or clocks inside; see README.md.
  */
 import {
-  BROWSER_REQUEST_TIMEOUT_MS, CloseCode, parseFrame, SERVER_RESTART_LIMIT, type ParsedFrame, type ReadyFrame, type ReleaseReason, type StatusFrame, type UserSettings,
-  type TrustedToolPins, type WorkspaceIdentity, readyFrameIdentity, isRecord, RpcErrorCode,
+  BROWSER_REQUEST_TIMEOUT_MS,
+  CloseCode,
+  parseFrame,
+  SERVER_RESTART_LIMIT,
+  type ParsedFrame,
+  type ReadyFrame,
+  type ReleaseReason,
+  type StatusFrame,
+  type UserSettings,
+  type TrustedToolPins,
+  type WorkspaceIdentity,
+  readyFrameIdentity,
+  isRecord,
+  RpcErrorCode,
 } from '@kandev/protocol';
 import { attachmentReady, routeBrowserMessage } from './browserRpc.js';
 import { decideAdmission, DEFAULT_MAX_LEASES, releaseSlotOnce } from './capacity.js';
@@ -12,7 +24,16 @@ import type { BrokerTiming, EventContext } from './context.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
 import { classify, errorResponse, notification } from './jsonrpc.js';
 import {
-  createLease, exceedsRetainedLimit, isDetached, newAttachment, releaseOf, restartOf, retainedBytes, type Attachment, type Lease, type LeasePhaseKind,
+  createLease,
+  exceedsRetainedLimit,
+  isDetached,
+  newAttachment,
+  releaseOf,
+  restartOf,
+  retainedBytes,
+  type Attachment,
+  type Lease,
+  type LeasePhaseKind,
 } from './lease.js';
 import { HOLDER_PROBE_MS, HolderProbes, holderToProbe } from './holderProbe.js';
 import { LeaseTable } from './leaseTable.js';
@@ -24,8 +45,24 @@ import { answerForwardedLocally, leaseConfig, relayServerRaw, routeServerMessage
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
-  AttachmentId, AttachReason, BrokerEvent, BrowserFrameEvent, RawRpcFrame, BrokerOptions, BrowserCloseCode, BrowserConnected, DetachReason, Effect,
-  EndReason, LeaseId, LogEvent, LogReason, RestartProcess, SessionId, UpstreamCloseCode, UserId,
+  AttachmentId,
+  AttachReason,
+  BrokerEvent,
+  BrowserFrameEvent,
+  RawRpcFrame,
+  BrokerOptions,
+  BrowserCloseCode,
+  BrowserConnected,
+  DetachReason,
+  Effect,
+  EndReason,
+  LeaseId,
+  LogEvent,
+  LogReason,
+  RestartProcess,
+  SessionId,
+  UpstreamCloseCode,
+  UserId,
 } from './types.js';
 
 type InitializingRestart = Extract<RestartProcess, { step: 'initializing' }>;
@@ -51,7 +88,6 @@ export interface LeaseView {
   registrations: unknown[];
   retainedBytes: number;
 }
-
 
 export class LeaseBroker {
   private readonly table = new LeaseTable();
@@ -85,18 +121,42 @@ export class LeaseBroker {
   handle(event: BrokerEvent, now: number): Effect[] {
     const out = new Outbox(now, this.timers);
     switch (event.type) {
-      case 'browserConnected': this.connect(event, out); break;
-      case 'browserFrame': this.browserFrame(event.attachmentId, event.frame, out); break;
-      case 'browserClosed': this.browserGone(event.attachmentId, 'browser_closed', out); break;
-      case 'browserWriteTimedOut': this.browserGone(event.attachmentId, 'write_timeout', out); break;
-      case 'upstreamFrame': this.upstreamFrame(event.leaseId, event.frame, out); break;
-      case 'upstreamClosed': this.upstreamClosed(event.leaseId, event.code, out); break;
-      case 'timerFired': this.timerFired(event.timerId, out); break;
-      case 'holderAnswered': this.holderProbed(event.newcomer, true, out); break;
-      case 'holderSilent': this.holderProbed(event.newcomer, false, out); break;
-      case 'settingsChanged': this.observeSettings(event.userId, event.settings, out); break;
-      case 'sessionStopped': this.sessionStopped(event.sessionId, out); break;
-      case 'shutdown': this.shutdown(out); break;
+      case 'browserConnected':
+        this.connect(event, out);
+        break;
+      case 'browserFrame':
+        this.browserFrame(event.attachmentId, event.frame, out);
+        break;
+      case 'browserClosed':
+        this.browserGone(event.attachmentId, 'browser_closed', out);
+        break;
+      case 'browserWriteTimedOut':
+        this.browserGone(event.attachmentId, 'write_timeout', out);
+        break;
+      case 'upstreamFrame':
+        this.upstreamFrame(event.leaseId, event.frame, out);
+        break;
+      case 'upstreamClosed':
+        this.upstreamClosed(event.leaseId, event.code, out);
+        break;
+      case 'timerFired':
+        this.timerFired(event.timerId, out);
+        break;
+      case 'holderAnswered':
+        this.holderProbed(event.newcomer, true, out);
+        break;
+      case 'holderSilent':
+        this.holderProbed(event.newcomer, false, out);
+        break;
+      case 'settingsChanged':
+        this.observeSettings(event.userId, event.settings, out);
+        break;
+      case 'sessionStopped':
+        this.sessionStopped(event.sessionId, out);
+        break;
+      case 'shutdown':
+        this.shutdown(out);
+        break;
     }
     return out.effects;
   }
@@ -196,14 +256,22 @@ export class LeaseBroker {
     }
     if (admission.kind === 'evict') this.endGracefully(admission.victim, 'eviction', undefined, out);
     const lease = createLease({
-      id: this.newLeaseId(), sessionId: e.sessionId, language: e.language, userId: e.userId, createdAt: out.now, seq: ++this.seq,
+      id: this.newLeaseId(),
+      sessionId: e.sessionId,
+      language: e.language,
+      userId: e.userId,
+      createdAt: out.now,
+      seq: ++this.seq,
       trustWorkspaceTools: trusted,
     });
     this.table.add(lease);
     this.counters.created += 1;
     out.log('create', 'new_lease', lease.language);
     out.push({
-      type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
+      type: 'openUpstream',
+      leaseId: lease.id,
+      sessionId: lease.sessionId,
+      language: lease.language,
       autoInstall: this.settings.autoInstall(lease.userId, lease.language),
       trustWorkspaceTools: lease.trustWorkspaceTools,
     });
@@ -243,8 +311,13 @@ export class LeaseBroker {
 
   private readyFrame(lease: Lease, host: WorkspaceIdentity, attachment: Attachment): ReadyFrame {
     const frame: ReadyFrame = {
-      status: 'ready', lease: lease.id, resumed: attachment.resumed, language: lease.language,
-      workspaceUri: host.workspaceUri, workspacePath: host.workspacePath, repoSubpaths: [...host.repoSubpaths],
+      status: 'ready',
+      lease: lease.id,
+      resumed: attachment.resumed,
+      language: lease.language,
+      workspaceUri: host.workspaceUri,
+      workspacePath: host.workspacePath,
+      repoSubpaths: [...host.repoSubpaths],
     };
     if (attachment.resumed) {
       frame.initializeResult = lease.init.result;
@@ -472,7 +545,10 @@ export class LeaseBroker {
         phase.restart = { step: 'opening', attempt: purpose.attempt };
         // The restarted server runs under the trust the lease started with, like the first one.
         return out.push({
-          type: 'openUpstream', leaseId: lease.id, sessionId: lease.sessionId, language: lease.language,
+          type: 'openUpstream',
+          leaseId: lease.id,
+          sessionId: lease.sessionId,
+          language: lease.language,
           autoInstall: this.settings.autoInstall(lease.userId, lease.language),
           trustWorkspaceTools: lease.trustWorkspaceTools,
         });
@@ -556,8 +632,10 @@ export class LeaseBroker {
 
 function endLog(reason: EndReason): [LogEvent, LogReason] {
   switch (reason) {
-    case 'expiry': return ['expiry', 'detached_deadline'];
-    case 'eviction': return ['eviction', 'capacity'];
+    case 'expiry':
+      return ['expiry', 'detached_deadline'];
+    case 'eviction':
+      return ['eviction', 'capacity'];
     case 'stop':
     case 'editor_idle':
     case 'state_limit':
@@ -581,9 +659,17 @@ function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
 
 function viewOf(lease: Lease): LeaseView {
   const view: LeaseView = {
-    id: lease.id, sessionId: lease.sessionId, userId: lease.userId, language: lease.language, phase: lease.phase.kind,
-    generation: lease.generation, initialize: lease.init.state.kind, pendingRequests: lease.requests.size,
-    trackedRequestBytes: lease.requests.bytes, registrations: lease.registrations.list(), retainedBytes: retainedBytes(lease),
+    id: lease.id,
+    sessionId: lease.sessionId,
+    userId: lease.userId,
+    language: lease.language,
+    phase: lease.phase.kind,
+    generation: lease.generation,
+    initialize: lease.init.state.kind,
+    pendingRequests: lease.requests.size,
+    trackedRequestBytes: lease.requests.bytes,
+    registrations: lease.registrations.list(),
+    retainedBytes: retainedBytes(lease),
   };
   if (lease.attachment) view.attachmentId = lease.attachment.id;
   if (lease.detachedAt !== undefined) view.detachedAt = lease.detachedAt;

@@ -44,7 +44,14 @@ export function attachmentReady(ctx: EventContext, lease: Lease, attachment: Att
 }
 
 function browserRequest(
-  ctx: EventContext, lease: Lease, attachment: Attachment, id: JsonRpcId, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
+  ctx: EventContext,
+  lease: Lease,
+  attachment: Attachment,
+  id: JsonRpcId,
+  method: string,
+  params: unknown,
+  message: JsonRpcMessage,
+  raw?: RawText,
 ): void {
   const { out } = ctx;
   const reply = (m: JsonRpcMessage) => out.toBrowser(attachment.id, m);
@@ -57,10 +64,14 @@ function browserRequest(
     if (!guarded.ok) return reply(errorResponse(id, RpcErrorCode.RequestFailed, guarded.message));
     const outcome = lease.init.onBrowserInitialize(attachment.generation, id, guarded.params, () => allocServerId(lease));
     switch (outcome.action) {
-      case 'forward': return out.toServer(lease.id, withId({ ...message, params: guarded.params }, outcome.serverId));
-      case 'wait': return;
-      case 'reply': return reply(resultResponse(id, outcome.result));
-      case 'reject': return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));
+      case 'forward':
+        return out.toServer(lease.id, withId({ ...message, params: guarded.params }, outcome.serverId));
+      case 'wait':
+        return;
+      case 'reply':
+        return reply(resultResponse(id, outcome.result));
+      case 'reject':
+        return reply(errorResponse(id, RpcErrorCode.InvalidRequest, outcome.message));
     }
   }
   // The lease's lifecycle belongs to the release control frame, never to a browser's `shutdown`.
@@ -76,7 +87,13 @@ function browserRequest(
 }
 
 function browserNotification(
-  ctx: EventContext, lease: Lease, attachment: Attachment, method: string, params: unknown, message: JsonRpcMessage, raw?: RawText,
+  ctx: EventContext,
+  lease: Lease,
+  attachment: Attachment,
+  method: string,
+  params: unknown,
+  message: JsonRpcMessage,
+  raw?: RawText,
 ): void {
   const { out } = ctx;
   if (lease.phase.kind !== 'running' || method === 'exit') return;
@@ -127,9 +144,13 @@ function browserAnswered(ctx: EventContext, lease: Lease, attachment: Attachment
 
 function refusalResponse(id: JsonRpcId, refusal: TrackRefusal): JsonRpcMessage {
   switch (refusal) {
-    case 'id_too_large': return errorResponse(null, RpcErrorCode.InvalidRequest, 'request id exceeds 256 bytes');
-    case 'duplicate_id': return errorResponse(id, RpcErrorCode.InvalidRequest, 'request id is already pending');
-    case 'too_many_pending': return errorResponse(id, RpcErrorCode.RequestFailed, 'too many pending requests');
-    case 'tracked_state_full': return errorResponse(id, RpcErrorCode.RequestFailed, 'too much pending request state');
+    case 'id_too_large':
+      return errorResponse(null, RpcErrorCode.InvalidRequest, 'request id exceeds 256 bytes');
+    case 'duplicate_id':
+      return errorResponse(id, RpcErrorCode.InvalidRequest, 'request id is already pending');
+    case 'too_many_pending':
+      return errorResponse(id, RpcErrorCode.RequestFailed, 'too many pending requests');
+    case 'tracked_state_full':
+      return errorResponse(id, RpcErrorCode.RequestFailed, 'too much pending request state');
   }
 }

@@ -33,9 +33,12 @@ describe('detached deadline and timer registry (two independent guards against s
 
   it('timer ids are distinct per purpose, lease and epoch', () => {
     const ids = new Set([
-      timerIdOf({ kind: 'deadline', leaseId: 'L', epoch: 1 }), timerIdOf({ kind: 'deadline', leaseId: 'L', epoch: 3 }),
-      timerIdOf({ kind: 'request', leaseId: 'L', serverId: 1 }), timerIdOf({ kind: 'shutdown', leaseId: 'L' }),
-      timerIdOf({ kind: 'reap', leaseId: 'L' }), timerIdOf({ kind: 'reap', leaseId: 'M' }),
+      timerIdOf({ kind: 'deadline', leaseId: 'L', epoch: 1 }),
+      timerIdOf({ kind: 'deadline', leaseId: 'L', epoch: 3 }),
+      timerIdOf({ kind: 'request', leaseId: 'L', serverId: 1 }),
+      timerIdOf({ kind: 'shutdown', leaseId: 'L' }),
+      timerIdOf({ kind: 'reap', leaseId: 'L' }),
+      timerIdOf({ kind: 'reap', leaseId: 'M' }),
     ]);
     expect(ids.size).toBe(6);
   });

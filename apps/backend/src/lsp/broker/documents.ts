@@ -64,9 +64,7 @@ interface OpenDocument {
 }
 
 export type DiagnosticsVerdict =
-  | { verdict: 'forward'; params: PublishDiagnosticsParams }
-  | { verdict: 'hold' }
-  | { verdict: 'drop'; why: 'malformed' | 'not_open' | 'stale_version' };
+  { verdict: 'forward'; params: PublishDiagnosticsParams } | { verdict: 'hold' } | { verdict: 'drop'; why: 'malformed' | 'not_open' | 'stale_version' };
 
 type TextDocumentParams = Record<string, unknown> & { textDocument: Record<string, unknown> & { uri: string } };
 
@@ -84,7 +82,10 @@ export class DocumentSync {
    * @param versions the lease's server-facing versions
    * @param gated true for a resumed attachment: diagnostics wait for `synchronized`
    */
-  constructor(private readonly versions: DocumentVersions, readonly gated: boolean) {}
+  constructor(
+    private readonly versions: DocumentVersions,
+    readonly gated: boolean,
+  ) {}
 
   get synchronized(): boolean {
     return this.synchronizedSent;

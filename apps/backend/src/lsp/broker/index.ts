@@ -4,12 +4,33 @@ export { DEFAULT_MAX_LEASES, parseMaxLeases } from './capacity.js';
 export { DETACHED_DEADLINE_MS } from './deadlines.js';
 export { RpcErrorCode } from '@kandev/protocol';
 export type { BrokerCounters, BrokerMetrics } from './metrics.js';
-export {
-  ATTACH_REASONS, DETACH_REASONS, END_REASONS, EXIT_REASONS, LOG_EVENTS, LOG_REASONS,
-} from './types.js';
+export { ATTACH_REASONS, DETACH_REASONS, END_REASONS, EXIT_REASONS, LOG_EVENTS, LOG_REASONS } from './types.js';
 export type {
-  AttachmentId, BrokerEvent, BrokerOptions, BrowserCloseCode, BrowserClosed, BrowserConnected, BrowserFrameEvent,
-  BrowserOutFrame, BrowserWriteTimedOut, Effect, EffectType, EndReason, JsonRpcId, JsonRpcMessage, LeaseId, LogEvent,
-  LogReason, SessionId, SessionStopped, SettingsChanged, Shutdown, TimerFired, TimerId, UpstreamCloseCode, UpstreamClosed,
-  UpstreamFrameEvent, UserId,
+  AttachmentId,
+  BrokerEvent,
+  BrokerOptions,
+  BrowserCloseCode,
+  BrowserClosed,
+  BrowserConnected,
+  BrowserFrameEvent,
+  BrowserOutFrame,
+  BrowserWriteTimedOut,
+  Effect,
+  EffectType,
+  EndReason,
+  JsonRpcId,
+  JsonRpcMessage,
+  LeaseId,
+  LogEvent,
+  LogReason,
+  SessionId,
+  SessionStopped,
+  SettingsChanged,
+  Shutdown,
+  TimerFired,
+  TimerId,
+  UpstreamCloseCode,
+  UpstreamClosed,
+  UpstreamFrameEvent,
+  UserId,
 } from './types.js';

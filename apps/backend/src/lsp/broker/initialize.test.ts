@@ -17,7 +17,11 @@ describe('InitializeExchange', () => {
     const x = new InitializeExchange();
     x.onBrowserInitialize(1, 'a', {}, () => 1);
     x.onDetach(1);
-    expect(x.onBrowserInitialize(2, 'b', {}, () => { throw new Error('no second initialize'); })).toEqual({ action: 'wait' });
+    expect(
+      x.onBrowserInitialize(2, 'b', {}, () => {
+        throw new Error('no second initialize');
+      }),
+    ).toEqual({ action: 'wait' });
     expect(x.onServerResponse(1, true, { capabilities: {} })).toMatchObject({ waiter: { generation: 2, browserId: 'b' }, sendInitialized: false });
     expect(x.onBrowserInitialized()).toBe(true);
     expect(x.onBrowserInitialized()).toBe(false);

@@ -4,7 +4,13 @@
  * retains for a browser that comes back lives here.
  */
 import {
-  MAX_RETAINED_LEASE_STATE_BYTES, type InstalledFrame, type InstallingFrame, type LanguageId, type TrustedToolPins, type WorkspaceIdentity, ProgressTracker,
+  MAX_RETAINED_LEASE_STATE_BYTES,
+  type InstalledFrame,
+  type InstallingFrame,
+  type LanguageId,
+  type TrustedToolPins,
+  type WorkspaceIdentity,
+  ProgressTracker,
 } from '@kandev/protocol';
 import { DetachDeadline } from './deadlines.js';
 import { DocumentSync, DocumentVersions } from './documents.js';
@@ -27,11 +33,11 @@ import type { LeaseTrust } from './workspaceTrust.js';
  */
 export type LeasePhase =
   | {
-    kind: 'starting';
-    /** Latest installing/installed frame, replayed to a browser that attaches meanwhile. */
-    installStatus?: InstallingFrame | InstalledFrame;
-    restart?: RestartProcess;
-  }
+      kind: 'starting';
+      /** Latest installing/installed frame, replayed to a browser that attaches meanwhile. */
+      installStatus?: InstallingFrame | InstalledFrame;
+      restart?: RestartProcess;
+    }
   | { kind: 'running'; host: WorkspaceIdentity }
   | { kind: 'releasing'; release: ReleaseProcess; host?: WorkspaceIdentity };
 
@@ -86,7 +92,13 @@ export interface Lease {
 }
 
 export function createLease(init: {
-  id: LeaseId; sessionId: SessionId; language: LanguageId; userId: UserId; createdAt: number; seq: number; trustWorkspaceTools?: boolean;
+  id: LeaseId;
+  sessionId: SessionId;
+  language: LanguageId;
+  userId: UserId;
+  createdAt: number;
+  seq: number;
+  trustWorkspaceTools?: boolean;
 }): Lease {
   return {
     ...init,
@@ -117,8 +129,13 @@ export function newAttachment(lease: Lease, id: AttachmentId, now: number): Atta
 
 /** What a resuming browser would be handed, in bytes; over 4 MiB the lease cannot be resumed. */
 export function retainedBytes(lease: Lease): number {
-  return jsonBytes(lease.init.result) + lease.registrations.retainedBytes + jsonBytes(lease.progress.snapshot())
-    + lease.versions.retainedBytes + jsonBytes(hostOf(lease));
+  return (
+    jsonBytes(lease.init.result) +
+    lease.registrations.retainedBytes +
+    jsonBytes(lease.progress.snapshot()) +
+    lease.versions.retainedBytes +
+    jsonBytes(hostOf(lease))
+  );
 }
 
 export function exceedsRetainedLimit(lease: Lease): boolean {
@@ -147,9 +164,12 @@ export function leaseTrust(lease: Lease): LeaseTrust {
 export function hostOf(lease: Lease): WorkspaceIdentity | undefined {
   const phase = lease.phase;
   switch (phase.kind) {
-    case 'running': return phase.host;
-    case 'releasing': return phase.host;
-    case 'starting': return phase.restart?.step === 'initializing' ? phase.restart.host : undefined;
+    case 'running':
+      return phase.host;
+    case 'releasing':
+      return phase.host;
+    case 'starting':
+      return phase.restart?.step === 'initializing' ? phase.restart.host : undefined;
   }
 }
 

@@ -20,9 +20,7 @@ export interface ClaimRequest {
   leaseHint?: string;
 }
 
-export type ClaimDecision =
-  | { kind: 'reattach'; lease: Lease; via: 'lease_hint' | 'recent_detached' }
-  | { kind: 'new' };
+export type ClaimDecision = { kind: 'reattach'; lease: Lease; via: 'lease_hint' | 'recent_detached' } | { kind: 'new' };
 
 export class LeaseTable {
   private readonly leases = new Map<LeaseId, Lease>();
@@ -57,8 +55,7 @@ export class LeaseTable {
   }
 
   claim(request: ClaimRequest): ClaimDecision {
-    const sameOwner = (l: Lease) =>
-      l.sessionId === request.sessionId && l.language === request.language && l.userId === request.userId;
+    const sameOwner = (l: Lease) => l.sessionId === request.sessionId && l.language === request.language && l.userId === request.userId;
     if (request.leaseHint !== undefined) {
       const hinted = this.leases.get(request.leaseHint);
       if (hinted && sameOwner(hinted) && isDetached(hinted)) return { kind: 'reattach', lease: hinted, via: 'lease_hint' };

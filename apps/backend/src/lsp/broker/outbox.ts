@@ -5,14 +5,25 @@
 import type { LanguageId } from '@kandev/protocol';
 import type { TimerPurpose, TimerRegistry } from './timers.js';
 import type {
-  AttachmentId, BrowserCloseCode, BrowserOutFrame, Effect, JsonRpcMessage, LeaseId, LogEvent, LogReason,
-  TimerId, UpstreamCloseCode,
+  AttachmentId,
+  BrowserCloseCode,
+  BrowserOutFrame,
+  Effect,
+  JsonRpcMessage,
+  LeaseId,
+  LogEvent,
+  LogReason,
+  TimerId,
+  UpstreamCloseCode,
 } from './types.js';
 
 export class Outbox {
   readonly effects: Effect[] = [];
 
-  constructor(readonly now: number, private readonly timers: TimerRegistry) {}
+  constructor(
+    readonly now: number,
+    private readonly timers: TimerRegistry,
+  ) {}
 
   toBrowser(attachmentId: AttachmentId, frame: BrowserOutFrame): void {
     this.effects.push({ type: 'sendToBrowser', attachmentId, frame });

@@ -30,9 +30,7 @@ export interface ReleaseTiming {
   reapWaitMs: number;
 }
 
-export function startRelease(
-  lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox, timing: ReleaseTiming,
-): void {
+export function startRelease(lease: Lease, reason: EndReason, ack: ReleaseReason | undefined, out: Outbox, timing: ReleaseTiming): void {
   const attachment = lease.attachment;
   const host = hostOf(lease);
   const parties: ReleaseParties = { reason };
@@ -68,7 +66,9 @@ export function afterShutdown(lease: Lease, out: Outbox, timing: ReleaseTiming):
 
 function closeAndAwaitReap(lease: Lease, parties: ReleaseParties, host: WorkspaceIdentity | undefined, out: Outbox, timing: ReleaseTiming): void {
   lease.phase = {
-    kind: 'releasing', release: { ...parties, step: 'reaping', awaitsReport: host !== undefined }, ...(host ? { host } : {}),
+    kind: 'releasing',
+    release: { ...parties, step: 'reaping', awaitsReport: host !== undefined },
+    ...(host ? { host } : {}),
   };
   if (host) out.releaseUpstream(lease.id);
   else out.closeUpstream(lease.id, 1000);

@@ -38,7 +38,10 @@ describe('RequestMap', () => {
     let refused = 0;
     for (let i = 0; i < MAX_PENDING_BROWSER_REQUESTS; i++) {
       const r = map.track(1, `${'i'.repeat(240)}${String(i).padStart(3, '0')}`, method, i, 0);
-      if (!r.ok) { expect(r.refusal).toBe('tracked_state_full'); refused++; }
+      if (!r.ok) {
+        expect(r.refusal).toBe('tracked_state_full');
+        refused++;
+      }
     }
     expect(refused).toBeGreaterThan(0);
     expect(map.bytes).toBeLessThanOrEqual(MAX_TRACKED_REQUEST_STATE_BYTES);

@@ -6,9 +6,7 @@
  * were drained at detach or release) finds nothing and is dropped. Bounded: 256 pending requests,
  * ids of at most 256 bytes, 64 KiB of tracked state; each entry carries its 30 s timer.
  */
-import {
-  MAX_PENDING_BROWSER_REQUESTS, MAX_REQUEST_ID_BYTES, MAX_TRACKED_REQUEST_STATE_BYTES,
-} from '@kandev/protocol';
+import { MAX_PENDING_BROWSER_REQUESTS, MAX_REQUEST_ID_BYTES, MAX_TRACKED_REQUEST_STATE_BYTES } from '@kandev/protocol';
 import { idBytes, idKey, utf8Length } from './jsonrpc.js';
 import type { JsonRpcId, TimerId } from './types.js';
 
@@ -50,7 +48,11 @@ export class RequestMap {
 
   /** Checks the bounds and records the request; the caller forwards it under `serverId`. */
   track(
-    generation: number, browserId: JsonRpcId, method: string, serverId: number, now: number,
+    generation: number,
+    browserId: JsonRpcId,
+    method: string,
+    serverId: number,
+    now: number,
   ): { ok: true; entry: PendingBrowserRequest } | { ok: false; refusal: TrackRefusal } {
     const idSize = idBytes(browserId);
     if (idSize > this.limits.maxIdBytes) return { ok: false, refusal: 'id_too_large' };

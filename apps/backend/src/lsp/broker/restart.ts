@@ -17,8 +17,15 @@
  * keep increasing across processes.
  */
 import {
-  MAX_RETAINED_LEASE_STATE_BYTES, SERVER_RESTART_WINDOW_MS, SERVER_STDERR_TAIL_BYTES, type ServerExitedFrame, type WorkspaceIdentity,
-  type InstallingFrame, type InstalledFrame, RpcErrorCode, ProgressTracker,
+  MAX_RETAINED_LEASE_STATE_BYTES,
+  SERVER_RESTART_WINDOW_MS,
+  SERVER_STDERR_TAIL_BYTES,
+  type ServerExitedFrame,
+  type WorkspaceIdentity,
+  type InstallingFrame,
+  type InstalledFrame,
+  RpcErrorCode,
+  ProgressTracker,
 } from '@kandev/protocol';
 import type { EventContext } from './context.js';
 import { InitializeExchange } from './initialize.js';
@@ -62,7 +69,11 @@ export function beginRestart(ctx: EventContext, lease: Lease, attempt: number): 
       out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server is restarting'));
     }
     out.toBrowser(attachment.id, {
-      status: 'restarting', language: lease.language, attempt, of: limit, ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
+      status: 'restarting',
+      language: lease.language,
+      attempt,
+      of: limit,
+      ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
     });
   }
   lease.serverRequests = new ForwardedServerRequests();
@@ -81,7 +92,9 @@ export function initializeRestarted(ctx: EventContext, lease: Lease, host: Works
   if (!restart) return;
   const serverId = allocServerId(lease);
   lease.phase = {
-    ...installStatusOf(lease), kind: 'starting', restart: { step: 'initializing', attempt: restart.attempt, initServerId: serverId, host },
+    ...installStatusOf(lease),
+    kind: 'starting',
+    restart: { step: 'initializing', attempt: restart.attempt, initServerId: serverId, host },
   };
   const previous = lease.init;
   lease.init = InitializeExchange.replay(previous, serverId);
@@ -104,5 +117,8 @@ export function boundedTail(value: unknown): string | undefined {
   const bytes = Buffer.from(value, 'utf8');
   if (bytes.length <= SERVER_STDERR_TAIL_BYTES) return value;
   // A cut through a multi-byte character decodes as U+FFFD: drop it rather than show it.
-  return bytes.subarray(bytes.length - SERVER_STDERR_TAIL_BYTES).toString('utf8').replace(/^\uFFFD+/, '');
+  return bytes
+    .subarray(bytes.length - SERVER_STDERR_TAIL_BYTES)
+    .toString('utf8')
+    .replace(/^\uFFFD+/, '');
 }

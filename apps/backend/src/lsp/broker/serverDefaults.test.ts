@@ -19,11 +19,13 @@ describe('server defaults through the broker', () => {
     const afterInitialized = toServer(h.fromBrowser('a1', notif('initialized', {})));
     expect(afterInitialized.map((m) => m.method)).toEqual(['initialized', 'workspace/didChangeConfiguration']);
     expect(afterInitialized[1]?.params).toEqual({
-      settings: { json: { schemaDownload: { enable: false }, validate: { enable: true }, schemas: [{ fileMatch: ['package.json'], url: 'file:///schemas/p.json' }] } },
+      settings: {
+        json: { schemaDownload: { enable: false }, validate: { enable: true }, schemas: [{ fileMatch: ['package.json'], url: 'file:///schemas/p.json' }] },
+      },
     });
   });
 
-  it('answers yaml-language-server\'s sections with the schema store off and the user\'s schemas', () => {
+  it("answers yaml-language-server's sections with the schema store off and the user's schemas", () => {
     const h = new BrokerHarness();
     const settings = settingsWith({ yaml: { yaml: { schemas: { 'file:///s/w.json': '.github/workflows/*.yml' } } } });
     const leaseId = h.readyLease('a1', { language: 'yaml', settings });
@@ -52,7 +54,7 @@ describe('server defaults through the broker', () => {
     expect(toServer(h.fromBrowser('a1', notif('initialized', {}))).map((m) => m.method)).toEqual(['initialized']);
   });
 
-  it('typescript-language-server gets inlay hint preferences pushed after initialized only while the language\'s inlay hints switch is on', () => {
+  it("typescript-language-server gets inlay hint preferences pushed after initialized only while the language's inlay hints switch is on", () => {
     const h = new BrokerHarness();
     const on = settingsWith({}, { lsp_editor_features: { typescript: { inlay_hints: true } } });
     const leaseId = openedLease(h.connect('a1', { language: 'typescript', settings: on }));
@@ -62,7 +64,11 @@ describe('server defaults through the broker', () => {
     const afterInitialized = toServer(h.fromBrowser('a1', notif('initialized', {})));
     expect(afterInitialized.map((m) => m.method)).toEqual(['initialized', 'workspace/didChangeConfiguration']);
     const pushed = (afterInitialized[1]?.params as { settings: Record<string, { inlayHints: Record<string, unknown> }> }).settings;
-    expect(pushed.typescript!.inlayHints).toMatchObject({ includeInlayParameterNameHints: 'all', includeInlayVariableTypeHints: true, includeInlayFunctionLikeReturnTypeHints: true });
+    expect(pushed.typescript!.inlayHints).toMatchObject({
+      includeInlayParameterNameHints: 'all',
+      includeInlayVariableTypeHints: true,
+      includeInlayFunctionLikeReturnTypeHints: true,
+    });
     expect(pushed.javascript!.inlayHints).toEqual(pushed.typescript!.inlayHints);
   });
 

@@ -4,7 +4,9 @@ import { RegistrationSet } from './registrations.js';
 import { answerLocally, applyBrowserSuccess, ForwardedServerRequests, routeServerRequest } from './serverRequests.js';
 
 const ctx = (config?: Record<string, unknown>) => ({
-  config, registrations: new RegistrationSet(MAX_RETAINED_LEASE_STATE_BYTES), workspaceFolders: [{ uri: 'file:///w', name: 'w' }],
+  config,
+  registrations: new RegistrationSet(MAX_RETAINED_LEASE_STATE_BYTES),
+  workspaceFolders: [{ uri: 'file:///w', name: 'w' }],
 });
 
 describe('server requests answered by the broker', () => {
@@ -12,7 +14,8 @@ describe('server requests answered by the broker', () => {
     const config = { gopls: { staticcheck: true, 'ui.semanticTokens': true }, 'python.analysis': { typeCheckingMode: 'strict' } };
     const params = { items: [{ section: 'gopls' }, { section: 'gopls.staticcheck' }, { section: 'missing' }, {}, { section: 'python.analysis' }] };
     expect(answerLocally(4, 'workspace/configuration', params, ctx(config))).toEqual({
-      jsonrpc: '2.0', id: 4,
+      jsonrpc: '2.0',
+      id: 4,
       result: [config.gopls, true, null, config, { typeCheckingMode: 'strict' }],
     });
     expect(answerLocally(5, 'workspace/configuration', { items: [{ section: 'gopls' }] }, ctx(undefined))).toEqual({ jsonrpc: '2.0', id: 5, result: [null] });
@@ -21,10 +24,14 @@ describe('server requests answered by the broker', () => {
   it('tracks client/registerCapability and client/unregisterCapability as an effective set', () => {
     const c = ctx();
     const reg = (id: string, method: string) => ({ id, method, registerOptions: { documentSelector: [{ language: 'go' }] } });
-    expect(answerLocally(1, 'client/registerCapability', { registrations: [reg('r1', 'textDocument/hover'), reg('r2', 'workspace/didChangeWatchedFiles')] }, c))
-      .toEqual({ jsonrpc: '2.0', id: 1, result: null });
-    expect(answerLocally(2, 'client/unregisterCapability', { unregisterations: [{ id: 'r1', method: 'textDocument/hover' }] }, c))
-      .toEqual({ jsonrpc: '2.0', id: 2, result: null });
+    expect(
+      answerLocally(1, 'client/registerCapability', { registrations: [reg('r1', 'textDocument/hover'), reg('r2', 'workspace/didChangeWatchedFiles')] }, c),
+    ).toEqual({ jsonrpc: '2.0', id: 1, result: null });
+    expect(answerLocally(2, 'client/unregisterCapability', { unregisterations: [{ id: 'r1', method: 'textDocument/hover' }] }, c)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: null,
+    });
     expect(c.registrations.list().map((r) => r.id)).toEqual(['r2']);
     applyBrowserSuccess('client/registerCapability', { registrations: [reg('r3', 'textDocument/completion')] }, c.registrations);
     expect(c.registrations.list().map((r) => r.id)).toEqual(['r2', 'r3']);
@@ -43,7 +50,9 @@ describe('server requests answered by the broker', () => {
 
   it('an unsupported server request gets JSON-RPC method-not-found (-32601), never silence', () => {
     expect(answerLocally('k', 'workspace/inlineCompletion/refresh', {}, ctx())).toEqual({
-      jsonrpc: '2.0', id: 'k', error: { code: -32601, message: 'Unhandled method workspace/inlineCompletion/refresh' },
+      jsonrpc: '2.0',
+      id: 'k',
+      error: { code: -32601, message: 'Unhandled method workspace/inlineCompletion/refresh' },
     });
     expect(answerLocally(9, 'custom/somethingElse', undefined, ctx())).toMatchObject({ error: { code: -32601 } });
   });
@@ -52,7 +61,9 @@ describe('server requests answered by the broker', () => {
     expect(routeServerRequest('workspace/applyEdit', true)).toBe('browser');
     expect(routeServerRequest('workspace/applyEdit', false)).toBe('broker');
     expect(answerLocally(7, 'workspace/applyEdit', { edit: { changes: {} } }, ctx())).toEqual({
-      jsonrpc: '2.0', id: 7, result: { applied: false, failureReason: 'no editor is attached to apply the edit' },
+      jsonrpc: '2.0',
+      id: 7,
+      result: { applied: false, failureReason: 'no editor is attached to apply the edit' },
     });
   });
 

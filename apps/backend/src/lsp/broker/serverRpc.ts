@@ -50,10 +50,14 @@ export function relayServerRaw(ctx: EventContext, lease: Lease, frame: RawRpcFra
 export function routeServerMessage(ctx: EventContext, lease: Lease, message: JsonRpcMessage): void {
   const m = classify(message);
   switch (m.kind) {
-    case 'response': return serverResponse(ctx, lease, m.id, m.ok, message);
-    case 'request': return serverRequest(ctx, lease, m.id, m.method, m.params);
-    case 'notification': return serverNotification(ctx, lease, m.method, m.params, message);
-    case 'malformed': return;
+    case 'response':
+      return serverResponse(ctx, lease, m.id, m.ok, message);
+    case 'request':
+      return serverRequest(ctx, lease, m.id, m.method, m.params);
+    case 'notification':
+      return serverNotification(ctx, lease, m.method, m.params, message);
+    case 'malformed':
+      return;
   }
 }
 

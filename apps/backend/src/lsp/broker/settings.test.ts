@@ -27,17 +27,30 @@ describe('SettingsBook', () => {
   it('fingerprints ignore key order; didChangeConfiguration carries the language JSON', () => {
     expect(configFingerprint({ a: 1, b: { c: 2, d: 3 } })).toBe(configFingerprint({ b: { d: 3, c: 2 }, a: 1 }));
     expect(configFingerprint(undefined)).toBe(configFingerprint({}));
-    expect(didChangeConfiguration({ gopls: { x: 1 } })).toEqual({ jsonrpc: '2.0', method: 'workspace/didChangeConfiguration', params: { settings: { gopls: { x: 1 } } } });
+    expect(didChangeConfiguration({ gopls: { x: 1 } })).toEqual({
+      jsonrpc: '2.0',
+      method: 'workspace/didChangeConfiguration',
+      params: { settings: { gopls: { x: 1 } } },
+    });
   });
 
-  it('the TypeScript inlay hint preferences follow the language\'s switch; the user\'s JSON wins over them', () => {
+  it("the TypeScript inlay hint preferences follow the language's switch; the user's JSON wins over them", () => {
     const book = new SettingsBook();
     book.observe('u', DEFAULT_SETTINGS);
     expect(book.languageConfig('u', 'typescript')).toBeUndefined();
     book.observe('u', { ...DEFAULT_SETTINGS, lsp_editor_features: { typescript: { inlay_hints: true } } });
-    expect(book.languageConfig('u', 'typescript')).toMatchObject({ typescript: { inlayHints: { includeInlayVariableTypeHints: true } }, javascript: { inlayHints: { includeInlayVariableTypeHints: true } } });
+    expect(book.languageConfig('u', 'typescript')).toMatchObject({
+      typescript: { inlayHints: { includeInlayVariableTypeHints: true } },
+      javascript: { inlayHints: { includeInlayVariableTypeHints: true } },
+    });
     expect(book.languageConfig('u', 'python')).toBeUndefined();
-    book.observe('u', { ...DEFAULT_SETTINGS, lsp_editor_features: { typescript: { inlay_hints: true } }, lsp_server_configs: { typescript: { typescript: { inlayHints: { includeInlayVariableTypeHints: false } } } } });
-    expect(book.languageConfig('u', 'typescript')).toMatchObject({ typescript: { inlayHints: { includeInlayVariableTypeHints: false, includeInlayParameterNameHints: 'all' } } });
+    book.observe('u', {
+      ...DEFAULT_SETTINGS,
+      lsp_editor_features: { typescript: { inlay_hints: true } },
+      lsp_server_configs: { typescript: { typescript: { inlayHints: { includeInlayVariableTypeHints: false } } } },
+    });
+    expect(book.languageConfig('u', 'typescript')).toMatchObject({
+      typescript: { inlayHints: { includeInlayVariableTypeHints: false, includeInlayParameterNameHints: 'all' } },
+    });
   });
 });

@@ -4,9 +4,7 @@
  */
 import { DEFAULT_SETTINGS, type ControlFrame, type LanguageId, type StatusFrame, type UserSettings } from '@kandev/protocol';
 import { LeaseBroker } from './broker.js';
-import type {
-  AttachmentId, BrokerEvent, BrokerOptions, BrowserOutFrame, Effect, JsonRpcId, JsonRpcMessage, LeaseId, TimerId,
-} from './types.js';
+import type { AttachmentId, BrokerEvent, BrokerOptions, BrowserOutFrame, Effect, JsonRpcId, JsonRpcMessage, LeaseId, TimerId } from './types.js';
 
 /** A fixed epoch: nothing depends on the real clock. */
 export const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -99,8 +97,13 @@ export class BrokerHarness {
 
   connect(attachmentId: AttachmentId, o: ConnectOptions = {}): Effect[] {
     const event: BrokerEvent = {
-      type: 'browserConnected', attachmentId, sessionId: o.session ?? 's1', language: o.language ?? 'go', userId: o.user ?? 'u1',
-      executorSupported: o.executorSupported ?? true, settings: o.settings ?? DEFAULT_SETTINGS,
+      type: 'browserConnected',
+      attachmentId,
+      sessionId: o.session ?? 's1',
+      language: o.language ?? 'go',
+      userId: o.user ?? 'u1',
+      executorSupported: o.executorSupported ?? true,
+      settings: o.settings ?? DEFAULT_SETTINGS,
     };
     if (o.trusted !== undefined) event.trustWorkspaceTools = o.trusted;
     if (o.hint !== undefined) event.leaseHint = o.hint;
@@ -150,7 +153,9 @@ export class BrokerHarness {
   readyLease(attachmentId: AttachmentId, o: ConnectOptions = {}): LeaseId {
     const leaseId = openedLease(this.connect(attachmentId, o));
     this.hostReady(leaseId, o.language ?? 'go');
-    const sent = toServer(this.fromBrowser(attachmentId, req('init-1', 'initialize', { capabilities: {}, workspaceFolders: [{ uri: WORKSPACE.workspaceUri, name: 'w' }] })));
+    const sent = toServer(
+      this.fromBrowser(attachmentId, req('init-1', 'initialize', { capabilities: {}, workspaceFolders: [{ uri: WORKSPACE.workspaceUri, name: 'w' }] })),
+    );
     const serverId = sent[0]?.id;
     if (serverId === undefined) throw new Error('initialize was not forwarded');
     this.fromServer(leaseId, res(serverId as JsonRpcId, INIT_RESULT));
@@ -168,11 +173,15 @@ export function ofType<T extends Effect['type']>(effects: readonly Effect[], typ
 }
 
 export function toServer(effects: readonly Effect[], leaseId?: LeaseId): JsonRpcMessage[] {
-  return ofType(effects, 'sendToUpstream').filter((e) => leaseId === undefined || e.leaseId === leaseId).map((e) => e.message);
+  return ofType(effects, 'sendToUpstream')
+    .filter((e) => leaseId === undefined || e.leaseId === leaseId)
+    .map((e) => e.message);
 }
 
 export function toBrowser(effects: readonly Effect[], attachmentId?: AttachmentId): BrowserOutFrame[] {
-  return ofType(effects, 'sendToBrowser').filter((e) => attachmentId === undefined || e.attachmentId === attachmentId).map((e) => e.frame);
+  return ofType(effects, 'sendToBrowser')
+    .filter((e) => attachmentId === undefined || e.attachmentId === attachmentId)
+    .map((e) => e.frame);
 }
 
 export function methods(messages: readonly BrowserOutFrame[]): string[] {

@@ -21,12 +21,18 @@ export type TimerPurpose =
 
 export function timerIdOf(purpose: TimerPurpose): TimerId {
   switch (purpose.kind) {
-    case 'deadline': return `deadline:${purpose.leaseId}:${purpose.epoch}`;
-    case 'request': return `request:${purpose.leaseId}:${purpose.serverId}`;
-    case 'shutdown': return `shutdown:${purpose.leaseId}`;
-    case 'reap': return `reap:${purpose.leaseId}`;
-    case 'restart': return `restart:${purpose.leaseId}:${purpose.attempt}`;
-    case 'holderProbe': return `holderProbe:${purpose.newcomer}`;
+    case 'deadline':
+      return `deadline:${purpose.leaseId}:${purpose.epoch}`;
+    case 'request':
+      return `request:${purpose.leaseId}:${purpose.serverId}`;
+    case 'shutdown':
+      return `shutdown:${purpose.leaseId}`;
+    case 'reap':
+      return `reap:${purpose.leaseId}`;
+    case 'restart':
+      return `restart:${purpose.leaseId}:${purpose.attempt}`;
+    case 'holderProbe':
+      return `holderProbe:${purpose.newcomer}`;
   }
 }
 

@@ -5,7 +5,17 @@
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
 import type {
-  CloseCode, JsonRpcId, JsonRpcMessage, LanguageId, NestingScan, ParsedFrame, ReleaseReason, RpcEnvelope, StatusFrame, UserSettings, WorkspaceIdentity,
+  CloseCode,
+  JsonRpcId,
+  JsonRpcMessage,
+  LanguageId,
+  NestingScan,
+  ParsedFrame,
+  ReleaseReason,
+  RpcEnvelope,
+  StatusFrame,
+  UserSettings,
+  WorkspaceIdentity,
 } from '@kandev/protocol';
 
 export type AttachmentId = string;
@@ -47,36 +57,80 @@ export interface BrowserConnected {
  * scan, only when the id is usable): the broker relays the text, with its id spliced, instead of
  * re-encoding the message.
  */
-export interface RawText { text: string; idSpan?: readonly [number, number] }
+export interface RawText {
+  text: string;
+  idSpan?: readonly [number, number];
+}
 
 /**
  * A JSON-RPC message from the server that the wiring did not decode: its text and the envelope a
  * scan read from it (shallow enough, one balanced object, jsonrpc 2.0). The broker relays it as
  * text when it only passes it on, and decodes it when it owns its method (or its id).
  */
-export interface RawRpcFrame { kind: 'raw'; text: string; envelope: RpcEnvelope; scan: NestingScan }
+export interface RawRpcFrame {
+  kind: 'raw';
+  text: string;
+  envelope: RpcEnvelope;
+  scan: NestingScan;
+}
 
-export interface BrowserFrameEvent { type: 'browserFrame'; attachmentId: AttachmentId; frame: ParsedFrame & { raw?: RawText } }
-export interface BrowserClosed { type: 'browserClosed'; attachmentId: AttachmentId }
+export interface BrowserFrameEvent {
+  type: 'browserFrame';
+  attachmentId: AttachmentId;
+  frame: ParsedFrame & { raw?: RawText };
+}
+export interface BrowserClosed {
+  type: 'browserClosed';
+  attachmentId: AttachmentId;
+}
 /** A write to this browser did not drain within the 5 s deadline: it is detached, never waited for. */
-export interface BrowserWriteTimedOut { type: 'browserWriteTimedOut'; attachmentId: AttachmentId }
+export interface BrowserWriteTimedOut {
+  type: 'browserWriteTimedOut';
+  attachmentId: AttachmentId;
+}
 /** A frame from the task-host stream: installing/installed/install_failed/ready, or JSON-RPC. */
-export interface UpstreamFrameEvent { type: 'upstreamFrame'; leaseId: LeaseId; frame: ParsedFrame | RawRpcFrame }
+export interface UpstreamFrameEvent {
+  type: 'upstreamFrame';
+  leaseId: LeaseId;
+  frame: ParsedFrame | RawRpcFrame;
+}
 /**
  * The task-host stream of a lease is gone: agentctl's close code (4001, 4003, 4006, 4007, 4008,
  * 1001, ...), 4002 when the wiring could not reach the session's agentctl at all, or the local
  * stack's code (1006) when the transport died.
  */
-export interface UpstreamClosed { type: 'upstreamClosed'; leaseId: LeaseId; code: number }
-export interface TimerFired { type: 'timerFired'; timerId: TimerId }
+export interface UpstreamClosed {
+  type: 'upstreamClosed';
+  leaseId: LeaseId;
+  code: number;
+}
+export interface TimerFired {
+  type: 'timerFired';
+  timerId: TimerId;
+}
 /** The holder asked by `probeBrowser` for `newcomer` answered its ping: it is alive (holderProbe.ts). */
-export interface HolderAnswered { type: 'holderAnswered'; newcomer: AttachmentId }
+export interface HolderAnswered {
+  type: 'holderAnswered';
+  newcomer: AttachmentId;
+}
 /** The holder's socket gave up on the ping (no answer in its wait, or it is gone): it counts as dead. */
-export interface HolderSilent { type: 'holderSilent'; newcomer: AttachmentId }
-export interface SettingsChanged { type: 'settingsChanged'; userId: UserId; settings: UserSettings }
+export interface HolderSilent {
+  type: 'holderSilent';
+  newcomer: AttachmentId;
+}
+export interface SettingsChanged {
+  type: 'settingsChanged';
+  userId: UserId;
+  settings: UserSettings;
+}
 /** The session's task host stopped (or is stopping): agentctl reaps every process it owns. */
-export interface SessionStopped { type: 'sessionStopped'; sessionId: SessionId }
-export interface Shutdown { type: 'shutdown' }
+export interface SessionStopped {
+  type: 'sessionStopped';
+  sessionId: SessionId;
+}
+export interface Shutdown {
+  type: 'shutdown';
+}
 
 export type BrokerEvent =
   | BrowserConnected
@@ -172,14 +226,7 @@ export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame
  * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
  */
 export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
-export const LOG_REASONS = [
-  ...ATTACH_REASONS,
-  ...DETACH_REASONS,
-  ...EXIT_REASONS,
-  'detached_deadline',
-  'capacity',
-  ...END_REASONS,
-] as const;
+export const LOG_REASONS = [...ATTACH_REASONS, ...DETACH_REASONS, ...EXIT_REASONS, 'detached_deadline', 'capacity', ...END_REASONS] as const;
 export type LogReason = (typeof LOG_REASONS)[number];
 export type AttachReason = (typeof ATTACH_REASONS)[number];
 export type DetachReason = (typeof DETACH_REASONS)[number];
@@ -208,15 +255,16 @@ export interface BrokerOptions {
 }
 
 /** A lease's release in progress (release.ts drives it; the lease's `releasing` phase holds it). */
-export type ReleaseProcess = ReleaseParties & (
+export type ReleaseProcess = ReleaseParties &
   /** `shutdown` sent to an initialized server; waiting for its answer or the shutdown timer. */
-  | { step: 'shutting_down'; shutdownServerId: number }
-  /**
-   * The stream is being closed. `awaitsReport`: a server process exists, so only agentctl's
-   * `reaped` report confirms the end (not the close).
-   */
-  | { step: 'reaping'; awaitsReport: boolean }
-);
+  (
+    | { step: 'shutting_down'; shutdownServerId: number }
+    /**
+     * The stream is being closed. `awaitsReport`: a server process exists, so only agentctl's
+     * `reaped` report confirms the end (not the close).
+     */
+    | { step: 'reaping'; awaitsReport: boolean }
+  );
 
 /** Who hears how a release ended, whatever step it is at. */
 export interface ReleaseParties {

@@ -38,8 +38,8 @@ export const RUST_ANALYZER_UNTRUSTED: Readonly<Record<string, unknown>> = {
 
 export const UNTRUSTED_REFUSALS = {
   typescriptUnpinned:
-    'workspace tools are not trusted and this task host has no TypeScript next to typescript-language-server; '
-    + "trust this workspace's tools or install typescript-language-server with its TypeScript",
+    'workspace tools are not trusted and this task host has no TypeScript next to typescript-language-server; ' +
+    "trust this workspace's tools or install typescript-language-server with its TypeScript",
   kotlin: "kotlin-lsp imports the Gradle or Maven build, which runs the repository's build scripts: trust this workspace's tools to use it",
 } as const;
 

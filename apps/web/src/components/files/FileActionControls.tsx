@@ -17,20 +17,61 @@ export interface FileActionAsk {
 }
 
 /** The Files panel's toolbar: New file, Rename and Delete of the target row, Refresh of everything. */
-export function FilesToolbar({ target, ask, refreshing, onRefresh }: { target: FileSubject | undefined; ask: FileActionAsk; refreshing: boolean; onRefresh(): void }) {
+export function FilesToolbar({
+  target,
+  ask,
+  refreshing,
+  onRefresh,
+}: {
+  target: FileSubject | undefined;
+  ask: FileActionAsk;
+  refreshing: boolean;
+  onRefresh(): void;
+}) {
   const { t } = useTranslation();
   return (
     <div className="file-tree-toolbar" role="toolbar" aria-label={t('files.action.toolbar')}>
-      <button type="button" className="icon-button" data-testid="file-new" aria-label={t('files.action.newFile')} title={t('files.action.newFile')} onClick={() => ask.create(target)}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="file-new"
+        aria-label={t('files.action.newFile')}
+        title={t('files.action.newFile')}
+        onClick={() => ask.create(target)}
+      >
         <FilePlus size={15} aria-hidden="true" />
       </button>
-      <button type="button" className="icon-button" data-testid="file-rename" aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })} title={t('files.action.renameHint')} disabled={!target} onClick={() => ask.rename(target)}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="file-rename"
+        aria-label={t('files.action.renameTarget', { name: target?.path ?? '' })}
+        title={t('files.action.renameHint')}
+        disabled={!target}
+        onClick={() => ask.rename(target)}
+      >
         <Pencil size={15} aria-hidden="true" />
       </button>
-      <button type="button" className="icon-button" data-testid="file-delete" aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })} title={t('files.action.deleteHint')} disabled={!target} onClick={() => ask.delete(target)}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="file-delete"
+        aria-label={t('files.action.deleteTarget', { name: target?.path ?? '' })}
+        title={t('files.action.deleteHint')}
+        disabled={!target}
+        onClick={() => ask.delete(target)}
+      >
         <Trash2 size={15} aria-hidden="true" />
       </button>
-      <button type="button" className="icon-button" data-testid="file-refresh" aria-label={t('files.action.refresh')} title={t('files.action.refreshHint')} disabled={refreshing} onClick={onRefresh}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="file-refresh"
+        aria-label={t('files.action.refresh')}
+        title={t('files.action.refreshHint')}
+        disabled={refreshing}
+        onClick={onRefresh}
+      >
         <RefreshCw size={15} aria-hidden="true" />
       </button>
     </div>
@@ -63,7 +104,11 @@ export function FileContextMenu({ subject, ask, children }: { subject: FileSubje
                 {t('files.action.deleteItem')}
               </ContextMenu.Item>
               <ContextMenu.Separator className="menu-separator" />
-              <ContextMenu.Item className="menu-item" data-testid="file-menu-copy-path" onSelect={() => void navigator.clipboard?.writeText(subject.path).catch(() => undefined)}>
+              <ContextMenu.Item
+                className="menu-item"
+                data-testid="file-menu-copy-path"
+                onSelect={() => void navigator.clipboard?.writeText(subject.path).catch(() => undefined)}
+              >
                 <Copy size={14} aria-hidden="true" className="menu-item-icon" />
                 {t('files.action.copyPath')}
               </ContextMenu.Item>

@@ -70,17 +70,36 @@ export function FileActionDialogs({ request, onClose, run }: Props) {
   if (request.kind === 'delete') {
     const footer = (
       <>
-        <button type="button" className="btn" onClick={onClose} disabled={busy}>{t('files.action.cancel')}</button>
-        <button type="button" className="btn btn-danger" data-testid="file-delete-confirm" disabled={busy} onClick={() => perform({ kind: 'delete', path: request.path, directory: request.directory })}>
+        <button type="button" className="btn" onClick={onClose} disabled={busy}>
+          {t('files.action.cancel')}
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          data-testid="file-delete-confirm"
+          disabled={busy}
+          onClick={() => perform({ kind: 'delete', path: request.path, directory: request.directory })}
+        >
           {t('files.action.delete')}
         </button>
       </>
     );
     return (
-      <Dialog open onOpenChange={open} size="sm" testId="file-delete-dialog" title={t(request.directory ? 'files.action.deleteFolderTitle' : 'files.action.deleteFileTitle')} footer={footer}>
+      <Dialog
+        open
+        onOpenChange={open}
+        size="sm"
+        testId="file-delete-dialog"
+        title={t(request.directory ? 'files.action.deleteFolderTitle' : 'files.action.deleteFileTitle')}
+        footer={footer}
+      >
         <p className="file-action-path">{request.path}</p>
         <p>{t(request.directory ? 'files.action.deleteFolderBody' : 'files.action.deleteFileBody')}</p>
-        {failure && <p className="field-error" role="alert" data-testid="file-action-error">{failure}</p>}
+        {failure && (
+          <p className="field-error" role="alert" data-testid="file-action-error">
+            {failure}
+          </p>
+        )}
       </Dialog>
     );
   }
@@ -110,7 +129,9 @@ export function FileActionDialogs({ request, onClose, run }: Props) {
       description={t('files.action.inFolder', { folder: folder === '' ? t('files.action.root') : `${folder}/` })}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>{t('files.action.cancel')}</button>
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            {t('files.action.cancel')}
+          </button>
           <button type="submit" form="file-name-form" className="btn btn-primary" data-testid="file-name-submit" disabled={busy}>
             {t(creating ? 'files.action.create' : 'files.action.rename')}
           </button>
@@ -143,7 +164,11 @@ export function FileActionDialogs({ request, onClose, run }: Props) {
               setFailure(undefined);
             }}
           />
-          {message && <p id={errorId} className="field-error" role="alert" data-testid="file-action-error">{message}</p>}
+          {message && (
+            <p id={errorId} className="field-error" role="alert" data-testid="file-action-error">
+              {message}
+            </p>
+          )}
         </div>
       </form>
     </Dialog>

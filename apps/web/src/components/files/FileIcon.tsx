@@ -7,20 +7,57 @@ interface IconKind {
 }
 
 const CODE: Record<string, string> = {
-  ts: 'ts', tsx: 'ts', mts: 'ts', cts: 'ts', js: 'js', jsx: 'js', mjs: 'js', cjs: 'js', py: 'py', pyi: 'py', go: 'go', rs: 'rs', kt: 'kt', kts: 'kt',
-  java: 'kt', c: 'config', h: 'config', cpp: 'config', cs: 'config', rb: 'rs', php: 'kt', swift: 'rs', sql: 'config', html: 'style', vue: 'style', svelte: 'style',
+  ts: 'ts',
+  tsx: 'ts',
+  mts: 'ts',
+  cts: 'ts',
+  js: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  py: 'py',
+  pyi: 'py',
+  go: 'go',
+  rs: 'rs',
+  kt: 'kt',
+  kts: 'kt',
+  java: 'kt',
+  c: 'config',
+  h: 'config',
+  cpp: 'config',
+  cs: 'config',
+  rb: 'rs',
+  php: 'kt',
+  swift: 'rs',
+  sql: 'config',
+  html: 'style',
+  vue: 'style',
+  svelte: 'style',
 };
 const STYLE = new Set(['css', 'scss', 'sass', 'less']);
 const DATA = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'xml', 'lock']);
 const TEXT = new Set(['md', 'mdx', 'txt', 'rst', 'adoc', 'log', 'csv']);
 const IMAGE = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp']);
 const SHELL = new Set(['sh', 'bash', 'zsh', 'fish', 'ps1', 'bat', 'cmd']);
-const CONFIG_NAMES = new Set(['dockerfile', 'makefile', '.gitignore', '.editorconfig', '.env', 'go.mod', 'go.sum', '.npmrc', '.prettierrc', 'tsconfig.json', 'package.json']);
+const CONFIG_NAMES = new Set([
+  'dockerfile',
+  'makefile',
+  '.gitignore',
+  '.editorconfig',
+  '.env',
+  'go.mod',
+  'go.sum',
+  '.npmrc',
+  '.prettierrc',
+  'tsconfig.json',
+  'package.json',
+]);
 
 /** Which icon a file gets, from its name and extension. */
 export function fileIconKind(name: string): IconKind {
   const lower = name.toLowerCase();
-  if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || lower.endsWith('.config.js') || lower.endsWith('.config.ts')) return { icon: FileCog, tone: 'config' };
+  if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || lower.endsWith('.config.js') || lower.endsWith('.config.ts'))
+    return { icon: FileCog, tone: 'config' };
   const ext = lower.includes('.') ? lower.slice(lower.lastIndexOf('.') + 1) : '';
   const code = CODE[ext];
   if (code) return { icon: FileCode, tone: code };

@@ -52,7 +52,11 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
 
   // What the toolbar and F2/Delete act on: the row last focused while it is still shown, else the active file.
   const targetRow = rows.find((r) => r.path === focused) ?? rows.find((r) => r.path === activePath);
-  const target: FileSubject | undefined = targetRow ? { path: targetRow.path, directory: targetRow.type === 'directory' } : activePath ? { path: activePath, directory: false } : undefined;
+  const target: FileSubject | undefined = targetRow
+    ? { path: targetRow.path, directory: targetRow.type === 'directory' }
+    : activePath
+      ? { path: activePath, directory: false }
+      : undefined;
   const siblingsOf = (folder: string): string[] | undefined => {
     const listing = snapshot.listings.get(folder);
     return listing?.state === 'loaded' ? listing.entries.map((e) => e.name) : undefined;
@@ -97,7 +101,8 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
       e.preventDefault();
       const row = list.current?.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(current)}"] .tree-row`);
       const box = row?.getBoundingClientRect();
-      if (row && box) row.dispatchEvent(new globalThis.MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: box.left + 24, clientY: box.bottom }));
+      if (row && box)
+        row.dispatchEvent(new globalThis.MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: box.left + 24, clientY: box.bottom }));
       return;
     }
     const action = treeKeyAction(rows, current, e.key);
@@ -192,12 +197,16 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
                 {isDir && <ChevronRight size={14} />}
               </span>
               {isDir ? <FolderIcon open={row.expanded} /> : <FileIcon name={row.name} />}
-              <span className="tree-name" id={labelId}>{row.name}</span>
+              <span className="tree-name" id={labelId}>
+                {row.name}
+              </span>
             </div>
           </li>
           {row.expanded && (
             <li role="none">
-              <ul role="group" aria-labelledby={labelId}>{renderFolder(row.path, depth + 1)}</ul>
+              <ul role="group" aria-labelledby={labelId}>
+                {renderFolder(row.path, depth + 1)}
+              </ul>
             </li>
           )}
         </Fragment>
@@ -211,7 +220,15 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
     if (path) setFocused(path);
   };
   const treeList = (
-    <ul role="tree" ref={list} data-testid="file-tree" aria-label={t('files.title')} onKeyDown={onKeyDown} onClick={onClick} onContextMenu={fileActions ? onContextMenu : undefined}>
+    <ul
+      role="tree"
+      ref={list}
+      data-testid="file-tree"
+      aria-label={t('files.title')}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+      onContextMenu={fileActions ? onContextMenu : undefined}
+    >
       {renderFolder('', 0)}
     </ul>
   );

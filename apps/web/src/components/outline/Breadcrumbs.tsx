@@ -33,7 +33,10 @@ export function Breadcrumbs({ workspace, path }: { workspace: SessionWorkspace; 
         ))}
         {symbols.map((s, i) => (
           <li key={`s${i}`} className="crumb crumb-symbol" title={s.name}>
-            <button type="button" onClick={() => void workspace.open(path, { lineNumber: s.selectionRange.start.line + 1, column: s.selectionRange.start.character + 1 })}>
+            <button
+              type="button"
+              onClick={() => void workspace.open(path, { lineNumber: s.selectionRange.start.line + 1, column: s.selectionRange.start.character + 1 })}
+            >
               <span className={`symbol-glyph symbol-${symbolGroup(s.kind)}`} aria-hidden="true">
                 {symbolGlyph(s.kind)}
               </span>

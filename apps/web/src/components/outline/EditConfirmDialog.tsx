@@ -6,7 +6,9 @@ import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { Dialog } from '../ui/Dialog.js';
 
 function changeText(t: (key: string, params?: Record<string, unknown>) => string, change: AnnotatedChange): string {
-  return change.kind === 'rename' ? t('confirm.change.rename', { path: change.path, to: change.to }) : t(`confirm.change.${change.kind}`, { path: change.path });
+  return change.kind === 'rename'
+    ? t('confirm.change.rename', { path: change.path, to: change.to })
+    : t(`confirm.change.${change.kind}`, { path: change.path });
 }
 
 /**

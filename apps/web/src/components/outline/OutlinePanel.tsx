@@ -40,7 +40,17 @@ export function OutlinePanel({ workspace, path }: OutlinePanelProps) {
   );
 }
 
-function OutlineNode({ symbol, depth, current, onReveal }: { symbol: OutlineSymbol; depth: number; current: OutlineSymbol | undefined; onReveal: (s: OutlineSymbol) => void }) {
+function OutlineNode({
+  symbol,
+  depth,
+  current,
+  onReveal,
+}: {
+  symbol: OutlineSymbol;
+  depth: number;
+  current: OutlineSymbol | undefined;
+  onReveal: (s: OutlineSymbol) => void;
+}) {
   return (
     <li role="treeitem" aria-selected={symbol === current} aria-expanded={symbol.children.length ? true : undefined}>
       <button

@@ -84,7 +84,14 @@ export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspa
   };
   return (
     <div className="symbol-picker-backdrop" onMouseDown={close}>
-      <div className="symbol-picker" role="dialog" aria-modal="true" aria-label={t('symbols.title')} data-testid="workspace-symbols" onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        className="symbol-picker"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('symbols.title')}
+        data-testid="workspace-symbols"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <input
           ref={input}
           type="search"
@@ -107,7 +114,14 @@ export function WorkspaceSymbolPicker({ workspace }: { workspace: SessionWorkspa
         {results.kind === 'done' && items.length === 0 && <p className="symbol-note">{t('symbols.empty')}</p>}
         <ul id="workspace-symbol-list" role="listbox" className="symbol-list">
           {items.map((item, i) => (
-            <li key={`${item.uri}:${item.name}:${i}`} role="option" aria-selected={i === selected} className={i === selected ? 'symbol-selected' : undefined} onMouseEnter={() => setSelected(i)} onClick={() => void choose(item)}>
+            <li
+              key={`${item.uri}:${item.name}:${i}`}
+              role="option"
+              aria-selected={i === selected}
+              className={i === selected ? 'symbol-selected' : undefined}
+              onMouseEnter={() => setSelected(i)}
+              onClick={() => void choose(item)}
+            >
               <span className={`symbol-glyph symbol-${symbolGroup(item.kind)}`} aria-hidden="true">
                 {symbolGlyph(item.kind)}
               </span>

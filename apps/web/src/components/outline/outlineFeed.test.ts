@@ -4,7 +4,9 @@ import { EditingRegistry, type OutlineSymbol } from '../../lib/lsp/editing/regis
 import { OutlineFeed, REFRESH_DELAY_MS, type OutlineState, type OutlineWorkspace } from './outlineFeed.js';
 
 const SYMBOL: OutlineSymbol = {
-  name: 'main', kind: 12, children: [],
+  name: 'main',
+  kind: 12,
+  children: [],
   range: { start: { line: 0, character: 0 }, end: { line: 2, character: 1 } },
   selectionRange: { start: { line: 0, character: 9 }, end: { line: 0, character: 13 } },
 };

@@ -3,11 +3,7 @@ import { CancelSource } from '../../lib/lsp/cancellation.js';
 import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
-export type OutlineState =
-  | { kind: 'noFile' }
-  | { kind: 'unavailable' }
-  | { kind: 'loading' }
-  | { kind: 'ready'; symbols: OutlineSymbol[] };
+export type OutlineState = { kind: 'noFile' } | { kind: 'unavailable' } | { kind: 'loading' } | { kind: 'ready'; symbols: OutlineSymbol[] };
 
 /** What a feed reads of its session's workspace. */
 export type OutlineWorkspace = Pick<SessionWorkspace, 'sessionId' | 'modelOf'>;

@@ -10,7 +10,13 @@ export type { OutlineState } from './outlineFeed.js';
 
 const feeds = new Map<string, { feed: OutlineFeed; workspace: SessionWorkspace }>();
 
-function acquire(editing: EditingRegistry, workspace: SessionWorkspace, path: string, clock: Clock, listener: (state: OutlineState) => void): { feed: OutlineFeed; release(): void } {
+function acquire(
+  editing: EditingRegistry,
+  workspace: SessionWorkspace,
+  path: string,
+  clock: Clock,
+  listener: (state: OutlineState) => void,
+): { feed: OutlineFeed; release(): void } {
   const key = `${workspace.sessionId}\u0000${path}`;
   let entry = feeds.get(key);
   if (!entry || entry.workspace !== workspace) {

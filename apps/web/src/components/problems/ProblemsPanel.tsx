@@ -19,8 +19,12 @@ export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelP
       <div className="panel-header">
         <button type="button" className="panel-toggle" aria-expanded={open} aria-controls="problems-body" onClick={onToggle} data-testid="problems-toggle">
           <ChevronDown className={`panel-chevron${open ? '' : ' closed'}`} size={14} aria-hidden="true" />
-          <span id="problems-title" className="panel-heading">{t('problems.title')}</span>
-          <span className="count-badge" data-testid="problems-count">{view.total}</span>
+          <span id="problems-title" className="panel-heading">
+            {t('problems.title')}
+          </span>
+          <span className="count-badge" data-testid="problems-count">
+            {view.total}
+          </span>
         </button>
         <span className="problems-summary" aria-hidden="true">
           <SeverityIcon severity="error" /> {view.counts.error}
@@ -30,7 +34,9 @@ export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelP
       {open && (
         <div className="problems-body" id="problems-body">
           {view.total === 0 ? (
-            <p className="problems-empty" data-testid="problems-empty">{t('problems.empty')}</p>
+            <p className="problems-empty" data-testid="problems-empty">
+              {t('problems.empty')}
+            </p>
           ) : (
             <ul className="problems-groups" aria-label={t('problems.title')}>
               {view.groups.map((group) => (
@@ -56,9 +62,13 @@ export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelP
                           <span className="visually-hidden">{t(`problems.severity.${problem.severity}`)}</span>
                           <span className="problem-message">{problem.message}</span>
                           {(problem.source || problem.code) && (
-                            <span className="problem-source">{t('problems.source', { source: problem.source ?? '', code: problem.code ? `(${problem.code})` : '' })}</span>
+                            <span className="problem-source">
+                              {t('problems.source', { source: problem.source ?? '', code: problem.code ? `(${problem.code})` : '' })}
+                            </span>
                           )}
-                          <span className="problem-location">{t('problems.location', { line: problem.range.startLineNumber, column: problem.range.startColumn })}</span>
+                          <span className="problem-location">
+                            {t('problems.location', { line: problem.range.startLineNumber, column: problem.range.startColumn })}
+                          </span>
                         </button>
                       </li>
                     ))}

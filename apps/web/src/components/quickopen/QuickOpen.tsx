@@ -97,9 +97,21 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
           onKeyDown={onKeyDown}
         />
       </div>
-      {index.state === 'loading' && <p className="quick-open-info" role="status">{t('quickOpen.indexing')}</p>}
-      {index.state === 'error' && <p className="quick-open-info" role="alert">{t('quickOpen.failed')}</p>}
-      {index.state === 'loaded' && matches.length === 0 && <p className="quick-open-info" data-testid="quick-open-empty">{t('quickOpen.noMatches')}</p>}
+      {index.state === 'loading' && (
+        <p className="quick-open-info" role="status">
+          {t('quickOpen.indexing')}
+        </p>
+      )}
+      {index.state === 'error' && (
+        <p className="quick-open-info" role="alert">
+          {t('quickOpen.failed')}
+        </p>
+      )}
+      {index.state === 'loaded' && matches.length === 0 && (
+        <p className="quick-open-info" data-testid="quick-open-empty">
+          {t('quickOpen.noMatches')}
+        </p>
+      )}
       <ul className="quick-open-list" id="quick-open-list" role="listbox" aria-label={t('quickOpen.results')} ref={listRef}>
         {matches.map((match, i) => {
           const slash = match.path.lastIndexOf('/');

@@ -58,18 +58,20 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
     setAnswered(searchKey(text, opts));
     let hits: SearchHit[] = [];
     setResult({ state: 'searching', hits });
-    api.searchStream(sessionId, text, opts, cancel.signal, (batch) => {
-      if (cancel.signal.aborted) return;
-      hits = [...hits, ...batch];
-      setResult({ state: 'searching', hits });
-    }).then(
-      (end) => {
-        if (!cancel.signal.aborted) setResult({ state: 'done', hits, truncated: end.truncated });
-      },
-      (err: unknown) => {
-        if (!cancel.signal.aborted) setResult({ state: 'error', invalid: err instanceof ApiRequestError && err.status === 400 });
-      },
-    );
+    api
+      .searchStream(sessionId, text, opts, cancel.signal, (batch) => {
+        if (cancel.signal.aborted) return;
+        hits = [...hits, ...batch];
+        setResult({ state: 'searching', hits });
+      })
+      .then(
+        (end) => {
+          if (!cancel.signal.aborted) setResult({ state: 'done', hits, truncated: end.truncated });
+        },
+        (err: unknown) => {
+          if (!cancel.signal.aborted) setResult({ state: 'error', invalid: err instanceof ApiRequestError && err.status === 400 });
+        },
+      );
   };
 
   useEffect(() => {

@@ -67,7 +67,10 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const { t } = useTranslation();
   const { api, runFileAction } = useServices();
   const workspace = scope.workspace;
-  const fileActions = useMemo(() => ({ run: (action: FileAction) => runFileAction(sessionId, action), refresh: () => workspace.refreshFromDisk() }), [runFileAction, sessionId, workspace]);
+  const fileActions = useMemo(
+    () => ({ run: (action: FileAction) => runFileAction(sessionId, action), refresh: () => workspace.refreshFromDisk() }),
+    [runFileAction, sessionId, workspace],
+  );
   const { t: tw } = useTranslation('workbench');
   const snapshot = useSnapshot(workspace.onDidChange, workspace.getSnapshot);
   const active = snapshot.tabs.find((tab) => tab.path === snapshot.activePath);
@@ -158,7 +161,11 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             onDismissError={() => workspace.dismissSaveError(active.path)}
           />
         )}
-        {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && <p className="loading" role="status">{t('editor.opening', { path: snapshot.activePath })}</p>}
+        {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && (
+          <p className="loading" role="status">
+            {t('editor.opening', { path: snapshot.activePath })}
+          </p>
+        )}
         {snapshot.activePath && snapshot.openFailed.has(snapshot.activePath) && (
           <p role="alert" className="banner banner-error">
             {t('editor.openFailed', { path: snapshot.activePath })}
@@ -171,7 +178,15 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
         )}
         {active && <EditorChrome workspace={workspace} path={active.path} />}
         {active ? (
-          <CodeEditor monaco={monaco} workspace={workspace} path={active.path} revealSeq={snapshot.revealSeq} onSave={save} onShown={onShown} onHidden={onHidden} />
+          <CodeEditor
+            monaco={monaco}
+            workspace={workspace}
+            path={active.path}
+            revealSeq={snapshot.revealSeq}
+            onSave={save}
+            onShown={onShown}
+            onHidden={onHidden}
+          />
         ) : (
           !snapshot.activePath && (
             <EmptyState icon={<FileSearch size={32} />} title={t('editor.empty')} testId="editor-empty">
@@ -187,7 +202,13 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
         />
       </section>
       <EditorOverlays workspace={workspace} />
-      <QuickOpen sessionId={sessionId} open={quickOpen} onOpenChange={(open) => workbench.update({ quickOpen: open })} listFiles={listFiles} onPick={(path) => void workspace.open(path)} />
+      <QuickOpen
+        sessionId={sessionId}
+        open={quickOpen}
+        onOpenChange={(open) => workbench.update({ quickOpen: open })}
+        listFiles={listFiles}
+        onPick={(path) => void workspace.open(path)}
+      />
     </div>
   );
 }

@@ -32,7 +32,12 @@ describe('session views with fake services (issue 12: nothing is created during 
 
   it('the desktop editor waits for Monaco, which it asks for in an effect; no session scope or connection is made by rendering', async () => {
     let asked = 0;
-    const services = fakeServices({ loadMonaco: () => { asked++; return new Promise(() => undefined); } });
+    const services = fakeServices({
+      loadMonaco: () => {
+        asked++;
+        return new Promise(() => undefined);
+      },
+    });
     const { html } = await render(<DesktopSession sessionId="s-1" />, services);
     expect(html).toContain('role="status"');
     expect(asked).toBe(0);

@@ -53,10 +53,13 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
   const stop = () => {
     setBusy('stopping');
     setFailure(undefined);
-    api.stopSession(sessionId).then(
-      () => api.getSession(sessionId).then(setSession, () => undefined),
-      () => setFailure('stop'),
-    ).finally(() => setBusy(undefined));
+    api
+      .stopSession(sessionId)
+      .then(
+        () => api.getSession(sessionId).then(setSession, () => undefined),
+        () => setFailure('stop'),
+      )
+      .finally(() => setBusy(undefined));
   };
   const newSession = () => {
     if (!session) return;
@@ -80,7 +83,9 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
           <ArrowLeft size={16} aria-hidden="true" />
         </a>
         <div className="session-heading">
-          <h1 data-testid="session-task-title">{task ? task.title : info.state === 'loading' ? tw('shell.loadingSession') : t('session.title', { id: sessionId.slice(0, 8) })}</h1>
+          <h1 data-testid="session-task-title">
+            {task ? task.title : info.state === 'loading' ? tw('shell.loadingSession') : t('session.title', { id: sessionId.slice(0, 8) })}
+          </h1>
           <div className="session-meta">
             {task && <ExecutorBadge executor={task.executor} testId="session-executor" />}
             {session && <SessionStateBadge status={session.status} testId="session-state" />}
@@ -89,7 +94,11 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
         </div>
         <div className="session-actions">
           {!unsupported && <WorkspaceTrustButton sessionId={sessionId} />}
-          {failure && <span role="alert" className="inline-error">{failure === 'stop' ? t('session.stopFailed') : t('tasks.startFailed')}</span>}
+          {failure && (
+            <span role="alert" className="inline-error">
+              {failure === 'stop' ? t('session.stopFailed') : t('tasks.startFailed')}
+            </span>
+          )}
           {live && !unsupported && (
             <button type="button" className="btn btn-sm" data-testid="session-stop" onClick={stop} disabled={busy !== undefined}>
               <Square size={12} aria-hidden="true" />

@@ -49,7 +49,10 @@ export function useTabMemory(workspace: SessionWorkspace, deepLink: string | und
       if (value === last) return;
       last = value;
       if (!restored.current) return;
-      rememberTabs(storage(), workspace.sessionId, { paths, active: snapshot.activePath && paths.includes(snapshot.activePath) ? snapshot.activePath : undefined });
+      rememberTabs(storage(), workspace.sessionId, {
+        paths,
+        active: snapshot.activePath && paths.includes(snapshot.activePath) ? snapshot.activePath : undefined,
+      });
     });
     return () => registration.dispose();
   }, [workspace]);

@@ -32,7 +32,14 @@ export function GeneralSettings({ settings, save }: { settings: UserSettings; sa
         <div className="segmented">
           {THEME_PREFERENCES.map((value: ThemePreference) => (
             <label key={value} className={`segment${theme.preference === value ? ' checked' : ''}`}>
-              <input type="radio" name="theme" value={value} checked={theme.preference === value} onChange={() => themeStore.setPreference(value)} data-testid={`settings-theme-${value}`} />
+              <input
+                type="radio"
+                name="theme"
+                value={value}
+                checked={theme.preference === value}
+                onChange={() => themeStore.setPreference(value)}
+                data-testid={`settings-theme-${value}`}
+              />
               {tw(`theme.${value}`)}
             </label>
           ))}

@@ -20,8 +20,14 @@ async function renderCard(locale: Locale, entry: Parameters<typeof languageCards
 describe('Editors settings language cards', () => {
   it('S05 the install command, prerequisites and managed destination are printed in the card (no hover, no title attributes)', async () => {
     const html = await renderCard('en', {
-      id: 'go', name: 'Go', extensions: ['.go'], installStrategy: 'go', installCommand: 'go install golang.org/x/tools/gopls@latest',
-      prerequisites: ['Go toolchain on the task PATH'], managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin', autoInstallable: true,
+      id: 'go',
+      name: 'Go',
+      extensions: ['.go'],
+      installStrategy: 'go',
+      installCommand: 'go install golang.org/x/tools/gopls@latest',
+      prerequisites: ['Go toolchain on the task PATH'],
+      managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin',
+      autoInstallable: true,
     });
     expect(html).toMatch(/data-testid="install-command"><code>go install golang.org\/x\/tools\/gopls@latest<\/code>/);
     expect(html).toMatch(/data-testid="prerequisites"><ul><li>Go toolchain on the task PATH<\/li>/);
@@ -33,7 +39,15 @@ describe('Editors settings language cards', () => {
   });
 
   it('Kotlin: experimental, no auto-install toggle (manual install), auto-start still available; in zh-cn', async () => {
-    const html = await renderCard('zh-cn', { id: 'kotlin', name: 'Kotlin', extensions: ['.kt', '.kts'], installStrategy: 'none', prerequisites: ['A JDK on the task PATH'], autoInstallable: false, experimental: true });
+    const html = await renderCard('zh-cn', {
+      id: 'kotlin',
+      name: 'Kotlin',
+      extensions: ['.kt', '.kts'],
+      installStrategy: 'none',
+      prerequisites: ['A JDK on the task PATH'],
+      autoInstallable: false,
+      experimental: true,
+    });
     expect(html).toContain('data-testid="install-command">无：Kandev 从不自动安装');
     expect(html).toContain('<li>A JDK on the task PATH</li>');
     expect(html).not.toContain('managed-destination');

@@ -27,17 +27,20 @@ export function SettingsPage() {
   }, [api]);
   useEffect(loadCatalog, [loadCatalog]);
 
-  const save: SaveSettings = useCallback(async (patch) => {
-    setResult(undefined);
-    try {
-      await settingsStore.update(patch);
-      setResult('saved');
-      return true;
-    } catch {
-      setResult('failed');
-      return false;
-    }
-  }, [settingsStore]);
+  const save: SaveSettings = useCallback(
+    async (patch) => {
+      setResult(undefined);
+      try {
+        await settingsStore.update(patch);
+        setResult('saved');
+        return true;
+      } catch {
+        setResult('failed');
+        return false;
+      }
+    },
+    [settingsStore],
+  );
 
   return (
     <main className="settings-page" data-testid="settings-page">

@@ -31,7 +31,15 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
   const detailsId = useId();
   const handlers = { onStart: () => connection.start(), onStop: () => connection.stop(), onRetry: () => connection.retry() };
   return (
-    <div className="lsp-status" data-testid="lsp-status" data-state={status.state} data-language={language} data-surface={surface} role="status" aria-live="polite">
+    <div
+      className="lsp-status"
+      data-testid="lsp-status"
+      data-state={status.state}
+      data-language={language}
+      data-surface={surface}
+      role="status"
+      aria-live="polite"
+    >
       <button
         ref={trigger}
         type="button"
@@ -45,7 +53,9 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
         <LspSummary language={language} view={view} />
       </button>
       {/* The visible summary names the button (WCAG 2.5.3); what it does is its description. */}
-      <span id={detailsId} className="visually-hidden">{t('action.details', { language: t(`languages.${language}`) })}</span>
+      <span id={detailsId} className="visually-hidden">
+        {t('action.details', { language: t(`languages.${language}`) })}
+      </span>
       <span className="visually-hidden">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${status.state}`) })}</span>
       {status.message && (
         <span className="lsp-message" data-testid="lsp-message">

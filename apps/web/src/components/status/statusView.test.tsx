@@ -22,7 +22,10 @@ async function render(locale: Locale, status: LspStatus, progress: ProgressSnaps
       </span>
     </I18nextProvider>,
   );
-  const text = html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ');
+  const text = html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ');
   return { view, html, text };
 }
 
@@ -56,7 +59,9 @@ describe('status surfaces (popover/drawer content)', () => {
   });
 
   it('S42 initialize work: latest server text, clamped percentage and elapsed time while starting; still shown when ready', async () => {
-    const progress: ProgressSnapshot = { active: [{ token: 'kandev/initialize', title: 'Importing Gradle project', message: 'Resolving :lib', percentage: 100, startedAt: 11_000 }] };
+    const progress: ProgressSnapshot = {
+      active: [{ token: 'kandev/initialize', title: 'Importing Gradle project', message: 'Resolving :lib', percentage: 100, startedAt: 11_000 }],
+    };
     const { text } = await render('en', starting, progress, 41_000);
     expect(text).toContain('Importing Gradle project');
     expect(text).toContain('Resolving :lib');
@@ -78,7 +83,12 @@ describe('status surfaces (popover/drawer content)', () => {
   });
 
   it('S44 the oldest active item plus the count of the others', async () => {
-    const progress: ProgressSnapshot = { active: [{ token: 1, title: 'Scanning', percentage: 10, startedAt: 0 }, { token: 'b', title: 'Building index', percentage: 60, startedAt: 1 }] };
+    const progress: ProgressSnapshot = {
+      active: [
+        { token: 1, title: 'Scanning', percentage: 10, startedAt: 0 },
+        { token: 'b', title: 'Building index', percentage: 60, startedAt: 1 },
+      ],
+    };
     const { text } = await render('en', { state: 'ready', generation: 1 }, progress, 2_000);
     expect(text).toContain('Scanning');
     expect(text).toContain('10%');
@@ -99,7 +109,10 @@ describe('status surfaces (popover/drawer content)', () => {
 
   it('S46 off or failed surfaces show no server work at all', async () => {
     const progress: ProgressSnapshot = { active: [{ token: 1, title: 'Stale', startedAt: 0 }] };
-    for (const status of [{ state: 'off', generation: 2 }, { state: 'error', message: { key: 'close.4006', params: { language: 'kotlin' } }, generation: 2 }] as LspStatus[]) {
+    for (const status of [
+      { state: 'off', generation: 2 },
+      { state: 'error', message: { key: 'close.4006', params: { language: 'kotlin' } }, generation: 2 },
+    ] as LspStatus[]) {
       const { text, html } = await render('en', status, progress, 1);
       expect(text).not.toContain('Stale');
       expect(html).not.toContain('data-testid="lsp-progress"');
@@ -107,7 +120,12 @@ describe('status surfaces (popover/drawer content)', () => {
   });
 
   it('S03 Kotlin 4007: unavailable, manual-setup guidance, Retry, and never an install', async () => {
-    const { text, html } = await render('en', { state: 'unavailable', message: { key: 'close.4007Kotlin', params: { language: 'kotlin' } }, guidance: 'kotlinManualSetup', generation: 1 }, EMPTY_PROGRESS, 0);
+    const { text, html } = await render(
+      'en',
+      { state: 'unavailable', message: { key: 'close.4007Kotlin', params: { language: 'kotlin' } }, guidance: 'kotlinManualSetup', generation: 1 },
+      EMPTY_PROGRESS,
+      0,
+    );
     expect(text).toContain('kotlin-lsp is not installed on the task host, and Kandev never installs it automatically.');
     expect(text).toContain("put kotlin-lsp on the task host's PATH");
     expect(html).toContain('data-testid="lsp-retry"');
@@ -115,16 +133,39 @@ describe('status surfaces (popover/drawer content)', () => {
   });
 
   it('S04 4001 in pt-pt: localized message, enable-auto-install guidance with a link to Editors settings', async () => {
-    const { text, html } = await render('pt-pt', { state: 'unavailable', message: { key: 'close.4001', params: { language: 'kotlin' } }, guidance: 'enableAutoInstall', generation: 1 }, EMPTY_PROGRESS, 0);
+    const { text, html } = await render(
+      'pt-pt',
+      { state: 'unavailable', message: { key: 'close.4001', params: { language: 'kotlin' } }, guidance: 'enableAutoInstall', generation: 1 },
+      EMPTY_PROGRESS,
+      0,
+    );
     expect(text).toContain('O servidor de linguagem Kotlin não está instalado no anfitrião da tarefa');
     expect(text).toContain('Ative a instalação automática');
     expect(html).toContain('href="#/settings"');
   });
 
-  it('S12 the installer error is shown as written; S29 so is the server\'s initialize error.message', async () => {
-    const failed = await render('en', { state: 'error', message: { text: 'go: module lookup disabled by GOPROXY=off' }, generation: 1 }, EMPTY_PROGRESS, 0, 'go');
+  it("S12 the installer error is shown as written; S29 so is the server's initialize error.message", async () => {
+    const failed = await render(
+      'en',
+      { state: 'error', message: { text: 'go: module lookup disabled by GOPROXY=off' }, generation: 1 },
+      EMPTY_PROGRESS,
+      0,
+      'go',
+    );
     expect(failed.text).toContain('go: module lookup disabled by GOPROXY=off');
-    const installing = await render('en', { state: 'installing', message: { key: 'message.installing', params: { language: 'go' } }, detail: 'go: downloading golang.org/x/tools/gopls v0.20.0', since: 0, generation: 1 }, EMPTY_PROGRESS, 3_000, 'go');
+    const installing = await render(
+      'en',
+      {
+        state: 'installing',
+        message: { key: 'message.installing', params: { language: 'go' } },
+        detail: 'go: downloading golang.org/x/tools/gopls v0.20.0',
+        since: 0,
+        generation: 1,
+      },
+      EMPTY_PROGRESS,
+      3_000,
+      'go',
+    );
     expect(installing.text).toContain('Installer output go: downloading golang.org/x/tools/gopls v0.20.0');
     expect(installing.text).toContain('Elapsed: 3 seconds');
   });

@@ -86,7 +86,12 @@ export function AppStatusBar() {
             onDrop={onDrop(id)}
           >
             {id === 'lsp' && showsLspItem(active, placement) ? (
-              <LspStatusBarItem key={`${active.sessionId}:${active.language}`} connection={active.connection} language={active.language} onKeyDown={onKeyDown(id)} />
+              <LspStatusBarItem
+                key={`${active.sessionId}:${active.language}`}
+                connection={active.connection}
+                language={active.language}
+                onKeyDown={onKeyDown(id)}
+              />
             ) : (
               <span className="status-bar-focus" tabIndex={0} onKeyDown={onKeyDown(id)}>
                 {content[id]}

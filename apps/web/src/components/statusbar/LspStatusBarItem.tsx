@@ -12,7 +12,15 @@ import { useLspView } from '../status/useLspView.js';
  * the same details as the toolbar popover, above the bar. Only rendered for a mounted editor of a
  * supported file on a fine pointer (S50-S53).
  */
-export function LspStatusBarItem({ connection, language, onKeyDown }: { connection: LspConnection; language: LanguageId; onKeyDown(e: KeyboardEvent<HTMLElement>): void }) {
+export function LspStatusBarItem({
+  connection,
+  language,
+  onKeyDown,
+}: {
+  connection: LspConnection;
+  language: LanguageId;
+  onKeyDown(e: KeyboardEvent<HTMLElement>): void;
+}) {
   const { t } = useTranslation('lsp');
   const view = useLspView(connection, language);
   const [open, setOpen] = useState(false);
@@ -38,7 +46,9 @@ export function LspStatusBarItem({ connection, language, onKeyDown }: { connecti
         <LspSummary language={language} view={view} />
       </button>
       {/* The visible summary names the button (WCAG 2.5.3); the full sentence describes it. */}
-      <span id={descriptionId} className="visually-hidden">{t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${view.state}`) })}</span>
+      <span id={descriptionId} className="visually-hidden">
+        {t('statusLabel', { language: t(`languages.${language}`), state: t(`state.${view.state}`) })}
+      </span>
       {open && (
         <StatusSurface kind="popover" anchor={trigger} placement="above" labelledBy={titleId} onClose={() => setOpen(false)}>
           <LspStatusDetails

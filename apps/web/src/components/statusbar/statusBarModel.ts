@@ -17,7 +17,12 @@ export function orderedItems(saved: readonly string[] | undefined): StatusBarIte
 }
 
 /** Moves `id` past its nearest visible neighbour in `direction`; undefined when it cannot move. */
-export function moveItem(order: readonly StatusBarItemId[], id: StatusBarItemId, direction: -1 | 1, visible: ReadonlySet<StatusBarItemId>): StatusBarItemId[] | undefined {
+export function moveItem(
+  order: readonly StatusBarItemId[],
+  id: StatusBarItemId,
+  direction: -1 | 1,
+  visible: ReadonlySet<StatusBarItemId>,
+): StatusBarItemId[] | undefined {
   const from = order.indexOf(id);
   if (from < 0) return undefined;
   let to = from + direction;
@@ -48,6 +53,9 @@ export function lspPlacement(settings: Pick<UserSettings, 'lsp_status_location' 
 }
 
 /** The status-bar LSP item shows only for a mounted Monaco editor of a supported file (S50, S52, S53). */
-export function showsLspItem(active: ActiveEditor | undefined, placement: LspPlacement): active is ActiveEditor & Required<Pick<ActiveEditor, 'language' | 'connection'>> {
+export function showsLspItem(
+  active: ActiveEditor | undefined,
+  placement: LspPlacement,
+): active is ActiveEditor & Required<Pick<ActiveEditor, 'language' | 'connection'>> {
   return placement === 'status_bar' && active?.language !== undefined && active.connection !== undefined;
 }

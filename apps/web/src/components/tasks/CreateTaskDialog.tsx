@@ -91,7 +91,11 @@ export function CreateTaskDialog({ open, onOpenChange, onCreated }: CreateTaskDi
             aria-describedby={titleError ? 'task-title-error' : undefined}
             onChange={(e) => setTitle(e.target.value)}
           />
-          {titleError && <p id="task-title-error" className="field-error" data-testid="task-error" data-field="title">{t(titleError.key)}</p>}
+          {titleError && (
+            <p id="task-title-error" className="field-error" data-testid="task-error" data-field="title">
+              {t(titleError.key)}
+            </p>
+          )}
         </div>
         <fieldset className="field">
           <legend>{t('taskForm.executor')}</legend>
@@ -123,7 +127,9 @@ export function CreateTaskDialog({ open, onOpenChange, onCreated }: CreateTaskDi
         </fieldset>
         <fieldset className="field">
           <legend>{t('taskForm.repositories')}</legend>
-          <p className="field-hint" id="repo-hint">{executor === 'local_pc' ? t('taskForm.repositoriesHintLocal') : t('taskForm.repositoriesHintDocker')}</p>
+          <p className="field-hint" id="repo-hint">
+            {executor === 'local_pc' ? t('taskForm.repositoriesHintLocal') : t('taskForm.repositoriesHintDocker')}
+          </p>
           {paths.map((path, index) => {
             const rowError = error?.field === 'repositories' && error.index === index ? error : undefined;
             return (
@@ -142,22 +148,39 @@ export function CreateTaskDialog({ open, onOpenChange, onCreated }: CreateTaskDi
                     onChange={(e) => setPaths(paths.map((p, i) => (i === index ? e.target.value : p)))}
                   />
                   {paths.length > 1 && (
-                    <button type="button" className="icon-button" aria-label={t('taskForm.removeRepository', { n: index + 1 })} onClick={() => setPaths(paths.filter((_, i) => i !== index))}>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={t('taskForm.removeRepository', { n: index + 1 })}
+                      onClick={() => setPaths(paths.filter((_, i) => i !== index))}
+                    >
                       <Trash2 size={14} aria-hidden="true" />
                     </button>
                   )}
                 </div>
-                {rowError && <p id={`repo-error-${index}`} className="field-error" data-testid="task-error" data-field="repositories" data-index={index}>{t(rowError.key)}</p>}
+                {rowError && (
+                  <p id={`repo-error-${index}`} className="field-error" data-testid="task-error" data-field="repositories" data-index={index}>
+                    {t(rowError.key)}
+                  </p>
+                )}
               </div>
             );
           })}
-          {repoListError && <p className="field-error" data-testid="task-error" data-field="repositories">{t(repoListError.key)}</p>}
+          {repoListError && (
+            <p className="field-error" data-testid="task-error" data-field="repositories">
+              {t(repoListError.key)}
+            </p>
+          )}
           <button type="button" className="btn btn-ghost btn-sm" data-testid="task-repo-add" onClick={() => setPaths([...paths, ''])}>
             <Plus size={14} aria-hidden="true" />
             {t('taskForm.addRepository')}
           </button>
         </fieldset>
-        {error?.field === 'form' && <p className="field-error" role="alert" data-testid="task-error" data-field="form">{t(error.key)}</p>}
+        {error?.field === 'form' && (
+          <p className="field-error" role="alert" data-testid="task-error" data-field="form">
+            {t(error.key)}
+          </p>
+        )}
       </form>
     </Dialog>
   );

@@ -51,7 +51,11 @@ export function DeleteTaskDialog({ task, onOpenChange, onDeleted }: { task: Task
         </>
       }
     >
-      {failed && <p className="field-error" role="alert">{t('taskForm.deleteFailed')}</p>}
+      {failed && (
+        <p className="field-error" role="alert">
+          {t('taskForm.deleteFailed')}
+        </p>
+      )}
     </Dialog>
   );
 }

@@ -64,7 +64,11 @@ export function RenameTaskDialog({ task, onOpenChange, onRenamed }: { task: Task
             aria-describedby={error ? 'rename-task-error' : undefined}
             onChange={(e) => setTitle(e.target.value)}
           />
-          {error && <p id="rename-task-error" className="field-error" data-testid="task-error">{t(error.key)}</p>}
+          {error && (
+            <p id="rename-task-error" className="field-error" data-testid="task-error">
+              {t(error.key)}
+            </p>
+          )}
         </div>
       </form>
     </Dialog>

@@ -120,7 +120,11 @@ export function TaskCard({ task, onChanged, onRename, onDelete }: TaskCardProps)
           />
         </div>
       </div>
-      {failed && <p role="alert" className="inline-error">{failed === 'start' ? t('tasks.startFailed') : t('session.stopFailed')}</p>}
+      {failed && (
+        <p role="alert" className="inline-error">
+          {failed === 'start' ? t('tasks.startFailed') : t('session.stopFailed')}
+        </p>
+      )}
       {shown.length > 0 && (
         <div className="task-sessions">
           <h3 className="task-sessions-title">{t('tasks.sessions')}</h3>

@@ -19,13 +19,16 @@ export function TaskList() {
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<TaskSummary | undefined>();
   const [deleting, setDeleting] = useState<TaskSummary | undefined>();
-  const refresh = useCallback((quiet = false) => {
-    if (!quiet) setLoad({ state: 'loading' });
-    api.listTasks().then(
-      (tasks) => setLoad({ state: 'loaded', tasks }),
-      () => setLoad({ state: 'error' }),
-    );
-  }, [api]);
+  const refresh = useCallback(
+    (quiet = false) => {
+      if (!quiet) setLoad({ state: 'loading' });
+      api.listTasks().then(
+        (tasks) => setLoad({ state: 'loaded', tasks }),
+        () => setLoad({ state: 'error' }),
+      );
+    },
+    [api],
+  );
   useEffect(() => refresh(), [refresh]);
   const tasks = load.state === 'loaded' ? load.tasks : [];
 

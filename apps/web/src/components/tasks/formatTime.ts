@@ -3,7 +3,9 @@ export function formatStartTime(iso: string, locale: string, now: Date = new Dat
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return '';
   const sameDay = at.toDateString() === now.toDateString();
-  const options: Intl.DateTimeFormatOptions = sameDay ? { hour: '2-digit', minute: '2-digit' } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+  const options: Intl.DateTimeFormatOptions = sameDay
+    ? { hour: '2-digit', minute: '2-digit' }
+    : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
   try {
     return new Intl.DateTimeFormat(locale === 'pseudo' ? 'en' : locale, options).format(at);
   } catch {

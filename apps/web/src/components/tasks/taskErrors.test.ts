@@ -6,8 +6,15 @@ import { taskFormError } from './taskErrors.js';
 
 describe('task form errors', () => {
   it('puts a refused repository path at its row with localized copy', () => {
-    expect(taskFormError(new ApiRequestError(400, 'bad_request', { field: 'repositories', reason: 'path_missing', index: 1 }))).toEqual({ field: 'repositories', index: 1, key: 'taskForm.errors.path_missing' });
-    expect(taskFormError(new ApiRequestError(400, 'bad_request', { field: 'title', reason: 'title_empty' }))).toEqual({ field: 'title', key: 'taskForm.errors.title_empty' });
+    expect(taskFormError(new ApiRequestError(400, 'bad_request', { field: 'repositories', reason: 'path_missing', index: 1 }))).toEqual({
+      field: 'repositories',
+      index: 1,
+      key: 'taskForm.errors.path_missing',
+    });
+    expect(taskFormError(new ApiRequestError(400, 'bad_request', { field: 'title', reason: 'title_empty' }))).toEqual({
+      field: 'title',
+      key: 'taskForm.errors.title_empty',
+    });
     expect(taskFormError(new ApiRequestError(500, 'internal'))).toEqual({ field: 'form', key: 'taskForm.errors.failed' });
     expect(taskFormError(new TypeError('network'))).toEqual({ field: 'form', key: 'taskForm.errors.failed' });
   });

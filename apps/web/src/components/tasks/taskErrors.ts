@@ -19,6 +19,7 @@ export function taskFormError(err: unknown): TaskFormError {
 function fromInvalid(invalid: TaskInvalid): TaskFormError {
   const key = `taskForm.errors.${invalid.reason}`;
   if (invalid.field === 'title') return { field: 'title', key };
-  if (invalid.field === 'repositories') return invalid.index === undefined ? { field: 'repositories', key } : { field: 'repositories', index: invalid.index, key };
+  if (invalid.field === 'repositories')
+    return invalid.index === undefined ? { field: 'repositories', key } : { field: 'repositories', index: invalid.index, key };
   return { field: 'form', key };
 }

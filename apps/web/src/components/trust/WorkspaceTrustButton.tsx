@@ -24,7 +24,10 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
 
   useEffect(() => {
     let live = true;
-    trustApi.load(sessionId).then((loaded) => live && setTrust(loaded), () => live && setFailed(true));
+    trustApi.load(sessionId).then(
+      (loaded) => live && setTrust(loaded),
+      () => live && setFailed(true),
+    );
     return () => {
       live = false;
     };
@@ -73,7 +76,9 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
           <p>{t('dialog.intro')}</p>
           <ul className="workspace-trust-reasons">
             {LANGUAGES.map((language) => (
-              <li key={language} data-language={language}>{t(`languages.${language}`)}</li>
+              <li key={language} data-language={language}>
+                {t(`languages.${language}`)}
+              </li>
             ))}
           </ul>
           <label className="workspace-trust-switch">
@@ -88,7 +93,9 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
             />
             {t('dialog.switch')}
           </label>
-          <p className="workspace-trust-state" data-testid="workspace-trust-state">{t(`state.${state}`)}</p>
+          <p className="workspace-trust-state" data-testid="workspace-trust-state">
+            {t(`state.${state}`)}
+          </p>
           <p className="workspace-trust-effect">{t('dialog.effect')}</p>
           {saving && <p role="status">{t('dialog.saving')}</p>}
           {failed && <p role="alert">{t('dialog.error')}</p>}
@@ -98,7 +105,9 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
                 {t('dialog.restart')}
               </button>
             )}
-            <button type="button" onClick={() => setOpen(false)}>{t('dialog.close')}</button>
+            <button type="button" onClick={() => setOpen(false)}>
+              {t('dialog.close')}
+            </button>
           </div>
         </div>
       )}
@@ -110,7 +119,13 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
 function ShieldIcon({ trusted }: { trusted: boolean }) {
   return (
     <svg className="workspace-trust-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
-      <path d="M8 1 2.5 3v4.2c0 3.4 2.3 6.3 5.5 7.8 3.2-1.5 5.5-4.4 5.5-7.8V3L8 1Z" fill={trusted ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.4" strokeLinejoin="round" />
+      <path
+        d="M8 1 2.5 3v4.2c0 3.4 2.3 6.3 5.5 7.8 3.2-1.5 5.5-4.4 5.5-7.8V3L8 1Z"
+        fill={trusted ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth="1.4"
+        strokeLinejoin="round"
+      />
       {trusted && <path d="m5.4 8 1.8 1.8 3.4-3.6" fill="none" stroke="#fff8c5" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />}
     </svg>
   );

@@ -38,7 +38,11 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               </RadixDialog.Close>
             </div>
           )}
-          {description ? <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description> : <RadixDialog.Description className="visually-hidden">{title}</RadixDialog.Description>}
+          {description ? (
+            <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="visually-hidden">{title}</RadixDialog.Description>
+          )}
           <div className="dialog-body">{children}</div>
           {footer && <div className="dialog-footer">{footer}</div>}
         </RadixDialog.Content>

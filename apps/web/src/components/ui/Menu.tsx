@@ -28,7 +28,11 @@ export function Menu({ trigger, label, items, testId }: { trigger: ReactNode; la
               onSelect={item.onSelect}
               data-testid={item.testId}
             >
-              {item.icon && <span className="menu-item-icon" aria-hidden="true">{item.icon}</span>}
+              {item.icon && (
+                <span className="menu-item-icon" aria-hidden="true">
+                  {item.icon}
+                </span>
+              )}
               {item.label}
             </DropdownMenu.Item>
           ))}

@@ -2,10 +2,26 @@ import { CircleAlert, LoaderCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 
 /** A centred empty state: an icon, what is (not) here, and the way forward. */
-export function EmptyState({ icon, title, children, action, testId }: { icon?: ReactNode; title: ReactNode; children?: ReactNode; action?: ReactNode; testId?: string }) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+  testId,
+}: {
+  icon?: ReactNode;
+  title: ReactNode;
+  children?: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="empty-state" data-testid={testId}>
-      {icon && <div className="empty-state-icon" aria-hidden="true">{icon}</div>}
+      {icon && (
+        <div className="empty-state-icon" aria-hidden="true">
+          {icon}
+        </div>
+      )}
       <p className="empty-state-title">{title}</p>
       {children && <div className="empty-state-text">{children}</div>}
       {action && <div className="empty-state-action">{action}</div>}

@@ -88,13 +88,17 @@ describe('Monaco TypeScript built-in guards', () => {
       claim.dispose();
       expect(await provider[method](owned), feature).toBe(`builtin ${method}`);
       // A claim for any other feature leaves this one built-in.
-      const elsewhere = suppression.claim('s1', 'typescript', kinds.map((k) => k[2]).filter((f) => f !== feature));
+      const elsewhere = suppression.claim(
+        's1',
+        'typescript',
+        kinds.map((k) => k[2]).filter((f) => f !== feature),
+      );
       expect(await provider[method](owned), feature).toBe(`builtin ${method}`);
       elsewhere.dispose();
     }
   });
 
-  it('S15 other languages\' providers are never wrapped, and a Kotlin claim does not touch TypeScript models', () => {
+  it("S15 other languages' providers are never wrapped, and a Kotlin claim does not touch TypeScript models", () => {
     const fake = createFakeMonaco();
     const suppression = new BuiltinSuppression();
     installBuiltinGuards(fake.languages as never, fake.editor as never, suppression);

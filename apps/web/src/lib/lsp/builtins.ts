@@ -10,9 +10,20 @@ import { parseSessionModelUri, type UriParts } from './uris.js';
  * registers and asks, per call, whether its model is owned for that feature.
  */
 export const SUPPRESSIBLE_FEATURES = [
-  'completion', 'hover', 'definition', 'references', 'signatureHelp', 'diagnostics',
+  'completion',
+  'hover',
+  'definition',
+  'references',
+  'signatureHelp',
+  'diagnostics',
   // Editing features Monaco's TypeScript worker also provides (docs/editing.md)
-  'documentSymbol', 'rename', 'codeAction', 'rangeFormatting', 'onTypeFormatting', 'documentHighlight', 'inlayHint',
+  'documentSymbol',
+  'rename',
+  'codeAction',
+  'rangeFormatting',
+  'onTypeFormatting',
+  'documentHighlight',
+  'inlayHint',
 ] as const;
 export type SuppressibleFeature = (typeof SUPPRESSIBLE_FEATURES)[number];
 
@@ -87,7 +98,10 @@ const PROVIDE_METHODS: Record<Exclude<SuppressibleFeature, 'diagnostics'>, Provi
   references: [{ method: 'provideReferences', empty: () => null }],
   signatureHelp: [{ method: 'provideSignatureHelp', empty: () => null }],
   documentSymbol: [{ method: 'provideDocumentSymbols', empty: () => null }],
-  rename: [{ method: 'provideRenameEdits', empty: () => null }, { method: 'resolveRenameLocation', empty: () => undefined }],
+  rename: [
+    { method: 'provideRenameEdits', empty: () => null },
+    { method: 'resolveRenameLocation', empty: () => undefined },
+  ],
   codeAction: [{ method: 'provideCodeActions', empty: () => ({ actions: [], dispose: () => undefined }) }],
   rangeFormatting: [{ method: 'provideDocumentRangeFormattingEdits', empty: () => null }],
   onTypeFormatting: [{ method: 'provideOnTypeFormattingEdits', empty: () => null }],
@@ -118,7 +132,12 @@ export function selectorTargetsBuiltins(selector: unknown): boolean {
 const ASKED_UNPROMPTED: ReadonlySet<SuppressibleFeature> = new Set(['codeAction', 'documentHighlight', 'inlayHint', 'documentSymbol']);
 
 /** A built-in provider that answers nothing for owned models and defers to the original otherwise. */
-export function wrapBuiltinProvider<P extends object>(feature: Exclude<SuppressibleFeature, 'diagnostics'>, provider: P, suppression: BuiltinSuppression, onBuiltinUse?: () => void): P {
+export function wrapBuiltinProvider<P extends object>(
+  feature: Exclude<SuppressibleFeature, 'diagnostics'>,
+  provider: P,
+  suppression: BuiltinSuppression,
+  onBuiltinUse?: () => void,
+): P {
   const methods = PROVIDE_METHODS[feature].filter(({ method }) => typeof (provider as Record<string, unknown>)[method] === 'function');
   if (methods.length === 0) return provider;
   const wrapped = Object.create(provider) as Record<string, unknown>;
@@ -178,12 +197,18 @@ const REGISTER_FUNCTIONS: Array<[keyof GuardableLanguages, Exclude<SuppressibleF
  * matter: the decision is made per call, S14). Diagnostics of the built-in worker are held back
  * for owned models and given back when the claim ends.
  */
-export function installBuiltinGuards(languages: GuardableLanguages, editor: GuardableEditor, suppression: BuiltinSuppression, onBuiltinUse?: () => void): Disposable {
+export function installBuiltinGuards(
+  languages: GuardableLanguages,
+  editor: GuardableEditor,
+  suppression: BuiltinSuppression,
+  onBuiltinUse?: () => void,
+): Disposable {
   const restore: Array<() => void> = [];
   for (const [name, feature] of REGISTER_FUNCTIONS) {
     const original = languages[name].bind(languages);
     languages[name] = (selector, provider, ...rest) => {
-      const effective = !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse) : provider;
+      const effective =
+        !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse) : provider;
       return original(selector, effective, ...rest);
     };
     restore.push(() => {

@@ -28,7 +28,9 @@ describe('ServerCapabilityIndex', () => {
     let changes = 0;
     index.onDidChange(() => changes++);
     index.register([{ id: 'r1', method: 'textDocument/references', registerOptions: { documentSelector: [{ language: 'go' }] } }]);
-    expect(index.registrations('references')).toEqual([{ id: 'r1', feature: 'references', options: { documentSelector: [{ language: 'go' }] }, documentSelector: [{ language: 'go' }] }]);
+    expect(index.registrations('references')).toEqual([
+      { id: 'r1', feature: 'references', options: { documentSelector: [{ language: 'go' }] }, documentSelector: [{ language: 'go' }] },
+    ]);
     expect(index.dynamicRegistrations().map((r) => r.id)).toEqual(['r0', 'r1']);
     index.unregister([{ id: 'r1', method: 'textDocument/references' }]);
     expect(index.has('references')).toBe(false);
@@ -37,7 +39,11 @@ describe('ServerCapabilityIndex', () => {
 
   it('derives document sync from a bare kind, options, and didSave/didChange registrations', () => {
     expect(new ServerCapabilityIndex({ textDocumentSync: 2 }).sync()).toEqual({ openClose: true, change: 2, save: { includeText: false } });
-    expect(new ServerCapabilityIndex({ textDocumentSync: { openClose: true, change: 1, save: { includeText: true } } }).sync()).toEqual({ openClose: true, change: 1, save: { includeText: true } });
+    expect(new ServerCapabilityIndex({ textDocumentSync: { openClose: true, change: 1, save: { includeText: true } } }).sync()).toEqual({
+      openClose: true,
+      change: 1,
+      save: { includeText: true },
+    });
     expect(new ServerCapabilityIndex({}).sync()).toEqual({ openClose: false, change: 0, save: false });
     const dynamic = new ServerCapabilityIndex({ textDocumentSync: { openClose: true, change: 2 } });
     dynamic.register([{ id: 's', method: 'textDocument/didSave', registerOptions: { includeText: true } }]);

@@ -19,10 +19,24 @@ import { Emitter, type Event } from '@kandev/kit';
 
 /** Language features Kandev wires to Monaco providers. */
 export const FEATURES = [
-  'completion', 'hover', 'definition', 'references', 'signatureHelp', 'semanticTokens',
+  'completion',
+  'hover',
+  'definition',
+  'references',
+  'signatureHelp',
+  'semanticTokens',
   // Editing features (docs/editing.md)
-  'documentSymbol', 'workspaceSymbol', 'rename', 'codeAction', 'formatting', 'rangeFormatting', 'onTypeFormatting',
-  'documentHighlight', 'foldingRange', 'inlayHint', 'diagnostic',
+  'documentSymbol',
+  'workspaceSymbol',
+  'rename',
+  'codeAction',
+  'formatting',
+  'rangeFormatting',
+  'onTypeFormatting',
+  'documentHighlight',
+  'foldingRange',
+  'inlayHint',
+  'diagnostic',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -95,23 +109,40 @@ function selectorOf(options: unknown): DocumentSelector | null {
 function staticOptions(feature: Feature, caps: ServerCapabilities): Record<string, unknown> | undefined {
   const value = (() => {
     switch (feature) {
-      case 'completion': return caps.completionProvider;
-      case 'hover': return caps.hoverProvider;
-      case 'definition': return caps.definitionProvider;
-      case 'references': return caps.referencesProvider;
-      case 'signatureHelp': return caps.signatureHelpProvider;
-      case 'semanticTokens': return caps.semanticTokensProvider;
-      case 'documentSymbol': return caps.documentSymbolProvider;
-      case 'workspaceSymbol': return caps.workspaceSymbolProvider;
-      case 'rename': return caps.renameProvider;
-      case 'codeAction': return caps.codeActionProvider;
-      case 'formatting': return caps.documentFormattingProvider;
-      case 'rangeFormatting': return caps.documentRangeFormattingProvider;
-      case 'onTypeFormatting': return caps.documentOnTypeFormattingProvider;
-      case 'documentHighlight': return caps.documentHighlightProvider;
-      case 'foldingRange': return caps.foldingRangeProvider;
-      case 'inlayHint': return caps.inlayHintProvider;
-      case 'diagnostic': return caps.diagnosticProvider;
+      case 'completion':
+        return caps.completionProvider;
+      case 'hover':
+        return caps.hoverProvider;
+      case 'definition':
+        return caps.definitionProvider;
+      case 'references':
+        return caps.referencesProvider;
+      case 'signatureHelp':
+        return caps.signatureHelpProvider;
+      case 'semanticTokens':
+        return caps.semanticTokensProvider;
+      case 'documentSymbol':
+        return caps.documentSymbolProvider;
+      case 'workspaceSymbol':
+        return caps.workspaceSymbolProvider;
+      case 'rename':
+        return caps.renameProvider;
+      case 'codeAction':
+        return caps.codeActionProvider;
+      case 'formatting':
+        return caps.documentFormattingProvider;
+      case 'rangeFormatting':
+        return caps.documentRangeFormattingProvider;
+      case 'onTypeFormatting':
+        return caps.documentOnTypeFormattingProvider;
+      case 'documentHighlight':
+        return caps.documentHighlightProvider;
+      case 'foldingRange':
+        return caps.foldingRangeProvider;
+      case 'inlayHint':
+        return caps.inlayHintProvider;
+      case 'diagnostic':
+        return caps.diagnosticProvider;
     }
   })() as unknown;
   if (value === true) return {};

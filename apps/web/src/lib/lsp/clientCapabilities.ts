@@ -2,19 +2,57 @@ import type { ClientCapabilities } from 'vscode-languageserver-protocol';
 
 /** Standard semantic token types and modifiers (LSP 3.17); the server's legend picks from these. */
 export const SEMANTIC_TOKEN_TYPES = [
-  'namespace', 'type', 'class', 'enum', 'interface', 'struct', 'typeParameter', 'parameter', 'variable',
-  'property', 'enumMember', 'event', 'function', 'method', 'macro', 'keyword', 'modifier', 'comment',
-  'string', 'number', 'regexp', 'operator', 'decorator',
+  'namespace',
+  'type',
+  'class',
+  'enum',
+  'interface',
+  'struct',
+  'typeParameter',
+  'parameter',
+  'variable',
+  'property',
+  'enumMember',
+  'event',
+  'function',
+  'method',
+  'macro',
+  'keyword',
+  'modifier',
+  'comment',
+  'string',
+  'number',
+  'regexp',
+  'operator',
+  'decorator',
 ];
 export const SEMANTIC_TOKEN_MODIFIERS = [
-  'declaration', 'definition', 'readonly', 'static', 'deprecated', 'abstract', 'async', 'modification',
-  'documentation', 'defaultLibrary',
+  'declaration',
+  'definition',
+  'readonly',
+  'static',
+  'deprecated',
+  'abstract',
+  'async',
+  'modification',
+  'documentation',
+  'defaultLibrary',
 ];
 
 const ALL_COMPLETION_KINDS = Array.from({ length: 25 }, (_, i) => i + 1);
 const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => i + 1) as SymbolKinds;
 /** Code action kinds the light bulb groups by (the server may send others; they still show). */
-export const CODE_ACTION_KINDS = ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'];
+export const CODE_ACTION_KINDS = [
+  '',
+  'quickfix',
+  'refactor',
+  'refactor.extract',
+  'refactor.inline',
+  'refactor.rewrite',
+  'source',
+  'source.organizeImports',
+  'source.fixAll',
+];
 
 /**
  * What this client really does, and nothing more. dynamicRegistration is true only for what
@@ -31,7 +69,12 @@ export function clientCapabilities(): ClientCapabilities {
       // Workspace edits are applied atomically (docs/editing.md): all or nothing.
       applyEdit: true,
       // Annotations that need confirmation are listed in a dialog before anything is applied.
-      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort', changeAnnotationSupport: { groupsOnLabel: false } },
+      workspaceEdit: {
+        documentChanges: true,
+        resourceOperations: ['create', 'rename', 'delete'],
+        failureHandling: 'abort',
+        changeAnnotationSupport: { groupsOnLabel: false },
+      },
       // Sent for the resource operations of WorkspaceEdits (docs/editing.md); the Files panel has no file actions.
       fileOperations: { dynamicRegistration: true, willCreate: true, didCreate: true, willRename: true, didRename: true, willDelete: true, didDelete: true },
       symbol: { dynamicRegistration: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, resolveSupport: { properties: ['location.range'] } },
@@ -80,7 +123,12 @@ export function clientCapabilities(): ClientCapabilities {
         multilineTokenSupport: false,
         augmentsSyntaxTokens: true,
       },
-      documentSymbol: { dynamicRegistration: true, hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, tagSupport: { valueSet: [1] } },
+      documentSymbol: {
+        dynamicRegistration: true,
+        hierarchicalDocumentSymbolSupport: true,
+        symbolKind: { valueSet: ALL_SYMBOL_KINDS },
+        tagSupport: { valueSet: [1] },
+      },
       rename: { dynamicRegistration: true, prepareSupport: true },
       codeAction: {
         dynamicRegistration: true,
@@ -108,4 +156,6 @@ export function clientCapabilities(): ClientCapabilities {
 }
 
 type SymbolKinds = NonNullable<NonNullable<NonNullable<NonNullable<ClientCapabilities['textDocument']>['documentSymbol']>['symbolKind']>['valueSet']>;
-type ClientCapabilitiesCompletionKinds = NonNullable<NonNullable<NonNullable<ClientCapabilities['textDocument']>['completion']>['completionItemKind']>['valueSet'];
+type ClientCapabilitiesCompletionKinds = NonNullable<
+  NonNullable<NonNullable<ClientCapabilities['textDocument']>['completion']>['completionItemKind']
+>['valueSet'];

@@ -31,7 +31,11 @@ function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => b
       bindFeatures: (context): FeatureBinding => {
         const entry = { context, disposed: false, diagnostics: [] as unknown[] };
         bindings.push(entry);
-        return { publishDiagnostics: (p) => void entry.diagnostics.push(p), applyEdit: async () => ({ applied: false }), dispose: () => void (entry.disposed = true) };
+        return {
+          publishDiagnostics: (p) => void entry.diagnostics.push(p),
+          applyEdit: async () => ({ applied: false }),
+          dispose: () => void (entry.disposed = true),
+        };
       },
       onWorkspaceIdentity: (_sid, identity) => void identities.push(identity),
       clock: timers,
@@ -97,7 +101,9 @@ describe('LspConnection', () => {
     s.receive({ status: 'restarting', language: 'typescript', attempt: 2, of: 5, stderrTail: 'panic: boom' });
     expect(h.bindings[0]!.disposed).toBe(true);
     expect(c.getStatus()).toMatchObject({
-      state: 'starting', phase: 'restarting', stderrTail: 'panic: boom',
+      state: 'starting',
+      phase: 'restarting',
+      stderrTail: 'panic: boom',
       message: { key: 'faults:restarting', params: { language: 'typescript', attempt: 2, of: 5 } },
     });
     const before = s.methods().length;
@@ -358,10 +364,20 @@ describe('LspConnection', () => {
     s.open();
     s.receive(READY);
     h.timers.advance(1_000);
-    s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'kandev/initialize', value: { kind: 'begin', title: 'Gradle import', message: 'Resolving :app', percentage: 5 } } });
-    s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token: 'kandev/initialize', value: { kind: 'report', message: 'Resolving :lib', percentage: 140 } } });
+    s.receive({
+      jsonrpc: '2.0',
+      method: '$/progress',
+      params: { token: 'kandev/initialize', value: { kind: 'begin', title: 'Gradle import', message: 'Resolving :app', percentage: 5 } },
+    });
+    s.receive({
+      jsonrpc: '2.0',
+      method: '$/progress',
+      params: { token: 'kandev/initialize', value: { kind: 'report', message: 'Resolving :lib', percentage: 140 } },
+    });
     expect(c.getStatus().state).toBe('starting');
-    expect(c.getProgress().active).toEqual([{ token: 'kandev/initialize', title: 'Gradle import', message: 'Resolving :lib', percentage: 100, startedAt: 1_000 }]);
+    expect(c.getProgress().active).toEqual([
+      { token: 'kandev/initialize', title: 'Gradle import', message: 'Resolving :lib', percentage: 100, startedAt: 1_000 },
+    ]);
     const init = s.lastRequest('initialize')!;
     s.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: {} } });
     await settle();
@@ -374,7 +390,8 @@ describe('LspConnection', () => {
   it('S46 nothing stale after stop, crash or retry: progress resets with the generation', async () => {
     const h = harness();
     const c = h.create();
-    const begin = (s: any, token: string | number) => s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token, value: { kind: 'begin', title: `work ${token}` } } });
+    const begin = (s: any, token: string | number) =>
+      s.receive({ jsonrpc: '2.0', method: '$/progress', params: { token, value: { kind: 'begin', title: `work ${token}` } } });
     c.start();
     await initialize(h.sockets[0]!);
     begin(h.sockets[0]!, 1);
@@ -419,7 +436,11 @@ describe('LspConnection', () => {
     c.start();
     h.sockets[0]!.open();
     h.sockets[0]!.receive({ status: 'installing', language: 'typescript' });
-    h.sockets[0]!.receive({ status: 'install_failed', language: 'typescript', error: 'npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.example/typescript-language-server' });
+    h.sockets[0]!.receive({
+      status: 'install_failed',
+      language: 'typescript',
+      error: 'npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.example/typescript-language-server',
+    });
     h.sockets[0]!.serverClose(4003);
     expect(c.getStatus()).toMatchObject({ state: 'error', message: { text: expect.stringContaining('npm ERR! code E404') } });
     c.retry();
@@ -513,7 +534,7 @@ describe('LspConnection.detach (a session left in the background)', () => {
 });
 
 describe('LspConnection refused for capacity (4005)', () => {
-  it('lets go of the window\'s background servers and asks once more, which the broker can then admit', async () => {
+  it("lets go of the window's background servers and asks once more, which the broker can then admit", async () => {
     let freed = 0;
     const h = harness({ freeCapacity: () => (freed++, true) });
     h.documents.add('src/a.ts', 'let a = 1;');

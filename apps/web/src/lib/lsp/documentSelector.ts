@@ -40,7 +40,8 @@ function matchesGlobPattern(pattern: unknown, path: string): boolean {
   if (typeof pattern === 'object' && pattern !== null) {
     const p = pattern as { baseUri?: unknown; pattern?: unknown };
     if (typeof p.pattern !== 'string') return false;
-    const base = typeof p.baseUri === 'string' ? p.baseUri : typeof p.baseUri === 'object' && p.baseUri !== null ? (p.baseUri as { uri?: unknown }).uri : undefined;
+    const base =
+      typeof p.baseUri === 'string' ? p.baseUri : typeof p.baseUri === 'object' && p.baseUri !== null ? (p.baseUri as { uri?: unknown }).uri : undefined;
     if (typeof base !== 'string') return false;
     let basePath: string;
     try {
@@ -83,7 +84,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) out += '\\[';
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         out += `[${body}]`;
         i = end;
       }

@@ -25,7 +25,10 @@ describe('DocumentSync', () => {
     const { ds, notes, timers } = setup(incremental);
     const doc = new FakeDocument('src/a.tsx', 'typescriptreact', 'x');
     ds.open(doc);
-    expect(notes[0]).toEqual({ method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///ws/src/a.tsx', languageId: 'typescriptreact', version: 1, text: 'x' } } });
+    expect(notes[0]).toEqual({
+      method: 'textDocument/didOpen',
+      params: { textDocument: { uri: 'file:///ws/src/a.tsx', languageId: 'typescriptreact', version: 1, text: 'x' } },
+    });
     doc.type('xy');
     doc.type('xyz');
     expect(notes).toHaveLength(1);

@@ -24,7 +24,10 @@ describe('JsonRpcEndpoint', () => {
     const { rpc, sent, notifications } = endpoint();
     const a = rpc.request('a', { x: 1 });
     const b = rpc.request('b', undefined);
-    expect(sent.map((m) => [m.id, m.method])).toEqual([[1, 'a'], [2, 'b']]);
+    expect(sent.map((m) => [m.id, m.method])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
     expect('params' in (sent[1] as object)).toBe(false);
     rpc.handle({ jsonrpc: '2.0', id: 2, result: 'B' });
     rpc.handle({ jsonrpc: '2.0', id: 1, result: { ok: true } });
@@ -112,7 +115,9 @@ describe('server request router', () => {
     rpc.handle({ jsonrpc: '2.0', id: 7, method: 'workspace/willRenameFiles/unknown', params: {} });
     await Promise.resolve();
     await Promise.resolve();
-    expect(sent).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: ErrorCodes.MethodNotFound, message: 'Unhandled method workspace/willRenameFiles/unknown' } }]);
+    expect(sent).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: ErrorCodes.MethodNotFound, message: 'Unhandled method workspace/willRenameFiles/unknown' } },
+    ]);
   });
 
   it('workspace/applyEdit is answered with what applying returned; diagnostic and inlay hint refreshes are taken', async () => {

@@ -39,7 +39,6 @@ export interface CancellationLike {
   onCancellationRequested(listener: () => void): Disposable | { dispose(): void };
 }
 
-
 export interface JsonRpcHandlers {
   /** Answers a request from the server. Throw ResponseError to answer with that error. */
   onRequest(method: string, params: unknown): unknown;

@@ -16,7 +16,9 @@ describe('work-done progress', () => {
     at(1_000);
     t.update(begin('kandev/initialize', 'Importing Gradle project', { message: 'Resolving :app', percentage: 5 }));
     t.update(report('kandev/initialize', { message: 'Resolving :lib', percentage: 140 }));
-    expect(t.snapshot().active).toEqual([{ token: 'kandev/initialize', title: 'Importing Gradle project', message: 'Resolving :lib', percentage: 100, startedAt: 1_000 }]);
+    expect(t.snapshot().active).toEqual([
+      { token: 'kandev/initialize', title: 'Importing Gradle project', message: 'Resolving :lib', percentage: 100, startedAt: 1_000 },
+    ]);
     t.update(report('kandev/initialize', { percentage: -3 }));
     expect(t.snapshot().active[0]).toMatchObject({ message: 'Resolving :lib', percentage: 0 });
   });
@@ -75,7 +77,10 @@ describe('work-done progress', () => {
   });
 
   it('a resumed snapshot seeds the tracker defensively (C02), published snapshots never change afterwards', () => {
-    const seeded = new ProgressTracker(() => 0, { active: [{ token: 't', title: 'Indexing', startedAt: 5, percentage: 250 }, { nonsense: true } as never], lastEnded: { title: 'Done', endedAt: 1 } });
+    const seeded = new ProgressTracker(() => 0, {
+      active: [{ token: 't', title: 'Indexing', startedAt: 5, percentage: 250 }, { nonsense: true } as never],
+      lastEnded: { title: 'Done', endedAt: 1 },
+    });
     const first = seeded.snapshot();
     expect(first).toEqual({ active: [{ token: 't', title: 'Indexing', startedAt: 5, percentage: 100 }], lastEnded: { title: 'Done', endedAt: 1 } });
     seeded.update(report('t', { percentage: 50 }));

@@ -41,9 +41,7 @@ export { clampPercentage };
  * that nothing is reported (S47). Never an estimate, never "indexed".
  */
 export type ProgressSummary =
-  | { kind: 'active'; item: ProgressItemSnapshot; others: number }
-  | { kind: 'finished'; title: string; endedAt: number }
-  | { kind: 'none' };
+  { kind: 'active'; item: ProgressItemSnapshot; others: number } | { kind: 'finished'; title: string; endedAt: number } | { kind: 'none' };
 
 export function summarizeProgress(snapshot: ProgressSnapshot): ProgressSummary {
   const [oldest, ...others] = snapshot.active;

@@ -6,19 +6,35 @@ const base = { language: 'python' as const, stopRequested: false, canReconnect: 
 
 describe('close codes -> state', () => {
   it('S04 4001 is unavailable with the localized missing-server message and enable-auto-install guidance, never the transport reason', () => {
-    expect(decideClose(4001, base)).toEqual({ kind: 'unavailable', message: { key: 'close.4001', params: { language: 'python' } }, guidance: 'enableAutoInstall', leaseEnded: true });
+    expect(decideClose(4001, base)).toEqual({
+      kind: 'unavailable',
+      message: { key: 'close.4001', params: { language: 'python' } },
+      guidance: 'enableAutoInstall',
+      leaseEnded: true,
+    });
     expect(availableActions({ state: 'unavailable', guidance: 'enableAutoInstall', generation: 1 })).toEqual({ start: false, stop: false, retry: true });
   });
   it('S12 4003 after install_failed keeps the detailed installer error visible', () => {
-    expect(decideClose(4003, { ...base, installError: 'npm ERR! 404 pyright@9' })).toMatchObject({ kind: 'error', message: { text: 'npm ERR! 404 pyright@9' } });
+    expect(decideClose(4003, { ...base, installError: 'npm ERR! 404 pyright@9' })).toMatchObject({
+      kind: 'error',
+      message: { text: 'npm ERR! 404 pyright@9' },
+    });
   });
   it('S13 4003 without a detailed payload renders the localized install-failure fallback', () => {
     expect(decideClose(4003, base)).toMatchObject({ kind: 'error', message: { key: 'close.4003' } });
   });
   it('S03 4007 for Kotlin uses Kotlin-specific manual setup guidance', () => {
-    expect(decideClose(4007, { ...base, language: 'kotlin' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007Kotlin' }, guidance: 'kotlinManualSetup' });
+    expect(decideClose(4007, { ...base, language: 'kotlin' })).toMatchObject({
+      kind: 'unavailable',
+      message: { key: 'close.4007Kotlin' },
+      guidance: 'kotlinManualSetup',
+    });
     expect(decideClose(4007, { ...base, language: 'rust' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007' }, guidance: 'manualInstall' });
-    expect(decideClose(4007, { ...base, language: 'cpp' })).toMatchObject({ kind: 'unavailable', message: { key: 'close.4007Clangd' }, guidance: 'clangdManualSetup' });
+    expect(decideClose(4007, { ...base, language: 'cpp' })).toMatchObject({
+      kind: 'unavailable',
+      message: { key: 'close.4007Clangd' },
+      guidance: 'clangdManualSetup',
+    });
   });
   it('S26 4004 is unavailable with executor guidance and no action that could not help', () => {
     expect(decideClose(4004, base)).toMatchObject({ kind: 'unavailable', message: { key: 'close.4004' }, guidance: 'unsupportedExecutor' });

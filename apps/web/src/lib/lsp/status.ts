@@ -88,9 +88,7 @@ function manualSetupGuidance(language: LanguageId): Guidance {
 }
 
 export type CloseDecision =
-  | { kind: 'off' }
-  | { kind: 'reconnect' }
-  | { kind: 'error' | 'unavailable'; message: StatusMessage; guidance?: Guidance; leaseEnded: boolean };
+  { kind: 'off' } | { kind: 'reconnect' } | { kind: 'error' | 'unavailable'; message: StatusMessage; guidance?: Guidance; leaseEnded: boolean };
 
 export interface CloseContext {
   language: LanguageId;
@@ -159,5 +157,8 @@ export function longInitializeNotice(status: LspStatus, language: LanguageId, no
 
 /** States in which time is running for something the person waits on (elapsed is shown). */
 export function showsElapsed(status: LspStatus): boolean {
-  return status.since !== undefined && (status.state === 'connecting' || status.state === 'installing' || status.state === 'starting' || status.state === 'reconnecting');
+  return (
+    status.since !== undefined &&
+    (status.state === 'connecting' || status.state === 'installing' || status.state === 'starting' || status.state === 'reconnecting')
+  );
 }

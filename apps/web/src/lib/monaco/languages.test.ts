@@ -20,7 +20,7 @@ describe('Monaco language of a session file', () => {
     expect(monacoLanguageForPath('README.md')).toBeUndefined();
   });
 
-  it('registers providers for every Monaco mode a catalog language\'s files use', () => {
+  it("registers providers for every Monaco mode a catalog language's files use", () => {
     expect(monacoLanguagesOf('typescript')).toEqual(['typescript', 'javascript']);
     expect(monacoLanguagesOf('css')).toEqual(['css', 'scss', 'less']);
     expect(monacoLanguagesOf('cpp')).toEqual(['c', 'cpp']);

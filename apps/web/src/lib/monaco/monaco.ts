@@ -42,8 +42,15 @@ interface JsonDefaults {
 const jsonDefaults = (jsonContribution as unknown as { jsonDefaults: JsonDefaults }).jsonDefaults;
 jsonDefaults.setModeConfiguration({
   tokens: true,
-  documentFormattingEdits: false, documentRangeFormattingEdits: false, completionItems: false, hovers: false,
-  documentSymbols: false, colors: false, foldingRanges: false, diagnostics: false, selectionRanges: false,
+  documentFormattingEdits: false,
+  documentRangeFormattingEdits: false,
+  completionItems: false,
+  hovers: false,
+  documentSymbols: false,
+  colors: false,
+  foldingRanges: false,
+  diagnostics: false,
+  selectionRanges: false,
 });
 jsonDefaults.setDiagnosticsOptions({ validate: false, enableSchemaRequest: false });
 

@@ -5,7 +5,14 @@ import { refusedSessionId, sessionBody, unsupportedOpenTarget } from './sessionB
 
 const session = (id: string, status: Session['status']): Session => ({ id, taskId: 't1', status, createdAt: '2026-01-01T00:00:00.000Z' });
 const task = (executor: ExecutorKind, sessions: Session[] = []): TaskSummary => ({
-  id: 't1', title: 'T', executor, repositories: [], env: {}, createdAt: '2026-01-01T00:00:00.000Z', trustWorkspaceTools: false, sessions,
+  id: 't1',
+  title: 'T',
+  executor,
+  repositories: [],
+  env: {},
+  createdAt: '2026-01-01T00:00:00.000Z',
+  trustWorkspaceTools: false,
+  sessions,
 });
 
 describe('sessionBody', () => {

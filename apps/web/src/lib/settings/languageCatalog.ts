@@ -19,7 +19,8 @@ export interface LanguageCard {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
-const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : undefined);
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : undefined;
 
 /**
  * Cards for every catalog language, in catalog order, from whatever GET /api/languages returned.
@@ -36,7 +37,8 @@ export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntr
     const card: LanguageCard = {
       id,
       extensions: strings(entry.extensions) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.extensions ?? [])],
-      autoInstallable: typeof entry.autoInstallable === 'boolean' ? entry.autoInstallable && AUTO_INSTALLABLE_LANGUAGES.includes(id) : AUTO_INSTALLABLE_LANGUAGES.includes(id),
+      autoInstallable:
+        typeof entry.autoInstallable === 'boolean' ? entry.autoInstallable && AUTO_INSTALLABLE_LANGUAGES.includes(id) : AUTO_INSTALLABLE_LANGUAGES.includes(id),
       experimental: typeof entry.experimental === 'boolean' ? entry.experimental : id === 'kotlin',
     };
     const fileNames = strings(entry.fileNames) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.fileNames ?? [])];
@@ -45,7 +47,8 @@ export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntr
     if (name) card.name = name;
     const binary = text(entry.binary);
     if (binary) card.binary = binary;
-    if (entry.installStrategy === 'npm' || entry.installStrategy === 'go' || entry.installStrategy === 'release' || entry.installStrategy === 'none') card.installStrategy = entry.installStrategy;
+    if (entry.installStrategy === 'npm' || entry.installStrategy === 'go' || entry.installStrategy === 'release' || entry.installStrategy === 'none')
+      card.installStrategy = entry.installStrategy;
     const command = text(entry.installCommand);
     if (command) card.installCommand = command;
     const prerequisites = strings(entry.prerequisites);

@@ -1,7 +1,5 @@
 /** The per-language LSP JSON of the Editors settings (lsp_server_configs). */
-export type ServerConfigParse =
-  | { ok: true; value: Record<string, unknown> | null }
-  | { ok: false; error: 'invalid' | 'notObject' };
+export type ServerConfigParse = { ok: true; value: Record<string, unknown> | null } | { ok: false; error: 'invalid' | 'notObject' };
 
 /**
  * Parses the text a person typed. Empty means "no settings" (null deletes the language's entry);

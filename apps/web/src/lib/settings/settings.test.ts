@@ -5,30 +5,77 @@ import { formatServerConfig, parseServerConfig } from './serverConfig.js';
 describe('language catalog cards', () => {
   it('S05 keeps the install command, prerequisites and destination the backend reports', () => {
     const [python] = languageCards([
-      { id: 'python', name: 'Python', extensions: ['.py', '.pyi'], binary: 'pyright-langserver', installStrategy: 'npm', installCommand: 'npm install pyright@1.1.400', prerequisites: ['Node.js 18+', 'npm'], managedDestination: '$HOME/.kandev/lsp-servers/python', autoInstallable: true, experimental: false },
+      {
+        id: 'python',
+        name: 'Python',
+        extensions: ['.py', '.pyi'],
+        binary: 'pyright-langserver',
+        installStrategy: 'npm',
+        installCommand: 'npm install pyright@1.1.400',
+        prerequisites: ['Node.js 18+', 'npm'],
+        managedDestination: '$HOME/.kandev/lsp-servers/python',
+        autoInstallable: true,
+        experimental: false,
+      },
     ]);
     expect(python).toEqual({
-      id: 'python', name: 'Python', extensions: ['.py', '.pyi'], binary: 'pyright-langserver', installStrategy: 'npm', installCommand: 'npm install pyright@1.1.400',
-      prerequisites: ['Node.js 18+', 'npm'], managedDestination: '$HOME/.kandev/lsp-servers/python', autoInstallable: true, experimental: false,
+      id: 'python',
+      name: 'Python',
+      extensions: ['.py', '.pyi'],
+      binary: 'pyright-langserver',
+      installStrategy: 'npm',
+      installCommand: 'npm install pyright@1.1.400',
+      prerequisites: ['Node.js 18+', 'npm'],
+      managedDestination: '$HOME/.kandev/lsp-servers/python',
+      autoInstallable: true,
+      experimental: false,
     });
   });
 
   it('codes defensively: every language gets a card, missing fields stay missing (not invented), Kotlin is experimental and never auto-installable', () => {
-    const cards = languageCards([{ id: 'go', extensions: ['.go'] }, { id: 'nope' as never }, { id: 'kotlin', autoInstallable: true }, { id: 'go', name: 'dup' }]);
+    const cards = languageCards([
+      { id: 'go', extensions: ['.go'] },
+      { id: 'nope' as never },
+      { id: 'kotlin', autoInstallable: true },
+      { id: 'go', name: 'dup' },
+    ]);
     expect(cards.map((c) => c.id)).toEqual(['go', 'kotlin', 'typescript', 'python', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
     const go = cards[0]!;
     expect(go).toEqual({ id: 'go', extensions: ['.go'], autoInstallable: true, experimental: false });
     expect(go.prerequisites).toBeUndefined();
     expect(cards[1]).toMatchObject({ id: 'kotlin', autoInstallable: false, experimental: true, extensions: ['.kt', '.kts'] });
-    expect(languageCards([]).map((c) => c.id)).toEqual(['typescript', 'python', 'go', 'rust', 'kotlin', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
-    expect(languageCards([{ id: 'rust', prerequisites: 'tar' as never, installCommand: 42 as never, experimental: true }])[0]).toEqual({ id: 'rust', extensions: ['.rs'], autoInstallable: true, experimental: true });
+    expect(languageCards([]).map((c) => c.id)).toEqual([
+      'typescript',
+      'python',
+      'go',
+      'rust',
+      'kotlin',
+      'json',
+      'yaml',
+      'shell',
+      'dockerfile',
+      'css',
+      'html',
+      'cpp',
+    ]);
+    expect(languageCards([{ id: 'rust', prerequisites: 'tar' as never, installCommand: 42 as never, experimental: true }])[0]).toEqual({
+      id: 'rust',
+      extensions: ['.rs'],
+      autoInstallable: true,
+      experimental: true,
+    });
   });
 });
 
 describe('cards of the configuration and web languages', () => {
   it('lists well-known file names beside extensions, from the catalog or the protocol table; clangd is never auto-installable', () => {
     const [docker] = languageCards([{ id: 'dockerfile', fileNames: ['Dockerfile', 'Containerfile'], installStrategy: 'npm' }]);
-    expect(docker).toMatchObject({ id: 'dockerfile', extensions: ['.dockerfile', '.containerfile'], fileNames: ['Dockerfile', 'Containerfile'], autoInstallable: true });
+    expect(docker).toMatchObject({
+      id: 'dockerfile',
+      extensions: ['.dockerfile', '.containerfile'],
+      fileNames: ['Dockerfile', 'Containerfile'],
+      autoInstallable: true,
+    });
     const cards = languageCards([{ id: 'cpp', autoInstallable: true }]);
     expect(cards.find((c) => c.id === 'cpp')).toMatchObject({ autoInstallable: false, experimental: false });
     expect(cards.find((c) => c.id === 'shell')?.fileNames).toContain('.bashrc');

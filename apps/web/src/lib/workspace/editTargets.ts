@@ -23,7 +23,11 @@ export interface EditTargetsHost {
 export function sessionEditTargets(host: EditTargetsHost): EditTargets {
   const { tabs, models } = host;
   /** Open tabs at a path or, for a folder, inside it. */
-  const openPathsUnder = (path: string): string[] => tabs.list().map((tab) => tab.path).filter((p) => p === path || p.startsWith(`${path}/`));
+  const openPathsUnder = (path: string): string[] =>
+    tabs
+      .list()
+      .map((tab) => tab.path)
+      .filter((p) => p === path || p.startsWith(`${path}/`));
   return {
     openPaths: () => tabs.list().map((tab) => tab.path),
     openModel: (path) => {
@@ -75,7 +79,12 @@ function editableModel(model: TextModel, isDirty: () => boolean): EditableModel 
       model.pushEditOperations(
         [],
         edits.map((e) => ({
-          range: { startLineNumber: e.range.start.line + 1, startColumn: e.range.start.character + 1, endLineNumber: e.range.end.line + 1, endColumn: e.range.end.character + 1 },
+          range: {
+            startLineNumber: e.range.start.line + 1,
+            startColumn: e.range.start.character + 1,
+            endLineNumber: e.range.end.line + 1,
+            endColumn: e.range.end.character + 1,
+          },
           text: e.newText,
         })),
         () => null,

@@ -37,7 +37,14 @@ describe('Files panel actions as workspace edits', () => {
       documentChanges: [{ kind: 'create', uri: 'file:///work/my%20repo/src/new%20file.ts', options: { overwrite: false, ignoreIfExists: false } }],
     });
     expect(fileActionEdit({ kind: 'rename', from: 'src/a.ts', to: 'src/b.ts', directory: false }, `${root}/`)).toEqual({
-      documentChanges: [{ kind: 'rename', oldUri: 'file:///work/my%20repo/src/a.ts', newUri: 'file:///work/my%20repo/src/b.ts', options: { overwrite: false, ignoreIfExists: false } }],
+      documentChanges: [
+        {
+          kind: 'rename',
+          oldUri: 'file:///work/my%20repo/src/a.ts',
+          newUri: 'file:///work/my%20repo/src/b.ts',
+          options: { overwrite: false, ignoreIfExists: false },
+        },
+      ],
     });
     expect(fileActionEdit({ kind: 'delete', path: 'src', directory: true }, root)).toEqual({
       documentChanges: [{ kind: 'delete', uri: 'file:///work/my%20repo/src', options: { recursive: true, ignoreIfNotExists: false } }],

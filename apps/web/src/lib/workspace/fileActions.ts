@@ -6,9 +6,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
  * made to hold a file.
  */
 export type FileAction =
-  | { kind: 'create'; path: string }
-  | { kind: 'rename'; from: string; to: string; directory: boolean }
-  | { kind: 'delete'; path: string; directory: boolean };
+  { kind: 'create'; path: string } | { kind: 'rename'; from: string; to: string; directory: boolean } | { kind: 'delete'; path: string; directory: boolean };
 
 /** Why a name typed into the Files panel cannot be used; each is a catalog key `files.name.<reason>`. */
 export type NameProblem = 'empty' | 'separator' | 'dots' | 'invalid' | 'exists' | 'unchanged';
@@ -62,8 +60,19 @@ export function fileActionEdit(action: FileAction, workspaceUri: string): Worksp
     case 'create':
       return { documentChanges: [{ kind: 'create', uri: uriOf(workspaceUri, action.path), options: { overwrite: false, ignoreIfExists: false } }] };
     case 'rename':
-      return { documentChanges: [{ kind: 'rename', oldUri: uriOf(workspaceUri, action.from), newUri: uriOf(workspaceUri, action.to), options: { overwrite: false, ignoreIfExists: false } }] };
+      return {
+        documentChanges: [
+          {
+            kind: 'rename',
+            oldUri: uriOf(workspaceUri, action.from),
+            newUri: uriOf(workspaceUri, action.to),
+            options: { overwrite: false, ignoreIfExists: false },
+          },
+        ],
+      };
     case 'delete':
-      return { documentChanges: [{ kind: 'delete', uri: uriOf(workspaceUri, action.path), options: { recursive: action.directory, ignoreIfNotExists: false } }] };
+      return {
+        documentChanges: [{ kind: 'delete', uri: uriOf(workspaceUri, action.path), options: { recursive: action.directory, ignoreIfNotExists: false } }],
+      };
   }
 }

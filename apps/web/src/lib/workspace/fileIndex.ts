@@ -1,7 +1,22 @@
 import type { FileEntry } from '@kandev/protocol';
 
 /** Folders quick open does not walk: dependencies, VCS data, build output and caches. */
-export const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', 'dist', 'build', 'out', 'target', '.venv', 'venv', '__pycache__', '.gradle', '.idea', '.next', 'coverage', 'vendor']);
+export const SKIPPED_FOLDERS = new Set([
+  '.git',
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.gradle',
+  '.idea',
+  '.next',
+  'coverage',
+  'vendor',
+]);
 
 export interface FileIndexResult {
   paths: string[];

@@ -34,7 +34,6 @@ export class FileTreeModel {
 
   getSnapshot = (): FileTreeSnapshot => this.snapshot;
 
-
   private changed(): void {
     this.listings = new Map(this.listings);
     this.expanded = new Set(this.expanded);
@@ -50,17 +49,19 @@ export class FileTreeModel {
     if (pending) return pending;
     this.listings.set(folder, { state: 'loading' });
     this.changed();
-    const promise = this.list(folder).then(
-      (entries) => {
-        this.listings.set(folder, { state: 'loaded', entries });
-      },
-      () => {
-        this.listings.set(folder, { state: 'error' });
-      },
-    ).finally(() => {
-      this.inflight.delete(folder);
-      this.changed();
-    });
+    const promise = this.list(folder)
+      .then(
+        (entries) => {
+          this.listings.set(folder, { state: 'loaded', entries });
+        },
+        () => {
+          this.listings.set(folder, { state: 'error' });
+        },
+      )
+      .finally(() => {
+        this.inflight.delete(folder);
+        this.changed();
+      });
     this.inflight.set(folder, promise);
     return promise;
   }
@@ -85,15 +86,17 @@ export class FileTreeModel {
     // A listing already on its way may predate the change: list once more after it.
     const pending = this.inflight.get(folder);
     if (pending) return pending.then(() => this.refresh(folder));
-    const promise = this.list(folder).then(
-      (entries) => {
-        this.listings.set(folder, { state: 'loaded', entries });
-      },
-      () => undefined,
-    ).finally(() => {
-      this.inflight.delete(folder);
-      this.changed();
-    });
+    const promise = this.list(folder)
+      .then(
+        (entries) => {
+          this.listings.set(folder, { state: 'loaded', entries });
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.inflight.delete(folder);
+        this.changed();
+      });
     this.inflight.set(folder, promise);
     return promise;
   }

@@ -30,7 +30,11 @@ describe('Monaco setup: guards and the editor opener', () => {
     const identities = new WorkspaceIdentityStore();
     identities.set('s1', { workspaceUri: 'file:///tasks/t1', workspacePath: '/tasks/t1', repoSubpaths: ['repoA', 'repoB'] });
     const navigations: Array<{ target: OpenTarget; position: unknown }> = [];
-    const disposables = setupMonaco(fake.monaco, { suppression: new BuiltinSuppression(), identities, navigate: (target, position) => void navigations.push({ target, position }) });
+    const disposables = setupMonaco(fake.monaco, {
+      suppression: new BuiltinSuppression(),
+      identities,
+      navigate: (target, position) => void navigations.push({ target, position }),
+    });
     return { fake, themes, open, navigations, disposables };
   }
 

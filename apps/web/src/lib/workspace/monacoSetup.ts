@@ -19,7 +19,12 @@ export interface MonacoSetupDeps {
  * navigation into tabs of the right session (S36, S38).
  */
 export function setupMonaco(monaco: MonacoApi, deps: MonacoSetupDeps): Disposable[] {
-  const guards = installBuiltinGuards(monaco.languages as unknown as GuardableLanguages, monaco.editor as unknown as GuardableEditor, deps.suppression, deps.onBuiltinUse);
+  const guards = installBuiltinGuards(
+    monaco.languages as unknown as GuardableLanguages,
+    monaco.editor as unknown as GuardableEditor,
+    deps.suppression,
+    deps.onBuiltinUse,
+  );
   const opener = monaco.editor.registerEditorOpener({
     openCodeEditor(source, resource, selectionOrPosition) {
       const target = resolveOpenTarget(resource, source.getModel()?.uri, deps.identities);

@@ -12,7 +12,11 @@ export interface OpenTarget {
  * editor's session when it lies inside that session's workspace. Anything else is unhandled, so
  * Monaco can report it rather than have it silently swallowed.
  */
-export function resolveOpenTarget(resource: UriParts & { toString(): string }, sourceModelUri: UriParts | undefined, identities: Pick<WorkspaceIdentityStore, 'get'>): OpenTarget | undefined {
+export function resolveOpenTarget(
+  resource: UriParts & { toString(): string },
+  sourceModelUri: UriParts | undefined,
+  identities: Pick<WorkspaceIdentityStore, 'get'>,
+): OpenTarget | undefined {
   const direct = parseSessionModelUri(resource);
   if (direct) return direct;
   if (resource.scheme !== 'file' || !sourceModelUri) return undefined;

@@ -14,7 +14,7 @@ const marker = (sessionId: string, path: string, over: Partial<MarkerLike> = {})
 });
 
 describe('problemsOf', () => {
-  it('groups the session\'s language-server markers by open file, errors first, with counts', () => {
+  it("groups the session's language-server markers by open file, errors first, with counts", () => {
     const view = problemsOf(
       [
         marker('s1', 'b.ts', { severity: 4, message: 'warn', startLineNumber: 3 }),
@@ -32,7 +32,7 @@ describe('problemsOf', () => {
     expect(view.total).toBe(4);
   });
 
-  it('never shows another session, a closed file, or Monaco\'s own TypeScript markers', () => {
+  it("never shows another session, a closed file, or Monaco's own TypeScript markers", () => {
     const view = problemsOf(
       [
         marker('s2', 'a.ts'),

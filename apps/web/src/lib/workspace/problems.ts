@@ -86,7 +86,10 @@ export function problemsOf(markers: readonly MarkerLike[], sessionId: string, op
   }
   const counts = emptyCounts();
   const groups: ProblemGroup[] = [...byPath.entries()].map(([path, problems]) => {
-    problems.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.range.startLineNumber - b.range.startLineNumber || a.range.startColumn - b.range.startColumn);
+    problems.sort(
+      (a, b) =>
+        SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.range.startLineNumber - b.range.startLineNumber || a.range.startColumn - b.range.startColumn,
+    );
     const groupCounts = emptyCounts();
     for (const p of problems) {
       groupCounts[p.severity]++;

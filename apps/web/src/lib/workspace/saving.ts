@@ -40,7 +40,7 @@ export class SaveFlow implements Disposable {
     }
     const text = entry.model.getValue();
     const altVersion = entry.model.getAlternativeVersionId();
-    const base = overwriteVersion === undefined ? entry.baseVersion : overwriteVersion ?? undefined;
+    const base = overwriteVersion === undefined ? entry.baseVersion : (overwriteVersion ?? undefined);
     tab.saving = true;
     tab.saveFailed = false;
     this.changed();

@@ -107,7 +107,14 @@ export class SessionModels implements Disposable {
     if (looksBinary(file.content)) throw new BinaryFileError(path);
     const uri = this.monaco.Uri.from(sessionModelUriParts(this.sessionId, path));
     const model = this.monaco.editor.getModel(uri) ?? this.monaco.editor.createModel(file.content, monacoLanguageForPath(path), uri);
-    const entry: ModelEntry = { path, model, baseVersion: file.version, savedAltVersion: model.getAlternativeVersionId(), refs: 0, subscription: { dispose: () => undefined } };
+    const entry: ModelEntry = {
+      path,
+      model,
+      baseVersion: file.version,
+      savedAltVersion: model.getAlternativeVersionId(),
+      refs: 0,
+      subscription: { dispose: () => undefined },
+    };
     let wasDirty = false;
     entry.subscription = model.onDidChangeContent(() => {
       // Text taken from disk is clean: replaceFromDisk marks it saved right after this event.

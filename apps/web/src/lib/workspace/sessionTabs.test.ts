@@ -11,7 +11,12 @@ describe('SessionTabs', () => {
     const tabs = new SessionTabs(() => events.push('changed'));
     tabs.onDidOpen((d) => events.push(`open ${d.path}`));
     tabs.onDidClose((d) => events.push(`close ${d.path}`));
-    for (const path of ['a', 'b', 'c']) tabs.add(path, toDisposable(() => events.push(`release ${path}`)), doc(path));
+    for (const path of ['a', 'b', 'c'])
+      tabs.add(
+        path,
+        toDisposable(() => events.push(`release ${path}`)),
+        doc(path),
+      );
     expect(events.slice(0, 2)).toEqual(['changed', 'open a']);
     tabs.activePath = 'b';
     events.length = 0;

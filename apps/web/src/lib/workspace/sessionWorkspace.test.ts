@@ -12,18 +12,38 @@ class FakeTextModel {
   private alt = 1;
   disposed = false;
   private readonly changes = new Emitter<{ changes: unknown[] }>();
-  constructor(readonly uri: { toString(): string }, private text: string) {
+  constructor(
+    readonly uri: { toString(): string },
+    private text: string,
+  ) {
     this.history = [{ text, alt: 1 }];
   }
-  getValue() { return this.text; }
-  setValue(text: string) { this.edit(text); }
-  getVersionId() { return this.version; }
-  getAlternativeVersionId() { return this.alt; }
-  onDidChangeContent(listener: (e: { changes: unknown[] }) => void) { return this.changes.event(listener); }
-  getFullModelRange() { return { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }; }
+  getValue() {
+    return this.text;
+  }
+  setValue(text: string) {
+    this.edit(text);
+  }
+  getVersionId() {
+    return this.version;
+  }
+  getAlternativeVersionId() {
+    return this.alt;
+  }
+  onDidChangeContent(listener: (e: { changes: unknown[] }) => void) {
+    return this.changes.event(listener);
+  }
+  getFullModelRange() {
+    return { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 };
+  }
   pushStackElement() {}
-  pushEditOperations(_s: unknown, edits: Array<{ text: string }>) { this.edit(edits[0]!.text); return null; }
-  canUndo() { return this.history.length > 1; }
+  pushEditOperations(_s: unknown, edits: Array<{ text: string }>) {
+    this.edit(edits[0]!.text);
+    return null;
+  }
+  canUndo() {
+    return this.history.length > 1;
+  }
   undo() {
     this.history.pop();
     const prev = this.history.at(-1)!;
@@ -40,7 +60,9 @@ class FakeTextModel {
     this.version++;
     this.changes.fire({ changes: [{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }, rangeLength: 0, rangeOffset: 0, text }] });
   }
-  dispose() { this.disposed = true; }
+  dispose() {
+    this.disposed = true;
+  }
 }
 
 function fakeMonaco() {
@@ -95,7 +117,12 @@ describe('SessionWorkspace', () => {
     expect(ws.getSnapshot().tabs.map((t) => t.path)).toEqual(['a.ts', 'b.py']);
     expect(ws.getSnapshot().activePath).toBe('a.ts');
     expect(opened).toEqual(['a.ts']);
-    expect(ws.documentSource('python').documents().map((d) => [d.path, d.languageId])).toEqual([['b.py', 'python']]);
+    expect(
+      ws
+        .documentSource('python')
+        .documents()
+        .map((d) => [d.path, d.languageId]),
+    ).toEqual([['b.py', 'python']]);
   });
 
   it('S53 a supported filename with binary content gets a static notice: no model, no tab, no document for its server', async () => {
@@ -245,7 +272,12 @@ describe('SessionWorkspace as a workspace-edit target', () => {
     expect(targets.openPaths?.()).toEqual(['src/a.ts', 'srcx.ts', 'old/c.ts', 'src/lib/b.ts']);
     targets.afterFilesApplied({ written: new Map(), renamed: [['src', 'app']], deleted: ['old'] });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(ws.getSnapshot().tabs.map((t) => t.path).sort()).toEqual(['app/a.ts', 'app/lib/b.ts', 'srcx.ts']);
+    expect(
+      ws
+        .getSnapshot()
+        .tabs.map((t) => t.path)
+        .sort(),
+    ).toEqual(['app/a.ts', 'app/lib/b.ts', 'srcx.ts']);
     expect(ws.getSnapshot().activePath).toBe('app/a.ts');
   });
 

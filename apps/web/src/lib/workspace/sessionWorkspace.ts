@@ -80,7 +80,9 @@ export class SessionWorkspace implements Disposable {
 
   private buildSnapshot(): WorkspaceSnapshot {
     return {
-      tabs: this.tabs.list().map((t) => ({ path: t.path, dirty: this.isDirty(t.path), saving: t.saving, conflict: t.conflict !== undefined, saveFailed: t.saveFailed })),
+      tabs: this.tabs
+        .list()
+        .map((t) => ({ path: t.path, dirty: this.isDirty(t.path), saving: t.saving, conflict: t.conflict !== undefined, saveFailed: t.saveFailed })),
       activePath: this.tabs.activePath,
       opening: new Set(this.tabs.opening),
       openFailed: new Set(this.tabs.openFailed),
@@ -106,11 +108,18 @@ export class SessionWorkspace implements Disposable {
   /** The open documents of one language, for that (session, language) connection. */
   documentSource(language: LanguageId): OpenDocumentSource {
     const mine = (doc: SyncedDocument) => languageForPath(doc.path) === language;
-    const filtered = <T>(event: Event<T>, pick: (value: T) => SyncedDocument): Event<T> => (listener) => event((value) => {
-      if (mine(pick(value))) listener(value);
-    });
+    const filtered =
+      <T>(event: Event<T>, pick: (value: T) => SyncedDocument): Event<T> =>
+      (listener) =>
+        event((value) => {
+          if (mine(pick(value))) listener(value);
+        });
     return {
-      documents: () => this.tabs.list().map((t) => t.document).filter(mine),
+      documents: () =>
+        this.tabs
+          .list()
+          .map((t) => t.document)
+          .filter(mine),
       onDidOpen: filtered(this.tabs.onDidOpen, (d) => d),
       onDidClose: filtered(this.tabs.onDidClose, (d) => d),
       onDidSave: filtered(this.saving.onDidSave, (e) => e.document),

@@ -37,7 +37,11 @@ describe('tab memory', () => {
     expect(recallTabs(storage, 's1')).toBeUndefined();
     storage.setItem('kandev.tabs.s1', JSON.stringify({ paths: ['ok.ts', '../etc/passwd', 3, ''], active: 'gone.ts' }));
     expect(recallTabs(storage, 's1')).toEqual({ paths: ['ok.ts'] });
-    const throwing = { getItem: () => { throw new Error('denied'); } };
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+    };
     expect(recallTabs(throwing, 's1')).toBeUndefined();
   });
 });

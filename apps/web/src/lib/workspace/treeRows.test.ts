@@ -4,15 +4,27 @@ import { treeKeyAction, typeAhead, visibleTreeRows } from './treeRows.js';
 
 const snapshot: FileTreeSnapshot = {
   listings: new Map([
-    ['', { state: 'loaded', entries: [
-      { name: 'src', path: 'src', type: 'directory' },
-      { name: 'test', path: 'test', type: 'directory' },
-      { name: 'README.md', path: 'README.md', type: 'file' },
-    ] }],
-    ['src', { state: 'loaded', entries: [
-      { name: 'main.ts', path: 'src/main.ts', type: 'file' },
-      { name: 'math.ts', path: 'src/math.ts', type: 'file' },
-    ] }],
+    [
+      '',
+      {
+        state: 'loaded',
+        entries: [
+          { name: 'src', path: 'src', type: 'directory' },
+          { name: 'test', path: 'test', type: 'directory' },
+          { name: 'README.md', path: 'README.md', type: 'file' },
+        ],
+      },
+    ],
+    [
+      'src',
+      {
+        state: 'loaded',
+        entries: [
+          { name: 'main.ts', path: 'src/main.ts', type: 'file' },
+          { name: 'math.ts', path: 'src/math.ts', type: 'file' },
+        ],
+      },
+    ],
     ['test', { state: 'loading' }],
   ]),
   expanded: new Set(['src']),

@@ -22,7 +22,16 @@ export function visibleTreeRows(snapshot: FileTreeSnapshot): TreeRow[] {
     if (listing?.state !== 'loaded') return;
     listing.entries.forEach((entry, index) => {
       const expanded = entry.type === 'directory' && snapshot.expanded.has(entry.path);
-      rows.push({ path: entry.path, name: entry.name, type: entry.type, depth, parent: folder, expanded, position: index + 1, siblings: listing.entries.length });
+      rows.push({
+        path: entry.path,
+        name: entry.name,
+        type: entry.type,
+        depth,
+        parent: folder,
+        expanded,
+        position: index + 1,
+        siblings: listing.entries.length,
+      });
       if (expanded) walk(entry.path, depth + 1);
     });
   };
@@ -31,11 +40,7 @@ export function visibleTreeRows(snapshot: FileTreeSnapshot): TreeRow[] {
 }
 
 export type TreeAction =
-  | { kind: 'focus'; path: string }
-  | { kind: 'expand'; path: string }
-  | { kind: 'collapse'; path: string }
-  | { kind: 'open'; path: string }
-  | { kind: 'none' };
+  { kind: 'focus'; path: string } | { kind: 'expand'; path: string } | { kind: 'collapse'; path: string } | { kind: 'open'; path: string } | { kind: 'none' };
 
 /**
  * What a key does in the tree (WAI-ARIA tree pattern): Up/Down move, Right expands a closed folder
@@ -44,7 +49,10 @@ export type TreeAction =
  */
 export function treeKeyAction(rows: readonly TreeRow[], focused: string | undefined, key: string): TreeAction {
   if (rows.length === 0) return { kind: 'none' };
-  const index = Math.max(0, rows.findIndex((r) => r.path === focused));
+  const index = Math.max(
+    0,
+    rows.findIndex((r) => r.path === focused),
+  );
   const row = rows[index] as TreeRow;
   const at = (i: number): TreeAction => ({ kind: 'focus', path: (rows[Math.min(rows.length - 1, Math.max(0, i))] as TreeRow).path });
   switch (key) {

@@ -32,7 +32,13 @@ function flow(over: Partial<ApplyFlow> = {}): ApplyFlow & { applied: WorkspaceEd
 
 const annotated: WorkspaceEdit = {
   documentChanges: [
-    { textDocument: { uri: `${W}/a.kt`, version: null }, edits: [{ range, newText: 'x', annotationId: 'ask' }, { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, newText: 'y', annotationId: 'ask' }] },
+    {
+      textDocument: { uri: `${W}/a.kt`, version: null },
+      edits: [
+        { range, newText: 'x', annotationId: 'ask' },
+        { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, newText: 'y', annotationId: 'ask' },
+      ],
+    },
     { textDocument: { uri: `${W}/b.kt`, version: null }, edits: [{ range, newText: 'z', annotationId: 'quiet' }] },
     { kind: 'rename', oldUri: `${W}/c.kt`, newUri: `${W}/d.kt`, annotationId: 'ask' },
   ],
@@ -45,7 +51,14 @@ const annotated: WorkspaceEdit = {
 describe('change annotations that need confirmation', () => {
   it('lists each annotation needing confirmation with its changes, once per file', () => {
     expect(confirmationGroups(annotated, toPath)).toEqual([
-      { label: 'Rename across files', description: 'Touches files that are not open', changes: [{ kind: 'edit', path: 'a.kt' }, { kind: 'rename', path: 'c.kt', to: 'd.kt' }] },
+      {
+        label: 'Rename across files',
+        description: 'Touches files that are not open',
+        changes: [
+          { kind: 'edit', path: 'a.kt' },
+          { kind: 'rename', path: 'c.kt', to: 'd.kt' },
+        ],
+      },
     ]);
     expect(confirmationGroups({ changes: { [`${W}/a.kt`]: [{ range, newText: 'x' }] } }, toPath)).toEqual([]);
   });
@@ -65,7 +78,13 @@ describe('change annotations that need confirmation', () => {
 
   it('a confirmation still open when its connection ends is declined', async () => {
     let abort: () => void = () => undefined;
-    const f = flow({ ended: { onAbort: (l) => { abort = l; } } });
+    const f = flow({
+      ended: {
+        onAbort: (l) => {
+          abort = l;
+        },
+      },
+    });
     const pending = applyEditWithParticipants(annotated, f);
     abort();
     expect(await pending).toMatchObject({ applied: false });
@@ -96,14 +115,19 @@ describe('file operations for resource operations of a WorkspaceEdit', () => {
     expect(matchesFileOperationFilters([{ pattern: { glob: '**/*.KT', options: { ignoreCase: true } } }], `${W}/a.kt`)).toBe(true);
   });
 
-  it('will* goes out only for filtered-in files before applying, with the participant\'s edits first in one edit; did* after', async () => {
-    const caps = new ServerCapabilityIndex({ workspace: { fileOperations: { willRename: { filters: kt }, didRename: { filters: kt }, willCreate: { filters: kt } } } }, [
-      { id: 'd', method: 'workspace/didDeleteFiles', registerOptions: { filters: [{ pattern: { glob: '**/*.md' } }] } },
-    ]);
+  it("will* goes out only for filtered-in files before applying, with the participant's edits first in one edit; did* after", async () => {
+    const caps = new ServerCapabilityIndex(
+      { workspace: { fileOperations: { willRename: { filters: kt }, didRename: { filters: kt }, willCreate: { filters: kt } } } },
+      [{ id: 'd', method: 'workspace/didDeleteFiles', registerOptions: { filters: [{ pattern: { glob: '**/*.md' } }] } }],
+    );
     const participantEdit: WorkspaceEdit = { changes: { [`${W}/user.kt`]: [{ range, newText: 'import moved' }] } };
     const fake = fakeFeatureContext({ capabilities: caps, answer: (method) => (method === 'workspace/willRenameFiles' ? participantEdit : null) });
     const f = flow({ participants: () => [fileOperationParticipant(fake.context)] });
-    expect(fileOperationBatch(resources)).toEqual({ create: [{ uri: `${W}/new.kt` }], rename: [{ oldUri: `${W}/old.kt`, newUri: `${W}/moved.kt` }], delete: [{ uri: `${W}/notes.md` }] });
+    expect(fileOperationBatch(resources)).toEqual({
+      create: [{ uri: `${W}/new.kt` }],
+      rename: [{ oldUri: `${W}/old.kt`, newUri: `${W}/moved.kt` }],
+      delete: [{ uri: `${W}/notes.md` }],
+    });
     expect(await applyEditWithParticipants(resources, f)).toEqual({ applied: true });
     expect(fake.requests.map((r) => [r.method, r.params])).toEqual([
       ['workspace/willCreateFiles', { files: [{ uri: `${W}/new.kt` }] }],
@@ -120,7 +144,10 @@ describe('file operations for resource operations of a WorkspaceEdit', () => {
   it('nothing is sent to a server without file operation capabilities, and no did* when the edit was not applied', async () => {
     const none = fakeFeatureContext({ capabilities: {} });
     const kotlin = fakeFeatureContext({ capabilities: { workspace: { fileOperations: { didRename: { filters: kt } } } } });
-    const f = flow({ participants: () => [fileOperationParticipant(none.context), fileOperationParticipant(kotlin.context)], apply: async () => ({ applied: false, failureReason: 'conflict' }) });
+    const f = flow({
+      participants: () => [fileOperationParticipant(none.context), fileOperationParticipant(kotlin.context)],
+      apply: async () => ({ applied: false, failureReason: 'conflict' }),
+    });
     expect(await applyEditWithParticipants(resources, f)).toEqual({ applied: false, failureReason: 'conflict' });
     expect([...none.requests, ...none.notifications, ...kotlin.requests, ...kotlin.notifications]).toEqual([]);
   });

@@ -38,7 +38,8 @@ export function fileOperationBatch(edit: WorkspaceEdit): FileOperationBatch {
     if (!isRecord(change)) continue;
     if (change.kind === 'create' && typeof change.uri === 'string') batch.create.push({ uri: change.uri });
     if (change.kind === 'delete' && typeof change.uri === 'string') batch.delete.push({ uri: change.uri });
-    if (change.kind === 'rename' && typeof change.oldUri === 'string' && typeof change.newUri === 'string') batch.rename.push({ oldUri: change.oldUri, newUri: change.newUri });
+    if (change.kind === 'rename' && typeof change.oldUri === 'string' && typeof change.newUri === 'string')
+      batch.rename.push({ oldUri: change.oldUri, newUri: change.newUri });
   }
   return batch;
 }

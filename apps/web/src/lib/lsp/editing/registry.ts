@@ -34,12 +34,20 @@ export interface WorkspaceSymbolItem {
 export type DocumentSymbolSource = (path: string, token?: CancellationLike) => Promise<OutlineSymbol[] | undefined>;
 export type WorkspaceSymbolSearch = (query: string, token?: CancellationLike) => Promise<WorkspaceSymbolItem[]>;
 /** The text edits that format a whole document, as LSP TextEdits on its current text. */
-export type DocumentFormatter = (path: string, options: { tabSize: number; insertSpaces: boolean }) => Promise<Array<{ range: Range; newText: string }> | undefined>;
+export type DocumentFormatter = (
+  path: string,
+  options: { tabSize: number; insertSpaces: boolean },
+) => Promise<Array<{ range: Range; newText: string }> | undefined>;
 
 /** The outcome of applying a WorkspaceEdit: all of it, or nothing with a reason a person can read. */
 
 /** Applies a server's WorkspaceEdit for one session (the atomic path of docs/editing.md). */
-export type WorkspaceEditApplier = (sessionId: string, workspaceUri: string, edit: WorkspaceEdit, expect?: ReadonlyMap<string, number>) => Promise<ApplyEditResult>;
+export type WorkspaceEditApplier = (
+  sessionId: string,
+  workspaceUri: string,
+  edit: WorkspaceEdit,
+  expect?: ReadonlyMap<string, number>,
+) => Promise<ApplyEditResult>;
 
 /**
  * Things the connections of a window offer beyond Monaco's own provider registry, keyed by

@@ -3,10 +3,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 
 /** One change a confirmation lists: a text edit of a file, or a file created, renamed or deleted. */
 export type AnnotatedChange =
-  | { kind: 'edit'; path: string }
-  | { kind: 'create'; path: string }
-  | { kind: 'rename'; path: string; to: string }
-  | { kind: 'delete'; path: string };
+  { kind: 'edit'; path: string } | { kind: 'create'; path: string } | { kind: 'rename'; path: string; to: string } | { kind: 'delete'; path: string };
 
 /** A change annotation the server marked `needsConfirmation`, with the changes that carry it. */
 export interface ConfirmationGroup {
@@ -36,7 +33,9 @@ export function confirmationGroups(edit: WorkspaceEdit, toPath: (uri: string) =>
       if (typeof annotation.description === 'string' && annotation.description !== '') group.description = annotation.description;
       groups.set(id, group);
     }
-    const same = group.changes.some((c) => c.kind === change.kind && c.path === change.path && (c.kind !== 'rename' || change.kind !== 'rename' || c.to === change.to));
+    const same = group.changes.some(
+      (c) => c.kind === change.kind && c.path === change.path && (c.kind !== 'rename' || change.kind !== 'rename' || c.to === change.to),
+    );
     if (!same) group.changes.push(change);
   };
   for (const change of edit.documentChanges as unknown[]) {

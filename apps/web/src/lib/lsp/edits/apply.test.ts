@@ -11,7 +11,11 @@ const text = (key: string, params?: Record<string, unknown>) => (params ? `${key
 
 class FakeModel {
   applied: TextEdit[][] = [];
-  constructor(public value: string, public version = 1, public dirty = false) {}
+  constructor(
+    public value: string,
+    public version = 1,
+    public dirty = false,
+  ) {}
   getVersionId = () => this.version;
   isDirty = () => this.dirty;
   applyEdits = (edits: readonly TextEdit[]) => {
@@ -34,7 +38,10 @@ function targets(disk: Record<string, string>, models: Record<string, FakeModel>
     applyFiles: async (ops) => {
       batches.push(ops);
       if (conflicts.length) return { ok: false, conflicts };
-      return { ok: true, versions: Object.fromEntries(ops.filter((o) => o.kind === 'write').map((o) => [o.path, `new:${(o as { content: string }).content}`])) };
+      return {
+        ok: true,
+        versions: Object.fromEntries(ops.filter((o) => o.kind === 'write').map((o) => [o.path, `new:${(o as { content: string }).content}`])),
+      };
     },
     afterFilesApplied: (change) => void after.push(change),
   };
@@ -43,31 +50,59 @@ function targets(disk: Record<string, string>, models: Record<string, FakeModel>
 
 describe('text edits', () => {
   it('apply against the original text, in order at one position, and refuse overlaps', () => {
-    expect(applyTextEdits('let a = 1;\nuse(a);\n', [{ range: r(0, 4, 0, 5), newText: 'b' }, { range: r(1, 4, 1, 5), newText: 'b' }])).toBe('let b = 1;\nuse(b);\n');
-    expect(applyTextEdits('x', [{ range: r(0, 0, 0, 0), newText: 'a' }, { range: r(0, 0, 0, 0), newText: 'b' }])).toBe('abx');
+    expect(
+      applyTextEdits('let a = 1;\nuse(a);\n', [
+        { range: r(0, 4, 0, 5), newText: 'b' },
+        { range: r(1, 4, 1, 5), newText: 'b' },
+      ]),
+    ).toBe('let b = 1;\nuse(b);\n');
+    expect(
+      applyTextEdits('x', [
+        { range: r(0, 0, 0, 0), newText: 'a' },
+        { range: r(0, 0, 0, 0), newText: 'b' },
+      ]),
+    ).toBe('abx');
     expect(applyTextEdits('a\r\nb', [{ range: r(0, 0, 0, 99), newText: 'z' }])).toBe('z\r\nb');
-    expect(() => applyTextEdits('abcdef', [{ range: r(0, 0, 0, 3), newText: '' }, { range: r(0, 2, 0, 4), newText: '' }])).toThrow();
+    expect(() =>
+      applyTextEdits('abcdef', [
+        { range: r(0, 0, 0, 3), newText: '' },
+        { range: r(0, 2, 0, 4), newText: '' },
+      ]),
+    ).toThrow();
   });
 });
 
 describe('workspace edit plan', () => {
   it('documentChanges keep their order, including create/rename/delete; changes map per URI', () => {
-    const plan = planWorkspaceEdit({
-      documentChanges: [
-        { kind: 'create', uri: 'file:///ws/n.ts', options: { ignoreIfExists: true } },
-        { textDocument: { uri: 'file:///ws/n.ts', version: null }, edits: [{ range: r(0, 0, 0, 0), newText: 'x' }] },
-        { kind: 'rename', oldUri: 'file:///ws/a.ts', newUri: 'file:///ws/b.ts' },
-        { kind: 'delete', uri: 'file:///ws/c.ts', options: { recursive: true } },
+    const plan = planWorkspaceEdit(
+      {
+        documentChanges: [
+          { kind: 'create', uri: 'file:///ws/n.ts', options: { ignoreIfExists: true } },
+          { textDocument: { uri: 'file:///ws/n.ts', version: null }, edits: [{ range: r(0, 0, 0, 0), newText: 'x' }] },
+          { kind: 'rename', oldUri: 'file:///ws/a.ts', newUri: 'file:///ws/b.ts' },
+          { kind: 'delete', uri: 'file:///ws/c.ts', options: { recursive: true } },
+        ],
+      },
+      toPath,
+    );
+    expect(plan).toEqual({
+      ok: true,
+      steps: [
+        { kind: 'create', path: 'n.ts', overwrite: false, ignoreIfExists: true },
+        { kind: 'edit', path: 'n.ts', edits: [{ range: r(0, 0, 0, 0), newText: 'x' }] },
+        { kind: 'rename', from: 'a.ts', to: 'b.ts', overwrite: false, ignoreIfExists: false },
+        { kind: 'delete', path: 'c.ts', recursive: true, ignoreIfNotExists: false },
       ],
-    }, toPath);
-    expect(plan).toEqual({ ok: true, steps: [
-      { kind: 'create', path: 'n.ts', overwrite: false, ignoreIfExists: true },
-      { kind: 'edit', path: 'n.ts', edits: [{ range: r(0, 0, 0, 0), newText: 'x' }] },
-      { kind: 'rename', from: 'a.ts', to: 'b.ts', overwrite: false, ignoreIfExists: false },
-      { kind: 'delete', path: 'c.ts', recursive: true, ignoreIfNotExists: false },
-    ] });
-    expect(planWorkspaceEdit({ changes: { 'file:///ws/a.ts': [{ range: r(0, 0, 0, 1), newText: 'y' }] } }, toPath)).toMatchObject({ ok: true, steps: [{ kind: 'edit', path: 'a.ts' }] });
-    expect(planWorkspaceEdit({ changes: { 'file:///etc/passwd': [{ range: r(0, 0, 0, 1), newText: 'y' }] } }, toPath)).toEqual({ ok: false, reason: 'outside', uri: 'file:///etc/passwd' });
+    });
+    expect(planWorkspaceEdit({ changes: { 'file:///ws/a.ts': [{ range: r(0, 0, 0, 1), newText: 'y' }] } }, toPath)).toMatchObject({
+      ok: true,
+      steps: [{ kind: 'edit', path: 'a.ts' }],
+    });
+    expect(planWorkspaceEdit({ changes: { 'file:///etc/passwd': [{ range: r(0, 0, 0, 1), newText: 'y' }] } }, toPath)).toEqual({
+      ok: false,
+      reason: 'outside',
+      uri: 'file:///etc/passwd',
+    });
     expect(planWorkspaceEdit({ changes: { 'file:///ws/a.ts': [{ newText: 'y' }] } } as never, toPath)).toEqual({ ok: false, reason: 'invalid' });
   });
 });
@@ -107,33 +142,64 @@ describe('applying a workspace edit (rename across files)', () => {
 
   it('refuses to rename or delete an open file with unsaved changes; creates then edits a new file without a base version', async () => {
     const { t } = targets({}, { 'a.ts': new FakeModel('x', 1, true) });
-    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/a.ts', newUri: 'file:///ws/z.ts' }] }, toPath, t, text)).toEqual({ applied: false, failureReason: 'apply.dirtyResource:a.ts' });
+    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/a.ts', newUri: 'file:///ws/z.ts' }] }, toPath, t, text)).toEqual({
+      applied: false,
+      failureReason: 'apply.dirtyResource:a.ts',
+    });
     const created = targets({});
-    const edit = { documentChanges: [{ kind: 'create' as const, uri: 'file:///ws/new.ts' }, { textDocument: { uri: 'file:///ws/new.ts', version: null }, edits: [{ range: r(0, 0, 0, 0), newText: 'export {};\n' }] }] };
+    const edit = {
+      documentChanges: [
+        { kind: 'create' as const, uri: 'file:///ws/new.ts' },
+        { textDocument: { uri: 'file:///ws/new.ts', version: null }, edits: [{ range: r(0, 0, 0, 0), newText: 'export {};\n' }] },
+      ],
+    };
     expect(await applyWorkspaceEdit(edit, toPath, created.t, text)).toEqual({ applied: true });
-    expect(created.batches[0]).toEqual([{ kind: 'create', path: 'new.ts', overwrite: false, ignoreIfExists: false }, { kind: 'write', path: 'new.ts', content: 'export {};\n' }]);
+    expect(created.batches[0]).toEqual([
+      { kind: 'create', path: 'new.ts', overwrite: false, ignoreIfExists: false },
+      { kind: 'write', path: 'new.ts', content: 'export {};\n' },
+    ]);
   });
 
   it('refuses to rename or delete a folder holding an open file with unsaved changes; a saved one does not stop it', async () => {
     const dirty = targets({}, { 'src/lib/a.ts': new FakeModel('x', 1, true), 'srcx.ts': new FakeModel('y', 1, true) });
-    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, dirty.t, text)).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
-    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'delete', uri: 'file:///ws/src', options: { recursive: true } }] }, toPath, dirty.t, text)).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
+    expect(
+      await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, dirty.t, text),
+    ).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
+    expect(
+      await applyWorkspaceEdit({ documentChanges: [{ kind: 'delete', uri: 'file:///ws/src', options: { recursive: true } }] }, toPath, dirty.t, text),
+    ).toEqual({ applied: false, failureReason: 'apply.dirtyResource:src/lib/a.ts' });
     expect(dirty.batches).toEqual([]);
     const saved = targets({}, { 'src/lib/a.ts': new FakeModel('x', 1, false), 'srcx.ts': new FakeModel('y', 1, true) });
-    expect(await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, saved.t, text)).toEqual({ applied: true });
+    expect(
+      await applyWorkspaceEdit({ documentChanges: [{ kind: 'rename', oldUri: 'file:///ws/src', newUri: 'file:///ws/app' }] }, toPath, saved.t, text),
+    ).toEqual({ applied: true });
   });
 
   it('an edit after a rename reads the renamed file from its old path', async () => {
     const { t, batches } = targets({ 'old.ts': 'a' });
-    const edit = { documentChanges: [{ kind: 'rename' as const, oldUri: 'file:///ws/old.ts', newUri: 'file:///ws/new.ts' }, { textDocument: { uri: 'file:///ws/new.ts', version: null }, edits: [{ range: r(0, 1, 0, 1), newText: 'b' }] }] };
+    const edit = {
+      documentChanges: [
+        { kind: 'rename' as const, oldUri: 'file:///ws/old.ts', newUri: 'file:///ws/new.ts' },
+        { textDocument: { uri: 'file:///ws/new.ts', version: null }, edits: [{ range: r(0, 1, 0, 1), newText: 'b' }] },
+      ],
+    };
     expect(await applyWorkspaceEdit(edit, toPath, t, text)).toEqual({ applied: true });
-    expect(batches[0]).toEqual([{ kind: 'rename', from: 'old.ts', to: 'new.ts', overwrite: false, ignoreIfExists: false }, { kind: 'write', path: 'new.ts', content: 'ab' }]);
+    expect(batches[0]).toEqual([
+      { kind: 'rename', from: 'old.ts', to: 'new.ts', overwrite: false, ignoreIfExists: false },
+      { kind: 'write', path: 'new.ts', content: 'ab' },
+    ]);
   });
 
   it('outside the workspace or unreadable: refused with a reason, nothing written', async () => {
     const { t, batches } = targets({});
-    expect(await applyWorkspaceEdit({ changes: { 'file:///other/x.ts': [] } }, toPath, t, text)).toEqual({ applied: false, failureReason: 'apply.outside:file:///other/x.ts' });
-    expect(await applyWorkspaceEdit({ changes: { 'file:///ws/gone.ts': [{ range: r(0, 0, 0, 0), newText: 'x' }] } }, toPath, t, text)).toEqual({ applied: false, failureReason: 'apply.missing:gone.ts' });
+    expect(await applyWorkspaceEdit({ changes: { 'file:///other/x.ts': [] } }, toPath, t, text)).toEqual({
+      applied: false,
+      failureReason: 'apply.outside:file:///other/x.ts',
+    });
+    expect(await applyWorkspaceEdit({ changes: { 'file:///ws/gone.ts': [{ range: r(0, 0, 0, 0), newText: 'x' }] } }, toPath, t, text)).toEqual({
+      applied: false,
+      failureReason: 'apply.missing:gone.ts',
+    });
     expect(batches).toEqual([]);
   });
 });

@@ -46,7 +46,13 @@ interface FileState {
  *    (a file changed on disk since it was read refuses the whole batch, nothing written);
  * 3. only then are open models edited, one undo stop each, so the server hears of them as didChange.
  */
-export async function applyWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => string | undefined, targets: EditTargets, text: ReasonText, expect?: ReadonlyMap<string, number>): Promise<ApplyEditResult> {
+export async function applyWorkspaceEdit(
+  edit: WorkspaceEdit,
+  toPath: (uri: string) => string | undefined,
+  targets: EditTargets,
+  text: ReasonText,
+  expect?: ReadonlyMap<string, number>,
+): Promise<ApplyEditResult> {
   const plan = planWorkspaceEdit(edit, toPath);
   if (!plan.ok) return { applied: false, failureReason: plan.reason === 'outside' ? text('apply.outside', { uri: plan.uri }) : text('apply.invalid') };
   for (const [path, version] of expect ?? []) {

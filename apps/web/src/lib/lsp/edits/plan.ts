@@ -36,9 +36,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, toPath: (uri: string) => 
         const p = path(change.uri);
         if (p === undefined) return { ok: false, reason: 'invalid' };
         if (typeof p !== 'string') return { ok: false, reason: 'outside', uri: p.outside };
-        steps.push(change.kind === 'create'
-          ? { kind: 'create', path: p, overwrite: options.overwrite === true, ignoreIfExists: options.ignoreIfExists === true }
-          : { kind: 'delete', path: p, recursive: options.recursive === true, ignoreIfNotExists: options.ignoreIfNotExists === true });
+        steps.push(
+          change.kind === 'create'
+            ? { kind: 'create', path: p, overwrite: options.overwrite === true, ignoreIfExists: options.ignoreIfExists === true }
+            : { kind: 'delete', path: p, recursive: options.recursive === true, ignoreIfNotExists: options.ignoreIfNotExists === true },
+        );
       } else if (change.kind === 'rename') {
         const from = path(change.oldUri);
         const to = path(change.newUri);

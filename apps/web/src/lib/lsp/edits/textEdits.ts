@@ -30,7 +30,12 @@ export class OverlappingEditsError extends Error {
  */
 export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
   const starts = lineStarts(text);
-  const resolved = edits.map((edit, index) => ({ start: offsetAt(text, starts, edit.range.start), end: offsetAt(text, starts, edit.range.end), text: edit.newText, index }));
+  const resolved = edits.map((edit, index) => ({
+    start: offsetAt(text, starts, edit.range.start),
+    end: offsetAt(text, starts, edit.range.end),
+    text: edit.newText,
+    index,
+  }));
   resolved.sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
   for (let i = 1; i < resolved.length; i++) {
     if ((resolved[i] as { start: number }).start < (resolved[i - 1] as { end: number }).end) throw new OverlappingEditsError();

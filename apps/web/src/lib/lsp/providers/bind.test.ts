@@ -37,11 +37,19 @@ describe('provider binding', () => {
     const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression, acquireModel: async () => undefined });
     const requests: string[] = [];
     bind(context('s1', new ServerCapabilityIndex({ hoverProvider: true, definitionProvider: true }), requests));
-    expect(fake.active().map((r) => r.kind).sort()).toEqual(['definition', 'hover']);
+    expect(
+      fake
+        .active()
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['definition', 'hover']);
     const model = fake.addModel('kandev-session', 's1', '/a.ts');
     for (const feature of ['hover', 'definition', 'diagnostics'] as const) expect(suppression.isSuppressed(model, feature)).toBe(true);
     for (const feature of ['completion', 'references', 'signatureHelp'] as const) expect(suppression.isSuppressed(model, feature)).toBe(false);
-    await fake.active().find((r) => r.kind === 'hover')!.provider.provideHover(model, { lineNumber: 1, column: 1 }, NO_CANCEL);
+    await fake
+      .active()
+      .find((r) => r.kind === 'hover')!
+      .provider.provideHover(model, { lineNumber: 1, column: 1 }, NO_CANCEL);
     expect(requests).toEqual(['textDocument/hover']);
   });
 
@@ -60,7 +68,10 @@ describe('provider binding', () => {
     const fake = createFakeMonaco();
     const refresh = new Emitter<void>();
     const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined });
-    const ctx = { ...context('s1', new ServerCapabilityIndex({ semanticTokensProvider: { legend, full: true } }), [], refresh), request: async () => ({ data: [] }) as never };
+    const ctx = {
+      ...context('s1', new ServerCapabilityIndex({ semanticTokensProvider: { legend, full: true } }), [], refresh),
+      request: async () => ({ data: [] }) as never,
+    };
     bind(ctx);
     const provider = fake.active().find((r) => r.kind === 'semanticTokens')!.provider;
     expect(provider.getLegend()).toEqual(legend);
@@ -95,8 +106,14 @@ describe('provider binding', () => {
       acquireModel: async (sessionId, path) => toDisposable(() => void released.push(`${sessionId}:${path}`)),
     });
     const caps = () => new ServerCapabilityIndex({ hoverProvider: true, definitionProvider: true });
-    const a = bind({ ...context('sa', caps()), request: async () => ({ uri: 'file:///workspace/lib/x.ts', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }) as never });
-    const b = bind({ ...context('sb', caps()), request: async () => ({ uri: 'file:///workspace/lib/x.ts', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }) as never });
+    const a = bind({
+      ...context('sa', caps()),
+      request: async () => ({ uri: 'file:///workspace/lib/x.ts', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }) as never,
+    });
+    const b = bind({
+      ...context('sb', caps()),
+      request: async () => ({ uri: 'file:///workspace/lib/x.ts', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }) as never,
+    });
     const ma = fake.addModel('kandev-session', 'sa', '/a.ts');
     const mb = fake.addModel('kandev-session', 'sb', '/a.ts');
     const defs = fake.active().filter((r) => r.kind === 'definition');
@@ -126,8 +143,14 @@ describe('provider binding', () => {
     const a = bind(context('sa', new ServerCapabilityIndex({})));
     const ma = fake.addModel('kandev-session', 'sa', '/a.ts');
     const mb = fake.addModel('kandev-session', 'sb', '/a.ts');
-    a.publishDiagnostics({ uri: 'file:///workspace/a.ts', diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'x' }] });
-    a.publishDiagnostics({ uri: 'file:///elsewhere/a.ts', diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'y' }] });
+    a.publishDiagnostics({
+      uri: 'file:///workspace/a.ts',
+      diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'x' }],
+    });
+    a.publishDiagnostics({
+      uri: 'file:///elsewhere/a.ts',
+      diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message: 'y' }],
+    });
     expect(fake.editor.getModelMarkers({ resource: ma.uri }).map((m) => m.message)).toEqual(['x']);
     expect(fake.editor.getModelMarkers({ resource: mb.uri })).toEqual([]);
   });
@@ -138,18 +161,47 @@ describe('editing features binding', () => {
     const fake = createFakeMonaco();
     let prefs = { formatOnSave: false, formatOnType: false, inlayHints: false };
     const changed = new Emitter<void>();
-    const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, preferences: { get: () => prefs, onDidChange: changed.event } });
+    const bind = createMonacoFeatureBinder({
+      monaco: fake.monaco,
+      suppression: new BuiltinSuppression(),
+      acquireModel: async () => undefined,
+      preferences: { get: () => prefs, onDidChange: changed.event },
+    });
     const capabilities = new ServerCapabilityIndex({
-      documentSymbolProvider: true, renameProvider: { prepareProvider: true }, codeActionProvider: { resolveProvider: true }, documentFormattingProvider: true,
-      documentRangeFormattingProvider: true, documentOnTypeFormattingProvider: { firstTriggerCharacter: ';' }, documentHighlightProvider: true, foldingRangeProvider: true, inlayHintProvider: { resolveProvider: true },
+      documentSymbolProvider: true,
+      renameProvider: { prepareProvider: true },
+      codeActionProvider: { resolveProvider: true },
+      documentFormattingProvider: true,
+      documentRangeFormattingProvider: true,
+      documentOnTypeFormattingProvider: { firstTriggerCharacter: ';' },
+      documentHighlightProvider: true,
+      foldingRangeProvider: true,
+      inlayHintProvider: { resolveProvider: true },
     });
     bind(context('s1', capabilities));
-    const kinds = () => fake.active().map((r) => r.kind).sort();
+    const kinds = () =>
+      fake
+        .active()
+        .map((r) => r.kind)
+        .sort();
     expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'rangeFormatting', 'rename']);
     prefs = { formatOnSave: false, formatOnType: true, inlayHints: true };
     changed.fire();
-    expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'inlayHint', 'onTypeFormatting', 'rangeFormatting', 'rename']);
-    capabilities.register([{ id: 'ws', method: 'workspace/symbol', registerOptions: {} }, { id: 'pull', method: 'textDocument/diagnostic', registerOptions: { interFileDependencies: false, workspaceDiagnostics: false } }]);
+    expect(kinds()).toEqual([
+      'codeAction',
+      'documentHighlight',
+      'documentSymbol',
+      'foldingRange',
+      'formatting',
+      'inlayHint',
+      'onTypeFormatting',
+      'rangeFormatting',
+      'rename',
+    ]);
+    capabilities.register([
+      { id: 'ws', method: 'workspace/symbol', registerOptions: {} },
+      { id: 'pull', method: 'textDocument/diagnostic', registerOptions: { interFileDependencies: false, workspaceDiagnostics: false } },
+    ]);
     expect(capabilities.registrations('workspaceSymbol')).toHaveLength(1);
     expect(capabilities.registrations('diagnostic')).toHaveLength(1);
   });
@@ -157,9 +209,17 @@ describe('editing features binding', () => {
   it('a resumed generation rebuilds editing providers from the replayed registrations alone', () => {
     const fake = createFakeMonaco();
     const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined });
-    const replayed = [{ id: 'r1', method: 'textDocument/rename', registerOptions: { prepareProvider: true } }, { id: 'c1', method: 'textDocument/codeAction', registerOptions: {} }];
+    const replayed = [
+      { id: 'r1', method: 'textDocument/rename', registerOptions: { prepareProvider: true } },
+      { id: 'c1', method: 'textDocument/codeAction', registerOptions: {} },
+    ];
     bind(context('s1', new ServerCapabilityIndex({}, replayed)));
-    expect(fake.active().map((r) => r.kind).sort()).toEqual(['codeAction', 'rename']);
+    expect(
+      fake
+        .active()
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['codeAction', 'rename']);
     expect(fake.active().find((r) => r.kind === 'rename')!.provider.resolveRenameLocation).toBeTypeOf('function');
   });
 
@@ -167,18 +227,45 @@ describe('editing features binding', () => {
     const fake = createFakeMonaco();
     const editing = new EditingRegistry();
     const prefs = { formatOnSave: true, formatOnType: true, inlayHints: true };
-    const bind = createMonacoFeatureBinder({ monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, editing, preferences: { get: () => prefs, onDidChange: new Emitter<void>().event } });
+    const bind = createMonacoFeatureBinder({
+      monaco: fake.monaco,
+      suppression: new BuiltinSuppression(),
+      acquireModel: async () => undefined,
+      editing,
+      preferences: { get: () => prefs, onDidChange: new Emitter<void>().event },
+    });
     const replayed = [
-      ['documentSymbol', 'textDocument/documentSymbol', {}], ['rename', 'textDocument/rename', {}], ['codeAction', 'textDocument/codeAction', {}],
-      ['formatting', 'textDocument/formatting', {}], ['rangeFormatting', 'textDocument/rangeFormatting', {}],
-      ['onTypeFormatting', 'textDocument/onTypeFormatting', { firstTriggerCharacter: ';' }], ['documentHighlight', 'textDocument/documentHighlight', {}],
-      ['foldingRange', 'textDocument/foldingRange', {}], ['inlayHint', 'textDocument/inlayHint', {}], ['workspaceSymbol', 'workspace/symbol', {}],
+      ['documentSymbol', 'textDocument/documentSymbol', {}],
+      ['rename', 'textDocument/rename', {}],
+      ['codeAction', 'textDocument/codeAction', {}],
+      ['formatting', 'textDocument/formatting', {}],
+      ['rangeFormatting', 'textDocument/rangeFormatting', {}],
+      ['onTypeFormatting', 'textDocument/onTypeFormatting', { firstTriggerCharacter: ';' }],
+      ['documentHighlight', 'textDocument/documentHighlight', {}],
+      ['foldingRange', 'textDocument/foldingRange', {}],
+      ['inlayHint', 'textDocument/inlayHint', {}],
+      ['workspaceSymbol', 'workspace/symbol', {}],
       ['diagnostic', 'textDocument/diagnostic', { interFileDependencies: false, workspaceDiagnostics: false }],
     ].map(([id, method, registerOptions]) => ({ id: id as string, method: method as string, registerOptions: registerOptions as object }));
     // No static capability at all: only the retained registrations of the `ready` (resumed) frame.
     const requests: string[] = [];
     const binding = bind(context('s1', new ServerCapabilityIndex({}, replayed), requests));
-    expect(fake.active().map((r) => r.kind).sort()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'inlayHint', 'onTypeFormatting', 'rangeFormatting', 'rename']);
+    expect(
+      fake
+        .active()
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual([
+      'codeAction',
+      'documentHighlight',
+      'documentSymbol',
+      'foldingRange',
+      'formatting',
+      'inlayHint',
+      'onTypeFormatting',
+      'rangeFormatting',
+      'rename',
+    ]);
     expect(editing.documentSymbols.get('s1', 'typescript')).toHaveLength(1);
     expect(editing.workspaceSymbols.ofSession('s1')).toHaveLength(1);
     expect(editing.formatters.get('s1', 'typescript')).toHaveLength(1);
@@ -189,11 +276,13 @@ describe('editing features binding', () => {
     expect(editing.workspaceSymbols.ofSession('s1')).toEqual([]);
   });
 
-  it('the server\'s workspace/applyEdit goes to the session\'s atomic applier; a failure carries its reason', async () => {
+  it("the server's workspace/applyEdit goes to the session's atomic applier; a failure carries its reason", async () => {
     const fake = createFakeMonaco();
     const seen: unknown[] = [];
     const bind = createMonacoFeatureBinder({
-      monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined,
+      monaco: fake.monaco,
+      suppression: new BuiltinSuppression(),
+      acquireModel: async () => undefined,
       applyWorkspaceEdit: async (sid, workspaceUri, edit) => (seen.push([sid, workspaceUri, edit]), { applied: false, failureReason: 'conflict' }),
     });
     const binding = bind(context('s1', new ServerCapabilityIndex({})));
@@ -209,13 +298,21 @@ describe('editing features binding', () => {
     const editing = new EditingRegistry();
     const seen: unknown[] = [];
     const bind = createMonacoFeatureBinder({
-      monaco: fake.monaco, suppression: new BuiltinSuppression(), acquireModel: async () => undefined, editing,
+      monaco: fake.monaco,
+      suppression: new BuiltinSuppression(),
+      acquireModel: async () => undefined,
+      editing,
       applyWorkspaceEdit: async (_sid, _uri, edit) => (seen.push(edit), { applied: true }),
     });
     const binding = bind(context('s1', new ServerCapabilityIndex({})));
     expect(editing.fileOperations.ofSession('s1')).toHaveLength(1);
     const edit = {
-      documentChanges: [{ textDocument: { uri: 'file:///workspace/a.ts', version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'x', annotationId: 'a' }] }],
+      documentChanges: [
+        {
+          textDocument: { uri: 'file:///workspace/a.ts', version: null },
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'x', annotationId: 'a' }],
+        },
+      ],
       changeAnnotations: { a: { label: 'Ask first', needsConfirmation: true } },
     };
     const pending = binding.applyEdit({ edit });

@@ -105,10 +105,12 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
     const pullOwner = `kandev-lsp-pull.${context.language}.${context.generation}`;
     // A confirmation still open when this generation ends is declined: nothing of it applies.
     const aborts = new Set<() => void>();
-    store.add(toDisposable(() => {
-      for (const abort of [...aborts]) abort();
-      aborts.clear();
-    }));
+    store.add(
+      toDisposable(() => {
+        for (const abort of [...aborts]) abort();
+        aborts.clear();
+      }),
+    );
     const ended = { onAbort: (listener: () => void) => (store.isDisposed ? listener() : void aborts.add(listener)) };
     store.add(editing.fileOperations.add(context.sessionId, context.language, fileOperationParticipant(context)));
     const host: ProviderHost = {
@@ -128,22 +130,37 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
         if (store.isDisposed) return { applied: false, failureReason: text('apply.ended') };
         const apply = deps.applyWorkspaceEdit;
         if (!apply) return { applied: false, failureReason: text('apply.unsupported') };
-        return applyEditWithParticipants(edit, {
-          sessionId: context.sessionId,
-          toPath: (uri) => workspaceRelativePath(context.workspace.workspaceUri, uri),
-          confirmations: editing.confirmations,
-          participants: () => editing.fileOperations.ofSession(context.sessionId),
-          apply: (e, versions) => (store.isDisposed ? Promise.resolve({ applied: false as const, failureReason: text('apply.ended') }) : apply(context.sessionId, context.workspace.workspaceUri, e, versions)),
-          text,
-          ended,
-        }, expect);
+        return applyEditWithParticipants(
+          edit,
+          {
+            sessionId: context.sessionId,
+            toPath: (uri) => workspaceRelativePath(context.workspace.workspaceUri, uri),
+            confirmations: editing.confirmations,
+            participants: () => editing.fileOperations.ofSession(context.sessionId),
+            apply: (e, versions) =>
+              store.isDisposed
+                ? Promise.resolve({ applied: false as const, failureReason: text('apply.ended') })
+                : apply(context.sessionId, context.workspace.workspaceUri, e, versions),
+            text,
+            ended,
+          },
+          expect,
+        );
       },
       registerCommand: (id, handler) => {
         const registered = monaco.editor.registerCommand(id, (_accessor: unknown, ...args: unknown[]) => handler(...args));
         return toDisposable(() => registered.dispose());
       },
       foldingKind: (kind) => {
-        const kinds = (monaco.languages as { FoldingRangeKind?: { Comment: Monaco.languages.FoldingRangeKind; Imports: Monaco.languages.FoldingRangeKind; Region: Monaco.languages.FoldingRangeKind } }).FoldingRangeKind;
+        const kinds = (
+          monaco.languages as {
+            FoldingRangeKind?: {
+              Comment: Monaco.languages.FoldingRangeKind;
+              Imports: Monaco.languages.FoldingRangeKind;
+              Region: Monaco.languages.FoldingRangeKind;
+            };
+          }
+        ).FoldingRangeKind;
         if (!kinds) return undefined;
         return kind === 'comment' ? kinds.Comment : kind === 'imports' ? kinds.Imports : kind === 'region' ? kinds.Region : undefined;
       },

@@ -36,15 +36,55 @@ function setup() {
 
 type Call = (provider: any, model: any, token: unknown) => Promise<unknown>;
 const cases: Array<[string, (s: ReturnType<typeof setup>) => void, string, Call]> = [
-  ['textDocument/documentSymbol', (s) => registerDocumentSymbolProvider(s.host, reg('documentSymbol')), 'documentSymbol', (p, m, t) => p.provideDocumentSymbols(m, t)],
-  ['textDocument/prepareRename', (s) => registerRenameProvider(s.host, reg('rename', { prepareProvider: true })), 'rename', (p, m, t) => p.resolveRenameLocation(m, position, t)],
+  [
+    'textDocument/documentSymbol',
+    (s) => registerDocumentSymbolProvider(s.host, reg('documentSymbol')),
+    'documentSymbol',
+    (p, m, t) => p.provideDocumentSymbols(m, t),
+  ],
+  [
+    'textDocument/prepareRename',
+    (s) => registerRenameProvider(s.host, reg('rename', { prepareProvider: true })),
+    'rename',
+    (p, m, t) => p.resolveRenameLocation(m, position, t),
+  ],
   ['textDocument/rename', (s) => registerRenameProvider(s.host, reg('rename')), 'rename', (p, m, t) => p.provideRenameEdits(m, position, 'bar', t)],
-  ['textDocument/codeAction', (s) => registerCodeActionProvider(s.host, reg('codeAction')), 'codeAction', (p, m, t) => p.provideCodeActions(m, range, { markers: [], trigger: 2 }, t)],
-  ['textDocument/formatting', (s) => registerFormattingProvider(s.host, reg('formatting')), 'formatting', (p, m, t) => p.provideDocumentFormattingEdits(m, formatting, t)],
-  ['textDocument/rangeFormatting', (s) => registerRangeFormattingProvider(s.host, reg('rangeFormatting')), 'rangeFormatting', (p, m, t) => p.provideDocumentRangeFormattingEdits(m, range, formatting, t)],
-  ['textDocument/onTypeFormatting', (s) => registerOnTypeFormattingProvider(s.switchedOn, reg('onTypeFormatting', { firstTriggerCharacter: ';' })), 'onTypeFormatting', (p, m, t) => p.provideOnTypeFormattingEdits(m, position, ';', formatting, t)],
-  ['textDocument/documentHighlight', (s) => registerDocumentHighlightProvider(s.host, reg('documentHighlight')), 'documentHighlight', (p, m, t) => p.provideDocumentHighlights(m, position, t)],
-  ['textDocument/foldingRange', (s) => registerFoldingRangeProvider(s.host, reg('foldingRange')), 'foldingRange', (p, m, t) => p.provideFoldingRanges(m, {}, t)],
+  [
+    'textDocument/codeAction',
+    (s) => registerCodeActionProvider(s.host, reg('codeAction')),
+    'codeAction',
+    (p, m, t) => p.provideCodeActions(m, range, { markers: [], trigger: 2 }, t),
+  ],
+  [
+    'textDocument/formatting',
+    (s) => registerFormattingProvider(s.host, reg('formatting')),
+    'formatting',
+    (p, m, t) => p.provideDocumentFormattingEdits(m, formatting, t),
+  ],
+  [
+    'textDocument/rangeFormatting',
+    (s) => registerRangeFormattingProvider(s.host, reg('rangeFormatting')),
+    'rangeFormatting',
+    (p, m, t) => p.provideDocumentRangeFormattingEdits(m, range, formatting, t),
+  ],
+  [
+    'textDocument/onTypeFormatting',
+    (s) => registerOnTypeFormattingProvider(s.switchedOn, reg('onTypeFormatting', { firstTriggerCharacter: ';' })),
+    'onTypeFormatting',
+    (p, m, t) => p.provideOnTypeFormattingEdits(m, position, ';', formatting, t),
+  ],
+  [
+    'textDocument/documentHighlight',
+    (s) => registerDocumentHighlightProvider(s.host, reg('documentHighlight')),
+    'documentHighlight',
+    (p, m, t) => p.provideDocumentHighlights(m, position, t),
+  ],
+  [
+    'textDocument/foldingRange',
+    (s) => registerFoldingRangeProvider(s.host, reg('foldingRange')),
+    'foldingRange',
+    (p, m, t) => p.provideFoldingRanges(m, {}, t),
+  ],
   ['textDocument/inlayHint', (s) => registerInlayHintsProvider(s.switchedOn, reg('inlayHint')), 'inlayHint', (p, m, t) => p.provideInlayHints(m, range, t)],
 ];
 

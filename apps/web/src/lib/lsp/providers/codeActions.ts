@@ -16,7 +16,10 @@ function isCommand(item: LspAction): item is Command {
 export function toLspDiagnostic(marker: Monaco.editor.IMarkerData): Diagnostic {
   const severity = marker.severity === 8 ? 1 : marker.severity === 4 ? 2 : marker.severity === 2 ? 3 : 4;
   const diagnostic: Diagnostic = {
-    range: { start: { line: marker.startLineNumber - 1, character: marker.startColumn - 1 }, end: { line: marker.endLineNumber - 1, character: marker.endColumn - 1 } },
+    range: {
+      start: { line: marker.startLineNumber - 1, character: marker.startColumn - 1 },
+      end: { line: marker.endLineNumber - 1, character: marker.endColumn - 1 },
+    },
     message: marker.message,
     severity: severity as Diagnostic['severity'],
   };
@@ -96,7 +99,10 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
       const version = model.getVersionId();
       const params = {
         textDocument: { uri: target.uri },
-        range: { start: { line: range.startLineNumber - 1, character: range.startColumn - 1 }, end: { line: range.endLineNumber - 1, character: range.endColumn - 1 } },
+        range: {
+          start: { line: range.startLineNumber - 1, character: range.startColumn - 1 },
+          end: { line: range.endLineNumber - 1, character: range.endColumn - 1 },
+        },
         context: {
           diagnostics: monacoContext.markers.map(toLspDiagnostic),
           ...(monacoContext.only ? { only: [monacoContext.only] } : {}),
@@ -116,7 +122,9 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
         const action = toMonacoCodeAction(item, handle, commandId);
         if (!action) continue;
         if (!isCommand(item) && Array.isArray(item.diagnostics)) {
-          action.diagnostics = monacoContext.markers.filter((m) => item.diagnostics?.some((d) => d.message === m.message && toMonacoRange(d.range).startLineNumber === m.startLineNumber));
+          action.diagnostics = monacoContext.markers.filter((m) =>
+            item.diagnostics?.some((d) => d.message === m.message && toMonacoRange(d.range).startLineNumber === m.startLineNumber),
+          );
         }
         actions.set(handle, { item, path: target.path, version });
         handles.push(handle);
@@ -127,7 +135,13 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
     },
   };
   const kinds = registration.options.codeActionKinds;
-  store.add(host.languages.registerCodeActionProvider(host.selector, markKandevProvider(provider), Array.isArray(kinds) && kinds.length ? { providedCodeActionKinds: kinds } : undefined));
+  store.add(
+    host.languages.registerCodeActionProvider(
+      host.selector,
+      markKandevProvider(provider),
+      Array.isArray(kinds) && kinds.length ? { providedCodeActionKinds: kinds } : undefined,
+    ),
+  );
   store.add({ dispose: () => actions.clear() });
   return store;
 }

@@ -19,7 +19,11 @@ import { MonacoCompletionItemKind } from './monacoEnums.js';
 
 const word = { startLineNumber: 3, startColumn: 5, endLineNumber: 3, endColumn: 8 };
 
-function host(requests: Array<{ method: string; params: any }>, reply: unknown, capabilities = new ServerCapabilityIndex({ completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: true } })) {
+function host(
+  requests: Array<{ method: string; params: any }>,
+  reply: unknown,
+  capabilities = new ServerCapabilityIndex({ completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: true } }),
+) {
   const fake = createFakeMonaco();
   const context: FeatureContext = {
     sessionId: 's1',
@@ -75,7 +79,10 @@ describe('completion', () => {
     const { fake, h, capabilities } = host(requests, null);
     registerCompletionProvider(h, capabilities.registrations('completion')[0]!);
     expect(fake.active()[0]!.provider.triggerCharacters).toEqual(['.', '"']);
-    expect(fake.active()[0]!.selector).toEqual([{ language: 'typescript', scheme: 'kandev-session' }, { language: 'javascript', scheme: 'kandev-session' }]);
+    expect(fake.active()[0]!.selector).toEqual([
+      { language: 'typescript', scheme: 'kandev-session' },
+      { language: 'javascript', scheme: 'kandev-session' },
+    ]);
   });
 
   it('S20 every standard LSP CompletionItemKind maps to the Monaco category of the same name', () => {
@@ -127,7 +134,13 @@ describe('completion', () => {
         isIncomplete: false,
         itemDefaults: { editRange: { start: { line: 0, character: 0 }, end: { line: 0, character: 2 } }, insertTextFormat: 2, data: { d: 1 } },
         items: [
-          { label: 'fn', insertText: 'fn(${1:x})', labelDetails: { detail: '(x)', description: 'mod' }, tags: [1], documentation: { kind: 'markdown', value: '**doc**' } },
+          {
+            label: 'fn',
+            insertText: 'fn(${1:x})',
+            labelDetails: { detail: '(x)', description: 'mod' },
+            tags: [1],
+            documentation: { kind: 'markdown', value: '**doc**' },
+          },
           { label: 'old', deprecated: true, insertTextFormat: 1, documentation: 'plain doc', data: 'own' },
         ],
       },
@@ -148,7 +161,8 @@ describe('completion', () => {
 
   it('resolves through completionItem/resolve with the original item only when resolveProvider is advertised', async () => {
     const requests: Array<{ method: string; params: any }> = [];
-    const reply = (method: string) => (method === 'completionItem/resolve' ? { label: 'a', detail: 'resolved', documentation: 'doc' } : [{ label: 'a', data: 7 }]);
+    const reply = (method: string) =>
+      method === 'completionItem/resolve' ? { label: 'a', detail: 'resolved', documentation: 'doc' } : [{ label: 'a', data: 7 }];
     const { fake, h, capabilities } = host(requests, reply);
     registerCompletionProvider(h, capabilities.registrations('completion')[0]!);
     const model = fake.addModel('kandev-session', 's1', '/a.ts', 'a');
@@ -161,7 +175,12 @@ describe('completion', () => {
     const noResolve = host([], null, new ServerCapabilityIndex({ completionProvider: {} }));
     registerCompletionProvider(noResolve.h, noResolve.capabilities.registrations('completion')[0]!);
     expect(noResolve.fake.active()[0]!.provider.resolveCompletionItem).toBeUndefined();
-    expect(applyResolvedItem({ label: 'x', kind: 0, insertText: 'x', range: word }, { label: 'x' })).toEqual({ label: 'x', kind: 0, insertText: 'x', range: word });
+    expect(applyResolvedItem({ label: 'x', kind: 0, insertText: 'x', range: word }, { label: 'x' })).toEqual({
+      label: 'x',
+      kind: 0,
+      insertText: 'x',
+      range: word,
+    });
   });
 
   it('answers nothing for a model of another session (no request)', async () => {

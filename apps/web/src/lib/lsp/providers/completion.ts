@@ -1,22 +1,10 @@
 import type * as Monaco from 'monaco-editor';
-import type {
-  CompletionContext,
-  CompletionItem,
-  CompletionList,
-  InsertReplaceEdit,
-  Range,
-  TextEdit,
-} from 'vscode-languageserver-protocol';
+import type { CompletionContext, CompletionItem, CompletionList, InsertReplaceEdit, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { markKandevProvider } from '../builtins.js';
 import type { FeatureRegistration } from '../capabilities.js';
 import type { Disposable } from '@kandev/kit';
 import { toDocumentation } from './markdown.js';
-import {
-  MonacoCompletionItemInsertTextRule,
-  MonacoCompletionItemKind,
-  MonacoCompletionItemTag,
-  MonacoCompletionTriggerKind,
-} from './monacoEnums.js';
+import { MonacoCompletionItemInsertTextRule, MonacoCompletionItemKind, MonacoCompletionItemTag, MonacoCompletionTriggerKind } from './monacoEnums.js';
 import type { ProviderHost } from './host.js';
 import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
 
@@ -25,9 +13,31 @@ type MonacoCompletionList = Monaco.languages.CompletionList;
 
 /** LSP CompletionItemKind (1..25, by name) -> Monaco CompletionItemKind. */
 export const LSP_COMPLETION_KIND_NAMES = [
-  'Text', 'Method', 'Function', 'Constructor', 'Field', 'Variable', 'Class', 'Interface', 'Module',
-  'Property', 'Unit', 'Value', 'Enum', 'Keyword', 'Snippet', 'Color', 'File', 'Reference', 'Folder',
-  'EnumMember', 'Constant', 'Struct', 'Event', 'Operator', 'TypeParameter',
+  'Text',
+  'Method',
+  'Function',
+  'Constructor',
+  'Field',
+  'Variable',
+  'Class',
+  'Interface',
+  'Module',
+  'Property',
+  'Unit',
+  'Value',
+  'Enum',
+  'Keyword',
+  'Snippet',
+  'Color',
+  'File',
+  'Reference',
+  'Folder',
+  'EnumMember',
+  'Constant',
+  'Struct',
+  'Event',
+  'Operator',
+  'TypeParameter',
 ] as const;
 
 export function toMonacoCompletionKind(kind: number | undefined): Monaco.languages.CompletionItemKind {
@@ -109,7 +119,10 @@ export function withItemDefaults(item: CompletionItem, defaults: ItemDefaults | 
 }
 
 /** A completion result -> Monaco's list, keeping `isIncomplete` so Monaco asks again with kind 3 (S19). */
-export function toMonacoCompletionList(result: CompletionList | CompletionItem[] | null | undefined, wordRange: Monaco.IRange): { list: MonacoCompletionList; origins: CompletionItem[] } {
+export function toMonacoCompletionList(
+  result: CompletionList | CompletionItem[] | null | undefined,
+  wordRange: Monaco.IRange,
+): { list: MonacoCompletionList; origins: CompletionItem[] } {
   if (!result) return { list: { suggestions: [] }, origins: [] };
   const items = Array.isArray(result) ? result : Array.isArray(result.items) ? result.items : [];
   const defaults = Array.isArray(result) ? undefined : result.itemDefaults;
@@ -124,7 +137,8 @@ export function applyResolvedItem(target: MonacoCompletionItem, resolved: Comple
   if (resolved.detail !== undefined) target.detail = resolved.detail;
   const documentation = toDocumentation(resolved.documentation);
   if (documentation !== undefined) target.documentation = documentation;
-  if (resolved.additionalTextEdits?.length) target.additionalTextEdits = resolved.additionalTextEdits.map((e) => ({ range: toMonacoRange(e.range), text: e.newText }));
+  if (resolved.additionalTextEdits?.length)
+    target.additionalTextEdits = resolved.additionalTextEdits.map((e) => ({ range: toMonacoRange(e.range), text: e.newText }));
   return target;
 }
 
@@ -142,11 +156,15 @@ export function registerCompletionProvider(host: ProviderHost, registration: Fea
       const wordRange = { startLineNumber: position.lineNumber, startColumn: word.startColumn, endLineNumber: position.lineNumber, endColumn: word.endColumn };
       let result: CompletionList | CompletionItem[] | null;
       try {
-        result = await host.context.request('textDocument/completion', {
-          textDocument: { uri: target.uri },
-          position: toLspPosition(position),
-          context: toLspCompletionContext(context),
-        }, token);
+        result = await host.context.request(
+          'textDocument/completion',
+          {
+            textDocument: { uri: target.uri },
+            position: toLspPosition(position),
+            context: toLspCompletionContext(context),
+          },
+          token,
+        );
       } catch {
         return undefined;
       }

@@ -6,10 +6,14 @@ import { isLspRange, toMonacoRange } from './ranges.js';
 
 export function toMarkerSeverity(severity: number | undefined): Monaco.MarkerSeverity {
   switch (severity) {
-    case 2: return MonacoMarkerSeverity.Warning as Monaco.MarkerSeverity;
-    case 3: return MonacoMarkerSeverity.Info as Monaco.MarkerSeverity;
-    case 4: return MonacoMarkerSeverity.Hint as Monaco.MarkerSeverity;
-    default: return MonacoMarkerSeverity.Error as Monaco.MarkerSeverity;
+    case 2:
+      return MonacoMarkerSeverity.Warning as Monaco.MarkerSeverity;
+    case 3:
+      return MonacoMarkerSeverity.Info as Monaco.MarkerSeverity;
+    case 4:
+      return MonacoMarkerSeverity.Hint as Monaco.MarkerSeverity;
+    default:
+      return MonacoMarkerSeverity.Error as Monaco.MarkerSeverity;
   }
 }
 
@@ -17,7 +21,11 @@ export function toMarkerSeverity(severity: number | undefined): Monaco.MarkerSev
  * One LSP diagnostic -> Monaco marker data, with relatedInformation whose server URIs map back
  * to the session's model URIs (outside the workspace they stay file URIs).
  */
-export function toMarkerData(diagnostic: Diagnostic, toModelUri: (fileUri: string) => MonacoUri, parseUri: (uri: string) => MonacoUri): Monaco.editor.IMarkerData {
+export function toMarkerData(
+  diagnostic: Diagnostic,
+  toModelUri: (fileUri: string) => MonacoUri,
+  parseUri: (uri: string) => MonacoUri,
+): Monaco.editor.IMarkerData {
   const range = toMonacoRange(diagnostic.range);
   const marker: Monaco.editor.IMarkerData = {
     severity: toMarkerSeverity(diagnostic.severity),

@@ -38,9 +38,23 @@ function fromHierarchical(symbol: DocumentSymbol): OutlineSymbol | undefined {
 function fromFlat(list: SymbolInformation[], uri: string): OutlineSymbol[] {
   const items = list
     .filter((s) => typeof s.name === 'string' && s.location?.uri === uri && isLspRange(s.location.range))
-    .map((s): OutlineSymbol => ({ name: s.name, kind: s.kind, range: s.location.range, selectionRange: s.location.range, children: [], ...(s.containerName ? { detail: s.containerName } : {}), ...(s.deprecated || s.tags?.includes(1) ? { deprecated: true } : {}) }))
+    .map((s): OutlineSymbol => ({
+      name: s.name,
+      kind: s.kind,
+      range: s.location.range,
+      selectionRange: s.location.range,
+      children: [],
+      ...(s.containerName ? { detail: s.containerName } : {}),
+      ...(s.deprecated || s.tags?.includes(1) ? { deprecated: true } : {}),
+    }))
     // By start, containers (ending later) before what they contain.
-    .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line || b.range.end.character - a.range.end.character);
+    .sort(
+      (a, b) =>
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character ||
+        b.range.end.line - a.range.end.line ||
+        b.range.end.character - a.range.end.character,
+    );
   const roots: OutlineSymbol[] = [];
   const stack: OutlineSymbol[] = [];
   for (const item of items) {

@@ -29,21 +29,46 @@ function setup(answer: (method: string, params: any) => unknown, caps: Record<st
 
 describe('document symbols', () => {
   it('hierarchical answers keep their tree; flat answers nest by range containment (not by name)', () => {
-    const tree = toOutline([{ name: 'A', kind: 5, range: r(0, 0, 2, 1), selectionRange: r(0, 6, 0, 7), children: [
-      { name: 'zeta', kind: 7, range: r(1, 12, 1, 14), selectionRange: r(1, 12, 1, 14) },
-      { name: 'run', kind: 6, range: r(1, 2, 1, 10), selectionRange: r(1, 2, 1, 5) },
-    ] }], 'file:///workspace/src/a.ts');
+    const tree = toOutline(
+      [
+        {
+          name: 'A',
+          kind: 5,
+          range: r(0, 0, 2, 1),
+          selectionRange: r(0, 6, 0, 7),
+          children: [
+            { name: 'zeta', kind: 7, range: r(1, 12, 1, 14), selectionRange: r(1, 12, 1, 14) },
+            { name: 'run', kind: 6, range: r(1, 2, 1, 10), selectionRange: r(1, 2, 1, 5) },
+          ],
+        },
+      ],
+      'file:///workspace/src/a.ts',
+    );
     // Children come back in document order whatever order the server used (tsserver sorts by name).
     expect(tree).toMatchObject([{ name: 'A', kind: 5, children: [{ name: 'run', kind: 6, children: [] }, { name: 'zeta' }] }]);
-    const flat = toOutline([
-      { name: 'run', kind: 6, containerName: 'B', location: { uri: 'file:///workspace/src/a.ts', range: r(5, 2, 5, 10) } },
-      { name: 'A', kind: 5, location: { uri: 'file:///workspace/src/a.ts', range: r(0, 0, 2, 1) } },
-      { name: 'B', kind: 5, location: { uri: 'file:///workspace/src/a.ts', range: r(4, 0, 6, 1) } },
-      { name: 'other', kind: 12, location: { uri: 'file:///workspace/src/b.ts', range: r(0, 0, 0, 1) } },
-    ], 'file:///workspace/src/a.ts');
-    expect(flat.map((s) => [s.name, s.children.map((c) => c.name)])).toEqual([['A', []], ['B', ['run']]]);
+    const flat = toOutline(
+      [
+        { name: 'run', kind: 6, containerName: 'B', location: { uri: 'file:///workspace/src/a.ts', range: r(5, 2, 5, 10) } },
+        { name: 'A', kind: 5, location: { uri: 'file:///workspace/src/a.ts', range: r(0, 0, 2, 1) } },
+        { name: 'B', kind: 5, location: { uri: 'file:///workspace/src/a.ts', range: r(4, 0, 6, 1) } },
+        { name: 'other', kind: 12, location: { uri: 'file:///workspace/src/b.ts', range: r(0, 0, 0, 1) } },
+      ],
+      'file:///workspace/src/a.ts',
+    );
+    expect(flat.map((s) => [s.name, s.children.map((c) => c.name)])).toEqual([
+      ['A', []],
+      ['B', ['run']],
+    ]);
     expect(symbolPathAt(tree, { line: 1, character: 4 }).map((s) => s.name)).toEqual(['A', 'run']);
-    expect(toMonacoDocumentSymbols(tree)[0]).toMatchObject({ name: 'A', kind: 4, range: { startLineNumber: 1, endLineNumber: 3 }, children: [{ name: 'run', kind: 5 }, { name: 'zeta', kind: 6 }] });
+    expect(toMonacoDocumentSymbols(tree)[0]).toMatchObject({
+      name: 'A',
+      kind: 4,
+      range: { startLineNumber: 1, endLineNumber: 3 },
+      children: [
+        { name: 'run', kind: 5 },
+        { name: 'zeta', kind: 6 },
+      ],
+    });
     expect(toOutline(null, 'x')).toEqual([]);
   });
 
@@ -54,7 +79,10 @@ describe('document symbols', () => {
     expect((await provider.provideDocumentSymbols(model, NO_CANCEL))[0].name).toBe('A');
     const [source] = host.editing.documentSymbols.get('s1', 'typescript');
     expect((await source!('src/a.ts'))![0]!.name).toBe('A');
-    expect(ctx.requests.map((q) => [q.method, q.params.textDocument.uri])).toEqual([['textDocument/documentSymbol', 'file:///workspace/src/a.ts'], ['textDocument/documentSymbol', 'file:///workspace/src/a.ts']]);
+    expect(ctx.requests.map((q) => [q.method, q.params.textDocument.uri])).toEqual([
+      ['textDocument/documentSymbol', 'file:///workspace/src/a.ts'],
+      ['textDocument/documentSymbol', 'file:///workspace/src/a.ts'],
+    ]);
   });
 });
 
@@ -63,7 +91,10 @@ describe('rename', () => {
     const fake = createFakeMonaco();
     const model = fake.addModel('kandev-session', 's1', '/a.ts', 'const foo = 1;') as any;
     const pos = { lineNumber: 1, column: 8 };
-    expect(toRenameLocation(r(0, 6, 0, 9), model, pos)).toEqual({ range: { startLineNumber: 1, startColumn: 7, endLineNumber: 1, endColumn: 10 }, text: 'foo' });
+    expect(toRenameLocation(r(0, 6, 0, 9), model, pos)).toEqual({
+      range: { startLineNumber: 1, startColumn: 7, endLineNumber: 1, endColumn: 10 },
+      text: 'foo',
+    });
     expect(toRenameLocation({ range: r(0, 6, 0, 9), placeholder: 'F' }, model, pos)!.text).toBe('F');
     expect(toRenameLocation({ defaultBehavior: true }, model, pos)!.text).toBe('foo');
     expect(toRenameLocation(null, model, pos)).toBeUndefined();
@@ -73,7 +104,13 @@ describe('rename', () => {
     const edit = { changes: { 'file:///workspace/src/a.ts': [{ range: r(3, 6, 3, 9), newText: 'bar' }] } };
     const applied: any[] = [];
     const { fake, ctx, model, host } = setup((method) => (method === 'textDocument/prepareRename' ? null : edit));
-    const h = { ...host, applyEdit: async (e: any, expect: any) => (applied.push([e, [...expect]]), applied.length === 1 ? { applied: true as const } : { applied: false as const, failureReason: 'conflict!' }) };
+    const h = {
+      ...host,
+      applyEdit: async (e: any, expect: any) => (
+        applied.push([e, [...expect]]),
+        applied.length === 1 ? { applied: true as const } : { applied: false as const, failureReason: 'conflict!' }
+      ),
+    };
     registerRenameProvider(h, reg('rename', { prepareProvider: true }));
     const provider = fake.active().find((x) => x.kind === 'rename')!.provider;
     expect(await provider.provideRenameEdits(model, { lineNumber: 4, column: 8 }, 'bar', NO_CANCEL)).toEqual({ edits: [] });
@@ -86,34 +123,76 @@ describe('rename', () => {
 
 describe('code actions', () => {
   it('markers go back as LSP diagnostics with numeric codes; a quick fix resolves, applies its edit, then runs its command', async () => {
-    expect(toLspDiagnostic({ severity: 8, message: 'Cannot find name', startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6, code: '2304', source: 'ts' } as any)).toEqual({
-      range: r(1, 2, 1, 5), message: 'Cannot find name', severity: 1, code: 2304, source: 'ts',
+    expect(
+      toLspDiagnostic({
+        severity: 8,
+        message: 'Cannot find name',
+        startLineNumber: 2,
+        startColumn: 3,
+        endLineNumber: 2,
+        endColumn: 6,
+        code: '2304',
+        source: 'ts',
+      } as any),
+    ).toEqual({
+      range: r(1, 2, 1, 5),
+      message: 'Cannot find name',
+      severity: 1,
+      code: 2304,
+      source: 'ts',
     });
     const edit = { changes: { 'file:///workspace/src/a.ts': [{ range: r(0, 0, 0, 0), newText: 'import { x } from "./x";\n' }] } };
     const { fake, ctx, model, host } = setup((method) => {
-      if (method === 'textDocument/codeAction') return [{ title: 'Add import', kind: 'quickfix', isPreferred: true, data: 1 }, { title: 'Organize', command: 'org', arguments: [1] }];
+      if (method === 'textDocument/codeAction')
+        return [
+          { title: 'Add import', kind: 'quickfix', isPreferred: true, data: 1 },
+          { title: 'Organize', command: 'org', arguments: [1] },
+        ];
       if (method === 'codeAction/resolve') return { title: 'Add import', kind: 'quickfix', edit, command: { title: 'after', command: 'after.cmd' } };
       return null;
     });
     const applied: any[] = [];
-    registerCodeActionProvider({ ...host, applyEdit: async (e: any) => (applied.push(e), { applied: true as const }) }, reg('codeAction', { resolveProvider: true, codeActionKinds: ['quickfix'] }));
+    registerCodeActionProvider(
+      { ...host, applyEdit: async (e: any) => (applied.push(e), { applied: true as const }) },
+      reg('codeAction', { resolveProvider: true, codeActionKinds: ['quickfix'] }),
+    );
     const entry = fake.active().find((x) => x.kind === 'codeAction')!;
-    const list = await entry.provider.provideCodeActions(model, { startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6 }, { markers: [], trigger: 1 }, NO_CANCEL);
-    expect(list.actions.map((a: any) => [a.title, a.kind, a.isPreferred])).toEqual([['Add import', 'quickfix', true], ['Organize', undefined, undefined]]);
+    const list = await entry.provider.provideCodeActions(
+      model,
+      { startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6 },
+      { markers: [], trigger: 1 },
+      NO_CANCEL,
+    );
+    expect(list.actions.map((a: any) => [a.title, a.kind, a.isPreferred])).toEqual([
+      ['Add import', 'quickfix', true],
+      ['Organize', undefined, undefined],
+    ]);
     expect(ctx.requests[0]!.params.context).toEqual({ diagnostics: [], triggerKind: 1 });
     await fake.executeCommand(list.actions[0].command.id, ...list.actions[0].command.arguments);
     expect(applied).toEqual([edit]);
     await fake.executeCommand(list.actions[1].command.id, ...list.actions[1].command.arguments);
-    expect(ctx.requests.map((q) => q.method)).toEqual(['textDocument/codeAction', 'codeAction/resolve', 'workspace/executeCommand', 'workspace/executeCommand']);
+    expect(ctx.requests.map((q) => q.method)).toEqual([
+      'textDocument/codeAction',
+      'codeAction/resolve',
+      'workspace/executeCommand',
+      'workspace/executeCommand',
+    ]);
     expect(ctx.requests[2]!.params).toEqual({ command: 'after.cmd', arguments: undefined });
     expect(ctx.requests[3]!.params).toEqual({ command: 'org', arguments: [1] });
   });
 
   it('an edit that cannot be applied is reported and its command does not run', async () => {
-    const { fake, ctx, model, host } = setup((method) => (method === 'textDocument/codeAction' ? [{ title: 'Fix', edit: { changes: {} }, command: { title: 'x', command: 'x' } }] : null));
+    const { fake, ctx, model, host } = setup((method) =>
+      method === 'textDocument/codeAction' ? [{ title: 'Fix', edit: { changes: {} }, command: { title: 'x', command: 'x' } }] : null,
+    );
     registerCodeActionProvider({ ...host, applyEdit: async () => ({ applied: false as const, failureReason: 'changed on disk' }) }, reg('codeAction'));
     const provider = fake.active().find((x) => x.kind === 'codeAction')!.provider;
-    const list = await provider.provideCodeActions(model, { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }, { markers: [], trigger: 2 }, NO_CANCEL);
+    const list = await provider.provideCodeActions(
+      model,
+      { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 },
+      { markers: [], trigger: 2 },
+      NO_CANCEL,
+    );
     await fake.executeCommand(list.actions[0].command.id, ...list.actions[0].command.arguments);
     expect(host.notices).toEqual(['changed on disk']);
     expect(ctx.requests.map((q) => q.method)).toEqual(['textDocument/codeAction']);
@@ -122,21 +201,39 @@ describe('code actions', () => {
 
 describe('formatting, highlights, folding', () => {
   it('maps text edits, highlight kinds and folding ranges', () => {
-    expect(toMonacoTextEdits([{ range: r(0, 0, 0, 2), newText: '  ' }, { newText: 'bad' } as any])).toEqual([{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 3 }, text: '  ' }]);
-    expect(toMonacoHighlights([{ range: r(0, 0, 0, 1), kind: 3 }, { range: r(1, 0, 1, 1), kind: 2 }, { range: r(2, 0, 2, 1) }]).map((h) => h.kind)).toEqual([2, 1, 0]);
-    expect(toMonacoFoldingRanges([{ startLine: 0, endLine: 2, kind: 'comment' }, { startLine: 3, endLine: 3 }], (k) => (k === 'comment' ? ('C' as any) : undefined))).toEqual([{ start: 1, end: 3, kind: 'C' }]);
+    expect(toMonacoTextEdits([{ range: r(0, 0, 0, 2), newText: '  ' }, { newText: 'bad' } as any])).toEqual([
+      { range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 3 }, text: '  ' },
+    ]);
+    expect(toMonacoHighlights([{ range: r(0, 0, 0, 1), kind: 3 }, { range: r(1, 0, 1, 1), kind: 2 }, { range: r(2, 0, 2, 1) }]).map((h) => h.kind)).toEqual([
+      2, 1, 0,
+    ]);
+    expect(
+      toMonacoFoldingRanges(
+        [
+          { startLine: 0, endLine: 2, kind: 'comment' },
+          { startLine: 3, endLine: 3 },
+        ],
+        (k) => (k === 'comment' ? ('C' as any) : undefined),
+      ),
+    ).toEqual([{ start: 1, end: 3, kind: 'C' }]);
   });
 
   it('format document asks with the editor options and feeds format on save; on-type only when switched on', async () => {
     const { fake, ctx, model, host } = setup(() => [{ range: r(0, 0, 0, 0), newText: '// x\n' }]);
     registerFormattingProvider(host, reg('formatting'));
-    const edits = await fake.active().find((x) => x.kind === 'formatting')!.provider.provideDocumentFormattingEdits(model, { tabSize: 2, insertSpaces: true }, NO_CANCEL);
+    const edits = await fake
+      .active()
+      .find((x) => x.kind === 'formatting')!
+      .provider.provideDocumentFormattingEdits(model, { tabSize: 2, insertSpaces: true }, NO_CANCEL);
     expect(edits).toEqual([{ range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 1 }, text: '// x\n' }]);
     expect(ctx.requests[0]!.params.options).toEqual({ tabSize: 2, insertSpaces: true });
     expect(await host.editing.formatters.get('s1', 'typescript')[0]!('src/a.ts', { tabSize: 4, insertSpaces: false })).toHaveLength(1);
     registerOnTypeFormattingProvider(host, reg('onTypeFormatting', { firstTriggerCharacter: ';' }));
     expect(fake.active().some((x) => x.kind === 'onTypeFormatting')).toBe(false);
-    registerOnTypeFormattingProvider({ ...host, preferences: () => ({ ...DEFAULT_PREFERENCES, formatOnType: true }) }, reg('onTypeFormatting', { firstTriggerCharacter: ';', moreTriggerCharacter: ['}'] }));
+    registerOnTypeFormattingProvider(
+      { ...host, preferences: () => ({ ...DEFAULT_PREFERENCES, formatOnType: true }) },
+      reg('onTypeFormatting', { firstTriggerCharacter: ';', moreTriggerCharacter: ['}'] }),
+    );
     expect(fake.active().find((x) => x.kind === 'onTypeFormatting')!.provider.autoFormatTriggerCharacters).toEqual([';', '}']);
   });
 });
@@ -154,7 +251,10 @@ describe('inlay hints', () => {
     const resolved = await provider.resolveInlayHint(list.hints[0], NO_CANCEL);
     expect(resolved.tooltip).toBe('the type');
     expect(ctx.requests[1]).toMatchObject({ method: 'inlayHint/resolve', params: original });
-    expect(toMonacoInlayHint({ position: { line: 0, character: 0 }, label: [{ value: 'a' }, { value: 'b', tooltip: 't' }] } as any)!.label).toEqual([{ label: 'a' }, { label: 'b', tooltip: 't' }]);
+    expect(toMonacoInlayHint({ position: { line: 0, character: 0 }, label: [{ value: 'a' }, { value: 'b', tooltip: 't' }] } as any)!.label).toEqual([
+      { label: 'a' },
+      { label: 'b', tooltip: 't' },
+    ]);
   });
 });
 
@@ -196,13 +296,21 @@ describe('pull diagnostics', () => {
 
 describe('workspace symbols', () => {
   it('searches workspace/symbol; a symbol without a range resolves through workspaceSymbol/resolve', async () => {
-    const { ctx, host } = setup((method) => (method === 'workspace/symbol'
-      ? [{ name: 'Foo', kind: 5, location: { uri: 'file:///workspace/lib/foo.ts' }, data: 1 }, { name: 'Bar', kind: 12, containerName: 'm', location: { uri: 'file:///workspace/bar.ts', range: r(1, 0, 1, 3) } }]
-      : { name: 'Foo', kind: 5, location: { uri: 'file:///workspace/lib/foo.ts', range: r(4, 0, 4, 3) } }));
+    const { ctx, host } = setup((method) =>
+      method === 'workspace/symbol'
+        ? [
+            { name: 'Foo', kind: 5, location: { uri: 'file:///workspace/lib/foo.ts' }, data: 1 },
+            { name: 'Bar', kind: 12, containerName: 'm', location: { uri: 'file:///workspace/bar.ts', range: r(1, 0, 1, 3) } },
+          ]
+        : { name: 'Foo', kind: 5, location: { uri: 'file:///workspace/lib/foo.ts', range: r(4, 0, 4, 3) } },
+    );
     registerWorkspaceSymbols(host, reg('workspaceSymbol', { resolveProvider: true }));
     const [search] = host.editing.workspaceSymbols.ofSession('s1');
     const items = await search!('fo');
-    expect(items.map((i) => [i.name, i.path, i.range?.start.line, typeof i.resolve])).toEqual([['Foo', 'lib/foo.ts', undefined, 'function'], ['Bar', 'bar.ts', 1, 'undefined']]);
+    expect(items.map((i) => [i.name, i.path, i.range?.start.line, typeof i.resolve])).toEqual([
+      ['Foo', 'lib/foo.ts', undefined, 'function'],
+      ['Bar', 'bar.ts', 1, 'undefined'],
+    ]);
     expect((await items[0]!.resolve!()).range).toEqual(r(4, 0, 4, 3));
     expect(ctx.requests.map((q) => q.method)).toEqual(['workspace/symbol', 'workspaceSymbol/resolve']);
   });

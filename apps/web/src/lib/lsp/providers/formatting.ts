@@ -27,7 +27,13 @@ export function registerFormattingProvider(host: ProviderHost, registration: Fea
       if (!target) return null;
       context.flush(target.path);
       try {
-        return toMonacoTextEdits(await context.request<TextEdit[] | null>('textDocument/formatting', { textDocument: { uri: target.uri }, options: toFormattingOptions(options) }, token));
+        return toMonacoTextEdits(
+          await context.request<TextEdit[] | null>(
+            'textDocument/formatting',
+            { textDocument: { uri: target.uri }, options: toFormattingOptions(options) },
+            token,
+          ),
+        );
       } catch {
         return null;
       }
@@ -53,9 +59,18 @@ export function registerRangeFormattingProvider(host: ProviderHost, registration
       const target = host.target(model, registration);
       if (!target) return null;
       host.context.flush(target.path);
-      const lspRange = { start: { line: range.startLineNumber - 1, character: range.startColumn - 1 }, end: { line: range.endLineNumber - 1, character: range.endColumn - 1 } };
+      const lspRange = {
+        start: { line: range.startLineNumber - 1, character: range.startColumn - 1 },
+        end: { line: range.endLineNumber - 1, character: range.endColumn - 1 },
+      };
       try {
-        return toMonacoTextEdits(await host.context.request<TextEdit[] | null>('textDocument/rangeFormatting', { textDocument: { uri: target.uri }, range: lspRange, options: toFormattingOptions(options) }, token));
+        return toMonacoTextEdits(
+          await host.context.request<TextEdit[] | null>(
+            'textDocument/rangeFormatting',
+            { textDocument: { uri: target.uri }, range: lspRange, options: toFormattingOptions(options) },
+            token,
+          ),
+        );
       } catch {
         return null;
       }
@@ -75,7 +90,13 @@ export function registerOnTypeFormattingProvider(host: ProviderHost, registratio
       if (!target) return null;
       host.context.flush(target.path);
       try {
-        return toMonacoTextEdits(await host.context.request<TextEdit[] | null>('textDocument/onTypeFormatting', { textDocument: { uri: target.uri }, position: toLspPosition(position), ch, options: toFormattingOptions(options) }, token));
+        return toMonacoTextEdits(
+          await host.context.request<TextEdit[] | null>(
+            'textDocument/onTypeFormatting',
+            { textDocument: { uri: target.uri }, position: toLspPosition(position), ch, options: toFormattingOptions(options) },
+            token,
+          ),
+        );
       } catch {
         return null;
       }

@@ -9,10 +9,16 @@ import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
 
 export function toMonacoHighlights(result: DocumentHighlight[] | null | undefined): Monaco.languages.DocumentHighlight[] {
   if (!Array.isArray(result)) return [];
-  return result.filter((h) => isLspRange(h?.range)).map((h) => ({
-    range: toMonacoRange(h.range),
-    kind: (h.kind === 2 ? MonacoDocumentHighlightKind.Read : h.kind === 3 ? MonacoDocumentHighlightKind.Write : MonacoDocumentHighlightKind.Text) as Monaco.languages.DocumentHighlightKind,
-  }));
+  return result
+    .filter((h) => isLspRange(h?.range))
+    .map((h) => ({
+      range: toMonacoRange(h.range),
+      kind: (h.kind === 2
+        ? MonacoDocumentHighlightKind.Read
+        : h.kind === 3
+          ? MonacoDocumentHighlightKind.Write
+          : MonacoDocumentHighlightKind.Text) as Monaco.languages.DocumentHighlightKind,
+    }));
 }
 
 export function registerDocumentHighlightProvider(host: ProviderHost, registration: FeatureRegistration<'documentHighlight'>): Disposable {
@@ -22,7 +28,13 @@ export function registerDocumentHighlightProvider(host: ProviderHost, registrati
       if (!target) return null;
       host.context.flush(target.path);
       try {
-        return toMonacoHighlights(await host.context.request<DocumentHighlight[] | null>('textDocument/documentHighlight', { textDocument: { uri: target.uri }, position: toLspPosition(position) }, token));
+        return toMonacoHighlights(
+          await host.context.request<DocumentHighlight[] | null>(
+            'textDocument/documentHighlight',
+            { textDocument: { uri: target.uri }, position: toLspPosition(position) },
+            token,
+          ),
+        );
       } catch {
         return null;
       }
@@ -32,7 +44,10 @@ export function registerDocumentHighlightProvider(host: ProviderHost, registrati
 }
 
 /** LSP folding ranges (0-based lines) -> Monaco's (1-based); a range must span at least two lines. */
-export function toMonacoFoldingRanges(result: FoldingRange[] | null | undefined, kindOf: (kind: string) => Monaco.languages.FoldingRangeKind | undefined): Monaco.languages.FoldingRange[] {
+export function toMonacoFoldingRanges(
+  result: FoldingRange[] | null | undefined,
+  kindOf: (kind: string) => Monaco.languages.FoldingRangeKind | undefined,
+): Monaco.languages.FoldingRange[] {
   if (!Array.isArray(result)) return [];
   const out: Monaco.languages.FoldingRange[] = [];
   for (const r of result) {
@@ -52,7 +67,10 @@ export function registerFoldingRangeProvider(host: ProviderHost, registration: F
       if (!target) return null;
       host.context.flush(target.path);
       try {
-        return toMonacoFoldingRanges(await host.context.request<FoldingRange[] | null>('textDocument/foldingRange', { textDocument: { uri: target.uri } }, token), host.foldingKind);
+        return toMonacoFoldingRanges(
+          await host.context.request<FoldingRange[] | null>('textDocument/foldingRange', { textDocument: { uri: target.uri } }, token),
+          host.foldingKind,
+        );
       } catch {
         return null;
       }

@@ -93,7 +93,11 @@ export function sessionSelector(language: LanguageId): Monaco.languages.Language
 }
 
 /** The ownership test every provider runs first: a model of another session gets nothing from it. */
-export function documentTarget(context: FeatureContext, model: { uri: { scheme: string; authority: string; path: string } }, registration: FeatureRegistration<Feature>): DocumentTarget | undefined {
+export function documentTarget(
+  context: FeatureContext,
+  model: { uri: { scheme: string; authority: string; path: string } },
+  registration: FeatureRegistration<Feature>,
+): DocumentTarget | undefined {
   const parsed = parseSessionModelUri(model.uri);
   if (!parsed || parsed.sessionId !== context.sessionId) return undefined;
   if (languageForPath(parsed.path) !== context.language) return undefined;

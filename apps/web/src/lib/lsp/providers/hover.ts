@@ -25,7 +25,11 @@ export function registerHoverProvider(host: ProviderHost, registration: FeatureR
       if (!target) return null;
       host.context.flush(target.path);
       try {
-        const hover = await host.context.request<Hover | null>('textDocument/hover', { textDocument: { uri: target.uri }, position: toLspPosition(position) }, token);
+        const hover = await host.context.request<Hover | null>(
+          'textDocument/hover',
+          { textDocument: { uri: target.uri }, position: toLspPosition(position) },
+          token,
+        );
         return toMonacoHover(hover);
       } catch {
         return null;

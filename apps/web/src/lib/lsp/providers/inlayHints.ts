@@ -15,16 +15,19 @@ function tooltip(value: string | MarkupContent | undefined): string | Monaco.IMa
 /** One LSP inlay hint -> Monaco's; the original is kept for resolve through `original`. */
 export function toMonacoInlayHint(hint: InlayHint): Monaco.languages.InlayHint | undefined {
   if (typeof hint?.position?.line !== 'number') return undefined;
-  const label: string | Monaco.languages.InlayHintLabelPart[] = typeof hint.label === 'string'
-    ? hint.label
-    : Array.isArray(hint.label)
-      ? hint.label.filter((p: InlayHintLabelPart) => typeof p?.value === 'string').map((p) => {
-        const part: Monaco.languages.InlayHintLabelPart = { label: p.value };
-        const tip = tooltip(p.tooltip);
-        if (tip) part.tooltip = tip;
-        return part;
-      })
-      : '';
+  const label: string | Monaco.languages.InlayHintLabelPart[] =
+    typeof hint.label === 'string'
+      ? hint.label
+      : Array.isArray(hint.label)
+        ? hint.label
+            .filter((p: InlayHintLabelPart) => typeof p?.value === 'string')
+            .map((p) => {
+              const part: Monaco.languages.InlayHintLabelPart = { label: p.value };
+              const tip = tooltip(p.tooltip);
+              if (tip) part.tooltip = tip;
+              return part;
+            })
+        : '';
   if (label === '' || (Array.isArray(label) && label.length === 0)) return undefined;
   const out: Monaco.languages.InlayHint = { label, position: { lineNumber: hint.position.line + 1, column: hint.position.character + 1 } };
   if (hint.kind === 1 || hint.kind === 2) out.kind = hint.kind as Monaco.languages.InlayHintKind;
@@ -32,7 +35,8 @@ export function toMonacoInlayHint(hint: InlayHint): Monaco.languages.InlayHint |
   if (hint.paddingRight) out.paddingRight = true;
   const tip = tooltip(hint.tooltip);
   if (tip) out.tooltip = tip;
-  if (Array.isArray(hint.textEdits)) out.textEdits = hint.textEdits.filter((e) => isLspRange(e.range)).map((e) => ({ range: toMonacoRange(e.range), text: e.newText }));
+  if (Array.isArray(hint.textEdits))
+    out.textEdits = hint.textEdits.filter((e) => isLspRange(e.range)).map((e) => ({ range: toMonacoRange(e.range), text: e.newText }));
   return out;
 }
 
@@ -48,7 +52,10 @@ export function registerInlayHintsProvider(host: ProviderHost, registration: Fea
       const target = host.target(model, registration);
       if (!target) return null;
       host.context.flush(target.path);
-      const lspRange = { start: { line: range.startLineNumber - 1, character: range.startColumn - 1 }, end: { line: range.endLineNumber - 1, character: range.endColumn - 1 } };
+      const lspRange = {
+        start: { line: range.startLineNumber - 1, character: range.startColumn - 1 },
+        end: { line: range.endLineNumber - 1, character: range.endColumn - 1 },
+      };
       let result: InlayHint[] | null;
       try {
         result = await host.context.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: target.uri }, range: lspRange }, token);

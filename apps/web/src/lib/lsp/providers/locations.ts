@@ -42,7 +42,12 @@ export function toMonacoLocations(result: LocationResult, toModelUri: (fileUri: 
   return out;
 }
 
-async function requestLocations(host: ProviderHost, method: string, params: Record<string, unknown>, token: Monaco.CancellationToken): Promise<Monaco.languages.LocationLink[] | null> {
+async function requestLocations(
+  host: ProviderHost,
+  method: string,
+  params: Record<string, unknown>,
+  token: Monaco.CancellationToken,
+): Promise<Monaco.languages.LocationLink[] | null> {
   let result: LocationResult;
   try {
     result = await host.context.request<LocationResult>(method, params, token);

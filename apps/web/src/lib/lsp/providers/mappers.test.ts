@@ -10,7 +10,8 @@ import type { MonacoUri } from './host.js';
 
 const range = { start: { line: 0, character: 4 }, end: { line: 0, character: 9 } };
 const monacoRange = { startLineNumber: 1, startColumn: 5, endLineNumber: 1, endColumn: 10 };
-const toModelUri = (u: string) => (u.startsWith('file:///ws/') ? new FakeUri('kandev-session', 's1', u.slice('file:///ws'.length)) : FakeUri.parse(u)) as unknown as MonacoUri;
+const toModelUri = (u: string) =>
+  (u.startsWith('file:///ws/') ? new FakeUri('kandev-session', 's1', u.slice('file:///ws'.length)) : FakeUri.parse(u)) as unknown as MonacoUri;
 
 describe('hover', () => {
   it('maps MarkupContent, MarkedString with language, and plain MarkedString arrays', () => {
@@ -39,20 +40,34 @@ describe('definition and references', () => {
     expect(String(links[0]!.uri)).toBe('kandev-session://s1/lib/c.ts');
     expect(String(toMonacoLocations({ uri: 'file:///usr/lib/node/x.d.ts', range }, toModelUri)[0]!.uri)).toBe('file:///usr/lib/node/x.d.ts');
     expect(toMonacoLocations(null, toModelUri)).toEqual([]);
-    expect(locationTargets([{ uri: 'file:///ws/a', range }, { uri: 'file:///ws/a', range }])).toEqual(['file:///ws/a']);
+    expect(
+      locationTargets([
+        { uri: 'file:///ws/a', range },
+        { uri: 'file:///ws/a', range },
+      ]),
+    ).toEqual(['file:///ws/a']);
   });
 });
 
 describe('signature help', () => {
   it('maps results with label offsets and per-signature active parameter; empty -> null', () => {
     const result = toMonacoSignatureHelp({
-      signatures: [{ label: 'f(a, b)', documentation: { kind: 'markdown', value: 'doc' }, parameters: [{ label: [2, 3] }, { label: 'b', documentation: 'bee' }], activeParameter: 1 }],
+      signatures: [
+        {
+          label: 'f(a, b)',
+          documentation: { kind: 'markdown', value: 'doc' },
+          parameters: [{ label: [2, 3] }, { label: 'b', documentation: 'bee' }],
+          activeParameter: 1,
+        },
+      ],
       activeSignature: 0,
     });
     expect(result!.value).toEqual({
       activeSignature: 0,
       activeParameter: 0,
-      signatures: [{ label: 'f(a, b)', documentation: { value: 'doc' }, parameters: [{ label: [2, 3] }, { label: 'b', documentation: 'bee' }], activeParameter: 1 }],
+      signatures: [
+        { label: 'f(a, b)', documentation: { value: 'doc' }, parameters: [{ label: [2, 3] }, { label: 'b', documentation: 'bee' }], activeParameter: 1 },
+      ],
     });
     expect(toMonacoSignatureHelp({ signatures: [] })).toBeNull();
     expect(toMonacoSignatureHelp(null)).toBeNull();
@@ -64,13 +79,21 @@ describe('signature help', () => {
         triggerKind: 2,
         triggerCharacter: ',',
         isRetrigger: true,
-        activeSignatureHelp: { signatures: [{ label: 'f(a)', parameters: [{ label: 'a', documentation: { value: 'x' } }] }], activeSignature: 0, activeParameter: 0 },
+        activeSignatureHelp: {
+          signatures: [{ label: 'f(a)', parameters: [{ label: 'a', documentation: { value: 'x' } }] }],
+          activeSignature: 0,
+          activeParameter: 0,
+        },
       } as never),
     ).toEqual({
       triggerKind: 2,
       triggerCharacter: ',',
       isRetrigger: true,
-      activeSignatureHelp: { signatures: [{ label: 'f(a)', documentation: undefined, parameters: [{ label: 'a', documentation: { kind: 'markdown', value: 'x' } }] }], activeSignature: 0, activeParameter: 0 },
+      activeSignatureHelp: {
+        signatures: [{ label: 'f(a)', documentation: undefined, parameters: [{ label: 'a', documentation: { kind: 'markdown', value: 'x' } }] }],
+        activeSignature: 0,
+        activeParameter: 0,
+      },
     });
   });
 });

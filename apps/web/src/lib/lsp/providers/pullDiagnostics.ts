@@ -5,10 +5,13 @@ import { DisposableStore, toDisposable, type Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 
 /** What one pull means for the markers: new diagnostics, or "unchanged since resultId". */
-export function readReport(report: DocumentDiagnosticReport | null | undefined): { kind: 'full'; resultId?: string; items: Diagnostic[] } | { kind: 'unchanged'; resultId: string } | undefined {
+export function readReport(
+  report: DocumentDiagnosticReport | null | undefined,
+): { kind: 'full'; resultId?: string; items: Diagnostic[] } | { kind: 'unchanged'; resultId: string } | undefined {
   if (!report || typeof report !== 'object') return undefined;
   if (report.kind === 'unchanged' && typeof report.resultId === 'string') return { kind: 'unchanged', resultId: report.resultId };
-  if (report.kind === 'full' && Array.isArray(report.items)) return { kind: 'full', items: report.items, ...(typeof report.resultId === 'string' ? { resultId: report.resultId } : {}) };
+  if (report.kind === 'full' && Array.isArray(report.items))
+    return { kind: 'full', items: report.items, ...(typeof report.resultId === 'string' ? { resultId: report.resultId } : {}) };
   return undefined;
 }
 

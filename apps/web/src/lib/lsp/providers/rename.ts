@@ -10,7 +10,11 @@ import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
  * A prepareRename answer -> what Monaco shows in the rename box. `null` means "nothing to rename
  * here"; `defaultBehavior` means "the word at the cursor".
  */
-export function toRenameLocation(result: PrepareRenameResult | null | undefined, model: Pick<TextModel, 'getValueInRange' | 'getWordAtPosition'>, position: Monaco.IPosition): Monaco.languages.RenameLocation | undefined {
+export function toRenameLocation(
+  result: PrepareRenameResult | null | undefined,
+  model: Pick<TextModel, 'getValueInRange' | 'getWordAtPosition'>,
+  position: Monaco.IPosition,
+): Monaco.languages.RenameLocation | undefined {
   if (!result) return undefined;
   if (isLspRange(result)) {
     const range = toMonacoRange(result as Range);
@@ -24,7 +28,10 @@ export function toRenameLocation(result: PrepareRenameResult | null | undefined,
   if (r.defaultBehavior === true) {
     const word = model.getWordAtPosition(position);
     if (!word) return undefined;
-    return { range: { startLineNumber: position.lineNumber, startColumn: word.startColumn, endLineNumber: position.lineNumber, endColumn: word.endColumn }, text: word.word };
+    return {
+      range: { startLineNumber: position.lineNumber, startColumn: word.startColumn, endLineNumber: position.lineNumber, endColumn: word.endColumn },
+      text: word.word,
+    };
   }
   return undefined;
 }
@@ -44,7 +51,11 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
       const version = model.getVersionId();
       let edit: WorkspaceEdit | null;
       try {
-        edit = await host.context.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri: target.uri }, position: toLspPosition(position), newName }, token);
+        edit = await host.context.request<WorkspaceEdit | null>(
+          'textDocument/rename',
+          { textDocument: { uri: target.uri }, position: toLspPosition(position), newName },
+          token,
+        );
       } catch (err) {
         return { edits: [], rejectReason: errorText(err) ?? host.text('rename.failed') };
       }
@@ -63,7 +74,11 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
       if (!target) return { range: emptyRange(position), text: '', rejectReason: host.text('rename.unavailable') };
       host.context.flush(target.path);
       try {
-        const result = await host.context.request<PrepareRenameResult | null>('textDocument/prepareRename', { textDocument: { uri: target.uri }, position: toLspPosition(position) }, token);
+        const result = await host.context.request<PrepareRenameResult | null>(
+          'textDocument/prepareRename',
+          { textDocument: { uri: target.uri }, position: toLspPosition(position) },
+          token,
+        );
         return toRenameLocation(result, model, position) ?? { range: emptyRange(position), text: '', rejectReason: host.text('rename.notHere') };
       } catch (err) {
         return { range: emptyRange(position), text: '', rejectReason: errorText(err) ?? host.text('rename.notHere') };

@@ -7,13 +7,21 @@ import type { ProviderHost } from './host.js';
 import { isLspRange } from './ranges.js';
 
 /** workspace/symbol answers (SymbolInformation or WorkspaceSymbol, with or without a range) -> picker items. */
-export function toWorkspaceSymbolItems(result: Array<SymbolInformation | WorkspaceSymbol> | null | undefined, workspaceUri: string): Array<WorkspaceSymbolItem & { original: SymbolInformation | WorkspaceSymbol }> {
+export function toWorkspaceSymbolItems(
+  result: Array<SymbolInformation | WorkspaceSymbol> | null | undefined,
+  workspaceUri: string,
+): Array<WorkspaceSymbolItem & { original: SymbolInformation | WorkspaceSymbol }> {
   if (!Array.isArray(result)) return [];
   const out: Array<WorkspaceSymbolItem & { original: SymbolInformation | WorkspaceSymbol }> = [];
   for (const symbol of result) {
     const uri = symbol?.location?.uri;
     if (typeof symbol?.name !== 'string' || typeof uri !== 'string') continue;
-    const item: WorkspaceSymbolItem & { original: SymbolInformation | WorkspaceSymbol } = { name: symbol.name, kind: typeof symbol.kind === 'number' ? symbol.kind : 13, uri, original: symbol };
+    const item: WorkspaceSymbolItem & { original: SymbolInformation | WorkspaceSymbol } = {
+      name: symbol.name,
+      kind: typeof symbol.kind === 'number' ? symbol.kind : 13,
+      uri,
+      original: symbol,
+    };
     if (typeof symbol.containerName === 'string' && symbol.containerName) item.containerName = symbol.containerName;
     const path = workspaceRelativePath(workspaceUri, uri);
     if (path) item.path = path;

@@ -4,7 +4,11 @@ import { Emitter, toDisposable, type Disposable } from '@kandev/kit';
 import type { MonacoApi } from '../providers/host.js';
 
 export class FakeUri {
-  constructor(readonly scheme: string, readonly authority: string, readonly path: string) {}
+  constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+  ) {}
   static from(parts: { scheme: string; authority?: string; path?: string }): FakeUri {
     return new FakeUri(parts.scheme, parts.authority ?? '', parts.path ?? '');
   }
@@ -20,7 +24,11 @@ export class FakeUri {
 
 export class FakeModel {
   disposed = false;
-  constructor(readonly uri: FakeUri, private text = '', readonly languageId = 'typescript') {}
+  constructor(
+    readonly uri: FakeUri,
+    private text = '',
+    readonly languageId = 'typescript',
+  ) {}
   getWordUntilPosition(position: { lineNumber: number; column: number }) {
     const line = this.text.split('\n')[position.lineNumber - 1] ?? '';
     const before = line.slice(0, position.column - 1);
@@ -49,7 +57,8 @@ export class FakeModel {
     const line = this.text.split('\n')[position.lineNumber - 1] ?? '';
     const re = /[\w$]+/g;
     for (let m = re.exec(line); m; m = re.exec(line)) {
-      if (m.index + 1 <= position.column && position.column <= m.index + 1 + m[0].length) return { word: m[0], startColumn: m.index + 1, endColumn: m.index + 1 + m[0].length };
+      if (m.index + 1 <= position.column && position.column <= m.index + 1 + m[0].length)
+        return { word: m[0], startColumn: m.index + 1, endColumn: m.index + 1 + m[0].length };
     }
     return null;
   }
@@ -67,11 +76,13 @@ export function createFakeMonaco() {
   const models = new Map<string, FakeModel>();
   const markers = new Map<string, Map<string, any[]>>();
   const willDispose = new Emitter<FakeModel>();
-  const register = (kind: string) => (selector: unknown, provider: unknown): Disposable => {
-    const entry: Registered = { kind, selector, provider, disposed: false };
-    registered.push(entry);
-    return toDisposable(() => void (entry.disposed = true));
-  };
+  const register =
+    (kind: string) =>
+    (selector: unknown, provider: unknown): Disposable => {
+      const entry: Registered = { kind, selector, provider, disposed: false };
+      registered.push(entry);
+      return toDisposable(() => void (entry.disposed = true));
+    };
   const languages = {
     registerCompletionItemProvider: register('completion'),
     registerHoverProvider: register('hover'),
@@ -135,7 +146,18 @@ export function createFakeMonaco() {
     models.delete(model.uri.toString());
   };
   const monaco = { languages, editor, Uri: FakeUri } as unknown as MonacoApi;
-  return { monaco, languages, editor, registered, markers, addModel, disposeModel, commands, executeCommand, active: () => registered.filter((r) => !r.disposed) };
+  return {
+    monaco,
+    languages,
+    editor,
+    registered,
+    markers,
+    addModel,
+    disposeModel,
+    commands,
+    executeCommand,
+    active: () => registered.filter((r) => !r.disposed),
+  };
 }
 
 /** A cancellation token that never cancels. */

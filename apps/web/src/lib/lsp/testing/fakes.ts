@@ -58,7 +58,11 @@ export class FakeDocument implements SyncedDocument {
   private readonly changes = new Emitter<TextDocumentContentChangeEvent[]>();
   readonly onDidChangeContent = this.changes.event;
 
-  constructor(readonly path: string, readonly languageId: string, text: string) {
+  constructor(
+    readonly path: string,
+    readonly languageId: string,
+    text: string,
+  ) {
     this.text = text;
   }
 
@@ -72,7 +76,11 @@ export class FakeDocument implements SyncedDocument {
 
   /** Replaces the whole text, reporting it as one incremental change of line 0. */
   type(newText: string): void {
-    const change: TextDocumentContentChangeEvent = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: this.text.length } }, rangeLength: this.text.length, text: newText };
+    const change: TextDocumentContentChangeEvent = {
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: this.text.length } },
+      rangeLength: this.text.length,
+      text: newText,
+    };
     this.text = newText;
     this.version++;
     this.changes.fire([change]);

@@ -7,7 +7,11 @@ import { documentTarget, sessionSelector, type ProviderHost } from '../providers
 import { serverFileUri } from '../uris.js';
 import type { createFakeMonaco } from './fakeMonaco.js';
 
-export function fakeProviderHost(fake: ReturnType<typeof createFakeMonaco>, context: FeatureContext, overrides: Partial<ProviderHost> = {}): ProviderHost & { notices: string[]; pulled: Map<string, unknown[]> } {
+export function fakeProviderHost(
+  fake: ReturnType<typeof createFakeMonaco>,
+  context: FeatureContext,
+  overrides: Partial<ProviderHost> = {},
+): ProviderHost & { notices: string[]; pulled: Map<string, unknown[]> } {
   const notices: string[] = [];
   const pulled = new Map<string, unknown[]>();
   return {
