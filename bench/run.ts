@@ -14,6 +14,8 @@
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
+ *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
+ *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -24,6 +26,7 @@ import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
+import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
 import { table, type LatencySummary } from './stats.js';
@@ -44,7 +47,7 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'live']);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -230,6 +233,11 @@ async function main(): Promise<void> {
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
+    if (sections.has('live')) {
+      const live = await liveBench();
+      results.live = live.figures;
+      out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
