@@ -11,9 +11,30 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: node scripts/check-cycles.mjs [root ...]
+
+Fails (exit 1) on an import cycle between modules or between folders under each root.
+With no root, checks every workspace's src/ (packages/*/src, apps/*/src).
+
+options:
+  -h, --help   print this text and exit`;
+
+const args = process.argv.slice(2);
+if (args.includes('-h') || args.includes('--help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const unknown = args.filter((arg) => arg.startsWith('-'));
+const missing = args.filter((arg) => !arg.startsWith('-') && !(existsSync(arg) && statSync(arg).isDirectory()));
+if (unknown.length > 0 || missing.length > 0) {
+  for (const arg of unknown) console.error(`check-cycles: unknown option ${arg}`);
+  for (const arg of missing) console.error(`check-cycles: not a folder: ${arg}`);
+  console.error(USAGE);
+  process.exit(2);
+}
 const roots =
-  process.argv.slice(2).length > 0
-    ? process.argv.slice(2).map((r) => resolve(r))
+  args.length > 0
+    ? args.map((r) => resolve(r))
     : ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);
 
 const SOURCE = /\.(ts|tsx|mts)$/;

@@ -79,4 +79,24 @@ describe('check-cycles', () => {
     expect(check(clean).status).toBe(0);
     expect(check(clean, cyclic).status).toBe(1);
   });
+
+  it('prints usage for --help and -h instead of reading them as folders', () => {
+    for (const flag of ['--help', '-h']) {
+      const result = check(flag);
+      expect(result.status).toBe(0);
+      expect(result.output).toMatch(/^usage: node scripts\/check-cycles\.mjs \[root \.\.\.\]/);
+    }
+  });
+
+  it('refuses an unknown option or a root that is not a folder, with the usage, and checks nothing', () => {
+    const clean = tree({ 'ok.ts': 'export const ok = 1;\n' });
+    const option = check('--verbose', clean);
+    expect(option.status).toBe(2);
+    expect(option.output).toContain('unknown option --verbose');
+    expect(option.output).toContain('usage:');
+    const missing = check(join(clean, 'nope'));
+    expect(missing.status).toBe(2);
+    expect(missing.output).toMatch(/not a folder: .*nope/);
+    expect(missing.output).not.toContain('no import cycle');
+  });
 });
