@@ -1,31 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runScript, scratchTrees } from './lib/scratchTree.js';
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'check-cycles.mjs');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A throwaway source root with the given files (path relative to the root -> text). */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'check-cycles-'));
-  dirs.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
-function check(...roots: string[]): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [script, ...roots], { encoding: 'utf8' });
-  return { status: run.status, output: run.stdout + run.stderr };
-}
+const tree = scratchTrees('check-cycles-');
+const check = (...roots: string[]) => runScript(script, ...roots);
 
 describe('check-cycles', () => {
   it('passes an acyclic tree, whatever the layering depth', () => {
