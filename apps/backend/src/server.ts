@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { API_PREFIX, API_ROUTES, METRICS_PATH } from '@kandev/protocol';
 import { errorOf, writeReply } from './api/http.js';
 import { Router } from './api/router.js';
 import type { ApiDeps } from './api/routes/deps.js';
@@ -232,13 +233,13 @@ interface RequestContext {
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
   const { router, config, policy, gate, log } = ctx;
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics';
+  const isApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`) || url.pathname === METRICS_PATH;
   if (!hostAllowed(req.headers.host, policy)) {
     log.warn('request_refused', { reason: 'host_not_allowed', method: req.method });
     writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
     return;
   }
-  const isHealth = url.pathname === '/api/health';
+  const isHealth = url.pathname === API_ROUTES.health;
   if (!isApi && signIn(req, res, url, gate, log)) return;
   if (!isHealth && !gate.allows(req)) {
     log.warn('request_refused', { reason: 'unauthenticated', method: req.method, api: isApi });

@@ -7,6 +7,7 @@ import {
   lspFrameHeader,
   parseFrame,
   readEnvelope,
+  ReservedCloseCode,
   scanJsonNesting,
   tooDeepOutcome,
 } from '@kandev/protocol';
@@ -191,6 +192,6 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   }
 
   // A socket already closing never delivers its close to a listener added now: end at once.
-  if (socket.isClosed) onClosed(1006);
+  if (socket.isClosed) onClosed(ReservedCloseCode.Abnormal);
   return { dispose };
 }

@@ -5,6 +5,7 @@
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
 import type {
+  BadInputCloseCode,
   CloseCode,
   JsonRpcId,
   JsonRpcMessage,
@@ -151,9 +152,9 @@ export type BrokerEvent =
 // ---------------------------------------------------------------------------------------------
 
 /** Close codes the broker puts on a browser socket (agentctl's start codes pass through). */
-export type BrowserCloseCode = CloseCode | 1007;
+export type BrowserCloseCode = CloseCode | typeof BadInputCloseCode.InvalidPayload;
 /** 1000 after a release, 1001 on shutdown or session stop, 1007 on a malformed upstream frame. */
-export type UpstreamCloseCode = 1000 | 1001 | 1007;
+export type UpstreamCloseCode = typeof CloseCode.Normal | typeof CloseCode.GoingAway | typeof BadInputCloseCode.InvalidPayload;
 
 export type BrowserOutFrame = JsonRpcMessage | StatusFrame;
 
