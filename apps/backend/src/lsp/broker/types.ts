@@ -237,7 +237,7 @@ export type DetachReason = (typeof DETACH_REASONS)[number];
 // ---------------------------------------------------------------------------------------------
 
 export interface BrokerOptions {
-  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS, default 8). */
+  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS; defaults to DEFAULT_MAX_LEASES here, sized from memory by the config). */
   maxLeases?: number;
   /** Mints opaque lease ids (random in production, a counter in tests). */
   newLeaseId: () => LeaseId;
