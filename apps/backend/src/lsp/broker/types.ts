@@ -185,6 +185,11 @@ export type Effect =
    * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
    */
   | { type: 'releaseUpstream'; leaseId: LeaseId }
+  /**
+   * Send `{"control":"watched-files","watchers"}` on the task-host stream: the server's current
+   * `workspace/didChangeWatchedFiles` watchers, which agentctl matches against the disk's changes.
+   */
+  | { type: 'watchFiles'; leaseId: LeaseId; watchers: unknown[] }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
