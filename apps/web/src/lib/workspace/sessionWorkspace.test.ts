@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { WriteOutcome } from '../../api/kandevApi.js';
 import { SessionWorkspace } from './sessionWorkspace.js';
 import { fakeApi, fakeMonaco, type FakeTextModel } from './testing.js';
 
