@@ -26,6 +26,8 @@ import {
   type FileOperation,
   type WriteFileResponse,
   type WriteFileRequest,
+  type GitHeadResponse,
+  sessionGitHeadPath,
 } from '@kandev/protocol';
 import { NdjsonDecoder } from './ndjson.js';
 
@@ -168,6 +170,16 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       if (!res.ok) throw await errorOf(res);
       const body = (await res.json()) as ApplyFilesResponse;
       return { ok: true, versions: body.versions ?? {} };
+    },
+    /** A file's text at HEAD; undefined when HEAD has no such file (or the workspace no git). */
+    async readHeadFile(sessionId: string, path: string): Promise<string | undefined> {
+      try {
+        const body = await json<GitHeadResponse>(sessionGitHeadPath(sessionId, path));
+        return typeof body.content === 'string' ? body.content : undefined;
+      } catch (err) {
+        if (err instanceof ApiRequestError && err.status === 404) return undefined;
+        throw err;
+      }
     },
     search(sessionId: string, text: string): Promise<SearchResponse> {
       return json<SearchResponse>(apiPath('sessionSearch', { id: sessionId }, { q: text }));

@@ -1,4 +1,4 @@
-import { API_ROUTES, SEARCH_QUERY_PARAMS, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
+import { API_ROUTES, SEARCH_QUERY_PARAMS, SESSION_GIT_HEAD_ROUTE, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -30,6 +30,9 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
       ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))
       : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)),
   );
+
+  // A file's text at HEAD for the diff editor; agentctl confines the path like every files route.
+  router.get(SESSION_GIT_HEAD_ROUTE, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('gitHead', url.search)));
 
   router.put(API_ROUTES.sessionFile, async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);

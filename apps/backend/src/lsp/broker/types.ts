@@ -185,6 +185,11 @@ export type Effect =
    * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
    */
   | { type: 'releaseUpstream'; leaseId: LeaseId }
+  /**
+   * Send `{"control":"watched-files","watchers"}` on the task-host stream: the server's current
+   * `workspace/didChangeWatchedFiles` watchers, which agentctl matches against the disk's changes.
+   */
+  | { type: 'watchFiles'; leaseId: LeaseId; watchers: unknown[] }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
@@ -243,7 +248,7 @@ export type DetachReason = (typeof DETACH_REASONS)[number];
 // ---------------------------------------------------------------------------------------------
 
 export interface BrokerOptions {
-  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS, default 8). */
+  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS; defaults to DEFAULT_MAX_LEASES here, sized from memory by the config). */
   maxLeases?: number;
   /** Mints opaque lease ids (random in production, a counter in tests). */
   newLeaseId: () => LeaseId;

@@ -314,6 +314,8 @@ export class LspAttachment implements Disposable {
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
+      openPaths: () => sync.openPaths(),
+      clock: this.env.clock,
       onSemanticTokensRefresh: this.semanticRefresh.event,
       onDiagnosticRefresh: this.diagnosticRefresh.event,
       onInlayHintRefresh: this.inlayHintRefresh.event,
