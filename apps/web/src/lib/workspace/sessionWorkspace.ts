@@ -96,16 +96,14 @@ export class SessionWorkspace implements Disposable {
 
   private buildSnapshot(): WorkspaceSnapshot {
     return {
-      tabs: this.tabs
-        .list()
-        .map((t) => ({
-          path: t.path,
-          dirty: this.isDirty(t.path),
-          saving: t.saving,
-          conflict: t.conflict !== undefined,
-          saveFailed: t.saveFailed,
-          disk: t.disk?.kind,
-        })),
+      tabs: this.tabs.list().map((t) => ({
+        path: t.path,
+        dirty: this.isDirty(t.path),
+        saving: t.saving,
+        conflict: t.conflict !== undefined,
+        saveFailed: t.saveFailed,
+        disk: t.disk?.kind,
+      })),
       activePath: this.tabs.activePath,
       opening: new Set(this.tabs.opening),
       openFailed: new Set(this.tabs.openFailed),
