@@ -30,6 +30,8 @@ export interface DocumentView {
   saveFailed: boolean;
   /** The file changed on disk under unsaved changes, or was deleted (see DiskFollower). */
   disk: 'changed' | 'deleted' | undefined;
+  /** The disk version a `changed` mark is about. */
+  diskVersion: string | undefined;
 }
 
 export interface WorkspaceSnapshot {
@@ -96,16 +98,15 @@ export class SessionWorkspace implements Disposable {
 
   private buildSnapshot(): WorkspaceSnapshot {
     return {
-      tabs: this.tabs
-        .list()
-        .map((t) => ({
-          path: t.path,
-          dirty: this.isDirty(t.path),
-          saving: t.saving,
-          conflict: t.conflict !== undefined,
-          saveFailed: t.saveFailed,
-          disk: t.disk?.kind,
-        })),
+      tabs: this.tabs.list().map((t) => ({
+        path: t.path,
+        dirty: this.isDirty(t.path),
+        saving: t.saving,
+        conflict: t.conflict !== undefined,
+        saveFailed: t.saveFailed,
+        disk: t.disk?.kind,
+        diskVersion: t.disk?.kind === 'changed' ? t.disk.version : undefined,
+      })),
       activePath: this.tabs.activePath,
       opening: new Set(this.tabs.opening),
       openFailed: new Set(this.tabs.openFailed),
