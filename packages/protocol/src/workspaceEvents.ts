@@ -51,3 +51,55 @@ export type WorkspaceEventFrame =
  * watcher polls (the OS watch limit is exhausted): then those paths are what is polled.
  */
 export type WorkspaceEventControl = { type: 'in_view'; files: WorkspacePath[]; folders: WorkspacePath[] };
+
+/**
+ * The events stream's routes. agentctl's (bearer session token) is `TASK_HOST_PATHS.workspaceEvents`;
+ * the backend's, for the page, is `/api/sessions/:id/events` (cookie or bearer, Origin checked).
+ */
+export const SESSION_EVENTS_ROUTE = '/api/sessions/:id/events';
+export function sessionEventsPath(sessionId: string): string {
+  return `/api/sessions/${encodeURIComponent(sessionId)}/events`;
+}
+
+/**
+ * A file's text at HEAD, for the diff editor: agentctl `GET TASK_HOST_PATHS.gitHead?path=rel`, backend
+ * `GET /api/sessions/:id/git/head?path=rel`. 200 `GitHeadResponse`; 404 `not_found` when the path is not
+ * in HEAD (or the workspace is not a git repository); 403 `path_outside_workspace` like every files
+ * route; 413 `too_large` past the read bound; 400 `bad_request` without `path`.
+ */
+export interface GitHeadResponse {
+  content: string;
+}
+export const SESSION_GIT_HEAD_ROUTE = '/api/sessions/:id/git/head';
+export function sessionGitHeadPath(sessionId: string, path: WorkspacePath): string {
+  return `/api/sessions/${encodeURIComponent(sessionId)}/git/head?${new URLSearchParams({ path }).toString()}`;
+}
+
+/**
+ * The server's `workspace/didChangeWatchedFiles` registrations, as the broker keeps them with the
+ * lease: backend -> agentctl on the lease's task-host stream, sent again (whole) whenever they
+ * change. agentctl matches the workspace watcher's changes against them and sends the server
+ * `workspace/didChangeWatchedFiles` itself, browser attached or not.
+ */
+export interface WatchedFilesControl {
+  control: 'watched-files';
+  /** LSP `FileSystemWatcher`s: `globPattern` a string or a `RelativePattern`, `kind` a bit set (default 7). */
+  watchers: unknown[];
+}
+
+export function isWatchedFilesControl(value: unknown): value is WatchedFilesControl {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { control?: unknown }).control === 'watched-files' &&
+    Array.isArray((value as { watchers?: unknown }).watchers)
+  );
+}
+
+/** How long the watcher gathers changes before one `files` frame: short enough to feel live. */
+export const WORKSPACE_EVENTS_WINDOW_MS = 50;
+/**
+ * Distinct paths one window may hold. Past it the window's changes are dropped and `overflow` is
+ * sent instead (the page reloads what it shows): memory stays bounded whatever a burst writes.
+ */
+export const WORKSPACE_EVENTS_MAX_CHANGES = 2_000;
