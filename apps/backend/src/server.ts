@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { API_PREFIX, API_ROUTES, METRICS_PATH } from '@kandev/protocol';
 import { errorOf, writeReply } from './api/http.js';
 import { Router } from './api/router.js';
 import type { ApiDeps } from './api/routes/deps.js';
@@ -136,13 +137,18 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     restartLimit: config.lspRestartLimit,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
     // its leases end with 4009 and their slots free up instead of hanging forever.
-    openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
+    openUpstream: taskHostStreamOpener(sessions, {
+      keepalive,
+      onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }),
+      onRelayed: metrics.relayed.to_browser,
+    }),
     settings: () => settings.get(),
     workspaceTrusted: (sessionId) => {
       const session = sessions.get(sessionId);
       return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
     },
     log,
+    measured: ({ measure, ms, ok }) => (measure === 'install' ? metrics.installFinished(ms, ok) : metrics.serverStarted(ms)),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));
@@ -249,13 +255,13 @@ interface RequestContext {
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
   const { router, config, policy, gate, log } = ctx;
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics';
+  const isApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`) || url.pathname === METRICS_PATH;
   if (!hostAllowed(req.headers.host, policy)) {
     log.warn('request_refused', { reason: 'host_not_allowed', method: req.method });
     writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
     return;
   }
-  const isHealth = url.pathname === '/api/health';
+  const isHealth = url.pathname === API_ROUTES.health;
   if (!isApi && signIn(req, res, url, gate, log)) return;
   if (!isHealth && !gate.allows(req)) {
     log.warn('request_refused', { reason: 'unauthenticated', method: req.method, api: isApi });

@@ -9,6 +9,7 @@ import {
   lspFrameHeader,
   parseFrame,
   readEnvelope,
+  ReservedCloseCode,
   scanJsonNesting,
   tooDeepOutcome,
 } from '@kandev/protocol';
@@ -213,7 +214,7 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   }
 
   // A socket already closing never delivers its close to a listener added now: end at once.
-  if (socket.isClosed) onClosed(1006);
+  if (socket.isClosed) onClosed(ReservedCloseCode.Abnormal);
   return {
     dispose,
     notifyServer(body) {

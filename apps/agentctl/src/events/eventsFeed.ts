@@ -9,7 +9,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableStore, type Clock, type Disposable } from '@kandev/kit';
 import type { FrameSocket } from '@kandev/node-transport';
-import type { FileChange, WorkspaceEventFrame } from '@kandev/protocol';
+import { CloseCode, type FileChange, type WorkspaceEventFrame } from '@kandev/protocol';
 import type { Logger } from '../base/log.js';
 import type { GitStateTracker } from '../git/gitStateTracker.js';
 import { ChangeCoalescer, type CoalescedWindow } from '../watch/coalescer.js';
@@ -162,7 +162,7 @@ export class WorkspaceEventsFeed implements Disposable {
   }
 
   dispose(): void {
-    for (const listener of [...this.listeners]) listener.socket.close(1001);
+    for (const listener of [...this.listeners]) listener.socket.close(CloseCode.GoingAway);
     this.listeners.clear();
     this.store.dispose();
   }

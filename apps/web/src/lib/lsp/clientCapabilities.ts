@@ -147,7 +147,7 @@ export function clientCapabilities(): ClientCapabilities {
       documentHighlight: { dynamicRegistration: true },
       foldingRange: { dynamicRegistration: true, lineFoldingOnly: false, foldingRangeKind: { valueSet: ['comment', 'imports', 'region'] } },
       inlayHint: { dynamicRegistration: true, resolveSupport: { properties: ['tooltip', 'textEdits', 'label.tooltip', 'label.location'] } },
-      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: true },
       publishDiagnostics: {
         relatedInformation: true,
         versionSupport: true,
