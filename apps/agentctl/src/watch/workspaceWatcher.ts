@@ -61,8 +61,8 @@ export class WorkspaceWatcher implements Disposable {
   /** New-folder listings run one after another, so their reports keep the order of the events. */
   private scans: Promise<void> = Promise.resolve();
   private readonly rescans = new Set<Disposable>();
-  /** Paths the OS reported created lately: a folder among them has a native watch. */
-  private reportedFolders = new Set<string>();
+  /** Paths reported created lately (by the OS, or a listing): a folder the OS reported has a native watch. */
+  private reportedCreations = new Set<string>();
   private readonly patches: PatchWatches;
   private readonly prefix: string;
 
@@ -83,8 +83,8 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   private noteReported(path: string): void {
-    if (this.reportedFolders.size >= MAX_REMEMBERED_CREATIONS) this.reportedFolders = new Set();
-    this.reportedFolders.add(path);
+    if (this.reportedCreations.size >= MAX_REMEMBERED_CREATIONS) this.reportedCreations = new Set();
+    this.reportedCreations.add(path);
   }
 
   get state(): WatchState {
@@ -161,9 +161,13 @@ export class WorkspaceWatcher implements Disposable {
       .then(async () => {
         const found = await scanCreatedFolders(this.options.root, created);
         if (this.disposed) return;
-        const outsideGit = found.filter((c) => classifyGitPath(c.path, this.options.repoRoots) === 'not_git');
-        for (const entry of outsideGit) if (entry.folder && !this.reportedFolders.has(entry.path)) this.patches.add(entry.path);
-        if (outsideGit.length > 0) this.changes.fire(outsideGit.map(({ path, kind }) => ({ path, kind })));
+        // Only what nobody reported yet: the OS, or an earlier listing.
+        const missed = found.filter((c) => !this.reportedCreations.has(c.path) && classifyGitPath(c.path, this.options.repoRoots) === 'not_git');
+        for (const entry of missed) {
+          if (entry.folder) this.patches.add(entry.path);
+          this.noteReported(entry.path);
+        }
+        if (missed.length > 0) this.changes.fire(missed.map(({ path, kind }) => ({ path, kind })));
       })
       .catch(() => undefined);
   }
