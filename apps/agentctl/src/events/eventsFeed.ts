@@ -39,10 +39,12 @@ export class WorkspaceEventsFeed implements Disposable {
   private readonly store = new DisposableStore();
   /** Frames sent since start (all listeners count once per frame): the bench reads it. */
   framesSent = 0;
+  /** The last window's folder checks, in flight: windows are sent in order. */
+  private windowsSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EventsFeedOptions) {
     this.coalescer = this.store.add(
-      new ChangeCoalescer({ clock: options.clock, windowMs: options.windowMs, maxPaths: options.maxChanges, onWindow: (window) => void this.onWindow(window) }),
+      new ChangeCoalescer({ clock: options.clock, windowMs: options.windowMs, maxPaths: options.maxChanges, onWindow: (window) => this.queueWindow(window) }),
     );
     this.store.add(
       options.watcher.onChanges((changes) => {
@@ -108,6 +110,16 @@ export class WorkspaceEventsFeed implements Disposable {
       for (const folder of listener.inView.folders) folders.add(folder);
     }
     this.options.watcher.setInView([...files], [...folders]);
+  }
+
+  /** Resolves once every window closed so far was sent and no git read is in flight (tests). */
+  async settled(): Promise<void> {
+    await this.windowsSent;
+    await this.options.git.idle();
+  }
+
+  private queueWindow(window: CoalescedWindow): void {
+    this.windowsSent = this.windowsSent.then(() => this.onWindow(window)).catch(() => undefined);
   }
 
   private async onWindow(window: CoalescedWindow): Promise<void> {

@@ -27,6 +27,13 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { Splitter, useSidebarWidth } from './Splitter.js';
 import { useTabMemory } from './useTabMemory.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
+import type { GitFileChange } from '@kandev/protocol';
+import { ChangesPanel } from '../live/ChangesPanel.js';
+import { DiskChangeBar } from '../live/DiskChangeBar.js';
+import { DiskCompareView } from '../live/DiskCompareView.js';
+import { HeadDiffView } from '../live/HeadDiffView.js';
+import { useGutterMarks } from '../live/useGutterMarks.js';
+import { useLiveSnapshot, useSessionLive } from '../live/useSessionLive.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -93,6 +100,31 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId, activeEditor]);
   useEffect(() => onHidden, [onHidden]);
 
+  // The live workspace: git marks, the Changes panel, diffs against HEAD and disk, gutter marks.
+  const live = useSessionLive(sessionId);
+  const liveSnapshot = useLiveSnapshot(live);
+  useGutterMarks(workspace, live, liveSnapshot, active?.path);
+  /** A diff shown in place of the editor; `at` is the active path it belongs to (another one closes it). */
+  const [diff, setDiff] = useState<{ kind: 'head'; change: GitFileChange; at: string | undefined } | { kind: 'disk'; path: string; at: string } | undefined>();
+  useEffect(() => {
+    if (diff && diff.at !== snapshot.activePath) setDiff(undefined);
+  }, [diff, snapshot.activePath]);
+  const openChange = (change: GitFileChange) => {
+    if (change.status === 'deleted') {
+      setDiff({ kind: 'head', change, at: snapshot.activePath });
+      return;
+    }
+    setDiff({ kind: 'head', change, at: change.path });
+    void workspace.open(change.path);
+  };
+  const headChange = diff?.kind === 'head' ? (liveSnapshot.changes.get(diff.change.path) ?? diff.change) : undefined;
+  const gitMarks = liveSnapshot.git?.available ? { changes: liveSnapshot.changes, changedFolders: liveSnapshot.changedFolders } : undefined;
+  const comparing = diff?.kind === 'disk' && active !== undefined && diff.path === active.path;
+  useEffect(() => {
+    // The comparison ends with the disk change it was about (kept, taken, saved).
+    if (comparing && active?.disk !== 'changed') setDiff(undefined);
+  }, [comparing, active?.disk]);
+
   useTabMemory(workspace, initialFile);
   useEffect(() => {
     if (initialFile) void workspace.open(initialFile, initialPosition);
@@ -136,7 +168,14 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
     <div className="session-layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
       <aside className="session-sidebar" id="session-sidebar">
         <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
-        <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} fileActions={fileActions} />
+        <FileTree
+          tree={workspace.tree}
+          activePath={snapshot.activePath}
+          onOpenFile={(path) => void workspace.open(path)}
+          fileActions={fileActions}
+          git={gitMarks}
+        />
+        <ChangesPanel live={liveSnapshot} onOpen={openChange} currentPath={headChange?.path} />
         <SidebarOutline workspace={workspace} path={active?.path} />
       </aside>
       <Splitter width={sidebarWidth} onResize={setSidebarWidth} controls="session-sidebar" />
@@ -160,6 +199,16 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             onDismissError={() => workspace.dismissSaveError(active.path)}
           />
         )}
+        {active && (
+          <DiskChangeBar
+            document={active}
+            comparing={comparing}
+            onCompare={() => setDiff(comparing ? undefined : { kind: 'disk', path: active.path, at: active.path })}
+            onKeepMine={() => workspace.keepMine(active.path)}
+            onTakeTheirs={() => void workspace.reloadFromDisk(active.path)}
+            onCloseTab={() => close(active.path)}
+          />
+        )}
         {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && (
           <p className="loading" role="status">
             {t('editor.opening', { path: snapshot.activePath })}
@@ -176,17 +225,34 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
           </p>
         )}
         {active && <EditorChrome workspace={workspace} path={active.path} />}
-        {active ? (
-          <CodeEditor
+        {headChange && live && (
+          <HeadDiffView
             monaco={monaco}
             workspace={workspace}
-            path={active.path}
-            revealSeq={snapshot.revealSeq}
-            onSave={save}
-            onShown={onShown}
-            onHidden={onHidden}
+            live={live}
+            head={liveSnapshot.git?.available ? liveSnapshot.git.head : null}
+            change={headChange}
+            onClose={() => setDiff(undefined)}
           />
+        )}
+        {comparing && active && (
+          <DiskCompareView monaco={monaco} workspace={workspace} path={active.path} diskVersion={active.diskVersion} onClose={() => setDiff(undefined)} />
+        )}
+        {active ? (
+          // Kept mounted under a diff (its view state, the status bar's file), just not shown.
+          <div className="editor-host" style={{ display: diff ? 'none' : 'contents' }}>
+            <CodeEditor
+              monaco={monaco}
+              workspace={workspace}
+              path={active.path}
+              revealSeq={snapshot.revealSeq}
+              onSave={save}
+              onShown={onShown}
+              onHidden={onHidden}
+            />
+          </div>
         ) : (
+          !diff &&
           !snapshot.activePath && (
             <EmptyState icon={<FileSearch size={32} />} title={t('editor.empty')} testId="editor-empty">
               {tw('shell.emptyEditorHint')}
