@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH } from './bounds.js';
 import { decodePrimitive } from './envelope.js';
 import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
 import { isRecord } from './records.js';
 
@@ -19,14 +19,15 @@ const entryKey = (path: readonly PropertyKey[] | undefined) => String(path?.[pat
 
 /** A list of language ids drawn from `allowed`; repeats are dropped, order kept. */
 function languageList(allowed: readonly LanguageId[]) {
-  return z
-    .array(
+  return z.pipe(
+    z.array(
       z
         .enum(LANGUAGE_IDS, { error: (issue) => unknownLanguage(issue.input) })
-        .refine((id) => allowed.includes(id), { error: (issue) => `language cannot be used here: ${String(issue.input)}` }),
+        .check(z.refine((id) => allowed.includes(id), { error: (issue) => `language cannot be used here: ${String(issue.input)}` })),
       { error: 'must be an array of language ids' },
-    )
-    .transform((ids) => [...new Set(ids)]);
+    ),
+    z.transform((ids: LanguageId[]) => [...new Set(ids)]),
+  );
 }
 
 type Issue = { code?: string; input?: unknown; path?: readonly PropertyKey[] };
@@ -35,20 +36,20 @@ type Issue = { code?: string; input?: unknown; path?: readonly PropertyKey[] };
  * An object whose keys `keyOk` accepts, each value checked by `value`. Its refusals: `notObject`
  * when it is not a JSON object, `badKey(key, path)` for the first key it does not accept.
  */
-function keyedRecord<V extends z.ZodType>(
+function keyedRecord<V extends z.ZodMiniType>(
   keyOk: (key: string) => boolean,
   value: V,
   notObject: (issue: Issue) => string,
   badKey: (key: string, issue: Issue) => string,
 ) {
-  return z.record(z.string().refine(keyOk), value, {
+  return z.record(z.string().check(z.refine(keyOk)), value, {
     error: (issue) => (issue.code === 'invalid_key' ? badKey(String(issue.input), issue) : notObject(issue)),
   });
 }
 
 /** An object keyed by language id; `null` for a language removes its entry when merged. */
-function perLanguage<V extends z.ZodType>(value: V) {
-  return keyedRecord(isLanguageId, value.nullable(), () => 'must be an object keyed by language id', unknownLanguage);
+function perLanguage<V extends z.ZodMiniType>(value: V) {
+  return keyedRecord(isLanguageId, z.nullable(value), () => 'must be an object keyed by language id', unknownLanguage);
 }
 
 const serverConfig = z.record(z.string(), z.unknown(), { error: (issue) => `${entryKey(issue.path)}: configuration must be a JSON object` });

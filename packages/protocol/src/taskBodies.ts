@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AGENTCTL_ENV_PREFIX } from './agentctlLaunch.js';
 import { EXECUTOR_KINDS, type ApiError, type TaskInvalid, type TaskPatch } from './api.js';
 import { isRecord } from './records.js';
@@ -23,50 +23,57 @@ export function refuseTaskBody(message: string, invalid: TaskInvalid): { ok: fal
 }
 
 const TITLE_EMPTY = 'title must be a non-empty string';
-const titleSchema = z
-  .string({ error: TITLE_EMPTY })
-  .refine((title) => title.trim() !== '', { error: TITLE_EMPTY })
-  .refine((title) => title.length <= MAX_TASK_TITLE_CHARS, {
-    error: `title must be at most ${MAX_TASK_TITLE_CHARS} characters`,
-    params: { reason: 'title_too_long' },
-  })
-  .transform((title) => title.trim());
+const titleSchema = z.pipe(
+  z.string({ error: TITLE_EMPTY }).check(
+    z.refine((title) => title.trim() !== '', { error: TITLE_EMPTY }),
+    z.refine((title) => title.length <= MAX_TASK_TITLE_CHARS, {
+      error: `title must be at most ${MAX_TASK_TITLE_CHARS} characters`,
+      params: { reason: 'title_too_long' },
+    }),
+  ),
+  z.transform((title: string) => title.trim()),
+);
 
 const REPOSITORIES_COUNT = `repositories must be a list of 1 to ${MAX_TASK_REPOSITORIES} {"path"} objects`;
 const REPOSITORY_PATH = 'each repository must be {"path": "..."}';
 // The count is checked before any entry (pipe): a list of the wrong length is refused as such.
-const repositoriesSchema = z
-  .array(z.unknown(), { error: REPOSITORIES_COUNT })
-  .min(1, { error: REPOSITORIES_COUNT })
-  .max(MAX_TASK_REPOSITORIES, { error: REPOSITORIES_COUNT })
-  .pipe(
-    z.array(
-      z.object({ path: z.string({ error: REPOSITORY_PATH }).refine((path) => path.trim() !== '', { error: REPOSITORY_PATH }) }, { error: REPOSITORY_PATH }),
+const repositoriesSchema = z.pipe(
+  z
+    .array(z.unknown(), { error: REPOSITORIES_COUNT })
+    .check(z.minLength(1, { error: REPOSITORIES_COUNT }), z.maxLength(MAX_TASK_REPOSITORIES, { error: REPOSITORIES_COUNT })),
+  z.array(
+    z.object(
+      { path: z.string({ error: REPOSITORY_PATH }).check(z.refine((path) => path.trim() !== '', { error: REPOSITORY_PATH })) },
+      { error: REPOSITORY_PATH },
     ),
-  );
+  ),
+);
 
 const ENV_SHAPE = 'env must be an object of string values';
 /** A task's environment: at most MAX_TASK_ENV_ENTRIES string values under shell-safe names. */
-const envSchema = z
-  .record(z.string(), z.unknown(), { error: ENV_SHAPE })
-  .refine((env) => Object.keys(env).length <= MAX_TASK_ENV_ENTRIES, { error: `env may have at most ${MAX_TASK_ENV_ENTRIES} entries` })
-  .pipe(
-    z.record(
-      // agentctl's own variables are set by the backend for each session, never by a task.
-      z.string().refine((name) => ENV_NAME.test(name) && !name.startsWith(AGENTCTL_ENV_PREFIX)),
-      z.string({ error: (issue) => `env ${String(issue.path?.[issue.path.length - 1])} must be a string` }),
-      {
-        error: (issue) =>
-          issue.code !== 'invalid_key'
-            ? ENV_SHAPE
-            : ENV_NAME.test(String(issue.input))
-              ? `env may not set ${String(issue.input)}`
-              : `env name is not valid: ${String(issue.input)}`,
-      },
+const envSchema = z.pipe(
+  z.nullish(
+    z.pipe(
+      z
+        .record(z.string(), z.unknown(), { error: ENV_SHAPE })
+        .check(z.refine((env) => Object.keys(env).length <= MAX_TASK_ENV_ENTRIES, { error: `env may have at most ${MAX_TASK_ENV_ENTRIES} entries` })),
+      z.record(
+        // agentctl's own variables are set by the backend for each session, never by a task.
+        z.string().check(z.refine((name) => ENV_NAME.test(name) && !name.startsWith(AGENTCTL_ENV_PREFIX))),
+        z.string({ error: (issue) => `env ${String(issue.path?.[issue.path.length - 1])} must be a string` }),
+        {
+          error: (issue) =>
+            issue.code !== 'invalid_key'
+              ? ENV_SHAPE
+              : ENV_NAME.test(String(issue.input))
+                ? `env may not set ${String(issue.input)}`
+                : `env name is not valid: ${String(issue.input)}`,
+        },
+      ),
     ),
-  )
-  .nullish()
-  .transform((env) => env ?? {});
+  ),
+  z.transform((env: Record<string, string> | null | undefined) => env ?? {}),
+);
 
 /** The shape of a new task (`POST /api/tasks`); repository paths are as sent (trimmed of nothing). */
 const newTaskSchema = z.object({
@@ -79,8 +86,8 @@ export type NewTaskBody = z.output<typeof newTaskSchema>;
 
 /** `PATCH /api/tasks/:id`: the fields a person may change after creation, each optional. */
 const taskPatchSchema = z.object({
-  title: titleSchema.optional(),
-  trustWorkspaceTools: z.boolean({ error: 'trustWorkspaceTools must be true or false' }).optional(),
+  title: z.optional(titleSchema),
+  trustWorkspaceTools: z.optional(z.boolean({ error: 'trustWorkspaceTools must be true or false' })),
 });
 // The API's TaskPatch is this schema's output (api.ts cannot import this module: it imports api.ts).
 const patchMatchesApi: z.output<typeof taskPatchSchema> extends TaskPatch ? (TaskPatch extends z.output<typeof taskPatchSchema> ? true : never) : never = true;
@@ -107,7 +114,7 @@ function invalidOf(issue: z.core.$ZodIssue): TaskInvalid {
 }
 
 /** A body checked by `schema`; the first issue (in field order) refuses it, naming the field. */
-function parseBody<S extends z.ZodType>(schema: S, body: unknown): TaskBodyResult<z.output<S>> {
+function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown): TaskBodyResult<z.output<S>> {
   if (!isRecord(body)) return refuseTaskBody('the body must be a JSON object', { field: 'body', reason: 'body' });
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
