@@ -120,12 +120,15 @@ function ChangeRow({ change, onOpen, current }: { change: GitFileChange; onOpen?
     </>
   );
   const common = { className: `change-row${current ? ' current' : ''}`, 'data-testid': 'change-row', 'data-path': change.path, 'data-status': change.status };
-  if (!onOpen)
-    return (
-      <div {...common}>{body}</div>
-    );
+  if (!onOpen) return <div {...common}>{body}</div>;
   return (
-    <button type="button" {...common} title={t('changes.openDiff', { path: change.path })} aria-current={current ? 'true' : undefined} onClick={() => onOpen(change)}>
+    <button
+      type="button"
+      {...common}
+      title={t('changes.openDiff', { path: change.path })}
+      aria-current={current ? 'true' : undefined}
+      onClick={() => onOpen(change)}
+    >
       {body}
     </button>
   );

@@ -9,7 +9,13 @@ import './live.css';
 export function GitMark({ status, id }: { status: GitFileStatus; id?: string }) {
   const { t } = useTranslation('live');
   return (
-    <span className={`git-mark git-${status}`} data-testid="git-mark" data-status={status} data-letter={t(`git.letter.${status}`)} title={t(`git.status.${status}`)}>
+    <span
+      className={`git-mark git-${status}`}
+      data-testid="git-mark"
+      data-status={status}
+      data-letter={t(`git.letter.${status}`)}
+      title={t(`git.status.${status}`)}
+    >
       <span className="visually-hidden" id={id}>
         {t(`git.status.${status}`)}
       </span>
