@@ -2,13 +2,12 @@ import { FileSearch, Save } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
-import { activeEditor } from '../../app/activeEditor.js';
 import { useFormFactor } from '../../app/hooks.js';
 import { useSettings } from '../../services/useSettings.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { SessionScope } from '../../services/sessionScope.js';
 import { useSessionConnection, useSessionScope } from '../../services/useSessionScope.js';
-import { useWorkbench, workbench } from '../../app/workbench.js';
+import { useWorkbench } from '../../services/windowState.js';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { CodeEditor } from '../editor/CodeEditor.js';
@@ -72,7 +71,7 @@ function SessionScopeGate(props: DesktopSessionProps & { monaco: MonacoApi }) {
 
 function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope }: DesktopSessionProps & { monaco: MonacoApi; scope: SessionScope }) {
   const { t } = useTranslation();
-  const { api, runFileAction } = useServices();
+  const { api, runFileAction, activeEditor, workbench } = useServices();
   const workspace = scope.workspace;
   const fileActions = useMemo(
     () => ({ run: (action: FileAction) => runFileAction(sessionId, action), refresh: () => workspace.refreshFromDisk() }),
@@ -96,9 +95,9 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
       // Called from the editor's effects and events, so creating the connection here is safe.
       activeEditor.set({ sessionId, path, language: lang, connection: lang && !scope.isDisposed ? scope.connection(lang) : undefined, cursor });
     },
-    [sessionId, scope],
+    [sessionId, scope, activeEditor],
   );
-  const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId]);
+  const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId, activeEditor]);
   useEffect(() => onHidden, [onHidden]);
 
   // The live workspace: git marks, the Changes panel, diffs against HEAD and disk, gutter marks.
@@ -137,9 +136,9 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const problems = useProblems(monaco, sessionId, openPaths);
   useEffect(() => {
     workbench.update({ problems: { sessionId, counts: problems.counts } });
-  }, [sessionId, problems.counts]);
-  useEffect(() => () => workbench.clearProblems(sessionId), [sessionId]);
-  useEffect(() => () => workbench.update({ quickOpen: false }), []);
+  }, [workbench, sessionId, problems.counts]);
+  useEffect(() => () => workbench.clearProblems(sessionId), [workbench, sessionId]);
+  useEffect(() => () => workbench.update({ quickOpen: false }), [workbench]);
   const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [api, sessionId]);
 
