@@ -86,6 +86,8 @@ export class LspStream {
       writeDeadlineMs: host.timings.wsWriteDeadlineMs,
       // The backend is pinged; one gone without a close (hung, lost network) is reaped for.
       keepalive: host.timings.keepalive ?? DEFAULT_KEEPALIVE,
+      // The backend drains this stream always; one that still answers is slow, not gone.
+      patientWithLivePeer: true,
       ...(host.timings.clock ? { clock: host.timings.clock } : {}),
     });
     // Registered for the stream's whole life: the socket drops its listeners once closed.
@@ -235,7 +237,13 @@ export class LspStream {
     void this.reapServer().then(async () => {
       if (code === CloseCode.ServerExited && !this.closed) {
         const stderrTail = this.launched?.stderrTail.value();
-        const exited: ServerExitedFrame = { status: 'server_exited', language: this.launched?.language as LanguageId, ...(stderrTail ? { stderrTail } : {}) };
+        const exited: ServerExitedFrame = {
+          status: 'server_exited',
+          language: this.launched?.language as LanguageId,
+          ...(stderrTail ? { stderrTail } : {}),
+          // Ended here because it stopped reading its stdin (the stdin cutoff), not by itself.
+          ...(end.kind === 'stdin_stuck' ? { cause: 'stdin_timeout' as const } : {}),
+        };
         if (!(await this.socket.sendConfirmed(JSON.stringify(exited)))) return this.drop('server_exited');
       }
       this.close(code);

@@ -457,6 +457,7 @@ export class LeaseBroker {
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
     if (frame.status === 'server_exited') {
       lease.stderrTail = boundedTail(frame.stderrTail);
+      lease.exitCause = frame.cause === 'stdin_timeout' ? frame.cause : undefined;
       return;
     }
     if (frame.status === 'reaped') {
@@ -508,7 +509,7 @@ export class LeaseBroker {
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
-    this.endAbruptly(lease, reason, browserCode, out);
+    this.endAbruptly(lease, reason === 'server_exit' && lease.exitCause === 'stdin_timeout' ? 'server_stdin_timeout' : reason, browserCode, out);
   }
 
   // -------------------------------------------------------------------------------------------
