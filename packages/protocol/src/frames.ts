@@ -41,7 +41,15 @@ export interface TrustedToolPins {
    * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
    */
   buildFiles?: string[];
+  /**
+   * The server's network while untrusted: `off`, it runs in a network namespace of its own
+   * (loopback only, nothing reachable); `unavailable`, this task host could not cut it off
+   * (not Linux, bubblewrap missing, or new namespaces refused) and it has the host's network.
+   */
+  network?: ServerNetwork;
 }
+
+export type ServerNetwork = 'off' | 'unavailable';
 
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {

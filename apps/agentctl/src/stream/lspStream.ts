@@ -22,6 +22,7 @@ import { OutputTail } from './outputTail.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 import { findTrustedTools } from '../trust/trustedTools.js';
+import { networkSandbox } from '../trust/networkSandbox.js';
 import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
 
 export interface StreamTimings {
@@ -168,6 +169,11 @@ export class LspStream {
     }
   }
 
+  /** The task's workspace is not trusted (the default): guarded env, no network. */
+  private get untrusted(): boolean {
+    return this.params.ok && !this.params.value.trustWorkspaceTools;
+  }
+
   private get processContext(): ServerProcessContext {
     const { env, host, id } = this;
     return {
@@ -177,6 +183,7 @@ export class LspStream {
       logger: host.logger,
       streamId: id,
       log: (level, event, fields) => this.log(level, event, fields),
+      ...(this.untrusted ? { sandbox: networkSandbox(host.platform) } : {}),
     };
   }
 
@@ -195,8 +202,11 @@ export class LspStream {
       return;
     }
     const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace };
-    if (this.params.ok && !this.params.value.trustWorkspaceTools) {
-      ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
+    if (this.untrusted) {
+      ready.trustedTools = {
+        ...findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform),
+        network: networkSandbox(this.host.platform).network,
+      };
     }
     if (!(await this.socket.sendConfirmed(JSON.stringify(ready)))) {
       this.drop('ready');

@@ -655,6 +655,7 @@ function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
   if (typeof pins.tsserverPath === 'string' && pins.tsserverPath !== '') out.tsserverPath = pins.tsserverPath;
   if (typeof pins.pythonPath === 'string' && pins.pythonPath !== '') out.pythonPath = pins.pythonPath;
   if (Array.isArray(pins.buildFiles)) out.buildFiles = pins.buildFiles.filter((f): f is string => typeof f === 'string').slice(0, 16);
+  if (pins.network === 'off' || pins.network === 'unavailable') out.network = pins.network;
   return out;
 }
 
