@@ -6,6 +6,7 @@ import {
   type ReapedFrame,
   type ServerExitedFrame,
   type WorkspaceIdentity,
+  WORKSPACE_EVENTS_WINDOW_MS,
 } from '@kandev/protocol';
 import { type Clock, deadline, systemClock } from '@kandev/kit';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
@@ -24,6 +25,11 @@ import { reapServerTree, startServer, type ServerProcessContext } from './server
 import { findTrustedTools } from '../trust/trustedTools.js';
 import { networkSandbox } from '../trust/networkSandbox.js';
 import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
+import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { WatchedFilesFeed } from './watchedFilesFeed.js';
+
+/** Distinct matched paths one window may carry to a server (a checkout of 20,000 files still fits). */
+const MAX_WATCHED_CHANGES_PER_WINDOW = 20_000;
 
 export interface StreamTimings {
   wsWriteDeadlineMs: number;
@@ -50,6 +56,8 @@ export interface StreamHost {
   logger: Logger;
   timings: StreamTimings;
   resolveFs?: ResolveFs;
+  /** The workspace's watcher: the server hears of the changes its registered watchers match. */
+  watcher?: WorkspaceWatcher;
 }
 
 /**
@@ -64,6 +72,7 @@ export class LspStream {
   private readonly env: Record<string, string>;
   private server: LaunchedServer | undefined;
   private bridge: Bridge | undefined;
+  private watchedFiles: WatchedFilesFeed | undefined;
   private closed = false;
   private readonly closedSignal: Promise<void>;
   private signalClosed: () => void = () => {};
@@ -214,6 +223,18 @@ export class LspStream {
     }
     if (this.closed) return;
     const timings = this.host.timings;
+    const watcher = this.host.watcher;
+    if (watcher) {
+      this.watchedFiles = new WatchedFilesFeed({
+        watcher,
+        workspacePath: this.host.workspace.workspacePath,
+        clock: timings.clock ?? systemClock,
+        windowMs: WORKSPACE_EVENTS_WINDOW_MS,
+        maxPaths: MAX_WATCHED_CHANGES_PER_WINDOW,
+        notify: (text) => this.bridge?.notifyServer(text),
+        onOverflow: () => this.log('warn', 'watch_overflow', { maxChanges: MAX_WATCHED_CHANGES_PER_WINDOW }),
+      });
+    }
     this.bridge = startBridge(
       this.socket,
       server,
@@ -221,6 +242,7 @@ export class LspStream {
         stdinCutoffMs: timings.stdinCutoffMs,
         exitFlushMs: timings.exitFlushMs,
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
+        onWatchedFiles: (watchers) => this.watchedFiles?.setWatchers(watchers),
         ...(timings.clock ? { clock: timings.clock } : {}),
       },
       (end) => this.onBridgeEnd(end),
@@ -332,6 +354,7 @@ export class LspStream {
     if (!server) return Promise.resolve(true);
     // Stop bridging first: the exit we are about to cause is not a "server exited" event.
     this.bridge?.dispose();
+    this.watchedFiles?.dispose();
     this.reaping ??= reapServerTree(this.processContext, server, this.host.timings.reapGraceMs);
     return this.reaping;
   }
