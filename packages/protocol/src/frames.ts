@@ -42,7 +42,15 @@ export interface TrustedToolPins {
    * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
    */
   buildFiles?: string[];
+  /**
+   * The server's network while untrusted: `off`, it runs in a network namespace of its own
+   * (loopback only, nothing reachable); `unavailable`, this task host could not cut it off
+   * (not Linux, bubblewrap missing, or new namespaces refused) and it has the host's network.
+   */
+  network?: ServerNetwork;
 }
+
+export type ServerNetwork = 'off' | 'unavailable';
 
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {
@@ -102,7 +110,16 @@ export interface RestartingFrame {
   attempt: number;
   of: number;
   stderrTail?: string;
+  /** Why the process ended when agentctl ended it (absent: it exited by itself). */
+  cause?: ServerExitCause;
 }
+
+/**
+ * Why agentctl ended a server itself: `stdin_timeout`, the server took nothing from its stdin for
+ * the stdin cutoff (STDIN_WRITE_CUTOFF_MS) while frames waited for it, so it was treated as hung,
+ * killed and reaped. A server that is merely slow is never ended by a hop's write deadline.
+ */
+export type ServerExitCause = 'stdin_timeout';
 
 /**
  * The server process exited: agentctl sends it to the backend right before closing 4006, and the
@@ -113,6 +130,7 @@ export interface ServerExitedFrame {
   status: 'server_exited';
   language: LanguageId;
   stderrTail?: string;
+  cause?: ServerExitCause;
 }
 export interface ReleasedFrame {
   status: 'released';
