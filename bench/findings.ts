@@ -15,7 +15,6 @@ import type { Page } from 'playwright-core';
 import { launchChromium, newContext } from '../test/support/browser.js';
 import { openFile, openSession, putSettings } from '../test/support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
-import { percentile } from './stats.js';
 
 /** The demo's file with a finding, per language (demo/workspace/README.md lists them). */
 export const DEMO_FINDINGS: ReadonlyArray<{ language: string; file: string }> = [
@@ -113,10 +112,8 @@ export async function findingTimes(stack: RunningStack, rounds: number): Promise
 
 /** Median of what was measured, or undefined when nothing was. */
 export function medianOf(values: number[]): number | undefined {
-  return values.length
-    ? percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      )
-    : undefined;
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
