@@ -24,6 +24,7 @@ import {
   startEditorStack,
   suggestLabels,
   waitForLspState,
+  withEditor,
 } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 import { metric } from './lease-support.js';
@@ -233,7 +234,6 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
     for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
     expect(new Set(DEMO.map((c) => c.language)).size).toBe(10);
-    expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
     // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
     for (const c of DEMO) {
       expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
@@ -242,6 +242,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(10);
     await screenshot(page, 'whole-demo-desktop-light');
     expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
+    expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
     // The pull-model servers (pyright, the VS Code JSON, CSS and HTML servers) were asked.
     expect(sent).toContain('textDocument/diagnostic');
   });
@@ -263,5 +264,21 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattachedBefore + 4);
     expect(sentAgain).toContain('textDocument/diagnostic');
     expect(sentAgain).not.toContain('initialize');
+  });
+
+  it('interFileDependencies (pyright): an edit in app/util.py changes the findings of app/main.py, which is open and untouched', async () => {
+    await openFile(page, 'app/util.py');
+    await waitForLspState(page, 'python', 'ready');
+    // The helper now returns a str: main.py's str label becomes right, its int total wrong.
+    await withEditor(page, (editor) => {
+      const model = editor.getModel();
+      const match = model.findMatches('-> int', false, false, true, null, false)[0];
+      editor.setSelection({ ...match.range, startColumn: match.range.endColumn - 3 });
+      editor.focus();
+    });
+    await page.keyboard.type('str');
+    await expect.poll(() => markerMessages('app/main.py'), { timeout: 60_000 }).toMatch(/Type "str" is not assignable to declared type "int"/);
+    expect(await markerMessages('app/main.py')).not.toMatch(CASES.Python!.finding);
+    expect((await problemRows(page, 'app/main.py')).join('\n')).toMatch(/Type "str" is not assignable to declared type "int"/);
   });
 });
