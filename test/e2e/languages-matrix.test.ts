@@ -252,7 +252,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     await screenshot(page, 'whole-demo-desktop-light');
     // The pull-model servers (pyright, the VS Code JSON, CSS and HTML servers) were asked.
     expect(sent).toContain('textDocument/diagnostic');
-  });
+  }, 300_000);
 
   it('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
     const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
