@@ -171,7 +171,7 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
     await expect.poll(() => status('src/notes.md')).toBe('deleted');
     expect(await status('src/main.ts')).toBe('modified');
     expect(await status('src/agent2.ts')).toBe('untracked');
-    expect(await change('src/main.ts').locator('[data-testid="change-lines"]').innerText()).toBe('+1 −1');
+    expect(await change('src/main.ts').locator('[data-testid="change-lines"] > [aria-hidden="true"]').innerText()).toBe('+1 −1');
     // The row reads as file, folder, counts in words and status word (the letter is drawn by CSS).
     expect(await change('src/main.ts').textContent()).toBe('main.tssrc+1 −1, Lines added: 1, deleted: 1modified');
     // The tree marks the file with its status (colour, letter and name).
@@ -192,7 +192,7 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
 
     // Live: another agent write shows in the diff and in the counts.
     agentWrites('src/main.ts', "export const answer: number = 'forty-two';\nexport const more = 1;\n");
-    await expect.poll(() => change('src/main.ts').locator('[data-testid="change-lines"]').innerText()).toBe('+2 −1');
+    await expect.poll(() => change('src/main.ts').locator('[data-testid="change-lines"] > [aria-hidden="true"]').innerText()).toBe('+2 −1');
     await expect
       .poll(() => page.evaluate(() => (window as any).__kandev.monaco.editor.getDiffEditors()[0].getModel().modified.getValue()))
       .toContain('export const more = 1;');

@@ -10,7 +10,7 @@ import { parentFolder, type FileAction } from '../../lib/workspace/fileActions.j
 import { FileActionDialogs, type FileDialogRequest } from './FileActionDialogs.js';
 import { FileContextMenu, FilesToolbar, type FileActionAsk, type FileSubject } from './FileActionControls.js';
 import type { GitFileChange } from '@kandev/protocol';
-import { FolderChangedMark, GitMark } from '../live/GitMark.js';
+import { FolderChangedMark, GitMark } from './GitMark.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;

@@ -6,7 +6,7 @@ import { countText } from '../../i18n/format.js';
 import { isLocale } from '../../i18n/i18n.js';
 import type { LiveSnapshot } from '../../lib/live/liveState.js';
 import { FileIcon } from '../files/FileIcon.js';
-import { GitMark } from './GitMark.js';
+import { GitMark } from '../files/GitMark.js';
 import { WatchModeNotice } from './WatchModeNotice.js';
 import './live.css';
 

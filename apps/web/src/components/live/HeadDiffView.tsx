@@ -7,7 +7,7 @@ import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import type { SessionLive } from '../../services/sessionLive.js';
 import { DiffEditor } from './DiffEditor.js';
-import { GitMark } from './GitMark.js';
+import { GitMark } from '../files/GitMark.js';
 
 interface HeadDiffViewProps {
   monaco: MonacoApi;

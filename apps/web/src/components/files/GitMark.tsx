@@ -1,6 +1,6 @@
 import type { GitFileStatus } from '@kandev/protocol';
 import { useTranslation } from 'react-i18next';
-import './live.css';
+import './gitMarks.css';
 
 /**
  * A changed file's git status as a coloured letter (M, A, D, U, R in the locale's letters); the
