@@ -7,8 +7,8 @@
  * per session). Installs are not driven here: they need the npm registry on every round.
  *
  * Every SAMPLE_MS it records the backend's and every agentctl's RSS and open file descriptors
- * (/proc), and from /metrics the leases and the backend's active handles and timers (Node's own
- * gauges). At the end: every tab released, every process tree under the backend listed, the
+ * (/proc), and from /metrics the leases (and the backend's active handles and timers where
+ * /metrics exposes Node's own gauges; it does not today, so those columns read "-"). At the end: every tab released, every process tree under the backend listed, the
  * backend stopped, nothing of it left running, and SQLite `integrity_check` on its database. The
  * verdict "flat" compares the last quarter of the samples with the second (after warm-up).
  */
@@ -98,6 +98,15 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 async function openTab(stack: RunningStack, session: SessionUnderTest, lease?: string): Promise<Tab> {
@@ -147,7 +156,12 @@ async function fakeSession(stack: RunningStack, dir: string, name: string): Prom
 
 export async function runSoak(minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 30)): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-soak-'));
-  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '8' });
+  // Its own KANDEV_HOME, kept past the stop for integrity_check (the stack removes only its own).
+  const home = join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  // Idle reclaim off: a task host with no lease for a while would otherwise be stopped between two
+  // rounds of a compressed day, which a person's day does not do in minutes.
+  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '8', KANDEV_HOME: home, KANDEV_TASK_HOST_IDLE_MS: '0' });
   const backend = stack.process.pid as number;
   const actions: Record<string, number> = {};
   const errors: string[] = [];
@@ -251,6 +265,10 @@ export async function runSoak(minutes = Number(process.env.BENCH_SOAK_MINUTES ??
               .pop(),
           );
           const restarted = tab.client.waitFor((m) => m.status === 'ready' && m.resumed === true && tab.client.received.some((r) => r.status === 'restarting'));
+          if (!(Number.isInteger(pid) && pid > 0) || !alive(pid)) {
+            count('crash_skipped');
+            continue;
+          }
           process.kill(pid, 'SIGKILL');
           await within(restarted, 60_000, 'restart');
           tab.client.send({
@@ -291,7 +309,7 @@ export async function runSoak(minutes = Number(process.env.BENCH_SOAK_MINUTES ??
   await stack.stop();
   await new Promise((r) => setTimeout(r, 2_000));
   const leftOver = everything.filter((p) => commandOf(p) !== '').map((p) => `${p} ${commandOf(p)}`);
-  const db = new Database(join(stack.home, 'kandev.db'), { readonly: true });
+  const db = new Database(join(home, 'kandev.db'), { readonly: true });
   const integrity = String(db.pragma('integrity_check', { simple: true }));
   db.close();
 
