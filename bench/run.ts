@@ -17,6 +17,9 @@
  *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
  *     Problems, with every language on: first use (servers installed on the way), cold (a new
  *     session, every server launched) and warm (the file reopened while its server runs).
+ *   - soak (bench/soak.ts, only when named): a compressed day of use for BENCH_SOAK_MINUTES (30),
+ *     memory, descriptors, handles and leases over time, leftovers and SQLite integrity at the end
+ *     (bench/results/soak.md).
  *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
  *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
@@ -33,6 +36,7 @@ import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
+import { runSoak, soakReport } from './soak.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -259,6 +263,14 @@ async function main(): Promise<void> {
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
     if (sections.has('findings')) await findings();
+    if (sections.has('soak')) {
+      // Only when asked for (not in the default sections): it runs for BENCH_SOAK_MINUTES (30).
+      const soak = await runSoak();
+      results.soak = soak;
+      const body = soakReport(soak);
+      out(`a day of use in ${soak.minutes} min (soak)`, body);
+      writeFileSync(join(repoRoot, 'bench/results', 'soak.md'), `# npm run bench -- soak, ${results.at as string}\n\n${body}\n`);
+    }
     if (sections.has('live')) {
       const live = await liveBench();
       results.live = live.figures;

@@ -4,15 +4,16 @@
  * high-watermark the backend stops reading the lease's upstream, agentctl stops reading the
  * server's stdout, and the flood waits in the server; the 5 s write deadline then detaches the
  * tab, the lease keeps its server, and the broker drains the rest without anyone attached.
+ * agentctl's memory is measured beside the backend's: it is the hop that stops reading either way.
  * Durations are never asserted: latency of the other session goes to the bench (bench/faults.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, LeaseClient, readLog, serverPids } from './lease-support.js';
-import { fakeTask, startFaultStack, type FaultStack, type FaultTask } from './faults-support.js';
+import { agentctlPidFor, fakeTask, startFaultStack, type FaultStack, type FaultTask } from './faults-support.js';
 import { MiB, RssSampler, rssBytes } from '../support/procStatus.js';
 
 const FLOOD = { method: 'kandev/noise', count: 200_000, bytes: 1024 };
-/** The acceptance bound for the backend's RSS growth during the flood. */
+/** The acceptance bound for the RSS growth of the backend, and of the session's agentctl, during the flood. */
 const MAX_GROWTH = 32 * MiB;
 
 let stack: FaultStack;
@@ -45,6 +46,10 @@ describe('faults: a frozen tab under a notification flood', () => {
     for (let i = 0; i < 20; i++) await other.request('kandev/echo', { i });
     const baseline = rssBytes(pid) as number;
     const sampler = new RssSampler(pid);
+    const agentctl = agentctlPidFor(pid, flooder.workspace) as number;
+    expect(agentctl).toBeGreaterThan(0);
+    const agentctlBaseline = rssBytes(agentctl) as number;
+    const agentctlSampler = new RssSampler(agentctl);
 
     // The tab freezes: its socket stops being read (no more frames, no pongs), then the flood starts.
     tab.ws.pause();
@@ -70,6 +75,7 @@ describe('faults: a frozen tab under a notification flood', () => {
     expect(await eventually(flooded, 2_400)).toBe(true);
     await other.request('kandev/echo', { after: true });
     const peak = sampler.stop();
+    const agentctlPeak = agentctlSampler.stop();
 
     // A reattach resumes the same server process.
     const back = new LeaseClient(stack.url, flooder.sessionId, 'kotlin', ready.lease as string);
@@ -81,7 +87,11 @@ describe('faults: a frozen tab under a notification flood', () => {
     console.log(
       `[faults-backpressure] backend RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, growth ${((peak - baseline) / MiB).toFixed(1)} MiB (until the detach ${((peakWhileFrozen - baseline) / MiB).toFixed(1)} MiB); neighbour answered ${answered} echoes meanwhile`,
     );
+    console.log(
+      `[faults-backpressure] agentctl RSS baseline ${(agentctlBaseline / MiB).toFixed(1)} MiB, peak ${(agentctlPeak / MiB).toFixed(1)} MiB, growth ${((agentctlPeak - agentctlBaseline) / MiB).toFixed(1)} MiB`,
+    );
     expect(peak - baseline).toBeLessThanOrEqual(MAX_GROWTH);
+    expect(agentctlPeak - agentctlBaseline).toBeLessThanOrEqual(MAX_GROWTH);
     other.ws.close();
     back.ws.close();
     tab.ws.terminate();
@@ -96,6 +106,10 @@ describe('faults: a browser writing faster than its server reads', () => {
     await tab.request('kandev/echo', {});
     const baseline = rssBytes(pid) as number;
     const sampler = new RssSampler(pid);
+    const agentctl = agentctlPidFor(pid, stalling.workspace) as number;
+    expect(agentctl).toBeGreaterThan(0);
+    const agentctlBaseline = rssBytes(agentctl) as number;
+    const agentctlSampler = new RssSampler(agentctl);
     // The server stops reading its stdin for a while (shorter than the 5 s write deadline) while
     // the tab sends 50 MiB (800 x 64 KiB): agentctl stops reading its socket, the backend stops reading the tab.
     tab.notify('kandev/stall', {});
@@ -105,12 +119,15 @@ describe('faults: a browser writing faster than its server reads', () => {
     // The server handles messages in order: this answer comes after every bulk message.
     expect(await tab.request('kandev/echo', {})).toMatchObject({ result: null });
     const peak = sampler.stop();
+    const agentctlPeak = agentctlSampler.stop();
     const bulk = readLog(stalling.logFile)
       .filter((l) => l.message.method === 'kandev/bulk')
       .map((l) => l.message.params.i as number);
     expect(bulk).toEqual(Array.from({ length: COUNT }, (_, i) => i));
     console.log(`[faults-backpressure] browser -> server 50 MiB against a stalled stdin: backend RSS growth ${((peak - baseline) / MiB).toFixed(1)} MiB`);
+    console.log(`[faults-backpressure] the same 50 MiB: agentctl RSS growth ${((agentctlPeak - agentctlBaseline) / MiB).toFixed(1)} MiB`);
     expect(peak - baseline).toBeLessThanOrEqual(MAX_GROWTH);
+    expect(agentctlPeak - agentctlBaseline).toBeLessThanOrEqual(MAX_GROWTH);
     await tab.leave();
   });
 });

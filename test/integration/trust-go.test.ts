@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -109,18 +109,16 @@ describe('workspace trust: gopls', () => {
 
   it.runIf(canSwitch)(
     "go.mod's go 1.99, loaded by a go that switches toolchains with each gopls's environment: trusted asks GOPROXY for it, untrusted never",
-    () => {
-      const load = (env: Record<string, string> | undefined) => {
+    async () => {
+      // Asynchronously: the GOPROXY is a server of this very process, which must keep answering.
+      const load = async (env: Record<string, string> | undefined) => {
         expect(env).toBeDefined();
-        try {
-          execFileSync(switchingGo as string, ['list', './...'], { cwd: ws.dir, env, stdio: 'pipe' });
-        } catch {
-          // go 1.99 exists nowhere: the load fails either way; what it asked GOPROXY is the witness.
-        }
+        // go 1.99 exists nowhere: the load fails either way; what it asked GOPROXY is the witness.
+        await new Promise<void>((resolve) => execFile(switchingGo as string, ['list', './...'], { cwd: ws.dir, env }, () => resolve()));
       };
-      load(seenEnv.untrusted);
+      await load(seenEnv.untrusted);
       expect(toolchainRequests()).toEqual([]);
-      load(seenEnv.trusted);
+      await load(seenEnv.trusted);
       expect(toolchainRequests().length).toBeGreaterThan(0);
     },
   );

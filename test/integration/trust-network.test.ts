@@ -12,11 +12,12 @@ import { CLIENT_CAPABILITIES, LeaseClient, startLeaseBackend, startSession, type
  * Untrusted language servers are off the network (docs/workspace-trust.md): agentctl runs them in
  * a network namespace of their own (bubblewrap), where even this host's loopback is another one.
  * The witness is an HTTP listener on 127.0.0.1 that the repository's files point at and that must
- * never be contacted while the workspace is untrusted: a YAML `$schema` modeline, a JSON
- * `$schema`, and bash-language-server's explainshell lookup on hover (its endpoint from the user's
- * settings). Trusted, the same files make the same servers contact it: that proves the test can fail.
+ * never be contacted while the workspace is untrusted: a YAML `$schema` modeline and a JSON
+ * `$schema`. Trusted, the same files make the same servers contact it: that proves the test can fail.
+ * (bash-language-server's explainshell lookup is not here: configured through the user's settings
+ * it made no request even when trusted, so it could not witness anything.)
  * Each wait ends on the server's answer that comes after its fetch was tried (diagnostics of a
- * validation that resolved the schema; a hover that asked explainshell), never on a clock.
+ * validation that resolved the schema), never on a clock.
  */
 const has = (command: string, args: string[]) => {
   try {
@@ -54,11 +55,9 @@ beforeAll(async () => {
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'app.yaml'), `# yaml-language-server: $schema=http://127.0.0.1:${port}/yaml.schema.json\nname: 1\n`);
   writeFileSync(join(workspace, 'app.json'), JSON.stringify({ $schema: `http://127.0.0.1:${port}/json.schema.json`, name: 1 }, null, 2));
-  writeFileSync(join(workspace, 'run.sh'), '#!/bin/bash\nls -la\n');
   stack = await startLeaseBackend();
   const saved = await stack.api('PUT', '/api/settings', {
-    lsp_auto_install_languages: ['json', 'yaml', 'shell'],
-    lsp_server_configs: { shell: { bashIde: { explainshellEndpoint: `http://127.0.0.1:${port}` } } },
+    lsp_auto_install_languages: ['json', 'yaml'],
   });
   expect(saved.status).toBe(200);
   const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
@@ -105,6 +104,15 @@ function diagnostics(opened: Opened, match: RegExp): Promise<Record<string, any>
   );
 }
 
+/** A wait that names itself when it does not end (a hung step says which one). */
+function bounded<T>(promise: Promise<T>, what: string, ms = 90_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${ms} ms (requests: ${requests.join(' ')})`)), ms)),
+  );
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 async function stop(opened: Opened): Promise<void> {
   opened.client.control({ control: 'release', reason: 'stop' });
   await opened.client.closed;
@@ -112,26 +120,24 @@ async function stop(opened: Opened): Promise<void> {
 
 const yamlText = () => `# yaml-language-server: $schema=http://127.0.0.1:${port}/yaml.schema.json\nname: 1\n`;
 /**
- * The VS Code JSON server asks its client for http(s) schemas (`vscode/content`) unless told that
- * the client handles only `file`: then it fetches them itself, which is what must stay off the network.
+ * The VS Code JSON server asks its client for a schema (`vscode/content`, which the broker refuses)
+ * unless `handledSchemaProtocols` lets it fetch http(s) itself: that is the fetch that must stay
+ * off the network.
  */
-const jsonFetchesItself = { handledSchemaProtocols: ['file'] };
+const jsonFetchesItself = { handledSchemaProtocols: ['file', 'http', 'https'] };
 const jsonText = () => JSON.stringify({ $schema: `http://127.0.0.1:${port}/json.schema.json`, name: 1 }, null, 2);
-const hoverLs = (opened: Opened) => opened.client.request('textDocument/hover', { textDocument: { uri: opened.uri }, position: { line: 1, character: 1 } });
 
 describe.runIf(ready)('untrusted language servers are off the network (bubblewrap)', () => {
   it(
-    'untrusted: the YAML modeline schema, the JSON $schema and the explainshell lookup never reach the loopback listener',
+    'untrusted: the YAML modeline schema and the JSON $schema never reach the loopback listener',
     async () => {
       const yaml = await open('yaml', 'app.yaml', 'yaml', yamlText());
       const yamlSaid = await diagnostics(yaml, /schema/i);
-      const json = await open('json', 'app.json', 'json', jsonText());
+      const json = await open('json', 'app.json', 'json', jsonText(), jsonFetchesItself);
       const jsonSaid = await diagnostics(json, /schema/i);
-      const shell = await open('shell', 'run.sh', 'shellscript', '#!/bin/bash\nls -la\n');
-      await hoverLs(shell);
       console.log('[trust-network] untrusted:', JSON.stringify([yamlSaid.params.diagnostics, jsonSaid.params.diagnostics]));
       expect(requests).toEqual([]);
-      for (const opened of [yaml, json, shell]) await stop(opened);
+      for (const opened of [yaml, json]) await stop(opened);
     },
     INSTALL_TIMEOUT,
   );
@@ -142,15 +148,12 @@ describe.runIf(ready)('untrusted language servers are off the network (bubblewra
       const patched = await stack.api('PATCH', `/api/tasks/${taskId}`, { trustWorkspaceTools: true });
       expect(patched.status).toBe(200);
       const yaml = await open('yaml', 'app.yaml', 'yaml', yamlText());
-      await diagnostics(yaml, /Incorrect type/);
+      await bounded(diagnostics(yaml, /Incorrect type/), 'trusted yaml validated against the served schema');
       expect(requests).toContain('/yaml.schema.json');
-      const json = await open('json', 'app.json', 'json', jsonText());
-      await diagnostics(json, /Incorrect type/);
+      const json = await open('json', 'app.json', 'json', jsonText(), jsonFetchesItself);
+      await bounded(diagnostics(json, /Incorrect type/), 'trusted json validated against the served schema');
       expect(requests).toContain('/json.schema.json');
-      const shell = await open('shell', 'run.sh', 'shellscript', '#!/bin/bash\nls -la\n');
-      await hoverLs(shell);
-      expect(requests.some((r) => r.startsWith('/explain'))).toBe(true);
-      for (const opened of [yaml, json, shell]) await stop(opened);
+      for (const opened of [yaml, json]) await stop(opened);
     },
     INSTALL_TIMEOUT,
   );

@@ -96,12 +96,10 @@ export function serverEnvironments(binaryName: string, tag: string, value: strin
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (
-        !readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-          .split('\0')
-          .some((arg) => arg.endsWith(binaryName))
-      )
-        continue;
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!argv.some((arg) => arg.endsWith(binaryName))) continue;
+      // An untrusted server runs under bubblewrap (no network): the wrapper names the server too.
+      if (argv[0]?.endsWith('bwrap')) continue;
       const env: Record<string, string> = {};
       for (const pair of readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0')) {
         const eq = pair.indexOf('=');

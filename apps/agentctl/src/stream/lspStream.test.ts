@@ -1,3 +1,4 @@
+import { networkSandbox } from '../trust/networkSandbox.js';
 import { CloseCode, MAX_INSTALL_ERROR_BYTES } from '@kandev/protocol';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -89,7 +90,8 @@ describe('task-host LSP stream around the installer', () => {
       workspacePath: workspace,
       workspaceUri: `file://${workspace}`,
       repoSubpaths: [],
-      trustedTools: {},
+      // Untrusted: the server runs off the network where this host can (bubblewrap), and says so.
+      trustedTools: { network: networkSandbox(process.platform).network },
     });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });
