@@ -1,4 +1,4 @@
-import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
+import { isLanguageId, LANGUAGE_DESCRIPTORS, LANGUAGE_IDS, type LanguageId } from './languages/index.js';
 import { isRecord } from './records.js';
 
 export const STATUS_LOCATIONS = ['toolbar', 'status_bar'] as const;
@@ -26,7 +26,7 @@ export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
 export type EditorFeatureSettings = Partial<Record<EditorFeatureKey, boolean>>;
 
 export const DEFAULT_SETTINGS: UserSettings = {
-  lsp_auto_start_languages: ['typescript', 'python', 'go'],
+  lsp_auto_start_languages: LANGUAGE_DESCRIPTORS.filter((d) => d.autoStartByDefault).map((d) => d.id),
   lsp_auto_install_languages: [],
   lsp_server_configs: {},
   lsp_status_location: 'toolbar',
@@ -36,8 +36,8 @@ export const DEFAULT_SETTINGS: UserSettings = {
   lsp_editor_features: {},
 };
 
-/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
-export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
+/** Languages whose servers can be installed automatically on some task host (their recipe is not `never`). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = LANGUAGE_DESCRIPTORS.filter((d) => d.install.kind !== 'never').map((d) => d.id);
 
 export type SettingsError = { field: string; message: string };
 
