@@ -430,6 +430,20 @@ export function sessionModelText(page: Page, sessionId: string, path: string): P
 }
 
 /** Records the JSON-RPC methods the page sends on its sockets from now on (the witness that a server was asked). */
+/** The `textDocument/didOpen` URIs the page sent on its sockets, in order. */
+export function recordSentDidOpens(page: Page): string[] {
+  const uris: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      if (!text.includes('"textDocument/didOpen"')) return;
+      const uri = (JSON.parse(text) as { params?: { textDocument?: { uri?: string } } }).params?.textDocument?.uri;
+      if (uri) uris.push(uri);
+    }),
+  );
+  return uris;
+}
+
 export function recordSentMethods(page: Page): string[] {
   const sent: string[] = [];
   page.on('websocket', (ws) =>

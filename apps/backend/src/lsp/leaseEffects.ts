@@ -3,7 +3,7 @@
  * decides anything: the broker did. I/O that completes later comes back as events (see
  * BrokerRuntime), never as a return value.
  */
-import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
+import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl, type WatchedFilesControl } from '@kandev/protocol';
 import type { Logger, LogEvent } from '../base/log.js';
 import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
@@ -88,6 +88,11 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
     case 'releaseUpstream':
       t.upstreams.send(effect.leaseId, JSON.stringify(RELEASE_STREAM));
       return;
+    case 'watchFiles': {
+      const control: WatchedFilesControl = { control: 'watched-files', watchers: effect.watchers };
+      t.upstreams.send(effect.leaseId, JSON.stringify(control));
+      return;
+    }
     case 'armTimer':
       t.timers.arm(effect.timerId, effect.atMs);
       return;

@@ -1,5 +1,5 @@
 import type { Disposable } from '@kandev/kit';
-import { LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
+import { BadInputCloseCode, LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../base/result.js';
@@ -82,7 +82,7 @@ export class UpstreamStream implements UpstreamEndpoint {
     return this.socket.onText((incoming) => {
       // agentctl speaks text frames only; a binary frame is a broken peer.
       if ('text' in incoming) handler(incoming.text);
-      else this.socket.close(1007);
+      else this.socket.close(BadInputCloseCode.InvalidPayload);
     });
   }
 

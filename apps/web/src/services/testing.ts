@@ -6,6 +6,7 @@ import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
 import type { MonacoApi } from '../lib/monaco/monacoApi.js';
 import type { SessionScope } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
+import type { SessionLive } from './sessionLive.js';
 import type { WindowServices } from './windowServices.js';
 
 export interface FakeServicesOptions {
@@ -15,6 +16,8 @@ export interface FakeServicesOptions {
   settings?: Partial<UserSettings>;
   loadMonaco?: () => Promise<MonacoApi>;
   scopes?: Record<string, SessionScope>;
+  /** The session lives a view acquires (a test feeds their frames); others throw. */
+  lives?: Record<string, SessionLive>;
 }
 
 /** Window services for unit tests: fakes wherever the real ones would reach the network, Monaco or storage. */
@@ -52,6 +55,13 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
       },
       get: (sessionId) => scopes.get(sessionId),
       leave: (sessionId) => void left.push(sessionId),
+    },
+    live: {
+      acquire: (sessionId) => {
+        const live = options.lives?.[sessionId];
+        if (!live) throw new Error(`no fake live workspace for session ${sessionId}`);
+        return { live, dispose: () => undefined };
+      },
     },
     runFileAction: async () => {
       calls.push('runFileAction');

@@ -1,5 +1,5 @@
 import { DisposableStore, type Disposable } from '@kandev/kit';
-import type { LanguageId } from '@kandev/protocol';
+import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { serverLocale } from '../i18n/i18n.js';
@@ -30,6 +30,7 @@ import { themeStore } from '../app/themeStore.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
+import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
 /**
  * What React components get from the ServicesProvider: the window's long-lived objects. Editors of
@@ -49,6 +50,8 @@ export interface WindowServices extends Disposable {
   sessions: SessionScopesOf;
   /** A Files panel action on a session's workspace (all or nothing; servers take part, docs/editing.md). */
   runFileAction(sessionId: string, action: FileAction): Promise<ApplyEditResult>;
+  /** The live workspace of a session (events stream, git state), shared by its views; dispose to let go. */
+  live: { acquire(sessionId: string): HeldLive };
 }
 
 /** The window's session scopes, created with the loaded Monaco. */
@@ -77,6 +80,16 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
   const editing = new EditingRegistry();
   const editingNotices = new EditingNotices();
   const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
+  const lives = store.add(
+    new SessionLives(
+      (sessionId) =>
+        new SessionLive({
+          url: `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}${sessionEventsPath(sessionId)}`,
+          openSocket: openBrowserSocket,
+          readHead: (path) => api.readHeadFile(sessionId, path),
+        }),
+    ),
+  );
   let scopes: SessionScopes | undefined;
   const scopesFor = (monaco: MonacoApi): SessionScopes => {
     if (!scopes) {
@@ -122,10 +135,21 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
     const workspace = new SessionWorkspace(sessionId, api, monaco, formatOnSaveFor(sessionId, settings, editing));
-    return new SessionScope(sessionId, workspace, lspRegistry, (scope, language) => createConnection(scope, language, monaco), {
-      // Browser tests shorten the background delay; a constant at build time drops this elsewhere.
-      backgroundDetachMs: () => (import.meta.env.KANDEV_TEST_HOOKS ? testBackgroundDetachMs() : undefined) ?? BACKGROUND_DETACH_MS,
-    });
+    // The editor follows the disk for as long as the session's scope lives (on screen or not).
+    const held = lives.acquire(sessionId);
+    const following = followLive(held.live, workspace);
+    const release = { dispose: () => (following.dispose(), held.dispose()) };
+    return new SessionScope(
+      sessionId,
+      workspace,
+      lspRegistry,
+      (scope, language) => createConnection(scope, language, monaco),
+      {
+        // Browser tests shorten the background delay; a constant at build time drops this elsewhere.
+        backgroundDetachMs: () => (import.meta.env.KANDEV_TEST_HOOKS ? testBackgroundDetachMs() : undefined) ?? BACKGROUND_DETACH_MS,
+      },
+      release,
+    );
   };
 
   /** Navigation from Monaco (definition, references, built-in results): a tab of the target's session. */
@@ -164,6 +188,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
       if (!workspace) return Promise.resolve({ applied: false, failureReason: editingText('apply.ended') });
       return runFileActionOn(action, { sessionId, workspace, identity: identities.get(sessionId), editing, text: editingText });
     },
+    live: { acquire: (sessionId) => lives.acquire(sessionId) },
     sessions: {
       acquire: (sessionId, monaco) => scopesFor(monaco).acquire(sessionId),
       get: (sessionId) => scopes?.get(sessionId),

@@ -9,7 +9,14 @@ export const html = defineLanguage({
   serverSettings: {
     initializationOptions: { provideFormatter: true },
     // Read with `workspace/configuration`; a null answer fails (the server expects VS Code's defaults).
-    settings: { html: { validate: { scripts: true, styles: true } }, css: CSS_SECTION, javascript: { validate: { enable: true } }, 'js/ts': {} },
+    // The HTML server reads `js/ts.implicitProjectConfig` unguarded when it checks an embedded script:
+    // without it every check of a page fails and no finding shows.
+    settings: {
+      html: { validate: { scripts: true, styles: true } },
+      css: CSS_SECTION,
+      javascript: { validate: { enable: true } },
+      'js/ts': { implicitProjectConfig: { experimentalDecorators: false, strictNullChecks: true } },
+    },
     inlayHintSettings: NONE,
   },
   networkOff: { kind: 'no_setting', because: 'the HTML server follows no link and loads no remote script or style' },

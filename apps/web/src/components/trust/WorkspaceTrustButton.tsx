@@ -1,10 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_DESCRIPTORS } from '@kandev/protocol';
-import { createWorkspaceTrustApi, type WorkspaceTrust } from '../../api/workspaceTrustApi.js';
+import { workspaceTrustApi, type WorkspaceTrust } from '../../api/workspaceTrustApi.js';
+import { useServices } from '../../services/ServicesContext.js';
 import './workspaceTrust.css';
-
-const trustApi = createWorkspaceTrustApi();
 
 /** The languages whose trust consequences the dialog explains (those with a guard), in catalog order. */
 const GUARDED = LANGUAGE_DESCRIPTORS.flatMap((d) => (d.untrusted.kind === 'guarded' ? [{ language: d.id, key: d.untrusted.dialogKey }] : []));
@@ -22,6 +21,8 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
   const [failed, setFailed] = useState(false);
   const [changed, setChanged] = useState(false);
   const titleId = useId();
+  const { api } = useServices();
+  const trustApi = useMemo(() => workspaceTrustApi(api), [api]);
 
   useEffect(() => {
     let live = true;
@@ -32,7 +33,7 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
     return () => {
       live = false;
     };
-  }, [sessionId]);
+  }, [sessionId, trustApi]);
 
   useEffect(() => {
     if (!open) return;

@@ -1,3 +1,5 @@
+import { lspSocketPath } from '@kandev/protocol';
+
 /** The part of a browser WebSocket an LSP attachment uses; tests pass a fake. */
 export interface SocketLike {
   send(data: string): void;
@@ -10,12 +12,10 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
-/** `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin (DESIGN section 3). */
+/** `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin (packages/protocol routes.ts). */
 export function lspSocketUrl(origin: { protocol: string; host: string }, sessionId: string, language: string, leaseHint?: string): string {
   const scheme = origin.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = new URLSearchParams({ language });
-  if (leaseHint) query.set('lease', leaseHint);
-  return `${scheme}//${origin.host}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`;
+  return `${scheme}//${origin.host}${lspSocketPath(sessionId, language, leaseHint)}`;
 }
 
 /** A browser WebSocket seen through SocketLike (its handler properties are assigned, not added). */
