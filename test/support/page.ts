@@ -454,3 +454,13 @@ export function recordSentMethods(page: Page): string[] {
   );
   return sent;
 }
+
+/** The Problems panel's entries for one file, as a person reads them (message, source, location). */
+export function problemRows(page: Page, path: string): Promise<string[]> {
+  return page.locator(`[data-testid="problems-group"][data-path="${path}"] [data-testid="problem-row"]`).allInnerTexts();
+}
+
+/** The labels the visible suggest widget shows (the rows it renders). */
+export function suggestLabels(page: Page): Promise<string[]> {
+  return page.locator('.editor-widget.suggest-widget.visible .monaco-list-row .label-name').allInnerTexts();
+}

@@ -137,13 +137,18 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     restartLimit: config.lspRestartLimit,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
     // its leases end with 4009 and their slots free up instead of hanging forever.
-    openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
+    openUpstream: taskHostStreamOpener(sessions, {
+      keepalive,
+      onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }),
+      onRelayed: metrics.relayed.to_browser,
+    }),
     settings: () => settings.get(),
     workspaceTrusted: (sessionId) => {
       const session = sessions.get(sessionId);
       return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
     },
     log,
+    measured: ({ measure, ms, ok }) => (measure === 'install' ? metrics.installFinished(ms, ok) : metrics.serverStarted(ms)),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));

@@ -23,6 +23,9 @@ const KNOWN = new Set<number>(Object.values(CloseCode));
  */
 export const ReservedCloseCode = { NoStatus: 1005, Abnormal: 1006, TlsHandshake: 1015 } as const;
 
+/** A standard code a peer's stack may send and this project never does (1011: the peer failed). */
+export const PeerCloseCode = { InternalError: 1011 } as const;
+
 /**
  * Codes 1005, 1006 and 1015 are reserved: a peer never sends them, the local stack reports them
  * when the connection died without a close frame. They, and anything we do not know, mean

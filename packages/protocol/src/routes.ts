@@ -30,6 +30,10 @@ export const API_ROUTES = {
   sessionFilesApply: '/api/sessions/:id/files/apply',
   /** GET ?q=TEXT: workspace search, `stream=1` for NDJSON lines. */
   sessionSearch: '/api/sessions/:id/search',
+  /** WebSocket upgrade: the workspace's live events for the page (workspaceEvents.ts). */
+  sessionEvents: '/api/sessions/:id/events',
+  /** GET ?path=FILE: the file's text at HEAD (workspaceEvents.ts, GitHeadResponse). */
+  sessionGitHead: '/api/sessions/:id/git/head',
 } as const;
 
 export type ApiRoute = keyof typeof API_ROUTES;

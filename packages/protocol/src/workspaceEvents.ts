@@ -7,6 +7,7 @@
  * other route) -> page. The stream carries paths and git state, never file contents: the page reads
  * contents through the files API as it always has.
  */
+import { API_ROUTES, apiPath } from './routes.js';
 
 /** A path relative to the workspace root, with `/` separators (as every files API path). */
 export type WorkspacePath = string;
@@ -56,9 +57,9 @@ export type WorkspaceEventControl = { type: 'in_view'; files: WorkspacePath[]; f
  * The events stream's routes. agentctl's (bearer session token) is `TASK_HOST_PATHS.workspaceEvents`;
  * the backend's, for the page, is `/api/sessions/:id/events` (cookie or bearer, Origin checked).
  */
-export const SESSION_EVENTS_ROUTE = '/api/sessions/:id/events';
+export const SESSION_EVENTS_ROUTE = API_ROUTES.sessionEvents;
 export function sessionEventsPath(sessionId: string): string {
-  return `/api/sessions/${encodeURIComponent(sessionId)}/events`;
+  return apiPath('sessionEvents', { id: sessionId });
 }
 
 /**
@@ -70,9 +71,9 @@ export function sessionEventsPath(sessionId: string): string {
 export interface GitHeadResponse {
   content: string;
 }
-export const SESSION_GIT_HEAD_ROUTE = '/api/sessions/:id/git/head';
+export const SESSION_GIT_HEAD_ROUTE = API_ROUTES.sessionGitHead;
 export function sessionGitHeadPath(sessionId: string, path: WorkspacePath): string {
-  return `/api/sessions/${encodeURIComponent(sessionId)}/git/head?${new URLSearchParams({ path }).toString()}`;
+  return apiPath('sessionGitHead', { id: sessionId }, { path });
 }
 
 /**

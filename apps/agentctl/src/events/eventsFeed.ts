@@ -9,7 +9,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableStore, type Clock, type Disposable } from '@kandev/kit';
 import type { FrameSocket } from '@kandev/node-transport';
-import type { FileChange, WorkspaceEventFrame } from '@kandev/protocol';
+import { CloseCode, type FileChange, type WorkspaceEventFrame } from '@kandev/protocol';
 import type { Logger } from '../base/log.js';
 import type { GitStateTracker } from '../git/gitStateTracker.js';
 import { ChangeCoalescer, type CoalescedWindow } from '../watch/coalescer.js';
@@ -39,10 +39,12 @@ export class WorkspaceEventsFeed implements Disposable {
   private readonly store = new DisposableStore();
   /** Frames sent since start (all listeners count once per frame): the bench reads it. */
   framesSent = 0;
+  /** The last window's folder checks, in flight: windows are sent in order. */
+  private windowsSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EventsFeedOptions) {
     this.coalescer = this.store.add(
-      new ChangeCoalescer({ clock: options.clock, windowMs: options.windowMs, maxPaths: options.maxChanges, onWindow: (window) => void this.onWindow(window) }),
+      new ChangeCoalescer({ clock: options.clock, windowMs: options.windowMs, maxPaths: options.maxChanges, onWindow: (window) => this.queueWindow(window) }),
     );
     this.store.add(
       options.watcher.onChanges((changes) => {
@@ -110,6 +112,16 @@ export class WorkspaceEventsFeed implements Disposable {
     this.options.watcher.setInView([...files], [...folders]);
   }
 
+  /** Resolves once every window closed so far was sent and no git read is in flight (tests). */
+  async settled(): Promise<void> {
+    await this.windowsSent;
+    await this.options.git.idle();
+  }
+
+  private queueWindow(window: CoalescedWindow): void {
+    this.windowsSent = this.windowsSent.then(() => this.onWindow(window)).catch(() => undefined);
+  }
+
   private async onWindow(window: CoalescedWindow): Promise<void> {
     if (window.overflow) {
       this.options.logger.log('info', 'watch_overflow', { maxChanges: this.options.maxChanges });
@@ -150,7 +162,7 @@ export class WorkspaceEventsFeed implements Disposable {
   }
 
   dispose(): void {
-    for (const listener of [...this.listeners]) listener.socket.close(1001);
+    for (const listener of [...this.listeners]) listener.socket.close(CloseCode.GoingAway);
     this.listeners.clear();
     this.store.dispose();
   }

@@ -64,6 +64,11 @@ export class GitStateTracker implements Disposable {
     });
   }
 
+  /** Resolves once no read is in flight (nor one asked for meanwhile). */
+  async idle(): Promise<void> {
+    while (this.reading) await this.reading;
+  }
+
   refresh(): Promise<void> {
     if (this.reading) {
       this.again = true;

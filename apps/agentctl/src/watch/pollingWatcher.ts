@@ -24,7 +24,7 @@ export class PollingWatcher implements Disposable {
   private folders = new Set<string>();
   private readonly seen = new Map<string, Seen>();
   private readonly timer: Disposable;
-  private looking = false;
+  private looking: Promise<void> | undefined;
 
   constructor(
     private readonly root: string,
@@ -45,18 +45,22 @@ export class PollingWatcher implements Disposable {
     }
   }
 
-  /** One look now (the timer's job; tests call it). */
-  async look(): Promise<void> {
-    if (this.looking) return;
-    this.looking = true;
-    try {
-      const changes: PathChange[] = [];
-      for (const path of this.files) await this.lookAtFile(path, changes);
-      for (const path of this.folders) await this.lookAtFolder(path, changes);
-      if (changes.length > 0) this.report(changes);
-    } finally {
-      this.looking = false;
-    }
+  /** One look now (the timer's job); a look already under way is not doubled. */
+  look(): Promise<void> {
+    this.looking ??= this.lookOnce().finally(() => (this.looking = undefined));
+    return this.looking;
+  }
+
+  /** Resolves once the look under way, if any, is over. */
+  async idle(): Promise<void> {
+    await this.looking;
+  }
+
+  private async lookOnce(): Promise<void> {
+    const changes: PathChange[] = [];
+    for (const path of this.files) await this.lookAtFile(path, changes);
+    for (const path of this.folders) await this.lookAtFolder(path, changes);
+    if (changes.length > 0) this.report(changes);
   }
 
   private async lookAtFile(path: string, changes: PathChange[]): Promise<void> {

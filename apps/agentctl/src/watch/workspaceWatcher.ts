@@ -88,6 +88,11 @@ export class WorkspaceWatcher implements Disposable {
     this.poller?.setInView(files, folders);
   }
 
+  /** Resolves once the polling look under way, if any, is over (tests). */
+  async polled(): Promise<void> {
+    await this.poller?.idle();
+  }
+
   private onNative(events: NativeEvent[]): void {
     if (this.disposed) return;
     const changes: PathChange[] = [];

@@ -70,6 +70,7 @@ export class LspGateway {
       ...(this.deps.writeDeadlineMs !== undefined ? { writeDeadlineMs: this.deps.writeDeadlineMs } : {}),
       keepalive: this.deps.keepalive ?? DEFAULT_KEEPALIVE,
       onRefused: (kind) => log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'browser', kind }),
+      onRelayed: metrics.relayed.to_server,
     });
     browser.onDead(() => log.info('lsp_peer_unresponsive', { peer: 'browser' }));
     this.open.add(browser);

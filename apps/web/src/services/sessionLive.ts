@@ -4,6 +4,8 @@ import { WorkspaceEventsStream, type InView } from '../lib/live/eventsStream.js'
 import { HeadTexts } from '../lib/live/headTexts.js';
 import { LiveState } from '../lib/live/liveState.js';
 import type { SocketFactory } from '../lib/lsp/socket.js';
+import { parentFolder } from '../lib/workspace/fileActions.js';
+import type { FileTreeModel } from '../lib/workspace/fileTree.js';
 import type { SessionWorkspace } from '../lib/workspace/sessionWorkspace.js';
 
 export interface SessionLiveOptions {
@@ -117,4 +119,31 @@ export class SessionLives implements Disposable {
     for (const { live } of this.lives.values()) live.dispose();
     this.lives.clear();
   }
+}
+
+/**
+ * A Files tree without an editor (the phone viewer) follows the live stream: loaded folders are
+ * listed again where something changed, everything on a catch-up; `touched` hears every changed path.
+ */
+export function followLiveTree(live: SessionLive, tree: FileTreeModel, inView: () => InView, touched?: (paths: ReadonlySet<string>) => void): Disposable {
+  const store = new DisposableStore();
+  const owner = {};
+  store.add(
+    live.onFiles((changes) => {
+      const paths = new Set(changes.flatMap((c) => (c.kind === 'renamed' ? [c.from, c.path] : [c.path])));
+      for (const folder of new Set([...paths].map(parentFolder))) void tree.refresh(folder);
+      touched?.(paths);
+    }),
+  );
+  store.add(
+    live.onCatchUp(() => {
+      void tree.refreshAll();
+      touched?.(new Set(inView().files));
+    }),
+  );
+  const report = () => live.setInView(owner, inView());
+  store.add(tree.onDidChange(report));
+  report();
+  store.add(toDisposable(() => live.setInView(owner, undefined)));
+  return store;
 }

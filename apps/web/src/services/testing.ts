@@ -6,6 +6,12 @@ import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
 import type { MonacoApi } from '../lib/monaco/monacoApi.js';
 import type { SessionScope } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
+import { ActiveEditorStore } from '../app/activeEditor.js';
+import { ThemeStore } from '../app/themeStore.js';
+import { WorkbenchStore } from '../app/workbench.js';
+import { OutlineFeeds } from '../lib/lsp/editing/outlineFeeds.js';
+import { WorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
+import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import type { SessionLive } from './sessionLive.js';
 import type { WindowServices } from './windowServices.js';
 
@@ -38,13 +44,14 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
   const settings = new SettingsStore(api);
   if (options.settings) settings.publish({ ...DEFAULT_SETTINGS, ...options.settings });
   const scopes = new Map(Object.entries(options.scopes ?? {}));
+  const editing = new EditingRegistry();
   return {
     calls,
     left,
     api,
     settings,
     leaseHints: new LeaseHints(memoryStorage()),
-    editing: new EditingRegistry(),
+    editing,
     editingNotices: new EditingNotices(),
     loadMonaco: options.loadMonaco ?? (() => new Promise<MonacoApi>(() => undefined)),
     sessions: {
@@ -63,6 +70,12 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
         return { live, dispose: () => undefined };
       },
     },
+    workbench: new WorkbenchStore(),
+    activeEditor: new ActiveEditorStore(),
+    theme: new ThemeStore(),
+    typescriptWorker: new WorkerGate(),
+    outlines: new OutlineFeeds(editing),
+    fileIndexes: new SessionFileIndexes(),
     runFileAction: async () => {
       calls.push('runFileAction');
       return { applied: false, failureReason: 'not faked' };

@@ -8,9 +8,9 @@ export function addSystemRoutes(router: Router, deps: ApiDeps): void {
   // The catalog cards of the Editors settings: what each language's server is, how to install it
   // and where it goes. Never filtered by the backend's own OS: the task host decides (DESIGN 6).
   router.get(API_ROUTES.languages, () => ({ status: 200, json: { languages: LANGUAGE_CATALOG } }));
-  router.get(METRICS_PATH, () => ({
+  router.get(METRICS_PATH, async () => ({
     status: 200,
-    contentType: 'text/plain; version=0.0.4; charset=utf-8',
-    body: deps.metrics.registry.render(),
+    contentType: deps.metrics.registry.contentType,
+    body: await deps.metrics.registry.metrics(),
   }));
 }

@@ -475,9 +475,12 @@ export class LeaseBroker {
       case 'installing':
       case 'installed':
         phase.installStatus = frame;
+        if (frame.status === 'installing') phase.installingSince ??= out.now;
+        else this.installEnded(phase, true, out);
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'install_failed':
+        this.installEnded(phase, false, out);
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'ready': {
@@ -487,6 +490,7 @@ export class LeaseBroker {
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
         if (phase.restart) return initializeRestarted(this.contextFor(out), lease, host.identity);
+        out.push({ type: 'measure', measure: 'server_start', ms: out.now - (phase.startingSince ?? lease.createdAt), ok: true });
         lease.phase = { kind: 'running', host: host.identity };
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, host.identity, attachment));
         return;
@@ -494,6 +498,14 @@ export class LeaseBroker {
       default:
         return;
     }
+  }
+
+  /** An install reported its end: timed from its `installing`, and the server's start begins now. */
+  private installEnded(phase: Extract<Lease['phase'], { kind: 'starting' }>, ok: boolean, out: Outbox): void {
+    if (phase.installingSince === undefined) return;
+    out.push({ type: 'measure', measure: 'install', ms: out.now - phase.installingSince, ok });
+    phase.installingSince = undefined;
+    phase.startingSince = out.now;
   }
 
   private upstreamClosed(leaseId: LeaseId, code: number, out: Outbox): void {

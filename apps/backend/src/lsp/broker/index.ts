@@ -23,6 +23,8 @@ export type {
   LeaseId,
   LogEvent,
   LogReason,
+  Measure,
+  MeasureEffect,
   SessionId,
   SessionStopped,
   SettingsChanged,

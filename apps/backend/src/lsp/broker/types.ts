@@ -197,9 +197,15 @@ export type Effect =
   /** Emitted exactly once per lease, at the moment its terminal path is decided. */
   | { type: 'releaseSlot'; leaseId: LeaseId }
   /** One structured log line. No lease, session, task or user ids by design. */
-  | { type: 'log'; event: LogEvent; reason: LogReason; language: LanguageId };
+  | { type: 'log'; event: LogEvent; reason: LogReason; language: LanguageId }
+  /** A server start or an install finished: how long it took by the broker's clock, for /metrics. */
+  | { type: 'measure'; measure: Measure; ms: number; ok: boolean };
 
 export type EffectType = Effect['type'];
+
+/** What `measure` effects time: a server's start (to `ready`) and an automatic install. */
+export type Measure = 'server_start' | 'install';
+export type MeasureEffect = Extract<Effect, { type: 'measure' }>;
 
 // ---------------------------------------------------------------------------------------------
 // Closed vocabularies for logs and metrics

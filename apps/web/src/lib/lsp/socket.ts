@@ -13,9 +13,15 @@ export interface SocketLike {
 export type SocketFactory = (url: string) => SocketLike;
 
 /** `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin (packages/protocol routes.ts). */
-export function lspSocketUrl(origin: { protocol: string; host: string }, sessionId: string, language: string, leaseHint?: string): string {
-  const scheme = origin.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${origin.host}${lspSocketPath(sessionId, language, leaseHint)}`;
+export function lspSocketUrl(origin: PageOrigin, sessionId: string, language: string, leaseHint?: string): string {
+  return pageSocketUrl(origin, lspSocketPath(sessionId, language, leaseHint));
+}
+
+type PageOrigin = { protocol: string; host: string };
+
+/** A WebSocket URL for a path on the page's own origin (wss: on an https: page). */
+export function pageSocketUrl(origin: PageOrigin, path: string): string {
+  return `${origin.protocol === 'https:' ? 'wss:' : 'ws:'}//${origin.host}${path}`;
 }
 
 /** A browser WebSocket seen through SocketLike (its handler properties are assigned, not added). */

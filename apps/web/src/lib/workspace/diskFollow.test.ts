@@ -146,6 +146,34 @@ describe('SessionWorkspace follows the disk', () => {
     expect(ws.modelOf('c.ts')!.getValue()).toBe('mine');
   });
 
+  it('a rename reported as a deletion and a creation (as watchers do): the tab follows the file with its text', async () => {
+    const { ws, files, type, tab } = diskWorkspace({ 'a.ts': 'a', 'b.ts': 'b', 'other.ts': 'o' });
+    await ws.open('a.ts');
+    await ws.open('b.ts');
+    type('b.ts', 'mine');
+    files['moved/b.ts'] = files['b.ts']!;
+    files['unrelated.ts'] = 'new';
+    delete files['b.ts'];
+    await ws.applyDiskChanges([
+      { kind: 'created', path: 'unrelated.ts', directory: false },
+      { kind: 'deleted', path: 'b.ts', directory: false },
+      { kind: 'created', path: 'moved/b.ts', directory: false },
+    ]);
+    expect(ws.getSnapshot().tabs.map((t) => [t.path, t.dirty, t.disk])).toEqual([
+      ['a.ts', false, undefined],
+      ['moved/b.ts', true, undefined],
+    ]);
+    expect(ws.modelOf('moved/b.ts')!.getValue()).toBe('mine');
+    // A deletion with no matching creation stays a deletion.
+    delete files['a.ts'];
+    files['c.ts'] = 'different';
+    await ws.applyDiskChanges([
+      { kind: 'deleted', path: 'a.ts', directory: false },
+      { kind: 'created', path: 'c.ts', directory: false },
+    ]);
+    expect(tab('a.ts')?.disk).toBe('deleted');
+  });
+
   it('our own save heard back from the watcher is no change, also when heard before the save was answered', async () => {
     const { ws, files, type, tab, setNextWrite } = diskWorkspace({ 'a.ts': 'a' });
     await ws.open('a.ts');

@@ -8,6 +8,9 @@ import type { SessionTabs, Tab } from './sessionTabs.js';
 /** The version the files API gives a missing file: a save against it recreates the file. */
 export const MISSING_FILE_VERSION = '';
 
+/** More files created in one window than this (a checkout, an install) is no rename of an open file. */
+const MAX_RENAME_CANDIDATES = 32;
+
 /** What following the disk needs of a session (the workspace hands in its parts). */
 export interface DiskFollowHost {
   sessionId: string;
@@ -47,7 +50,10 @@ export class DiskFollower {
       for (const path of this.openPathsUnder(change.path, change.directory)) check.add(path);
     }
     const work: Promise<void>[] = [...folders].map((folder) => this.host.tree.refresh(folder));
-    for (const [from, to] of moves) work.push(this.followRename(from, to));
+    for (const [from, to] of [...moves, ...(await this.inferRenames(changes))]) {
+      work.push(this.followRename(from, to));
+      check.delete(from);
+    }
     for (const path of check) if (tabs.has(path)) work.push(this.follow(path));
     await Promise.all(work);
   }
@@ -74,6 +80,39 @@ export class DiskFollower {
     if (!tab?.recheck || tab.saving) return;
     tab.recheck = false;
     void this.follow(path);
+  }
+
+  /**
+   * Watchers report a rename as a deletion and a creation. An open file deleted in a window where
+   * a file with exactly its disk text was created was moved there: its tab follows it.
+   */
+  private async inferRenames(changes: readonly FileChange[]): Promise<Array<[string, string]>> {
+    const { tabs, models } = this.host;
+    const last = new Map<string, FileChange['kind']>();
+    for (const change of changes) if (!change.directory) last.set(change.path, change.kind);
+    const gone = [...last].filter(([path, kind]) => kind === 'deleted' && tabs.has(path)).map(([path]) => path);
+    if (gone.length === 0) return [];
+    const created = [...last].filter(([path, kind]) => kind === 'created' && !tabs.has(path)).map(([path]) => path);
+    if (created.length === 0 || created.length > MAX_RENAME_CANDIDATES) return [];
+    const versions = await Promise.all(
+      created.map((path) =>
+        this.host.api.readFile(this.host.sessionId, path).then(
+          (file) => file.version,
+          () => undefined,
+        ),
+      ),
+    );
+    const renames: Array<[string, string]> = [];
+    const taken = new Set<string>();
+    for (const from of gone) {
+      const base = models.get(from)?.baseVersion;
+      const index = created.findIndex((path, i) => !taken.has(path) && base !== undefined && versions[i] === base);
+      if (index < 0) continue;
+      const to = created[index] as string;
+      taken.add(to);
+      renames.push([from, to]);
+    }
+    return renames;
   }
 
   private openPathsUnder(path: string, directory: boolean): string[] {

@@ -30,6 +30,8 @@ export interface DocumentView {
   saveFailed: boolean;
   /** The file changed on disk under unsaved changes, or was deleted (see DiskFollower). */
   disk: 'changed' | 'deleted' | undefined;
+  /** The disk version a `changed` mark is about. */
+  diskVersion: string | undefined;
 }
 
 export interface WorkspaceSnapshot {
@@ -103,6 +105,7 @@ export class SessionWorkspace implements Disposable {
         conflict: t.conflict !== undefined,
         saveFailed: t.saveFailed,
         disk: t.disk?.kind,
+        diskVersion: t.disk?.kind === 'changed' ? t.disk.version : undefined,
       })),
       activePath: this.tabs.activePath,
       opening: new Set(this.tabs.opening),
