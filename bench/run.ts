@@ -17,6 +17,8 @@
  *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
  *     Problems, with every language on: first use (servers installed on the way), cold (a new
  *     session, every server launched) and warm (the file reopened while its server runs).
+ *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
+ *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -27,6 +29,7 @@ import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
+import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
@@ -48,7 +51,7 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live']);
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
@@ -201,9 +204,10 @@ async function search(): Promise<void> {
 }
 
 async function findings(): Promise<void> {
-  ensureBuilt('web');
-  // The production bundle and the backend's default lease cap: the whole demo at once, as shipped.
-  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
+  ensureBuilt('web-test');
+  // The backend's default lease cap (the whole demo at once). The web app's test build: the same
+  // code as the production bundle plus test hooks, and it spares a second web build per run.
+  const stack = await startStack();
   try {
     const rows = await findingTimes(stack, FINDING_ROUNDS);
     out(
@@ -255,6 +259,11 @@ async function main(): Promise<void> {
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
     if (sections.has('findings')) await findings();
+    if (sections.has('live')) {
+      const live = await liveBench();
+      results.live = live.figures;
+      out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

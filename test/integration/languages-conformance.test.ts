@@ -154,7 +154,7 @@ function checkRecipe(recipe: InstallRecipe): void {
   }
 }
 
-const PINS: Required<TrustedToolPins> = { tsserverPath: '/host/typescript/lib/tsserver.js', pythonPath: '/usr/bin/python3', buildFiles: ['build.gradle.kts'] };
+const PINS = { tsserverPath: '/host/typescript/lib/tsserver.js', pythonPath: '/usr/bin/python3', buildFiles: ['build.gradle.kts'] } satisfies TrustedToolPins;
 const USER_CONFIG = { python: { pythonPath: '/workspace/.venv/bin/python' }, 'rust-analyzer': { procMacro: { enable: true } }, other: { kept: true } };
 const INIT = { processId: 1, initializationOptions: { tsserver: { path: '/workspace/node_modules/typescript/lib/tsserver.js' }, plugins: [{ name: 'p' }] } };
 
