@@ -9,6 +9,7 @@ export * from './frames.js';
 export * from './jsonDepth.js';
 export * from './jsonRpc.js';
 export * from './languages.js';
+export * from './languages/index.js';
 export * from './progress.js';
 export * from './readyFrame.js';
 export * from './records.js';

@@ -1,50 +1,29 @@
-import type { LanguageId } from './languages.js';
+import { languageDescriptor, type LanguageId } from './languages/index.js';
 import { isRecord } from './records.js';
 import type { EditorFeatureSettings } from './settings.js';
 
 /**
- * What Kandev tells a server before anything the user configured: settings that keep a server off
- * the network. A task host may have no route out, and a schema store download on every file open
- * would leak which files a person opens. Schemas still work from local files: a document's own
- * `$schema` (relative or file://) and the user's `yaml.schemas` / `json.schemas` settings.
- *
- * The user's per-language JSON (lsp_server_configs) is merged over these, key by key, so a person
- * who wants the schema store can turn it back on explicitly.
+ * What Kandev tells a server before anything the user configured, from its language's descriptor:
+ * its settings defaults with the network-off settings over them (a task host may have no route
+ * out, and a download per opened file would leak which files a person opens). The user's
+ * per-language JSON (lsp_server_configs) is merged over these, key by key, so a person who wants
+ * the schema store can turn it back on explicitly.
  */
-const CSS_SECTION = { validate: true, lint: {} };
+function defaultsOf(language: LanguageId, part: 'settings' | 'initializationOptions'): Record<string, unknown> | undefined {
+  const d = languageDescriptor(language);
+  const networkOff = d.networkOff.kind === 'settings' ? d.networkOff[part] : {};
+  // Network-off keys first (the order servers have always been sent), and they win over the defaults.
+  const merged = mergeJson(mergeJson({ ...networkOff }, d.serverSettings[part]), networkOff);
+  return Object.keys(merged).length === 0 ? undefined : merged;
+}
 
-export const SERVER_DEFAULT_CONFIGS: Readonly<Partial<Record<LanguageId, Record<string, unknown>>>> = {
-  // yaml-language-server fetches the schemastore.org catalog at start unless told not to.
-  yaml: { yaml: { schemaStore: { enable: false }, validate: true, hover: true, completion: true } },
-  // The JSON server's own downloads are closed by its initialization options (below); the
-  // setting is what VS Code's client reads, kept so a person sees downloads are off.
-  json: { json: { schemaDownload: { enable: false }, validate: { enable: true } } },
-  // The VS Code CSS and HTML servers read these sections with `workspace/configuration` and fail
-  // on a null answer (they expect VS Code's defaults), so each gets an object.
-  css: { css: CSS_SECTION, scss: CSS_SECTION, less: CSS_SECTION },
-  // The HTML server reads `js/ts.implicitProjectConfig` unguarded when it checks an embedded script:
-  // without it every check of a page fails and no finding shows.
-  html: {
-    html: { validate: { scripts: true, styles: true } },
-    css: CSS_SECTION,
-    javascript: { validate: { enable: true } },
-    'js/ts': { implicitProjectConfig: { experimentalDecorators: false, strictNullChecks: true } },
-  },
-  // explainshell is a web service; empty keeps bash-language-server from calling it.
-  shell: { bashIde: { explainshellEndpoint: '' } },
-};
+export function serverDefaultConfig(language: LanguageId): Record<string, unknown> | undefined {
+  return defaultsOf(language, 'settings');
+}
 
-/**
- * `initializationOptions` the broker puts into the one `initialize` a server receives. The JSON
- * server handles the schemes listed in `handledSchemaProtocols` itself and asks the client
- * (`vscode/content`, answered by the broker with an error) for any other: listing only `file`
- * means an http(s) `$schema` is never downloaded.
- */
-export const SERVER_INITIALIZATION_OPTIONS: Readonly<Partial<Record<LanguageId, Record<string, unknown>>>> = {
-  json: { handledSchemaProtocols: ['file'], provideFormatter: true },
-  css: { provideFormatter: true },
-  html: { provideFormatter: true },
-};
+export function serverInitializationOptions(language: LanguageId): Record<string, unknown> | undefined {
+  return defaultsOf(language, 'initializationOptions');
+}
 
 /** `over` merged onto `base` recursively for objects; any other value of `over` replaces. */
 export function mergeJson(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
@@ -56,28 +35,10 @@ export function mergeJson(base: Record<string, unknown>, over: Record<string, un
   return out;
 }
 
-/**
- * typescript-language-server computes inlay hints only when its `inlayHints` preferences ask for
- * some (all are off by default) and reads them from `workspace/didChangeConfiguration`, per
- * `typescript` / `javascript` section. Turning the editor's inlay hints switch on without these
- * would register a provider that always answers nothing.
- */
-const TYPESCRIPT_INLAY_HINTS = {
-  includeInlayParameterNameHints: 'all',
-  includeInlayParameterNameHintsWhenArgumentMatchesName: false,
-  includeInlayFunctionParameterTypeHints: true,
-  includeInlayVariableTypeHints: true,
-  includeInlayVariableTypeHintsWhenTypeMatchesName: false,
-  includeInlayPropertyDeclarationTypeHints: true,
-  includeInlayFunctionLikeReturnTypeHints: true,
-  includeInlayEnumMemberValueHints: true,
-};
-
 /** Server settings that follow the editor's per-language switches (lsp_editor_features). */
 export function editorFeatureConfig(language: LanguageId, features: EditorFeatureSettings | undefined): Record<string, unknown> | undefined {
-  if (language === 'typescript' && features?.inlay_hints === true) {
-    return { typescript: { inlayHints: TYPESCRIPT_INLAY_HINTS }, javascript: { inlayHints: TYPESCRIPT_INLAY_HINTS } };
-  }
+  const inlayHints = languageDescriptor(language).serverSettings.inlayHintSettings;
+  if (features?.inlay_hints === true && Object.keys(inlayHints).length > 0) return mergeJson({}, inlayHints);
   return undefined;
 }
 
@@ -90,7 +51,7 @@ export function effectiveServerConfig(
   userConfig: Record<string, unknown> | undefined,
   features?: EditorFeatureSettings,
 ): Record<string, unknown> | undefined {
-  const layers = [SERVER_DEFAULT_CONFIGS[language], editorFeatureConfig(language, features), userConfig].filter(
+  const layers = [serverDefaultConfig(language), editorFeatureConfig(language, features), userConfig].filter(
     (l): l is Record<string, unknown> => l !== undefined,
   );
   if (layers.length === 0) return undefined;
@@ -100,7 +61,7 @@ export function effectiveServerConfig(
 
 /** The `initialize` params with Kandev's options for this language merged under the client's own. */
 export function withInitializationOptions(language: LanguageId, params: unknown): unknown {
-  const options = SERVER_INITIALIZATION_OPTIONS[language];
+  const options = serverInitializationOptions(language);
   if (!options || !isRecord(params)) return params;
   const client = isRecord(params.initializationOptions) ? params.initializationOptions : {};
   return { ...params, initializationOptions: mergeJson(options, client) };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
+import { isLanguageId, LANGUAGE_DESCRIPTORS, LANGUAGE_IDS, type LanguageId } from './languages/index.js';
 import { isRecord } from './records.js';
 
 export const STATUS_LOCATIONS = ['toolbar', 'status_bar'] as const;
@@ -10,8 +10,8 @@ export type Locale = (typeof LOCALES)[number];
 export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints'] as const;
 export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
 
-/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
-export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
+/** Languages whose servers can be installed automatically on some task host (their recipe is not `never`). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = LANGUAGE_DESCRIPTORS.filter((d) => d.install.kind !== 'never').map((d) => d.id);
 
 const unknownLanguage = (key: unknown) => `unknown language: ${String(key)}`;
 /** The language key of a record entry an issue is about (its path's last step). */
@@ -94,7 +94,7 @@ export type UserSettings = z.infer<typeof userSettingsSchema>;
 export type EditorFeatureSettings = NonNullable<UserSettings['lsp_editor_features'][LanguageId]>;
 
 export const DEFAULT_SETTINGS: UserSettings = {
-  lsp_auto_start_languages: ['typescript', 'python', 'go'],
+  lsp_auto_start_languages: LANGUAGE_DESCRIPTORS.filter((d) => d.autoStartByDefault).map((d) => d.id),
   lsp_auto_install_languages: [],
   lsp_server_configs: {},
   lsp_status_location: 'toolbar',

@@ -1,9 +1,9 @@
-import { LANGUAGE_CATALOG, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
+import { LANGUAGE_CATALOG, languageDescriptor, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
 
 /**
- * The languages agentctl can serve (DESIGN section 6). Data only: how a language's server is
- * found lives in resolve/, how it is installed in install/. Server binaries, install commands and
- * destinations come from the protocol's catalog, which the installers and the managed layout
+ * The languages agentctl can serve. Data only: how a language's server is found lives in resolve/,
+ * how it is installed in install/. Server binaries, install commands and destinations come from
+ * the protocol's language descriptors, which the installers and the managed layout
  * (install/layout.ts) also read, so the command shown to a person installs exactly the pinned
  * packages the installer would, where discovery looks.
  */
@@ -12,27 +12,13 @@ export interface CatalogLanguage extends LanguageCatalogEntry {
   installerPlatforms: readonly NodeJS.Platform[];
 }
 
-const POSIX_AND_WINDOWS: readonly NodeJS.Platform[] = ['linux', 'darwin', 'win32'];
+/** Hosts whose agentctl has an installer: the recipe's platforms, none for a server Kandev never installs. */
+function installerPlatforms(id: LanguageId): readonly NodeJS.Platform[] {
+  const recipe = languageDescriptor(id).install;
+  return recipe.kind === 'never' ? [] : recipe.platforms;
+}
 
-/** Hosts whose agentctl has an installer, per language (empty: manual install only). */
-const INSTALLER_PLATFORMS: Readonly<Record<LanguageId, readonly NodeJS.Platform[]>> = {
-  typescript: POSIX_AND_WINDOWS,
-  python: POSIX_AND_WINDOWS,
-  go: POSIX_AND_WINDOWS,
-  // Release archives are fetched for Linux and macOS only; a manual Windows install still runs.
-  rust: ['linux', 'darwin'],
-  kotlin: [],
-  json: POSIX_AND_WINDOWS,
-  yaml: POSIX_AND_WINDOWS,
-  shell: POSIX_AND_WINDOWS,
-  dockerfile: POSIX_AND_WINDOWS,
-  css: POSIX_AND_WINDOWS,
-  html: POSIX_AND_WINDOWS,
-  // clangd comes from the host's package manager (it must match the host's libc and LLVM).
-  cpp: [],
-};
-
-export const CATALOG: readonly CatalogLanguage[] = LANGUAGE_CATALOG.map((entry) => ({ ...entry, installerPlatforms: INSTALLER_PLATFORMS[entry.id] }));
+export const CATALOG: readonly CatalogLanguage[] = LANGUAGE_CATALOG.map((entry) => ({ ...entry, installerPlatforms: installerPlatforms(entry.id) }));
 
 export function catalogLanguage(id: LanguageId): CatalogLanguage {
   const entry = CATALOG.find((l) => l.id === id);

@@ -1,9 +1,10 @@
 import { tmpdir } from 'node:os';
+import type { InstallRecipe } from '@kandev/protocol';
 import { findOnPath } from '../env/pathLookup.js';
 import { absoluteEntries, absolutePath, childEnv, envValue, pathFor, type TaskEnv } from '../env/taskEnv.js';
 import type { InstallContext, Installer } from './installer.js';
 import { toolMissing } from './guidance.js';
-import { findGopls, goplsName, GOPLS_PACKAGE } from './layout.js';
+import { executableName, findGoInstalled } from './layout.js';
 import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { createStaging, publishFile, sweepStale } from './publish.js';
@@ -19,10 +20,14 @@ import { describeExit, runInstaller, type RunResult } from './run.js';
  * its result into GOBIN by copying when the work dir is on another file system, so a cancelled
  * or crashed install could otherwise leave a truncated gopls where discovery would find it.
  */
-export const goInstaller: Installer = {
-  lockKey: (env, platform) => ['go', ...['GOBIN', 'GOPATH', 'HOME', 'USERPROFILE'].map((n) => envValue(env, n, platform) ?? '')].join('\0'),
-  install: installGopls,
-};
+export function goInstaller(recipe: GoRecipe, binary: string): Installer {
+  return {
+    lockKey: (env, platform) => ['go', ...['GOBIN', 'GOPATH', 'HOME', 'USERPROFILE'].map((n) => envValue(env, n, platform) ?? '')].join('\0'),
+    install: (ctx) => installWithGo(ctx, recipe.module, binary),
+  };
+}
+
+type GoRecipe = Extract<InstallRecipe, { kind: 'go' }>;
 
 function failed(summary: string, tail: readonly string[] = []): InstallOutcome {
   return { ok: false, error: { code: 'failed', message: failureText(summary, tail) } };
@@ -33,31 +38,31 @@ function howItEnded(result: Exclude<RunResult, { kind: 'cancelled' }>): string {
   return result.kind === 'timed_out' ? 'did not finish in time' : `could not start (${result.message})`;
 }
 
-async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
+async function installWithGo(ctx: InstallContext, module: string, binary: string): Promise<InstallOutcome> {
   const { env, platform, files, output } = ctx;
   const path = pathFor(platform);
-  const found = findGopls(env, platform, files);
+  const found = findGoInstalled(binary, env, platform, files);
   if (found !== undefined) return { ok: true, value: found };
 
   const go = findOnPath('go', env, platform, files);
-  if (go === undefined) return failed(toolMissing('go', 'gopls'));
+  if (go === undefined) return failed(toolMissing('go', binary));
 
   const dest = await goInstallDir(ctx, go);
   if (dest.kind === 'cancelled') return CANCELLED;
   if (dest.kind === 'failed') return dest.outcome;
-  const published = path.join(dest.dir, goplsName(platform));
+  const published = path.join(dest.dir, executableName(binary, platform));
   if (files.isLaunchable(published)) return { ok: true, value: published };
 
   await sweepStale(files, platform, dest.dir, ctx.deps.clock.now());
-  const staging = await createStaging(files, platform, dest.dir, 'gopls');
+  const staging = await createStaging(files, platform, dest.dir, binary);
   try {
     const scratch = path.join(staging, 'tmp');
     await files.mkdirp(scratch);
-    output.note(`Installing ${GOPLS_PACKAGE} with ${go} into ${dest.dir}`);
+    output.note(`Installing ${module} with ${go} into ${dest.dir}`);
     const result = await runInstaller(
       {
         command: go,
-        args: ['install', GOPLS_PACKAGE],
+        args: ['install', module],
         // Go's build scratch (GOTMPDIR) goes into staging too, unless the task chose one: a killed
         // build then leaves nothing behind in the system temp directory.
         env: childEnv(env, { GOBIN: staging, GOTMPDIR: envValue(env, 'GOTMPDIR', platform) ?? scratch }, platform),
@@ -68,13 +73,14 @@ async function installGopls(ctx: InstallContext): Promise<InstallOutcome> {
     if (result.kind === 'cancelled') return CANCELLED;
     if (result.kind !== 'exited' || result.code !== 0) {
       return failed(
-        `go install ${GOPLS_PACKAGE} ${howItEnded(result)}. Check the task's Go setup (GOPROXY, GOFLAGS, network access ` +
-          'to the module proxy, and a Go version recent enough for the latest gopls); go output follows.',
+        `go install ${module} ${howItEnded(result)}. Check the task's Go setup (GOPROXY, GOFLAGS, network access ` +
+          `to the module proxy, and a Go version recent enough for the latest ${binary}); go output follows.`,
         output.tail(),
       );
     }
-    const staged = path.join(staging, goplsName(platform));
-    if (!files.isLaunchable(staged)) return failed(`go install finished but produced no ${goplsName(platform)}; go output follows.`, output.tail());
+    const staged = path.join(staging, executableName(binary, platform));
+    if (!files.isLaunchable(staged))
+      return failed(`go install finished but produced no ${executableName(binary, platform)}; go output follows.`, output.tail());
     if (ctx.signal.aborted) return CANCELLED;
     await publishFile(files, staged, published);
     return { ok: true, value: published };

@@ -1,10 +1,8 @@
-import type { LanguageId } from '@kandev/protocol';
+import { languageDescriptor, type InstallRecipe, type LanguageId } from '@kandev/protocol';
 import type { TaskEnv } from '../env/taskEnv.js';
 import { resolveDeps, type InstallDeps, type Installer } from './installer.js';
 import { goInstaller } from './go.js';
-import { CLANGD_GUIDANCE, KOTLIN_GUIDANCE, RUST_WINDOWS_GUIDANCE } from './guidance.js';
 import { HostFiles } from './hostFs.js';
-import { isNpmLanguage } from './layout.js';
 import { npmInstaller } from './npm.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { OutputTail } from './output.js';
@@ -30,19 +28,21 @@ export interface InstallRequest {
   onOutput?: (line: string) => void;
 }
 
+type InstallerOf<R extends InstallRecipe> = (recipe: R, binary: string, platform: NodeJS.Platform) => Installer | { guidance: string };
+
+/** The installer of each kind of recipe, or the manual-setup guidance when there is none for this host. */
+const INSTALLERS: { [K in InstallRecipe['kind']]: InstallerOf<Extract<InstallRecipe, { kind: K }>> } = {
+  npm: (recipe) => npmInstaller(recipe),
+  go: (recipe, binary) => goInstaller(recipe, binary),
+  release: (recipe, binary, platform) =>
+    (recipe.platforms as readonly string[]).includes(platform) ? releaseInstaller(recipe, binary) : { guidance: recipe.otherPlatformGuidance },
+  never: (recipe) => ({ guidance: recipe.guidance }),
+};
+
 /** Which installer serves a language on this platform, or the manual-setup guidance when none does. */
 function installerFor(language: LanguageId, platform: NodeJS.Platform): Installer | { guidance: string } {
-  if (isNpmLanguage(language)) return npmInstaller(language);
-  switch (language) {
-    case 'go':
-      return goInstaller;
-    case 'rust':
-      return platform === 'win32' ? { guidance: RUST_WINDOWS_GUIDANCE } : releaseInstaller;
-    case 'kotlin':
-      return { guidance: KOTLIN_GUIDANCE };
-    case 'cpp':
-      return { guidance: CLANGD_GUIDANCE };
-  }
+  const { install, server } = languageDescriptor(language);
+  return (INSTALLERS[install.kind] as InstallerOf<InstallRecipe>)(install, server.binary, platform);
 }
 
 /**

@@ -1,39 +1,24 @@
-import {
-  displayManagedDir,
-  displayNpmBinDir,
-  GO_INSTALL_COMMAND,
-  GOPLS_PACKAGE,
-  isNpmLanguage,
-  MANAGED_ROOT_SEGMENTS,
-  NPM_BIN_SEGMENTS,
-  npmInstallCommand,
-  NPM_SERVERS,
-  type LanguageId,
-  type NpmLanguage,
-  type NpmServer,
-} from '@kandev/protocol';
+import { languageDescriptor, MANAGED_ROOT_SEGMENTS, NPM_BIN_SEGMENTS, type InstallRecipe, type LanguageId, type NpmRecipe } from '@kandev/protocol';
 import type { LaunchableCheck } from '../env/pathLookup.js';
 import { absoluteEntries, absolutePath, envValue, isWindows, pathFor, type TaskEnv } from '../env/taskEnv.js';
 import { HostFiles, identityPath, type ToHostPath } from './hostFs.js';
 
 /**
  * Where language servers live once installed, and what is installed. Discovery (resolve/), the
- * installers and the catalog's install commands all read this one layout, so "is it installed?",
- * "where did we put it?" and "how do I install it by hand?" can never disagree.
+ * installers and the catalog's install commands all read this one layout, from each language's
+ * install recipe, so "is it installed?", "where did we put it?" and "how do I install it by hand?"
+ * can never disagree.
  *
- *   <managed root>/typescript/node_modules/.bin/typescript-language-server[.cmd]
- *   <managed root>/python/node_modules/.bin/pyright-langserver[.cmd]
- *   <managed root>/vscode-langservers/node_modules/.bin/vscode-{json,css,html}-language-server[.cmd]
- *   <managed root>/{yaml,shell,dockerfile}/node_modules/.bin/<server>[.cmd]
- *   <managed root>/rust/rust-analyzer
- *   gopls: wherever `go install` puts it (GOBIN, GOPATH/bin, ~/go/bin), not in the managed root
+ *   npm:     <managed root>/<recipe dir>/node_modules/.bin/<bin>[.cmd]   (servers of one package share the dir)
+ *   release: <managed root>/<recipe dir>/<binary>[.exe]
+ *   go:      wherever `go install` puts it (GOBIN, GOPATH/bin, ~/go/bin), not in the managed root
+ *   never:   nowhere of Kandev's; found on the task PATH only
  *
  * Each language directory is published whole by one rename, so it is either absent or complete.
  */
 export const MANAGED_SEGMENTS = MANAGED_ROOT_SEGMENTS;
-// What is installed (pinned packages) and how it reads to people live in the protocol's catalog.
-export { GO_INSTALL_COMMAND, GOPLS_PACKAGE, NPM_SERVERS, displayManagedDir, displayNpmBinDir, isNpmLanguage, npmInstallCommand };
-export type { NpmLanguage, NpmServer };
+export type { NpmRecipe };
+export type ReleaseRecipe = Extract<InstallRecipe, { kind: 'release' }>;
 
 /**
  * The task's home: HOME, or USERPROFILE on Windows when HOME is not usable. Always the TASK env's
@@ -52,34 +37,41 @@ export function managedRoot(env: TaskEnv, platform: NodeJS.Platform): string | u
   return home === undefined ? undefined : pathFor(platform).join(home, ...MANAGED_SEGMENTS);
 }
 
-/** The folder of a language under the managed root; npm servers that share a package share it. */
-export function languageDir(root: string, language: LanguageId, platform: NodeJS.Platform): string {
-  return pathFor(platform).join(root, isNpmLanguage(language) ? NPM_SERVERS[language].dir : language);
+/** The folder of a recipe under the managed root (npm servers that share a package share it). */
+export function recipeDir(root: string, recipe: NpmRecipe | ReleaseRecipe, platform: NodeJS.Platform): string {
+  return pathFor(platform).join(root, recipe.dir);
 }
 
 /** The concrete launcher of an npm-installed server: the `.cmd` shim on Windows (S10). */
-export function npmLauncher(dir: string, language: NpmLanguage, platform: NodeJS.Platform): string {
-  const bin = NPM_SERVERS[language].bin;
-  return pathFor(platform).join(dir, ...NPM_BIN_SEGMENTS, isWindows(platform) ? `${bin}.cmd` : bin);
+export function npmLauncher(dir: string, recipe: NpmRecipe, platform: NodeJS.Platform): string {
+  return pathFor(platform).join(dir, ...NPM_BIN_SEGMENTS, isWindows(platform) ? `${recipe.bin}.cmd` : recipe.bin);
 }
 
-export function rustAnalyzerBinary(dir: string, platform: NodeJS.Platform): string {
-  return pathFor(platform).join(dir, isWindows(platform) ? 'rust-analyzer.exe' : 'rust-analyzer');
+/** A downloaded binary in its folder (`.exe` on Windows). */
+export function executableIn(dir: string, binary: string, platform: NodeJS.Platform): string {
+  return pathFor(platform).join(dir, executableName(binary, platform));
 }
 
-export function goplsName(platform: NodeJS.Platform): string {
-  return isWindows(platform) ? 'gopls.exe' : 'gopls';
+export function executableName(binary: string, platform: NodeJS.Platform): string {
+  return isWindows(platform) ? `${binary}.exe` : binary;
 }
 
-/**
- * The directory of the managed root that holds this language's launcher: npm servers in
- * <root>/<language>/node_modules/.bin, rust-analyzer in <root>/rust. Undefined for gopls (Go's own
- * bin dirs, goBinDirs), Kotlin and clangd (manual installs, found on the task PATH only).
- */
+/** Where each kind of recipe leaves its launcher inside the managed root (none: not there). */
+const MANAGED_BIN_DIR: {
+  [K in InstallRecipe['kind']]: (root: string, recipe: Extract<InstallRecipe, { kind: K }>, platform: NodeJS.Platform) => string | undefined;
+} = {
+  npm: (root, recipe, platform) => pathFor(platform).join(recipeDir(root, recipe, platform), ...NPM_BIN_SEGMENTS),
+  release: (root, recipe, platform) => recipeDir(root, recipe, platform),
+  // Go's own bin dirs (goBinDirs) are searched instead.
+  go: () => undefined,
+  // Manual installs: found on the task PATH only.
+  never: () => undefined,
+};
+
+/** The directory of the managed root that holds this language's launcher, if its recipe installs there. */
 export function managedBinDir(root: string, language: LanguageId, platform: NodeJS.Platform): string | undefined {
-  if (isNpmLanguage(language)) return pathFor(platform).join(languageDir(root, language, platform), ...NPM_BIN_SEGMENTS);
-  if (language === 'rust') return languageDir(root, language, platform);
-  return undefined;
+  const recipe = languageDescriptor(language).install;
+  return (MANAGED_BIN_DIR[recipe.kind] as (root: string, recipe: InstallRecipe, platform: NodeJS.Platform) => string | undefined)(root, recipe, platform);
 }
 
 /**
@@ -102,23 +94,43 @@ export function goBinDirs(env: TaskEnv, platform: NodeJS.Platform): string[] {
   return [...new Set(dirs)];
 }
 
-export function findGopls(env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
+export function findGoInstalled(binary: string, env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
   const path = pathFor(platform);
   return goBinDirs(env, platform)
-    .map((dir) => path.join(dir, goplsName(platform)))
+    .map((dir) => path.join(dir, executableName(binary, platform)))
     .find((candidate) => files.isLaunchable(candidate));
 }
 
-/** The launcher a previous install left, if it is complete; reads the same layout the installers write. */
-export function findInstalled(language: LanguageId, env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
-  if (language === 'go') return findGopls(env, platform, files);
-  // Manual installs only (kotlin-lsp, clangd): found on PATH by resolve/, never here.
-  if (language === 'kotlin' || language === 'cpp') return undefined;
+type InstalledLookup<R extends InstallRecipe> = (
+  recipe: R,
+  binary: string,
+  env: TaskEnv,
+  platform: NodeJS.Platform,
+  files: LaunchableCheck,
+) => string | undefined;
+
+function inManagedRoot(env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck, launcherIn: (root: string) => string): string | undefined {
   const root = managedRoot(env, platform);
   if (root === undefined) return undefined;
-  const dir = languageDir(root, language, platform);
-  const launcher = isNpmLanguage(language) ? npmLauncher(dir, language, platform) : rustAnalyzerBinary(dir, platform);
+  const launcher = launcherIn(root);
   return files.isLaunchable(launcher) ? launcher : undefined;
+}
+
+/** Where a finished install of each kind of recipe left its launcher. */
+const INSTALLED: { [K in InstallRecipe['kind']]: InstalledLookup<Extract<InstallRecipe, { kind: K }>> } = {
+  npm: (recipe, _binary, env, platform, files) =>
+    inManagedRoot(env, platform, files, (root) => npmLauncher(recipeDir(root, recipe, platform), recipe, platform)),
+  release: (recipe, binary, env, platform, files) =>
+    inManagedRoot(env, platform, files, (root) => executableIn(recipeDir(root, recipe, platform), binary, platform)),
+  go: (_recipe, binary, env, platform, files) => findGoInstalled(binary, env, platform, files),
+  // Manual installs only: found on PATH by resolve/, never here.
+  never: () => undefined,
+};
+
+/** The launcher a previous install left, if it is complete; reads the same layout the installers write. */
+export function findInstalled(language: LanguageId, env: TaskEnv, platform: NodeJS.Platform, files: LaunchableCheck): string | undefined {
+  const { install, server } = languageDescriptor(language);
+  return (INSTALLED[install.kind] as InstalledLookup<InstallRecipe>)(install, server.binary, env, platform, files);
 }
 
 /** findInstalled on this host's files (task paths mapped by `toHostPath`): the absolute launcher, or undefined. */

@@ -2,7 +2,7 @@ import { launchCommand } from '../process/launchCommand.js';
 import { findOnPath } from '../env/pathLookup.js';
 import type { InstallContext, Installer } from './installer.js';
 import { NO_HOME, toolMissing } from './guidance.js';
-import { languageDir, managedRoot, NPM_SERVERS, npmLauncher, type NpmLanguage } from './layout.js';
+import { managedRoot, npmLauncher, recipeDir, type NpmRecipe } from './layout.js';
 import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { createStaging, publishDirectory, sweepStale } from './publish.js';
@@ -11,34 +11,33 @@ import { describeExit, runInstaller } from './run.js';
 /**
  * The npm-installed servers (typescript-language-server + TypeScript, pyright, the VS Code JSON/CSS/HTML
  * servers, yaml-language-server, bash-language-server, docker-langserver), installed with the task's
- * own npm into `<managed root>/<NPM_SERVERS[language].dir>`: `npm install --prefix <staging> <pinned packages>`, then the staging
+ * own npm into `<managed root>/<recipe dir>`: `npm install --prefix <staging> <pinned packages>`, then the staging
  * directory is renamed into place. npm's .bin links are relative (and its Windows shims use %~dp0),
  * so the install keeps working after the rename.
  */
-export function npmInstaller(language: NpmLanguage): Installer {
+export function npmInstaller(recipe: NpmRecipe): Installer {
   return {
     // Keyed by folder: JSON, CSS and HTML share one install and must never race on it.
-    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${NPM_SERVERS[language].dir}`,
-    install: (ctx) => installWithNpm(ctx, language),
+    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${recipe.dir}`,
+    install: (ctx) => installWithNpm(ctx, recipe),
   };
 }
 
-async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promise<InstallOutcome> {
+async function installWithNpm(ctx: InstallContext, server: NpmRecipe): Promise<InstallOutcome> {
   const { env, platform, files, output } = ctx;
-  const server = NPM_SERVERS[language];
   const root = managedRoot(env, platform);
   if (root === undefined) return { ok: false, error: { code: 'failed', message: failureText(NO_HOME) } };
-  const target = languageDir(root, language, platform);
-  const isComplete = (dir: string) => files.isLaunchable(npmLauncher(dir, language, platform));
+  const target = recipeDir(root, server, platform);
+  const isComplete = (dir: string) => files.isLaunchable(npmLauncher(dir, server, platform));
 
   // Re-check under the lock: a request that queued behind a finished install reuses it (S10).
-  if (isComplete(target)) return { ok: true, value: npmLauncher(target, language, platform) };
+  if (isComplete(target)) return { ok: true, value: npmLauncher(target, server, platform) };
 
   const npm = findOnPath('npm', env, platform, files);
   if (npm === undefined) return { ok: false, error: { code: 'failed', message: failureText(toolMissing('npm', server.bin)) } };
 
   await sweepStale(files, platform, root, ctx.deps.clock.now());
-  const staging = await createStaging(files, platform, root, language);
+  const staging = await createStaging(files, platform, root, ctx.language);
   try {
     output.note(`Installing ${server.packages.join(' ')} with ${npm}`);
     // --ignore-scripts: no pinned package needs one, and a lifecycle script would be code from the
@@ -74,7 +73,7 @@ async function installWithNpm(ctx: InstallContext, language: NpmLanguage): Promi
     }
     if (ctx.signal.aborted) return CANCELLED; // torn down between exit and publish: publish nothing
     await publishDirectory(files, platform, staging, target, isComplete);
-    return { ok: true, value: npmLauncher(target, language, platform) };
+    return { ok: true, value: npmLauncher(target, server, platform) };
   } finally {
     // After a successful publish the staging path no longer exists; otherwise this discards it.
     await files.remove(staging);

@@ -5,21 +5,20 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { envValue, pathFor } from '../env/taskEnv.js';
 import type { InstallContext, Installer } from './installer.js';
-import { NO_HOME, RUST_WINDOWS_GUIDANCE, rustUnsupportedHostGuidance } from './guidance.js';
-import { languageDir, managedRoot, rustAnalyzerBinary } from './layout.js';
+import { NO_HOME, unsupportedHostGuidance } from './guidance.js';
+import { executableIn, managedRoot, recipeDir, type ReleaseRecipe } from './layout.js';
 import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { createStaging, publishDirectory, sweepStale } from './publish.js';
 import { errorMessage } from './run.js';
 
 /**
- * rust-analyzer from its release download, Linux and macOS only:
- *   <base>/rust-analyzer-<target triple>.gz          the gzip-compressed binary
- *   <base>/rust-analyzer-<target triple>.gz.sha256   its sha256 (first hex token, sha256sum style)
+ * A server from its release download, on the recipe's platforms only (rust-analyzer's layout):
+ *   <base>/<binary>-<target triple>.gz          the gzip-compressed binary
+ *   <base>/<binary>-<target triple>.gz.sha256   its sha256 (first hex token, sha256sum style)
+ * The base is the recipe's, unless the task env's `recipe.baseUrlEnv` (or the injected deps) names a mirror.
  * Downloaded into staging, verified, decompressed, chmod 755, then published by one rename.
  */
-export const DEFAULT_RUST_ANALYZER_BASE_URL = 'https://github.com/rust-lang/rust-analyzer/releases/latest/download';
-export const RUST_ANALYZER_BASE_URL_ENV = 'KANDEV_RUST_ANALYZER_BASE_URL';
 /** rust-analyzer's archive is about 20 MiB and the binary about 60 MiB; these only stop a runaway server. */
 const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 const MAX_BINARY_BYTES = 1024 * 1024 * 1024;
@@ -33,87 +32,97 @@ export function targetTriple(platform: NodeJS.Platform, arch: string, libc: () =
   return undefined;
 }
 
-export const releaseInstaller: Installer = {
-  lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0rust`,
-  install: installRustAnalyzer,
-};
+/** What one release download works with: the recipe and the launcher's name. */
+interface Release {
+  recipe: ReleaseRecipe;
+  binary: string;
+}
+
+export function releaseInstaller(recipe: ReleaseRecipe, binary: string): Installer {
+  return {
+    lockKey: (env, platform) => `${managedRoot(env, platform) ?? ''}\0${recipe.dir}`,
+    install: (ctx) => installRelease(ctx, { recipe, binary }),
+  };
+}
 
 /** A failure whose message is already the actionable summary. */
 class ReleaseError extends Error {}
 
-async function installRustAnalyzer(ctx: InstallContext): Promise<InstallOutcome> {
+async function installRelease(ctx: InstallContext, release: Release): Promise<InstallOutcome> {
+  const { recipe, binary: name } = release;
   const { env, platform, files, output, deps } = ctx;
-  if (platform === 'win32') return { ok: false, error: { code: 'no_installer', guidance: RUST_WINDOWS_GUIDANCE } };
+  if (!(recipe.platforms as readonly string[]).includes(platform))
+    return { ok: false, error: { code: 'no_installer', guidance: recipe.otherPlatformGuidance } };
   const triple = targetTriple(platform, deps.arch, deps.libc);
-  if (triple === undefined) return { ok: false, error: { code: 'no_installer', guidance: rustUnsupportedHostGuidance(platform, deps.arch) } };
+  if (triple === undefined)
+    return { ok: false, error: { code: 'no_installer', guidance: unsupportedHostGuidance(name, recipe.manualCommand, platform, deps.arch) } };
   const root = managedRoot(env, platform);
   if (root === undefined) return { ok: false, error: { code: 'failed', message: failureText(NO_HOME) } };
-  const target = languageDir(root, 'rust', platform);
-  const isComplete = (dir: string) => files.isLaunchable(rustAnalyzerBinary(dir, platform));
-  if (isComplete(target)) return { ok: true, value: rustAnalyzerBinary(target, platform) };
+  const target = recipeDir(root, recipe, platform);
+  const isComplete = (dir: string) => files.isLaunchable(executableIn(dir, name, platform));
+  if (isComplete(target)) return { ok: true, value: executableIn(target, name, platform) };
 
-  const base = (deps.rustAnalyzerBaseUrl ?? envValue(env, RUST_ANALYZER_BASE_URL_ENV, platform) ?? DEFAULT_RUST_ANALYZER_BASE_URL).replace(/\/+$/, '');
-  const archiveUrl = `${base}/rust-analyzer-${triple}.gz`;
+  const base = (deps.rustAnalyzerBaseUrl ?? envValue(env, recipe.baseUrlEnv, platform) ?? recipe.baseUrl).replace(/\/+$/, '');
+  const archiveUrl = `${base}/${name}-${triple}.gz`;
   const path = pathFor(platform);
 
   await sweepStale(files, platform, root, deps.clock.now());
-  const staging = await createStaging(files, platform, root, 'rust');
+  const staging = await createStaging(files, platform, root, recipe.dir);
   try {
     output.note(`Downloading ${archiveUrl}`);
-    const expected = await fetchChecksum(ctx, `${archiveUrl}.sha256`);
-    const archive = path.join(staging, 'rust-analyzer.gz');
-    const actual = await download(ctx, archiveUrl, archive);
+    const expected = await fetchChecksum(ctx, release, `${archiveUrl}.sha256`);
+    const archive = path.join(staging, `${name}.gz`);
+    const actual = await download(ctx, release, archiveUrl, archive);
     if (actual !== expected) {
       throw new ReleaseError(
-        `The rust-analyzer download from ${archiveUrl} failed checksum verification (expected sha256 ${expected}, got ${actual}); ` +
-          `nothing was installed. Retry; if it persists, check ${RUST_ANALYZER_BASE_URL_ENV} and any proxy between the task host and the release server.`,
+        `The ${name} download from ${archiveUrl} failed checksum verification (expected sha256 ${expected}, got ${actual}); ` +
+          `nothing was installed. Retry; if it persists, check ${recipe.baseUrlEnv} and any proxy between the task host and the release server.`,
       );
     }
     output.note('Checksum verified; decompressing');
-    const binary = rustAnalyzerBinary(staging, platform);
-    await pipeline(files.readStream(archive), createGunzip(), byteLimit(MAX_BINARY_BYTES, 'decompressed rust-analyzer'), files.writeStream(binary), {
+    const binary = executableIn(staging, name, platform);
+    await pipeline(files.readStream(archive), createGunzip(), byteLimit(release, MAX_BINARY_BYTES, `decompressed ${name}`), files.writeStream(binary), {
       signal: ctx.signal,
     });
     await files.remove(archive);
     await files.chmod(binary, 0o755);
     if (ctx.signal.aborted) return CANCELLED;
     await publishDirectory(files, platform, staging, target, isComplete);
-    return { ok: true, value: rustAnalyzerBinary(target, platform) };
+    return { ok: true, value: executableIn(target, name, platform) };
   } catch (err) {
     if (ctx.signal.aborted) return CANCELLED;
-    const summary =
-      err instanceof ReleaseError ? err.message : `Installing rust-analyzer from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
+    const summary = err instanceof ReleaseError ? err.message : `Installing ${name} from ${archiveUrl} failed: ${errorMessage(err)}. Nothing was installed.`;
     return { ok: false, error: { code: 'failed', message: failureText(summary, output.tail()) } };
   } finally {
     await files.remove(staging);
   }
 }
 
-async function get(ctx: InstallContext, url: string): Promise<Response> {
+async function get(ctx: InstallContext, { recipe }: Release, url: string): Promise<Response> {
   let response: Response;
   try {
     response = await ctx.deps.fetch(url, { signal: ctx.signal, redirect: 'follow' });
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     throw new ReleaseError(
-      `Could not reach ${url} (${errorMessage(err)}). Check the task host's network access, or set ${RUST_ANALYZER_BASE_URL_ENV} to a reachable mirror.`,
+      `Could not reach ${url} (${errorMessage(err)}). Check the task host's network access, or set ${recipe.baseUrlEnv} to a reachable mirror.`,
     );
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel();
     throw new ReleaseError(
-      `Downloading ${url} failed with HTTP ${response.status} ${response.statusText}. Check ${RUST_ANALYZER_BASE_URL_ENV} and that a release exists for this platform.`,
+      `Downloading ${url} failed with HTTP ${response.status} ${response.statusText}. Check ${recipe.baseUrlEnv} and that a release exists for this platform.`,
     );
   }
   return response;
 }
 
-async function fetchChecksum(ctx: InstallContext, url: string): Promise<string> {
-  const response = await get(ctx, url);
+async function fetchChecksum(ctx: InstallContext, release: Release, url: string): Promise<string> {
+  const response = await get(ctx, release, url);
   const chunks: Buffer[] = [];
   await pipeline(
     bodyStream(response),
-    byteLimit(MAX_CHECKSUM_BYTES, 'checksum file'),
+    byteLimit(release, MAX_CHECKSUM_BYTES, 'checksum file'),
     new Transform({
       transform(chunk: Buffer, _enc, done: TransformCallback) {
         chunks.push(chunk);
@@ -123,13 +132,13 @@ async function fetchChecksum(ctx: InstallContext, url: string): Promise<string> 
     { signal: ctx.signal },
   );
   const token = Buffer.concat(chunks).toString('utf8').trim().split(/\s+/)[0] ?? '';
-  if (!/^[0-9a-fA-F]{64}$/.test(token)) throw new ReleaseError(`${url} does not hold a sha256 checksum; refusing to install an unverified rust-analyzer.`);
+  if (!/^[0-9a-fA-F]{64}$/.test(token)) throw new ReleaseError(`${url} does not hold a sha256 checksum; refusing to install an unverified ${release.binary}.`);
   return token.toLowerCase();
 }
 
 /** Streams `url` to a staging file; returns the sha256 of what was written. */
-async function download(ctx: InstallContext, url: string, to: string): Promise<string> {
-  const response = await get(ctx, url);
+async function download(ctx: InstallContext, release: Release, url: string, to: string): Promise<string> {
+  const response = await get(ctx, release, url);
   const hash = createHash('sha256');
   const hashing = new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
@@ -137,7 +146,9 @@ async function download(ctx: InstallContext, url: string, to: string): Promise<s
       done(null, chunk);
     },
   });
-  await pipeline(bodyStream(response), byteLimit(MAX_ARCHIVE_BYTES, 'rust-analyzer archive'), hashing, ctx.files.writeStream(to), { signal: ctx.signal });
+  await pipeline(bodyStream(response), byteLimit(release, MAX_ARCHIVE_BYTES, `${release.binary} archive`), hashing, ctx.files.writeStream(to), {
+    signal: ctx.signal,
+  });
   return hash.digest('hex');
 }
 
@@ -145,12 +156,12 @@ function bodyStream(response: Response): Readable {
   return Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
 }
 
-function byteLimit(max: number, what: string): Transform {
+function byteLimit({ recipe }: Release, max: number, what: string): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       seen += chunk.length;
-      if (seen > max) done(new ReleaseError(`The ${what} is larger than ${max} bytes; refusing it. Check ${RUST_ANALYZER_BASE_URL_ENV}.`));
+      if (seen > max) done(new ReleaseError(`The ${what} is larger than ${max} bytes; refusing it. Check ${recipe.baseUrlEnv}.`));
       else done(null, chunk);
     },
   });

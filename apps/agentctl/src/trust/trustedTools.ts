@@ -1,24 +1,39 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
+import { languageDescriptor, type HostToolsProbe, type LanguageId, type TrustedToolPins } from '@kandev/protocol';
 import { findOnPath } from '../env/pathLookup.js';
 import type { TaskEnv } from '../env/taskEnv.js';
 import { findImportedBuildFiles } from './buildFiles.js';
 import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
 
 /**
- * The task-host tools the backend pins an untrusted server to (docs/workspace-trust.md):
+ * The task-host tools the backend pins an untrusted server to (docs/workspace-trust.md), by the
+ * probe its language's untrusted-workspace rule names:
  *
- * - typescript: the `tsserver.js` that the launched typescript-language-server resolves from its own
- *   package (what it calls its bundled TypeScript). Without a pinned `tsserver.path` it prefers the
- *   workspace's `node_modules/typescript`, which is repository code.
- * - python: the first `python3` (or `python`) on the already-guarded task PATH, for pyright's
- *   `python.pythonPath`, so a setting pointing into the workspace cannot choose the interpreter.
- *
- * - kotlin: not a pin but what the backend must know: the build files kotlin-lsp would import.
+ * - tsserver_next_to_launcher: the `tsserver.js` that the launched typescript-language-server
+ *   resolves from its own package (what it calls its bundled TypeScript). Without a pinned
+ *   `tsserver.path` it prefers the workspace's `node_modules/typescript`, which is repository code.
+ * - python_on_guarded_path: the first `python3` (or `python`) on the already-guarded task PATH, for
+ *   pyright's `python.pythonPath`, so a setting pointing into the workspace cannot choose the interpreter.
+ * - imported_build_files: not a pin but what the backend must know: the build files kotlin-lsp would import.
  *
  * Nothing that resolves inside the workspace is ever returned as a tool.
  */
+type Probe = (launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform) => TrustedToolPins;
+
+const PROBES: Readonly<Record<HostToolsProbe, Probe>> = {
+  none: () => ({}),
+  tsserver_next_to_launcher: (launcher, _env, workspaceReal, platform) => {
+    const tsserverPath = tsserverNextTo(launcher);
+    return tsserverPath && !isInside(tsserverPath, workspaceReal, platform) ? { tsserverPath } : {};
+  },
+  python_on_guarded_path: (_launcher, guardedEnv, workspaceReal, platform) => {
+    const pythonPath = findOnPath('python3', guardedEnv, platform, launchable) ?? findOnPath('python', guardedEnv, platform, launchable);
+    return pythonPath && !isInside(pythonPath, workspaceReal, platform) ? { pythonPath } : {};
+  },
+  imported_build_files: (_launcher, _env, workspaceReal) => ({ buildFiles: findImportedBuildFiles(workspaceReal) }),
+};
+
 export function findTrustedTools(
   language: LanguageId,
   launcher: string,
@@ -26,16 +41,10 @@ export function findTrustedTools(
   workspaceReal: string,
   platform: NodeJS.Platform,
 ): TrustedToolPins {
-  if (language === 'typescript') {
-    const tsserverPath = tsserverNextTo(launcher);
-    return tsserverPath && !isInside(tsserverPath, workspaceReal, platform) ? { tsserverPath } : {};
-  }
-  if (language === 'python') {
-    const pythonPath = findOnPath('python3', guardedEnv, platform, launchable) ?? findOnPath('python', guardedEnv, platform, launchable);
-    return pythonPath && !isInside(pythonPath, workspaceReal, platform) ? { pythonPath } : {};
-  }
-  if (language === 'kotlin') return { buildFiles: findImportedBuildFiles(workspaceReal) };
-  return {};
+  const rule = languageDescriptor(language).untrusted;
+  // A server that runs nothing of the workspace needs no pin.
+  if (rule.kind === 'nothing_runs') return {};
+  return PROBES[rule.hostTools](launcher, guardedEnv, workspaceReal, platform);
 }
 
 /** `typescript/lib/tsserver.js` as Node resolves it from the launcher's real location, or undefined. */

@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import type { LanguageId } from '@kandev/protocol';
+import { languageDescriptor, type LanguageId } from '@kandev/protocol';
 import { findOnPath, type LaunchableCheck } from '../env/pathLookup.js';
 import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../env/taskEnv.js';
 
@@ -12,13 +12,11 @@ import { absoluteEntries, envValue, isWindows, pathFor, type TaskEnv } from '../
  *   `go`, tsserver's typings installer runs `npm`. A PATH entry such as `.venv/bin` or
  *   `/workspace/bin` (an activated virtualenv, a repo's tool folder) would let the repository
  *   choose that program.
- * - Go: `GOTOOLCHAIN=local`, so a `go`/`toolchain` line in the repository's go.mod or go.work never
- *   makes the go command download and run another toolchain (Go 1.21+; older go ignores it).
- * - Rust: rust-analyzer runs `cargo metadata`, which runs `rustc -vV` and `rustc --print=...`
- *   through the repository's `.cargo/config.toml` `build.rustc-wrapper` and `build.rustc`
- *   (verified with cargo 1.95). Environment variables win over config files: the wrappers are
- *   emptied and RUSTC is pinned to the `rustc` on the guarded PATH. `RUSTUP_AUTO_INSTALL=0` keeps a
- *   repository `rust-toolchain.toml` from making rustup download a toolchain.
+ * - The language's own environment guard (its descriptor's untrusted-workspace rule): variables
+ *   set outright (Go: `GOTOOLCHAIN=local`, so a `go`/`toolchain` line in go.mod never makes go
+ *   download and run another toolchain), and variables pinned to a program found on the guarded
+ *   PATH (Rust: `RUSTC`, with the rustc wrappers emptied: cargo runs `rustc` through the
+ *   repository's `.cargo/config.toml` otherwise, and environment variables win over config files).
  */
 export function untrustedEnvOverrides(
   language: LanguageId,
@@ -29,13 +27,12 @@ export function untrustedEnvOverrides(
 ): Record<string, string> {
   const path = outsideWorkspacePath(env, workspaceReal, platform);
   const overrides: Record<string, string> = { [pathKey(env, platform)]: path };
-  if (language === 'go') overrides.GOTOOLCHAIN = 'local';
-  if (language === 'rust') {
-    overrides.RUSTC_WRAPPER = '';
-    overrides.RUSTC_WORKSPACE_WRAPPER = '';
-    overrides.RUSTUP_AUTO_INSTALL = '0';
-    const rustc = findOnPath('rustc', { ...env, [pathKey(env, platform)]: path }, platform, files);
-    if (rustc !== undefined) overrides.RUSTC = rustc;
+  const rule = languageDescriptor(language).untrusted;
+  if (rule.kind === 'nothing_runs') return overrides;
+  Object.assign(overrides, rule.environment.set);
+  for (const [variable, program] of Object.entries(rule.environment.pinFromGuardedPath)) {
+    const found = findOnPath(program, { ...env, [pathKey(env, platform)]: path }, platform, files);
+    if (found !== undefined) overrides[variable] = found;
   }
   return overrides;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS } from '@kandev/protocol';
+import { DEFAULT_SETTINGS, LANGUAGE_IDS } from '@kandev/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type BackendConfig } from '../config.js';
 import { startBackend, type RunningBackend } from '../server.js';
@@ -69,20 +69,7 @@ describe('HTTP API basics', () => {
       experimental: true,
       installStrategy: 'none',
     });
-    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual([
-      'typescript',
-      'python',
-      'go',
-      'rust',
-      'kotlin',
-      'json',
-      'yaml',
-      'shell',
-      'dockerfile',
-      'css',
-      'html',
-      'cpp',
-    ]);
+    expect(languages.json.languages.map((l: { id: string }) => l.id)).toEqual([...LANGUAGE_IDS]);
     expect(languages.json.languages.find((l: { id: string }) => l.id === 'dockerfile')).toMatchObject({
       fileNames: ['Dockerfile', 'Containerfile'],
       binary: 'docker-langserver',

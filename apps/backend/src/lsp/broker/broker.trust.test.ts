@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { languageDescriptor, RUST_ANALYZER_UNTRUSTED, type LanguageId } from '@kandev/protocol';
 import { BrokerHarness, browserCloses, logs, notif, ofType, openedLease, req, res, settingsWith, toBrowser, toServer, TRUSTED_TOOLS } from './testkit.js';
 import type { JsonRpcMessage } from './types.js';
-import { RUST_ANALYZER_UNTRUSTED, UNTRUSTED_REFUSALS } from './workspaceTrust.js';
 
 const WORKSPACE_TS = '/workspace/node_modules/typescript/lib/tsserver.js';
 const BROWSER_INIT_OPTIONS = {
@@ -28,6 +28,13 @@ function forwardedOptions(server: JsonRpcMessage[]): Record<string, unknown> {
   return (init.params as { initializationOptions: Record<string, unknown> }).initializationOptions;
 }
 
+/** The refusal an untrusted lease's initialize gets, as the language's descriptor words it. */
+function refusalOf(language: LanguageId): string {
+  const rule = languageDescriptor(language).untrusted;
+  if (rule.kind !== 'guarded' || !('refusal' in rule.initialize)) throw new Error(`${language} refuses nothing`);
+  return rule.initialize.refusal;
+}
+
 describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
   it('untrusted TypeScript: tsserver.path is pinned to the task host TypeScript whatever the browser sent; plugins and npmLocation are dropped', () => {
     const { server } = initialize(new BrokerHarness(), { language: 'typescript' });
@@ -45,14 +52,14 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
   it('untrusted TypeScript without a task-host TypeScript: initialize is refused and nothing reaches the server', () => {
     const { server, browser } = initialize(new BrokerHarness(), { language: 'typescript', pins: null });
     expect(server).toEqual([]);
-    expect(browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: UNTRUSTED_REFUSALS.typescriptUnpinned } }]);
+    expect(browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: refusalOf('typescript') } }]);
   });
 
   it('untrusted Kotlin with Gradle/Maven build files: initialize is refused (the import runs build scripts); without them, or trusted, it is forwarded', () => {
     const gradle = { buildFiles: ['settings.gradle.kts'] };
     const refused = initialize(new BrokerHarness(), { language: 'kotlin', pins: gradle });
     expect(refused.server).toEqual([]);
-    expect(refused.browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: UNTRUSTED_REFUSALS.kotlin } }]);
+    expect(refused.browser).toEqual([{ jsonrpc: '2.0', id: 'i1', error: { code: expect.any(Number), message: refusalOf('kotlin') } }]);
     expect(initialize(new BrokerHarness(), { language: 'kotlin', pins: { buildFiles: [] } }).server.map((m) => m.method)).toEqual(['initialize']);
     expect(initialize(new BrokerHarness(), { language: 'kotlin', trusted: true, pins: gradle }).server.map((m) => m.method)).toEqual(['initialize']);
   });

@@ -3,7 +3,7 @@
  * initialize exchange, or to the release handshake), server requests answered or forwarded, and
  * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
  */
-import { spliceId, isRecord } from '@kandev/protocol';
+import { isRecord, languageDescriptor, spliceId, type LanguageId } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, notification, request, withId } from './jsonrpc.js';
 import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
@@ -11,7 +11,6 @@ import { afterShutdown } from './release.js';
 import { answerLocally, handOverWatchers, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { EventContext } from './context.js';
-import type { LanguageId } from '@kandev/protocol';
 import type { JsonRpcId, JsonRpcMessage, RawRpcFrame } from './types.js';
 import { guardConfig } from './workspaceTrust.js';
 
@@ -73,12 +72,13 @@ export function sendInitialized(ctx: EventContext, lease: Lease): void {
 }
 
 /**
- * Servers that take their settings by push: the VS Code JSON, CSS and HTML servers never ask with
- * `workspace/configuration`; typescript-language-server asks only for formatting options and takes
- * its `typescript`/`javascript` preferences (inlay hints) from `didChangeConfiguration` alone.
- * Every other server asks, and a push it did not need would only make it ask again.
+ * Servers that take their settings by push (their descriptor says `configuration: 'push'`): they
+ * never ask with `workspace/configuration`, or ask only for some of it. Every other server asks,
+ * and a push it did not need would only make it ask again.
  */
-const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json', 'css', 'html', 'typescript']);
+function takesPushedConfiguration(language: LanguageId): boolean {
+  return languageDescriptor(language).server.configuration === 'push';
+}
 
 /**
  * Right after `initialized`: push-model servers get the settings they start with once, as VS
@@ -88,7 +88,7 @@ const PUSH_MODEL_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['json
 export function pushInitialConfiguration(ctx: EventContext, lease: Lease): void {
   const config = leaseConfig(ctx, lease);
   lease.configFingerprint = configFingerprint(config);
-  if (config !== undefined && PUSH_MODEL_LANGUAGES.has(lease.language)) ctx.out.toServer(lease.id, didChangeConfiguration(config));
+  if (config !== undefined && takesPushedConfiguration(lease.language)) ctx.out.toServer(lease.id, didChangeConfiguration(config));
 }
 
 /** Server requests an ended generation never answered: the broker answers them. */

@@ -31,7 +31,7 @@ export class SettingsBook {
   }
 
   /**
-   * The per-language JSON handed to servers: Kandev's network-off defaults (SERVER_DEFAULT_CONFIGS),
+   * The per-language JSON handed to servers: Kandev's network-off defaults (the language descriptors),
    * the settings the editor switches imply (TypeScript inlay hint preferences), the user's JSON
    * over them; undefined when none has any.
    */

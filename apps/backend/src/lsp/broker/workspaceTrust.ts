@@ -1,23 +1,16 @@
 /**
  * Workspace trust in the broker (docs/workspace-trust.md). A lease is started trusted or not, from
  * its task's "Trust this workspace's tools" switch, and keeps that for its life. While untrusted
- * the broker, which owns `initialize` and every `workspace/configuration` answer, overrides what
- * would let the repository choose code to run:
+ * the broker, which owns `initialize` and every `workspace/configuration` answer, applies the
+ * untrusted-workspace rule of the lease's language descriptor: which guard of `initialize` and of
+ * the configuration, each implemented here once per kind (a kind without an implementation does
+ * not compile). A language whose rule is `nothing_runs` passes through unchanged, as its rule says.
  *
- * | language   | initialize                                                        | configuration            |
- * | ---------- | ----------------------------------------------------------------- | ------------------------ |
- * | typescript | `tsserver.path` = the task host's TypeScript (refused if unknown); | -                        |
- * |            | no `tsserver.fallbackPath`, `plugins`, `npmLocation`               |                          |
- * | python     | -                                                                 | `python.pythonPath` = the task host's python, or none |
- * | go         | -  (agentctl sets GOTOOLCHAIN=local in gopls's environment)       | -                        |
- * | rust       | build scripts, proc macros and check-on-save off                  | the same, forced          |
- * | kotlin     | refused when agentctl found Gradle/Maven build files: importing them runs the repository's build scripts |
- *
- * agentctl adds the environment guards (PATH without workspace entries, GOTOOLCHAIN=local).
+ * agentctl adds the environment guards (PATH without workspace entries, the rule's variables).
  * Trusted leases pass everything through unchanged, as before trust existed.
  */
-import { isRecord } from '@kandev/protocol';
-import type { LanguageId, TrustedToolPins } from '@kandev/protocol';
+import { isRecord, languageDescriptor } from '@kandev/protocol';
+import type { ConfigurationGuard, InitializeGuard, LanguageId, TrustedToolPins } from '@kandev/protocol';
 
 export interface LeaseTrust {
   language: LanguageId;
@@ -28,47 +21,67 @@ export interface LeaseTrust {
 
 export type GuardedInitialize = { ok: true; params: unknown } | { ok: false; message: string };
 
-/** Settings that keep rust-analyzer from building or running anything of the repository's. */
-export const RUST_ANALYZER_UNTRUSTED: Readonly<Record<string, unknown>> = {
-  cargo: { buildScripts: { enable: false, overrideCommand: null } },
-  procMacro: { enable: false },
-  checkOnSave: false,
-  check: { overrideCommand: null },
+type Options = Record<string, unknown>;
+type InitializeGuardOf<K extends InitializeGuard['kind']> = (
+  guard: Extract<InitializeGuard, { kind: K }>,
+  pins: TrustedToolPins | undefined,
+  base: Options,
+  options: Options,
+  params: unknown,
+) => GuardedInitialize;
+
+const INITIALIZE_GUARDS: { [K in InitializeGuard['kind']]: InitializeGuardOf<K> } = {
+  unchanged: (_guard, _pins, _base, _options, params) => ({ ok: true, params }),
+  pin_tsserver: (guard, pins, base, options) => {
+    const tsserverPath = pins?.tsserverPath;
+    // Without a valid tsserver.path, typescript-language-server prefers the workspace's TypeScript.
+    if (!tsserverPath) return { ok: false, message: guard.refusal };
+    const tsserver = isRecord(options.tsserver) ? { ...options.tsserver } : {};
+    delete tsserver.fallbackPath;
+    const pinned: Options = { ...options, tsserver: { ...tsserver, path: tsserverPath } };
+    // Both name code to load or run: tsserver plugins and the npm of the typings installer.
+    delete pinned.plugins;
+    delete pinned.npmLocation;
+    return { ok: true, params: { ...base, initializationOptions: pinned } };
+  },
+  force_options: (guard, _pins, base, options) => ({ ok: true, params: { ...base, initializationOptions: deepMerge(options, guard.options) } }),
+  // Without build files there is nothing to import, so nothing of the repository's to run.
+  refuse_when_build_files: (guard, pins, _base, _options, params) =>
+    (pins?.buildFiles?.length ?? 0) > 0 ? { ok: false, message: guard.refusal } : { ok: true, params },
 };
 
-export const UNTRUSTED_REFUSALS = {
-  typescriptUnpinned:
-    'workspace tools are not trusted and this task host has no TypeScript next to typescript-language-server; ' +
-    "trust this workspace's tools or install typescript-language-server with its TypeScript",
-  kotlin: "kotlin-lsp imports the Gradle or Maven build, which runs the repository's build scripts: trust this workspace's tools to use it",
-} as const;
+type Config = Record<string, unknown> | undefined;
+type ConfigurationGuardOf<K extends ConfigurationGuard['kind']> = (
+  guard: Extract<ConfigurationGuard, { kind: K }>,
+  pins: TrustedToolPins | undefined,
+  config: Config,
+) => Config;
+
+const CONFIGURATION_GUARDS: { [K in ConfigurationGuard['kind']]: ConfigurationGuardOf<K> } = {
+  unchanged: (_guard, _pins, config) => config,
+  pin_python_path: (_guard, pins, config) => {
+    const python = isRecord(config?.python) ? { ...config.python } : {};
+    if (pins?.pythonPath) python.pythonPath = pins.pythonPath;
+    else delete python.pythonPath;
+    const guarded: Record<string, unknown> = { ...config, python };
+    delete guarded['python.pythonPath'];
+    return guarded;
+  },
+  force_section: (guard, _pins, config) => {
+    const current = isRecord(config?.[guard.section]) ? (config[guard.section] as Options) : {};
+    return { ...config, [guard.section]: deepMerge(current, guard.values) };
+  },
+};
 
 /** The `initialize` params the server may see under this lease's trust. */
 export function guardInitialize(trust: LeaseTrust, params: unknown): GuardedInitialize {
   if (trust.trusted) return { ok: true, params };
+  const rule = languageDescriptor(trust.language).untrusted;
+  if (rule.kind === 'nothing_runs') return { ok: true, params };
   const base = isRecord(params) ? params : {};
   const options = isRecord(base.initializationOptions) ? { ...base.initializationOptions } : {};
-  switch (trust.language) {
-    case 'typescript': {
-      const tsserverPath = trust.pins?.tsserverPath;
-      // Without a valid tsserver.path, typescript-language-server prefers the workspace's TypeScript.
-      if (!tsserverPath) return { ok: false, message: UNTRUSTED_REFUSALS.typescriptUnpinned };
-      const tsserver = isRecord(options.tsserver) ? { ...options.tsserver } : {};
-      delete tsserver.fallbackPath;
-      options.tsserver = { ...tsserver, path: tsserverPath };
-      // Both name code to load or run: tsserver plugins and the npm of the typings installer.
-      delete options.plugins;
-      delete options.npmLocation;
-      return { ok: true, params: { ...base, initializationOptions: options } };
-    }
-    case 'rust':
-      return { ok: true, params: { ...base, initializationOptions: deepMerge(options, RUST_ANALYZER_UNTRUSTED) } };
-    case 'kotlin':
-      // Without build files there is nothing to import, so nothing of the repository's to run.
-      return (trust.pins?.buildFiles?.length ?? 0) > 0 ? { ok: false, message: UNTRUSTED_REFUSALS.kotlin } : { ok: true, params };
-    default:
-      return { ok: true, params };
-  }
+  const guard = INITIALIZE_GUARDS[rule.initialize.kind] as InitializeGuardOf<InitializeGuard['kind']>;
+  return guard(rule.initialize, trust.pins, base, options, params);
 }
 
 /**
@@ -77,22 +90,10 @@ export function guardInitialize(trust: LeaseTrust, params: unknown): GuardedInit
  */
 export function guardConfig(trust: LeaseTrust, config: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (trust.trusted) return config;
-  switch (trust.language) {
-    case 'python': {
-      const python = isRecord(config?.python) ? { ...config.python } : {};
-      if (trust.pins?.pythonPath) python.pythonPath = trust.pins.pythonPath;
-      else delete python.pythonPath;
-      const guarded: Record<string, unknown> = { ...config, python };
-      delete guarded['python.pythonPath'];
-      return guarded;
-    }
-    case 'rust': {
-      const current = isRecord(config?.['rust-analyzer']) ? config['rust-analyzer'] : {};
-      return { ...config, 'rust-analyzer': deepMerge(current, RUST_ANALYZER_UNTRUSTED) };
-    }
-    default:
-      return config;
-  }
+  const rule = languageDescriptor(trust.language).untrusted;
+  if (rule.kind === 'nothing_runs') return config;
+  const guard = CONFIGURATION_GUARDS[rule.configuration.kind] as ConfigurationGuardOf<ConfigurationGuard['kind']>;
+  return guard(rule.configuration, trust.pins, config);
 }
 
 /** `forced` wins at every leaf; objects merge. Neither input is changed. */

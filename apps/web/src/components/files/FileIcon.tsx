@@ -1,3 +1,4 @@
+import { languageDescriptor, languageForPath, type FileGlyph } from '@kandev/protocol';
 import { File, FileBraces, FileCode, FileCog, FileImage, FileTerminal, FileText, Folder, FolderOpen, type LucideIcon } from 'lucide-react';
 
 interface IconKind {
@@ -6,31 +7,17 @@ interface IconKind {
   tone: string;
 }
 
-const CODE: Record<string, string> = {
-  ts: 'ts',
-  tsx: 'ts',
-  mts: 'ts',
-  cts: 'ts',
-  js: 'js',
-  jsx: 'js',
-  mjs: 'js',
-  cjs: 'js',
-  py: 'py',
-  pyi: 'py',
-  go: 'go',
-  rs: 'rs',
-  kt: 'kt',
-  kts: 'kt',
+/** The glyph of each kind a language descriptor can name. */
+const GLYPHS: Readonly<Record<FileGlyph, LucideIcon>> = { code: FileCode, braces: FileBraces, terminal: FileTerminal, cog: FileCog };
+
+/** Code of languages Kandev has no server for: a tone that hints at it. */
+const OTHER_CODE: Record<string, string> = {
   java: 'kt',
-  c: 'config',
-  h: 'config',
-  cpp: 'config',
   cs: 'config',
   rb: 'rs',
   php: 'kt',
   swift: 'rs',
   sql: 'config',
-  html: 'style',
   vue: 'style',
   svelte: 'style',
 };
@@ -59,7 +46,12 @@ export function fileIconKind(name: string): IconKind {
   if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || lower.endsWith('.config.js') || lower.endsWith('.config.ts'))
     return { icon: FileCog, tone: 'config' };
   const ext = lower.includes('.') ? lower.slice(lower.lastIndexOf('.') + 1) : '';
-  const code = CODE[ext];
+  const language = languageForPath(lower);
+  if (language) {
+    const { glyph, tone, extensionTones } = languageDescriptor(language).icon;
+    return { icon: GLYPHS[glyph], tone: extensionTones[ext] ?? tone };
+  }
+  const code = OTHER_CODE[ext];
   if (code) return { icon: FileCode, tone: code };
   if (STYLE.has(ext)) return { icon: FileCode, tone: 'style' };
   if (DATA.has(ext)) return { icon: FileBraces, tone: 'json' };

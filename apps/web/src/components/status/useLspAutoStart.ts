@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { LanguageId } from '@kandev/protocol';
+import { languageDescriptor, type LanguageId } from '@kandev/protocol';
 import { useSettings } from '../../services/useSettings.js';
 import { useServices } from '../../services/ServicesContext.js';
 import { shouldAutoStart } from '../../lib/lsp/autoStart.js';
@@ -24,8 +24,8 @@ export function useLspAutoStart(connection: LspConnection | undefined, language:
       phone: false,
     });
     if (start) connection.start();
-    // After the decision: a TypeScript editor whose server is not on its way needs the built-ins.
-    if (language !== 'typescript') return undefined;
+    // After the decision: an editor with Monaco built-ins (TypeScript) whose server is not on its way needs them.
+    if (!languageDescriptor(language).monaco.builtinLanguageService) return undefined;
     const demand = watchBuiltinDemand(connection, typescriptWorker);
     return () => demand.dispose();
   }, [connection, language, settings, leaseHints, typescriptWorker]);

@@ -1,11 +1,12 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LANGUAGE_DESCRIPTORS } from '@kandev/protocol';
 import { workspaceTrustApi, type WorkspaceTrust } from '../../api/workspaceTrustApi.js';
 import { useServices } from '../../services/ServicesContext.js';
 import './workspaceTrust.css';
 
-/** The languages whose trust consequences the dialog explains, in catalog order. */
-const LANGUAGES = ['typescript', 'python', 'go', 'rust', 'kotlin'] as const;
+/** The languages whose trust consequences the dialog explains (those with a guard), in catalog order. */
+const GUARDED = LANGUAGE_DESCRIPTORS.flatMap((d) => (d.untrusted.kind === 'guarded' ? [{ language: d.id, key: d.untrusted.dialogKey }] : []));
 
 /**
  * The session header's shield: shows whether the task trusts its workspace's tools and opens a
@@ -76,9 +77,9 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
           <h2 id={titleId}>{t('dialog.title')}</h2>
           <p>{t('dialog.intro')}</p>
           <ul className="workspace-trust-reasons">
-            {LANGUAGES.map((language) => (
+            {GUARDED.map(({ language, key }) => (
               <li key={language} data-language={language}>
-                {t(`languages.${language}`)}
+                {t(key)}
               </li>
             ))}
           </ul>

@@ -1,4 +1,4 @@
-import { languageForPath, type LanguageId } from '@kandev/protocol';
+import { LANGUAGE_DESCRIPTORS, languageForPath, type LanguageId } from '@kandev/protocol';
 import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import { parseSessionModelUri, type UriParts } from './uris.js';
 
@@ -27,8 +27,8 @@ export const SUPPRESSIBLE_FEATURES = [
 ] as const;
 export type SuppressibleFeature = (typeof SUPPRESSIBLE_FEATURES)[number];
 
-/** Monaco language ids whose built-in language service this guards. */
-export const BUILTIN_LANGUAGE_IDS = ['typescript', 'javascript'] as const;
+/** Monaco language ids whose built-in language service this guards (their language descriptor says Monaco has one). */
+export const BUILTIN_LANGUAGE_IDS: readonly string[] = LANGUAGE_DESCRIPTORS.filter((d) => d.monaco.builtinLanguageService).flatMap((d) => d.monaco.languageIds);
 
 export interface ModelLike {
   readonly uri: UriParts;
@@ -112,10 +112,10 @@ const PROVIDE_METHODS: Record<Exclude<SuppressibleFeature, 'diagnostics'>, Provi
 /** Does a Monaco LanguageSelector target the built-in TypeScript/JavaScript languages? */
 export function selectorTargetsBuiltins(selector: unknown): boolean {
   const one = (s: unknown): boolean => {
-    if (typeof s === 'string') return (BUILTIN_LANGUAGE_IDS as readonly string[]).includes(s);
+    if (typeof s === 'string') return BUILTIN_LANGUAGE_IDS.includes(s);
     if (typeof s === 'object' && s !== null) {
       const language = (s as { language?: unknown }).language;
-      return typeof language === 'string' && (BUILTIN_LANGUAGE_IDS as readonly string[]).includes(language);
+      return typeof language === 'string' && BUILTIN_LANGUAGE_IDS.includes(language);
     }
     return false;
   };
@@ -219,7 +219,7 @@ export function installBuiltinGuards(
   // Built-in diagnostics: markers owned by 'typescript' / 'javascript' (the DiagnosticsAdapter's owners).
   const originalSetMarkers = editor.setModelMarkers.bind(editor);
   const held = new Map<ModelLike, Map<string, unknown[]>>();
-  const isBuiltinOwner = (owner: string) => (BUILTIN_LANGUAGE_IDS as readonly string[]).includes(owner);
+  const isBuiltinOwner = (owner: string) => BUILTIN_LANGUAGE_IDS.includes(owner);
   editor.setModelMarkers = (model, owner, markers) => {
     if (isBuiltinOwner(owner) && suppression.isSuppressed(model, 'diagnostics')) {
       let byOwner = held.get(model);

@@ -1,4 +1,4 @@
-import { CloseCode, normalizeCloseCode, type LanguageId } from '@kandev/protocol';
+import { CloseCode, LANGUAGE_DESCRIPTORS, languageDescriptor, normalizeCloseCode, type LanguageId } from '@kandev/protocol';
 import { ResponseError } from './jsonRpc.js';
 
 /**
@@ -18,9 +18,16 @@ export type LspState = (typeof LSP_STATES)[number];
  */
 export type StatusMessage = { key: string; params?: Record<string, string | number> } | { text: string };
 
-/** What the person can do about an unavailable server besides (or instead of) Retry. */
-export const GUIDANCE = ['enableAutoInstall', 'kotlinManualSetup', 'clangdManualSetup', 'manualInstall', 'unsupportedExecutor'] as const;
-export type Guidance = (typeof GUIDANCE)[number];
+/**
+ * What the person can do about an unavailable server besides (or instead of) Retry: the general
+ * kinds, and the by-hand setup of each server Kandev never installs (its descriptor names the key).
+ */
+export const GENERAL_GUIDANCE = ['enableAutoInstall', 'manualInstall', 'unsupportedExecutor'] as const;
+export type Guidance = string;
+export const GUIDANCE: readonly Guidance[] = [
+  ...GENERAL_GUIDANCE,
+  ...LANGUAGE_DESCRIPTORS.flatMap((d) => (d.install.kind === 'never' ? [d.install.guidanceKey] : [])),
+];
 
 /** Where a starting server is: launched and waiting for `initialize`, or reattaching (S39). */
 export type StartingPhase = 'installed' | 'awaitingInitialize' | 'synchronizing' | 'restarting';
@@ -75,16 +82,15 @@ export function availableActions(status: LspStatus): LspActions {
 export function closeMessageKey(rawCode: number, language: LanguageId): string {
   const code = normalizeCloseCode(rawCode);
   if (code === CloseCode.TransportFailure && rawCode !== CloseCode.TransportFailure) return 'close.connectionLost';
-  if (code === CloseCode.NoInstaller && language === 'kotlin') return 'close.4007Kotlin';
-  if (code === CloseCode.NoInstaller && language === 'cpp') return 'close.4007Clangd';
+  const install = languageDescriptor(language).install;
+  if (code === CloseCode.NoInstaller && install.kind === 'never') return `close.${install.closeKey}`;
   return `close.${code}`;
 }
 
 /** Languages that Kandev never installs get their own by-hand instructions (4007). */
 function manualSetupGuidance(language: LanguageId): Guidance {
-  if (language === 'kotlin') return 'kotlinManualSetup';
-  if (language === 'cpp') return 'clangdManualSetup';
-  return 'manualInstall';
+  const install = languageDescriptor(language).install;
+  return install.kind === 'never' ? install.guidanceKey : 'manualInstall';
 }
 
 export type CloseDecision =
@@ -152,7 +158,7 @@ export const LONG_INITIALIZE_MS = 60_000;
 export function longInitializeNotice(status: LspStatus, language: LanguageId, now: number): StatusMessage | undefined {
   if (status.state !== 'starting' || status.phase !== 'awaitingInitialize' || status.since === undefined) return undefined;
   if (now - status.since < LONG_INITIALIZE_MS) return undefined;
-  return { key: language === 'kotlin' ? 'notice.longInitializeKotlin' : 'notice.longInitialize', params: { language } };
+  return { key: languageDescriptor(language).copy.longInitializeNotice, params: { language } };
 }
 
 /** States in which time is running for something the person waits on (elapsed is shown). */

@@ -1,4 +1,4 @@
-import { AUTO_INSTALLABLE_LANGUAGES, isLanguageId, LANGUAGE_FILES, LANGUAGE_IDS, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
+import { AUTO_INSTALLABLE_LANGUAGES, isLanguageId, LANGUAGE_IDS, languageDescriptor, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
 
 /** One Editors-settings card: what the backend's catalog said, with safe defaults for what it left out. */
 export interface LanguageCard {
@@ -24,9 +24,9 @@ const strings = (value: unknown): string[] | undefined =>
 
 /**
  * Cards for every catalog language, in catalog order, from whatever GET /api/languages returned.
- * Missing entries or fields never break the page: extensions come from the protocol's file table,
- * auto-install availability from the settings schema (which refuses it for Kotlin and clangd), and Kotlin is
- * experimental unless the catalog says otherwise.
+ * Missing entries or fields never break the page: extensions, file names and whether the language is
+ * experimental come from its descriptor, auto-install availability from the settings schema (which
+ * refuses it for a server Kandev never installs).
  */
 export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntry>>): LanguageCard[] {
   const byId = new Map<LanguageId, Partial<LanguageCatalogEntry>>();
@@ -34,14 +34,15 @@ export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntr
   const order = [...byId.keys(), ...LANGUAGE_IDS.filter((id) => !byId.has(id))];
   return order.map((id) => {
     const entry = byId.get(id) ?? {};
+    const descriptor = languageDescriptor(id);
     const card: LanguageCard = {
       id,
-      extensions: strings(entry.extensions) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.extensions ?? [])],
+      extensions: strings(entry.extensions) ?? [...descriptor.files.extensions],
       autoInstallable:
         typeof entry.autoInstallable === 'boolean' ? entry.autoInstallable && AUTO_INSTALLABLE_LANGUAGES.includes(id) : AUTO_INSTALLABLE_LANGUAGES.includes(id),
-      experimental: typeof entry.experimental === 'boolean' ? entry.experimental : id === 'kotlin',
+      experimental: typeof entry.experimental === 'boolean' ? entry.experimental : descriptor.catalog.experimental,
     };
-    const fileNames = strings(entry.fileNames) ?? [...(LANGUAGE_FILES.find((l) => l.id === id)?.fileNames ?? [])];
+    const fileNames = strings(entry.fileNames) ?? [...descriptor.files.fileNames];
     if (fileNames.length > 0) card.fileNames = fileNames;
     const name = text(entry.name);
     if (name) card.name = name;

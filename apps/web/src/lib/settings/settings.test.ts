@@ -1,3 +1,4 @@
+import { LANGUAGE_IDS } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
 import { languageCards } from './languageCatalog.js';
 import { formatServerConfig, parseServerConfig } from './serverConfig.js';
@@ -39,25 +40,12 @@ describe('language catalog cards', () => {
       { id: 'kotlin', autoInstallable: true },
       { id: 'go', name: 'dup' },
     ]);
-    expect(cards.map((c) => c.id)).toEqual(['go', 'kotlin', 'typescript', 'python', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'cpp']);
+    expect(cards.map((c) => c.id)).toEqual(['go', 'kotlin', ...LANGUAGE_IDS.filter((id) => id !== 'go' && id !== 'kotlin')]);
     const go = cards[0]!;
     expect(go).toEqual({ id: 'go', extensions: ['.go'], autoInstallable: true, experimental: false });
     expect(go.prerequisites).toBeUndefined();
     expect(cards[1]).toMatchObject({ id: 'kotlin', autoInstallable: false, experimental: true, extensions: ['.kt', '.kts'] });
-    expect(languageCards([]).map((c) => c.id)).toEqual([
-      'typescript',
-      'python',
-      'go',
-      'rust',
-      'kotlin',
-      'json',
-      'yaml',
-      'shell',
-      'dockerfile',
-      'css',
-      'html',
-      'cpp',
-    ]);
+    expect(languageCards([]).map((c) => c.id)).toEqual([...LANGUAGE_IDS]);
     expect(languageCards([{ id: 'rust', prerequisites: 'tar' as never, installCommand: 42 as never, experimental: true }])[0]).toEqual({
       id: 'rust',
       extensions: ['.rs'],

@@ -1,0 +1,225 @@
+/**
+ * What Kandev knows about one language, in one place (docs/adding-a-language.md). Every field is
+ * required: a rule that does not apply is said explicitly (`nothing_runs` with its reason, an empty
+ * list, `never` with the guidance shown), so a forgotten rule is a type error rather than a silent
+ * fallback. Data and pure functions only: the web imports this package too.
+ *
+ * agentctl, the backend and the web iterate the descriptors; each app implements every *kind* a
+ * field can name (install recipes, trust guards, host tool probes) once, keyed by that kind.
+ */
+
+/** Task-host operating systems as Node names them (`process.platform`). */
+export type HostPlatform = 'linux' | 'darwin' | 'win32';
+
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** A file as the language table sees it: lower-case extension with its dot (or '') and base name. */
+export interface FileFacts {
+  extension: string;
+  /** The base name, lower case. */
+  baseName: string;
+}
+
+export interface LanguageFilesRule {
+  /** File extensions, lower case, with the dot. */
+  extensions: readonly string[];
+  /** Well-known base names (compared without case) that belong here whatever their extension says. */
+  fileNames: readonly string[];
+  /** Base-name prefixes, lower case (`dockerfile.` for `Dockerfile.dev`). */
+  fileNamePrefixes: readonly string[];
+  /**
+   * The LSP `languageId` of a document (it differs per file within one server: a .tsx file is
+   * `typescriptreact`, a tsconfig.json `jsonc`, a .scss file `scss`).
+   */
+  documentLanguageId(file: FileFacts): string;
+}
+
+export interface MonacoRule {
+  /** Monaco language ids of this language's models; its providers register for these. */
+  languageIds: readonly string[];
+  /** Document languageIds whose Monaco model language is spelled differently (`shellscript` -> `shell`). */
+  modelLanguageOfDocument: Readonly<Record<string, string>>;
+  /** Monaco ships its own language service for these models, which an active server's features replace. */
+  builtinLanguageService: boolean;
+}
+
+export interface ServerRule {
+  /** The launcher's name, looked up on the task PATH and in the install's own folders. */
+  binary: string;
+  args: readonly string[];
+  /**
+   * `push`: the server never asks with `workspace/configuration` and takes its settings from
+   * `didChangeConfiguration` (sent once after `initialized`). `pull`: it asks.
+   */
+  configuration: 'push' | 'pull';
+}
+
+/** How a language's server gets onto a task host. */
+export type InstallRecipe =
+  | {
+      kind: 'npm';
+      /** Pinned to versions that run on Node 20 (`npm view <pkg>@<ver> engines`). */
+      packages: readonly string[];
+      /** The launcher in node_modules/.bin. */
+      bin: string;
+      /** Folder under the managed root; servers of one package share it and install once. */
+      dir: string;
+      platforms: readonly HostPlatform[];
+    }
+  | {
+      kind: 'go';
+      /** `go install` argument, with its version. */
+      module: string;
+      platforms: readonly HostPlatform[];
+    }
+  | {
+      /** A release build downloaded, checksum-verified and unpacked into the managed root. */
+      kind: 'release';
+      dir: string;
+      /** Holds `<binary>-<target triple>.gz` and its `.sha256`. */
+      baseUrl: string;
+      /** A task env variable that names a mirror of `baseUrl`. */
+      baseUrlEnv: string;
+      /** The by-hand install shown on the settings card. */
+      manualCommand: string;
+      platforms: readonly HostPlatform[];
+      /** Installer detail (English) on a host outside `platforms`. */
+      otherPlatformGuidance: string;
+    }
+  | {
+      /** Kandev never installs this server; the person does, as the guidance says. */
+      kind: 'never';
+      /** The one-line by-hand install shown on the settings card, when there is one. */
+      manualCommand: string | null;
+      /** Installer detail (English) sent with close 4007. */
+      guidance: string;
+      /** The browser's localized copy for the 4007 close (`lsp:close.<key>`) and its guidance (`lsp:guidance.<key>`). */
+      closeKey: string;
+      guidanceKey: string;
+    };
+
+export type InstallKind = InstallRecipe['kind'];
+
+/** What Kandev tells a server before anything the user configured. */
+export interface ServerSettingsRule {
+  /** `initializationOptions` merged under the client's own. */
+  initializationOptions: JsonObject;
+  /** Answers to `workspace/configuration`, by section, under the user's JSON. */
+  settings: JsonObject;
+  /** Settings the editor's inlay-hints switch turns on (some servers compute no hints without them). */
+  inlayHintSettings: JsonObject;
+}
+
+/**
+ * Settings that keep a server off the network (a task host may have no route out, and a download
+ * per opened file would leak which files a person opens). Merged over `ServerSettingsRule`; the
+ * user's JSON still wins.
+ */
+export type NetworkOffRule =
+  { kind: 'settings'; initializationOptions: JsonObject; settings: JsonObject; because: string } | { kind: 'no_setting'; because: string };
+
+/** What the broker does to `initialize` of an untrusted lease. */
+export type InitializeGuard =
+  | { kind: 'unchanged'; because: string }
+  /** Point `tsserver.path` at the host's TypeScript; drop plugins and npmLocation; refuse if none was found. */
+  | { kind: 'pin_tsserver'; refusal: string }
+  /** These options win at every leaf. */
+  | { kind: 'force_options'; options: JsonObject }
+  /** Refuse to start when agentctl found build files the server would import (and so run). */
+  | { kind: 'refuse_when_build_files'; refusal: string };
+
+/** What the broker does to the configuration an untrusted lease's server is told. */
+export type ConfigurationGuard =
+  | { kind: 'unchanged'; because: string }
+  /** `python.pythonPath` is the host's interpreter agentctl found, or removed. */
+  | { kind: 'pin_python_path' }
+  /** These values win at every leaf of `section`. */
+  | { kind: 'force_section'; section: string; values: JsonObject };
+
+/** Environment variables of an untrusted server, beyond PATH losing its workspace entries (always). */
+export interface EnvironmentGuard {
+  set: Readonly<Record<string, string>>;
+  /** Variable -> program: the variable is pinned to that program as found on the guarded PATH. */
+  pinFromGuardedPath: Readonly<Record<string, string>>;
+}
+
+/** What agentctl looks for outside the workspace and reports in the ready frame. */
+export type HostToolsProbe = 'none' | 'tsserver_next_to_launcher' | 'python_on_guarded_path' | 'imported_build_files';
+
+/** The untrusted-workspace rule (docs/workspace-trust.md). */
+export type UntrustedWorkspaceRule =
+  | {
+      /** Nothing of the workspace is run by this server, because ... (PATH is still guarded). */
+      kind: 'nothing_runs';
+      because: string;
+    }
+  | {
+      kind: 'guarded';
+      /** The trust dialog's line for this language (`trust:<key>`). */
+      dialogKey: string;
+      initialize: InitializeGuard;
+      configuration: ConfigurationGuard;
+      environment: EnvironmentGuard;
+      hostTools: HostToolsProbe;
+    };
+
+/** lucide glyphs the file tree draws (the web maps each to its component). */
+export type FileGlyph = 'code' | 'braces' | 'terminal' | 'cog';
+
+export interface FileIconRule {
+  glyph: FileGlyph;
+  /** A `--icon-*` token of the web's theme. */
+  tone: string;
+  /** Extensions (without the dot) whose tone differs from `tone` (`.js` within TypeScript). */
+  extensionTones: Readonly<Record<string, string>>;
+}
+
+/** The settings card (GET /api/languages): English, as the backend sends it. */
+export interface CatalogCardRule {
+  name: string;
+  prerequisites: readonly string[];
+  experimental: boolean;
+}
+
+/** Keys of the web's locale catalogs (namespace `lsp`). */
+export interface LanguageCopyRule {
+  /** The language's name on status surfaces and settings cards. */
+  name: string;
+  /** Shown when `initialize` has waited a minute. */
+  longInitializeNotice: string;
+}
+
+export interface LanguageDescriptor<Id extends string = string> {
+  /** Part of the wire contract: the `language` of sockets, frames and settings. */
+  id: Id;
+  files: LanguageFilesRule;
+  monaco: MonacoRule;
+  server: ServerRule;
+  install: InstallRecipe;
+  serverSettings: ServerSettingsRule;
+  networkOff: NetworkOffRule;
+  untrusted: UntrustedWorkspaceRule;
+  /** Started when a file opens unless the person changed the default. */
+  autoStartByDefault: boolean;
+  catalog: CatalogCardRule;
+  copy: LanguageCopyRule;
+  icon: FileIconRule;
+}
+
+/** Keeps the literal id in the type, so the index can derive `LanguageId` from its list. */
+export function defineLanguage<const Id extends string>(descriptor: LanguageDescriptor<Id>): LanguageDescriptor<Id> {
+  return descriptor;
+}
+
+export const ALL_PLATFORMS: readonly HostPlatform[] = ['linux', 'darwin', 'win32'];
+
+export const NODE_PREREQUISITE = 'Node.js 20 or newer and npm on the task PATH';
+
+/** Nothing: the empty settings object of a rule that sends none. */
+export const NONE: JsonObject = Object.freeze({});
+
+/** A server Kandev tells nothing of its own (the user's JSON still reaches it). */
+export const NO_SERVER_SETTINGS: ServerSettingsRule = { initializationOptions: NONE, settings: NONE, inlayHintSettings: NONE };
+
+/** No variable beyond the PATH guard every untrusted server gets. */
+export const PATH_GUARD_ONLY: EnvironmentGuard = { set: {}, pinFromGuardedPath: {} };

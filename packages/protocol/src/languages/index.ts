@@ -1,0 +1,40 @@
+import { cpp } from './cpp.js';
+import type { LanguageDescriptor } from './descriptor.js';
+import { dockerfile } from './dockerfile.js';
+import { go } from './go.js';
+import { html } from './html.js';
+import { css } from './css.js';
+import { json } from './json.js';
+import { kotlin } from './kotlin.js';
+import { python } from './python.js';
+import { rust } from './rust.js';
+import { shell } from './shell.js';
+import { typescript } from './typescript.js';
+import { yaml } from './yaml.js';
+
+export * from './descriptor.js';
+export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
+
+/**
+ * Every language Kandev serves, in catalog order (the settings page shows them so). Adding a
+ * language is one descriptor file, one entry here and its locale strings (docs/adding-a-language.md).
+ */
+export const LANGUAGE_DESCRIPTORS = [typescript, python, go, rust, kotlin, json, yaml, shell, dockerfile, css, html, cpp] as const;
+
+/** The languages' ids: part of the wire contract. */
+export type LanguageId = (typeof LANGUAGE_DESCRIPTORS)[number]['id'];
+
+export const LANGUAGE_IDS: readonly LanguageId[] = LANGUAGE_DESCRIPTORS.map((d) => d.id);
+
+export function isLanguageId(value: unknown): value is LanguageId {
+  return typeof value === 'string' && (LANGUAGE_IDS as readonly string[]).includes(value);
+}
+
+const BY_ID = new Map<string, LanguageDescriptor<LanguageId>>(LANGUAGE_DESCRIPTORS.map((d) => [d.id, d]));
+
+export function languageDescriptor(id: LanguageId): LanguageDescriptor<LanguageId> {
+  const descriptor = BY_ID.get(id);
+  // LanguageId is derived from the list: a missing entry is a build defect, not input.
+  if (!descriptor) throw new Error(`no language descriptor for ${id}`);
+  return descriptor;
+}
