@@ -300,6 +300,7 @@ export class LspAttachment implements Disposable {
       generation: this.generation,
       capabilities,
       workspace,
+      clock: this.env.clock,
       request: (method, params, token) => this.rpc.request(method, params, token),
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),

@@ -1,7 +1,7 @@
 import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ServerCapabilityIndex } from './capabilities.js';
-import type { Disposable, Event } from '@kandev/kit';
+import type { Clock, Disposable, Event } from '@kandev/kit';
 import type { CancellationLike } from './jsonRpc.js';
 
 /**
@@ -16,6 +16,8 @@ export interface FeatureContext {
   readonly capabilities: ServerCapabilityIndex;
   /** Workspace identity from this generation's ready frame (S34). */
   readonly workspace: WorkspaceIdentity;
+  /** The connection's clock: requests the editor makes on its own wait on it for the text or caret to settle. */
+  readonly clock: Clock;
   request<R>(method: string, params: unknown, token?: CancellationLike): Promise<R>;
   /** A notification to this generation's server (file operations: workspace/did*Files). */
   notify(method: string, params: unknown): void;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression } from '../builtins.js';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter, toDisposable } from '@kandev/kit';
+import { Emitter, systemClock, toDisposable } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
 import { EditingRegistry } from '../editing/registry.js';
@@ -12,6 +12,7 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     sessionId,
     language: 'typescript',
     generation: 1,
+    clock: systemClock,
     capabilities,
     workspace: { workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: [] },
     request: async (method) => {

@@ -1,7 +1,7 @@
 /** A FeatureContext for provider unit tests: requests recorded and answered by a script. */
 import type { LanguageId } from '@kandev/protocol';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter } from '@kandev/kit';
+import { Emitter, systemClock, type Clock } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 
 export interface RecordedRequest {
@@ -16,6 +16,7 @@ export function fakeFeatureContext(options: {
   capabilities: ServerCapabilityIndex | Record<string, unknown>;
   answer?: (method: string, params: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
   open?: (path: string) => boolean;
+  clock?: Clock;
 }) {
   const requests: RecordedRequest[] = [];
   const notifications: Array<{ method: string; params: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read into params
@@ -28,6 +29,7 @@ export function fakeFeatureContext(options: {
     generation: 1,
     capabilities,
     workspace: { workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: [] },
+    clock: options.clock ?? systemClock,
     request: async <R>(method: string, params: unknown, token?: { isCancellationRequested: boolean }) => {
       requests.push({ method, params, token });
       return (await options.answer?.(method, params)) as R;
