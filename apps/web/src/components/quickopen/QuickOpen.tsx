@@ -1,25 +1,50 @@
 import { Search } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { after, type Disposable } from '@kandev/kit';
+import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { ClockContext } from '../../app/clock.js';
 import { useTranslation } from 'react-i18next';
 import { indexWorkspaceFiles, type FileIndexResult } from '../../lib/workspace/fileIndex.js';
 import { rankPaths } from '../../lib/workspace/fuzzy.js';
 import { FileIcon } from '../files/FileIcon.js';
 import { Dialog } from '../ui/Dialog.js';
 
-type IndexState = { state: 'loading' } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
+type IndexState = { state: 'listing'; paths: readonly string[] } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
+
+/** A session's walk as it goes: the paths found so far, then the whole result. */
+interface LiveIndex {
+  state: IndexState;
+  readonly listeners: Set<() => void>;
+}
 
 /** One walk of a session's workspace per window; quick open reuses it (a failed walk is retried on next open). */
-const indexes = new Map<string, Promise<FileIndexResult>>();
+const indexes = new Map<string, LiveIndex>();
 
-function sessionIndex(sessionId: string, list: (folder: string) => Promise<import('@kandev/protocol').FileEntry[]>): Promise<FileIndexResult> {
-  let pending = indexes.get(sessionId);
-  if (!pending) {
-    pending = indexWorkspaceFiles(list);
-    indexes.set(sessionId, pending);
-    pending.catch(() => indexes.delete(sessionId));
-  }
-  return pending;
+function sessionIndex(sessionId: string, list: (folder: string) => Promise<import('@kandev/protocol').FileEntry[]>): LiveIndex {
+  let live = indexes.get(sessionId);
+  if (live && live.state.state !== 'error') return live;
+  const index: LiveIndex = { state: { state: 'listing', paths: [] }, listeners: new Set() };
+  const notify = () => index.listeners.forEach((l) => l());
+  indexWorkspaceFiles(list, {
+    onProgress: (paths) => {
+      index.state = { state: 'listing', paths };
+      notify();
+    },
+  }).then(
+    (result) => {
+      index.state = { state: 'loaded', ...result };
+      notify();
+    },
+    () => {
+      index.state = { state: 'error' };
+      notify();
+    },
+  );
+  indexes.set(sessionId, (live = index));
+  return live;
 }
+
+/** While the walk goes on, the list is ranked again at most this often (a big workspace lists thousands of folders). */
+const LISTING_REFRESH_MS = 150;
 
 interface QuickOpenProps {
   sessionId: string;
@@ -36,24 +61,41 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
   const { t } = useTranslation('workbench');
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
-  const [index, setIndex] = useState<IndexState>({ state: 'loading' });
+  const clock = useContext(ClockContext);
+  const [index, setIndex] = useState<IndexState>({ state: 'listing', paths: [] });
+  // The walk's array grows in place while listing: a counter tells React to rank again.
+  const [listed, setListed] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
 
   useEffect(() => {
     if (!open) return;
     setQuery('');
     setSelected(0);
-    let live = true;
-    sessionIndex(sessionId, listFiles).then(
-      (result) => live && setIndex({ state: 'loaded', ...result }),
-      () => live && setIndex({ state: 'error' }),
-    );
-    return () => {
-      live = false;
+    const live = sessionIndex(sessionId, listFiles);
+    let timer: Disposable | undefined;
+    const show = () => {
+      timer?.dispose();
+      timer = undefined;
+      setIndex(live.state);
+      setListed((n) => n + 1);
     };
-  }, [open, sessionId, listFiles]);
+    const listener = () => {
+      if (live.state.state !== 'listing') show();
+      else timer ??= after(clock, LISTING_REFRESH_MS, show);
+    };
+    live.listeners.add(listener);
+    show();
+    return () => {
+      live.listeners.delete(listener);
+      timer?.dispose();
+    };
+  }, [open, sessionId, listFiles, clock]);
 
-  const matches = useMemo(() => (index.state === 'loaded' ? rankPaths(query, index.paths, MAX_RESULTS) : []), [index, query]);
+  const matches = useMemo(
+    () => (index.state === 'error' ? [] : rankPaths(query, index.paths, MAX_RESULTS)),
+    // `listed` counts the growth of a listing's paths array.
+    [index, query, listed],
+  );
   const current = Math.min(selected, Math.max(0, matches.length - 1));
 
   useEffect(() => {
@@ -97,8 +139,8 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
           onKeyDown={onKeyDown}
         />
       </div>
-      {index.state === 'loading' && (
-        <p className="quick-open-info" role="status">
+      {index.state === 'listing' && (
+        <p className="quick-open-info" role="status" data-testid="quick-open-listing" data-count={index.paths.length}>
           {t('quickOpen.indexing')}
         </p>
       )}

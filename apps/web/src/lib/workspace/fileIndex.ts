@@ -28,6 +28,8 @@ export interface FileIndexOptions {
   maxFiles?: number;
   maxFolders?: number;
   concurrency?: number;
+  /** Called as listings arrive with every path found so far (unsorted): a picker shows first results while the walk goes on. */
+  onProgress?(paths: readonly string[]): void;
 }
 
 /**
@@ -36,8 +38,8 @@ export interface FileIndexOptions {
  * fails to list is skipped; the rest still count.
  */
 export async function indexWorkspaceFiles(list: (folder: string) => Promise<FileEntry[]>, options: FileIndexOptions = {}): Promise<FileIndexResult> {
-  const maxFiles = options.maxFiles ?? 20_000;
-  const maxFolders = options.maxFolders ?? 2_000;
+  const maxFiles = options.maxFiles ?? 200_000;
+  const maxFolders = options.maxFolders ?? 20_000;
   const concurrency = options.concurrency ?? 4;
   const queue: string[] = [''];
   const paths: string[] = [];
@@ -65,6 +67,7 @@ export async function indexWorkspaceFiles(list: (folder: string) => Promise<File
           truncated = true;
         }
       }
+      options.onProgress?.(paths);
     }
   };
   // Workers pick folders up as listings arrive, so a deep tree still lists in parallel.

@@ -120,7 +120,12 @@ export function registerDocumentSymbolProvider(host: ProviderHost, registration:
   // Monaco's own views (quick outline, sticky scroll) and the Outline panel and breadcrumbs ask
   // through one key: one request per settled text, whoever asks.
   let unversioned = 0;
-  const fetchOutline = async (path: string, uri: string, version: number | undefined, token?: CancellationLike): Promise<OutlineSymbol[] | undefined> => {
+  const fetchOutline = async (
+    path: string,
+    uri: string,
+    version: number | undefined,
+    token?: CancellationLike,
+  ): Promise<OutlineSymbol[] | undefined | 'superseded'> => {
     const settled = await host.settled.request(
       settleKey(path, `documentSymbol.${registration.id}`),
       // Without a model at hand there is no version to compare: never answered from an earlier one.
@@ -137,7 +142,7 @@ export function registerDocumentSymbolProvider(host: ProviderHost, registration:
         return toOutline(result, uri);
       },
     );
-    return settled.kind === 'answered' ? settled.value : undefined;
+    return settled.kind === 'answered' ? settled.value : 'superseded';
   };
   const provider: Monaco.languages.DocumentSymbolProvider = {
     displayName: 'Kandev LSP',
@@ -145,7 +150,7 @@ export function registerDocumentSymbolProvider(host: ProviderHost, registration:
       const target = host.target(model, registration);
       if (!target) return null;
       const outline = await fetchOutline(target.path, target.uri, model.getVersionId(), token);
-      return outline ? toMonacoDocumentSymbols(outline) : null;
+      return Array.isArray(outline) ? toMonacoDocumentSymbols(outline) : null;
     },
   };
   store.add(host.languages.registerDocumentSymbolProvider(host.selector, markKandevProvider(provider)));
@@ -153,7 +158,13 @@ export function registerDocumentSymbolProvider(host: ProviderHost, registration:
     host.editing.documentSymbols.add(context.sessionId, context.language, async (path, token) => {
       if (!context.isOpen(path)) return undefined;
       const uri = host.targetUri(path, registration);
-      return uri ? fetchOutline(path, uri, host.versionOf(path), token) : undefined;
+      if (!uri) return undefined;
+      // Superseded by another view's ask for newer text: the Outline wants an answer, so it asks again.
+      for (let attempt = 0; attempt < 5 && !token?.isCancellationRequested; attempt++) {
+        const outline = await fetchOutline(path, uri, host.versionOf(path), token);
+        if (outline !== 'superseded') return outline;
+      }
+      return undefined;
     }),
   );
   return store;
