@@ -14,6 +14,9 @@
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
+ *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
+ *     against the same server over stdio, requests per keystroke, idle requests per minute per
+ *     language, quick open over 100k files, and the page's heap around the 40k-line file.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -26,6 +29,7 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
+import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -44,7 +48,9 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'typing']);
+const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
+const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -218,6 +224,62 @@ async function profile(dir: string): Promise<void> {
   writeFileSync(join(repoRoot, 'bench/results/NOTES.md'), notes.join('\n'));
 }
 
+async function typing(): Promise<void> {
+  // The test build: the same app plus the window hooks the bench drives Monaco through.
+  ensureBuilt('web-test');
+  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '16' });
+  try {
+    const workspace = typingWorkspace();
+    const sessionId = (await stack.startSession((await stack.createTask({ title: 'bench typing', workspace })).id)).id;
+    const rows = await typingBench(stack, sessionId, workspace);
+    out(
+      `typing \`export const z = v1.\` at the end of a file of N lines (typescript-language-server): trigger to visible suggestions (ms)`,
+      table(
+        ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
+        rows.map((r) => [
+          String(r.lines),
+          fixed(r.browserMs, 0),
+          fixed(r.stdioMs, 0),
+          fixed(r.browserMs / r.stdioMs, 2),
+          fixed(r.browserFromFirstKeyMs, 0),
+          fixed(r.requestsPerKeystroke, 2),
+          Object.entries(r.methods)
+            .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
+            .join(', '),
+        ]),
+      ),
+    );
+    results.typing = rows;
+    const heap = await heapBench(stack, sessionId, 40_000);
+    out(
+      "the page's JS heap after a collection (MiB): before opening the 40k-line file, with it open (server ready, Outline drawn), after closing it",
+      table(['lines', 'before', 'open', 'closed', 'given back'], [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]]),
+    );
+    results.heap = heap;
+
+    const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace() })).id)).id;
+    const idle = await idleBench(stack, demo, IDLE_WINDOW_MS);
+    out(
+      `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
+      table(
+        ['language', 'file', 'requests/min', 'methods'],
+        idle.map((r) => [r.language, r.file, fixed(r.requestsPerMinute, 1), Object.entries(r.methods).map(([m, n]) => `${m} ${n}`).join(', ') || '-']),
+      ),
+    );
+    results.idle = idle;
+
+    const many = (await stack.startSession((await stack.createTask({ title: 'bench quick open', workspace: manyFilesWorkspace(QUICK_OPEN_FILES) })).id)).id;
+    const quick = await quickOpenBench(stack, many, QUICK_OPEN_FILES);
+    out(
+      'quick open (Ctrl+P) over a big workspace: first results while it lists, and the complete list (ms from the key)',
+      table(['files', 'first results ms', 'complete ms'], [[String(quick.files), fixed(quick.firstResultsMs, 0), fixed(quick.completeMs, 0)]]),
+    );
+    results.quickOpen = quick;
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main(): Promise<void> {
   ensureBuilt('agentctl');
   ensureBuilt('backend');
@@ -230,6 +292,7 @@ async function main(): Promise<void> {
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
+    if (sections.has('typing')) await typing();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
