@@ -1,6 +1,6 @@
 /**
  * Benchmarks (DESIGN section 8), run on demand with `npm run bench`, never in the test suite.
- * One run compares, side by side (sections: `npm run bench -- transport load search profile faults`):
+ * One run compares, side by side (sections: `npm run bench -- transport load search profile faults findings`):
  *   - transport: a stub server (bench/echoServer.mjs) answering `bench/echo` of 200 B to 1 MB and
  *     flooding 20k notifications, reached by direct stdio, a 1-hop proxy that parses and re-encodes
  *     JSON, a 1-hop raw reframing proxy, and the product's whole path (browser-side WebSocket ->
@@ -17,6 +17,9 @@
  *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
  *     against the same server over stdio, requests per keystroke, idle requests per minute per
  *     language, quick open over 100k files, and the page's heap around the 40k-line file.
+ *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
+ *     Problems, with every language on: first use (servers installed on the way), cold (a new
+ *     session, every server launched) and warm (the file reopened while its server runs).
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -28,6 +31,7 @@ import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.j
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
+import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
 import { table, type LatencySummary } from './stats.js';
@@ -48,7 +52,8 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'typing']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'typing']);
+const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
@@ -201,6 +206,25 @@ async function search(): Promise<void> {
   }
 }
 
+async function findings(): Promise<void> {
+  ensureBuilt('web');
+  // The production bundle and the backend's default lease cap: the whole demo at once, as shipped.
+  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
+  try {
+    const rows = await findingTimes(stack, FINDING_ROUNDS);
+    out(
+      `time from opening each demo file to its first finding in Problems (ms; cold and warm: median of ${FINDING_ROUNDS} sessions, warm also of the first)`,
+      table(
+        ['language', 'file', 'first use (install)', 'cold', 'warm'],
+        rows.map((r) => [r.language, r.file, fixed(r.firstUseMs, 0), fixed(medianOf(r.coldMs), 0), fixed(medianOf(r.warmMs), 0)]),
+      ),
+    );
+    results.findings = rows;
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function profile(dir: string): Promise<void> {
   const { top, profiledMs } = await profileProductPath(copyDemoWorkspace(), join(dir, 'profile-bin'));
   const body = table(
@@ -253,7 +277,10 @@ async function typing(): Promise<void> {
     const heap = await heapBench(stack, sessionId, 40_000);
     out(
       "the page's JS heap after a collection (MiB): before opening the 40k-line file, with it open (server ready, Outline drawn), after closing it",
-      table(['lines', 'before', 'open', 'closed', 'given back'], [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]]),
+      table(
+        ['lines', 'before', 'open', 'closed', 'given back'],
+        [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]],
+      ),
     );
     results.heap = heap;
 
@@ -263,7 +290,14 @@ async function typing(): Promise<void> {
       `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
       table(
         ['language', 'file', 'requests/min', 'methods'],
-        idle.map((r) => [r.language, r.file, fixed(r.requestsPerMinute, 1), Object.entries(r.methods).map(([m, n]) => `${m} ${n}`).join(', ') || '-']),
+        idle.map((r) => [
+          r.language,
+          r.file,
+          fixed(r.requestsPerMinute, 1),
+          Object.entries(r.methods)
+            .map(([m, n]) => `${m} ${n}`)
+            .join(', ') || '-',
+        ]),
       ),
     );
     results.idle = idle;
@@ -292,6 +326,7 @@ async function main(): Promise<void> {
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
+    if (sections.has('findings')) await findings();
     if (sections.has('typing')) await typing();
   } finally {
     rmSync(dir, { recursive: true, force: true });

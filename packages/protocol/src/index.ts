@@ -19,3 +19,5 @@ export * from './uri.js';
 export * from './catalog.js';
 export * from './serverDefaults.js';
 export * from './search.js';
+export * from './workspaceEvents.js';
+export * from './routes.js';

@@ -3,10 +3,13 @@ import {
   BadInputCloseCode,
   encodeLspFrame,
   FramingError,
+  isWatchedFilesControl,
+  type WatchedFilesControl,
   LspFrameDecoder,
   lspFrameHeader,
   parseFrame,
   readEnvelope,
+  ReservedCloseCode,
   scanJsonNesting,
   tooDeepOutcome,
 } from '@kandev/protocol';
@@ -36,12 +39,25 @@ export interface BridgeOptions {
   exitFlushMs: number;
   /** A client message refused for its nesting (answered, replaced or dropped); for the log. */
   onRefused?: (kind: 'request' | 'response' | 'notification') => void;
+  /** The backend handed over the server's `workspace/didChangeWatchedFiles` watchers (a `watched-files` control). */
+  onWatchedFiles?: (watchers: unknown[]) => void;
   /** The exit flush and stdin cutoff timers; default the system clock. */
   clock?: Clock;
 }
 
 export interface Bridge {
+  /** Writes a message of agentctl's own (a JSON-RPC notification's text) to the server's stdin, whole. */
+  notifyServer(body: string): void;
   dispose(): void;
+}
+
+function watchedFilesControl(text: string): WatchedFilesControl | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isWatchedFilesControl(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps a ws library error (raised while reading a client frame) to the standard close code. */
@@ -115,6 +131,13 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
       if (parsed?.kind === 'control' && parsed.frame.control === 'release-stream') {
         finish({ kind: 'release_requested' });
         return;
+      }
+      if (parsed?.kind === 'invalid' && parsed.reason === 'unknown_shape') {
+        const watched = watchedFilesControl(text);
+        if (watched) {
+          options.onWatchedFiles?.(watched.watchers);
+          return;
+        }
       }
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
@@ -191,6 +214,12 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   }
 
   // A socket already closing never delivers its close to a listener added now: end at once.
-  if (socket.isClosed) onClosed(1006);
-  return { dispose };
+  if (socket.isClosed) onClosed(ReservedCloseCode.Abnormal);
+  return {
+    dispose,
+    notifyServer(body) {
+      if (ended) return;
+      stdin.write(encodeLspFrame(body));
+    },
+  };
 }

@@ -3,45 +3,13 @@ import { after, type Disposable } from '@kandev/kit';
 import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ClockContext } from '../../app/clock.js';
 import { useTranslation } from 'react-i18next';
-import { indexWorkspaceFiles, type FileIndexResult } from '../../lib/workspace/fileIndex.js';
+import type { FileIndexState } from '../../lib/workspace/fileIndex.js';
 import { rankPaths } from '../../lib/workspace/fuzzy.js';
 import { FileIcon } from '../files/FileIcon.js';
 import { Dialog } from '../ui/Dialog.js';
+import { useServices } from '../../services/ServicesContext.js';
 
-type IndexState = { state: 'listing'; paths: readonly string[] } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
-
-/** A session's walk as it goes: the paths found so far, then the whole result. */
-interface LiveIndex {
-  state: IndexState;
-  readonly listeners: Set<() => void>;
-}
-
-/** One walk of a session's workspace per window; quick open reuses it (a failed walk is retried on next open). */
-const indexes = new Map<string, LiveIndex>();
-
-function sessionIndex(sessionId: string, list: (folder: string) => Promise<import('@kandev/protocol').FileEntry[]>): LiveIndex {
-  let live = indexes.get(sessionId);
-  if (live && live.state.state !== 'error') return live;
-  const index: LiveIndex = { state: { state: 'listing', paths: [] }, listeners: new Set() };
-  const notify = () => index.listeners.forEach((l) => l());
-  indexWorkspaceFiles(list, {
-    onProgress: (paths) => {
-      index.state = { state: 'listing', paths };
-      notify();
-    },
-  }).then(
-    (result) => {
-      index.state = { state: 'loaded', ...result };
-      notify();
-    },
-    () => {
-      index.state = { state: 'error' };
-      notify();
-    },
-  );
-  indexes.set(sessionId, (live = index));
-  return live;
-}
+type IndexState = FileIndexState;
 
 /** While the walk goes on, the list is ranked again at most this often (a big workspace lists thousands of folders). */
 const LISTING_REFRESH_MS = 150;
@@ -66,12 +34,13 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
   // The walk's array grows in place while listing: a counter tells React to rank again.
   const [listed, setListed] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
+  const { fileIndexes } = useServices();
 
   useEffect(() => {
     if (!open) return;
     setQuery('');
     setSelected(0);
-    const live = sessionIndex(sessionId, listFiles);
+    const live = fileIndexes.live(sessionId, listFiles);
     let timer: Disposable | undefined;
     const show = () => {
       timer?.dispose();
@@ -79,17 +48,16 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
       setIndex(live.state);
       setListed((n) => n + 1);
     };
-    const listener = () => {
+    const unsubscribe = live.subscribe(() => {
       if (live.state.state !== 'listing') show();
       else timer ??= after(clock, LISTING_REFRESH_MS, show);
-    };
-    live.listeners.add(listener);
+    });
     show();
     return () => {
-      live.listeners.delete(listener);
+      unsubscribe();
       timer?.dispose();
     };
-  }, [open, sessionId, listFiles, clock]);
+  }, [open, sessionId, listFiles, fileIndexes, clock]);
 
   const matches = useMemo(
     () => (index.state === 'error' ? [] : rankPaths(query, index.paths, MAX_RESULTS)),

@@ -16,8 +16,6 @@ export interface FeatureContext {
   readonly capabilities: ServerCapabilityIndex;
   /** Workspace identity from this generation's ready frame (S34). */
   readonly workspace: WorkspaceIdentity;
-  /** The connection's clock: requests the editor makes on its own wait on it for the text or caret to settle. */
-  readonly clock: Clock;
   request<R>(method: string, params: unknown, token?: CancellationLike): Promise<R>;
   /** A notification to this generation's server (file operations: workspace/did*Files). */
   notify(method: string, params: unknown): void;
@@ -25,6 +23,10 @@ export interface FeatureContext {
   flush(path: string): void;
   /** Is this workspace-relative path open on the server side (didOpen sent)? */
   isOpen(path: string): boolean;
+  /** Every workspace-relative path open on the server side, in the order they were opened. */
+  openPaths(): string[];
+  /** Timers of this generation: pull diagnostics and the requests the editor makes on its own wait on it. */
+  readonly clock: Clock;
   /** Server asked for `workspace/semanticTokens/refresh`. */
   readonly onSemanticTokensRefresh: Event<void>;
   /** Server asked for `workspace/diagnostic/refresh` (pull diagnostics again). */

@@ -85,3 +85,54 @@ export async function indexWorkspaceFiles(list: (folder: string) => Promise<File
   paths.sort((a, b) => a.localeCompare(b));
   return { paths, truncated };
 }
+
+/** A walk as quick open shows it: the paths found so far while listing, then the whole result. */
+export type FileIndexState = { state: 'listing'; paths: readonly string[] } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
+
+export interface LiveFileIndex {
+  readonly state: FileIndexState;
+  /** Called on each listing that arrives and when the walk ends; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  readonly done: Promise<FileIndexResult>;
+}
+
+/** One walk of each session's workspace per window, reused by quick open; a failed walk is retried on the next ask. */
+export class SessionFileIndexes {
+  private readonly indexes = new Map<string, LiveFileIndex>();
+
+  /** The session's walk, started on first ask; its state grows while it lists. */
+  live(sessionId: string, list: (folder: string) => Promise<FileEntry[]>): LiveFileIndex {
+    const existing = this.indexes.get(sessionId);
+    if (existing && existing.state.state !== 'error') return existing;
+    const listeners = new Set<() => void>();
+    let state: FileIndexState = { state: 'listing', paths: [] };
+    const set = (next: FileIndexState) => {
+      state = next;
+      for (const l of [...listeners]) l();
+    };
+    const done = indexWorkspaceFiles(list, { onProgress: (paths) => set({ state: 'listing', paths }) });
+    done.then(
+      (result) => set({ state: 'loaded', ...result }),
+      () => {
+        set({ state: 'error' });
+        if (this.indexes.get(sessionId) === index) this.indexes.delete(sessionId);
+      },
+    );
+    const index: LiveFileIndex = {
+      get state() {
+        return state;
+      },
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      done,
+    };
+    this.indexes.set(sessionId, index);
+    return index;
+  }
+
+  get(sessionId: string, list: (folder: string) => Promise<FileEntry[]>): Promise<FileIndexResult> {
+    return this.live(sessionId, list).done;
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression } from '../builtins.js';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter, systemClock, toDisposable } from '@kandev/kit';
+import { Emitter, ManualClock, toDisposable } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
 import { EditingRegistry } from '../editing/registry.js';
@@ -12,7 +12,6 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     sessionId,
     language: 'typescript',
     generation: 1,
-    clock: systemClock,
     capabilities,
     workspace: { workspaceUri: 'file:///workspace', workspacePath: '/workspace', repoSubpaths: [] },
     request: async (method) => {
@@ -21,6 +20,8 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     },
     flush: () => undefined,
     isOpen: () => true,
+    openPaths: () => [],
+    clock: new ManualClock(),
     onSemanticTokensRefresh: refresh.event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
@@ -77,7 +78,10 @@ describe('provider binding', () => {
     const provider = fake.active().find((r) => r.kind === 'semanticTokens')!.provider;
     expect(provider.getLegend()).toEqual(legend);
     const model = fake.addModel('kandev-session', 's1', '/a.ts');
-    const tokens = await provider.provideDocumentSemanticTokens(model, null, NO_CANCEL);
+    const asked = provider.provideDocumentSemanticTokens(model, null, NO_CANCEL);
+    // Asked once typing pauses (SettledRequests on the connection's clock).
+    (ctx.clock as ManualClock).advance(300);
+    const tokens = await asked;
     expect(tokens.data.length).toBe(0);
     let fired = 0;
     provider.onDidChange(() => fired++);

@@ -12,9 +12,8 @@ export function fakeProviderHost(
   fake: ReturnType<typeof createFakeMonaco>,
   context: FeatureContext,
   overrides: Partial<ProviderHost> = {},
-): ProviderHost & { notices: string[]; pulled: Map<string, unknown[]> } {
+): ProviderHost & { notices: string[] } {
   const notices: string[] = [];
-  const pulled = new Map<string, unknown[]>();
   return {
     context,
     languages: fake.monaco.languages,
@@ -30,7 +29,6 @@ export function fakeProviderHost(
     },
     preferences: () => DEFAULT_PREFERENCES,
     editing: new EditingRegistry(),
-    setPulledDiagnostics: (path, diagnostics) => void pulled.set(path, diagnostics),
     text: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
     notify: (message) => void notices.push(message),
     foldingKind: () => undefined,
@@ -41,6 +39,5 @@ export function fakeProviderHost(
     versionOf: () => undefined,
     ...overrides,
     notices,
-    pulled,
   };
 }
