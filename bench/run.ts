@@ -56,6 +56,8 @@ const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : 
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
+/** Parts of the typing section to run (default all): typing, heap, idle, quickopen. */
+const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,heap,idle,quickopen').split(','));
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -255,60 +257,66 @@ async function typing(): Promise<void> {
   try {
     const workspace = typingWorkspace();
     const sessionId = (await stack.startSession((await stack.createTask({ title: 'bench typing', workspace })).id)).id;
-    const rows = await typingBench(stack, sessionId, workspace);
-    out(
-      `typing \`export const z = v1.\` at the end of a file of N lines (typescript-language-server): trigger to visible suggestions (ms)`,
-      table(
-        ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
-        rows.map((r) => [
-          String(r.lines),
-          fixed(r.browserMs, 0),
-          fixed(r.stdioMs, 0),
-          fixed(r.browserMs / r.stdioMs, 2),
-          fixed(r.browserFromFirstKeyMs, 0),
-          fixed(r.requestsPerKeystroke, 2),
-          Object.entries(r.methods)
-            .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
-            .join(', '),
-        ]),
-      ),
-    );
-    results.typing = rows;
-    const heap = await heapBench(stack, sessionId, 40_000);
-    out(
-      "the page's JS heap after a collection (MiB): before opening the 40k-line file, with it open (server ready, Outline drawn), after closing it",
-      table(
-        ['lines', 'before', 'open', 'closed', 'given back'],
-        [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]],
-      ),
-    );
-    results.heap = heap;
-
-    const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace() })).id)).id;
-    const idle = await idleBench(stack, demo, IDLE_WINDOW_MS);
-    out(
-      `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
-      table(
-        ['language', 'file', 'requests/min', 'methods'],
-        idle.map((r) => [
-          r.language,
-          r.file,
-          fixed(r.requestsPerMinute, 1),
-          Object.entries(r.methods)
-            .map(([m, n]) => `${m} ${n}`)
-            .join(', ') || '-',
-        ]),
-      ),
-    );
-    results.idle = idle;
-
-    const many = (await stack.startSession((await stack.createTask({ title: 'bench quick open', workspace: manyFilesWorkspace(QUICK_OPEN_FILES) })).id)).id;
-    const quick = await quickOpenBench(stack, many, QUICK_OPEN_FILES);
-    out(
-      'quick open (Ctrl+P) over a big workspace: first results while it lists, and the complete list (ms from the key)',
-      table(['files', 'first results ms', 'complete ms'], [[String(quick.files), fixed(quick.firstResultsMs, 0), fixed(quick.completeMs, 0)]]),
-    );
-    results.quickOpen = quick;
+    if (TYPING_PARTS.has('typing')) {
+      const rows = await typingBench(stack, sessionId, workspace);
+      out(
+        `typing \`export const z = v1.\` at the end of a file of N lines (typescript-language-server): trigger to visible suggestions (ms)`,
+        table(
+          ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
+          rows.map((r) => [
+            String(r.lines),
+            fixed(r.browserMs, 0),
+            fixed(r.stdioMs, 0),
+            fixed(r.browserMs / r.stdioMs, 2),
+            fixed(r.browserFromFirstKeyMs, 0),
+            fixed(r.requestsPerKeystroke, 2),
+            Object.entries(r.methods)
+              .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
+              .join(', '),
+          ]),
+        ),
+      );
+      results.typing = rows;
+    }
+    if (TYPING_PARTS.has('heap')) {
+      const heap = await heapBench(stack, sessionId, 40_000);
+      out(
+        "the page's JS heap after a collection (MiB): before opening the 40k-line file, with it open (server ready, Outline drawn), after closing it",
+        table(
+          ['lines', 'before', 'open', 'closed', 'given back'],
+          [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]],
+        ),
+      );
+      results.heap = heap;
+    }
+    if (TYPING_PARTS.has('idle')) {
+      const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace() })).id)).id;
+      const idle = await idleBench(stack, demo, IDLE_WINDOW_MS);
+      out(
+        `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
+        table(
+          ['language', 'file', 'requests/min', 'methods'],
+          idle.map((r) => [
+            r.language,
+            r.file,
+            fixed(r.requestsPerMinute, 1),
+            Object.entries(r.methods)
+              .map(([m, n]) => `${m} ${n}`)
+              .join(', ') || '-',
+          ]),
+        ),
+      );
+      results.idle = idle;
+    }
+    if (TYPING_PARTS.has('quickopen')) {
+      const many = (await stack.startSession((await stack.createTask({ title: 'bench quick open', workspace: manyFilesWorkspace(QUICK_OPEN_FILES) })).id)).id;
+      const quick = await quickOpenBench(stack, many, QUICK_OPEN_FILES);
+      out(
+        'quick open (Ctrl+P) over a big workspace: first results while it lists, and the complete list (ms from the key)',
+        table(['files', 'first results ms', 'complete ms'], [[String(quick.files), fixed(quick.firstResultsMs, 0), fixed(quick.completeMs, 0)]]),
+      );
+      results.quickOpen = quick;
+    }
   } finally {
     await stack.stop();
   }

@@ -36,17 +36,22 @@ export function typingWorkspace(): string {
   return root;
 }
 
-/** LSP requests (frames with an id and a method) the page sends, counted from the page's sockets. */
-function countRequests(page: Page): { total(): number; methods(): string[] } {
+/** LSP requests (frames with an id and a method) the page sends, counted from the page's sockets; and the URIs whose diagnostics arrived. */
+function countRequests(page: Page): { total(): number; methods(): string[]; diagnosed: Set<string> } {
   const methods: string[] = [];
-  page.on('websocket', (ws) =>
+  const diagnosed = new Set<string>();
+  page.on('websocket', (ws) => {
     ws.on('framesent', (f) => {
       const text = String(f.payload);
       const method = /"method":"([^"]+)"/.exec(text)?.[1];
       if (method && /^\{"jsonrpc":"2\.0","id":/.test(text)) methods.push(method);
-    }),
-  );
-  return { total: () => methods.length, methods: () => [...methods] };
+    });
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      if (text.includes('"textDocument/publishDiagnostics"')) diagnosed.add(/"uri":"([^"]+)"/.exec(text)?.[1] ?? '');
+    });
+  });
+  return { total: () => methods.length, methods: () => [...methods], diagnosed };
 }
 
 /** Waits until the page has sent no request for `quietMs` (its first wave is done). */
@@ -79,6 +84,8 @@ async function browserTyping(page: Page, requests: ReturnType<typeof countReques
   const path = `src/big${lines}.ts`;
   await openFile(page, path);
   await waitForLspState(page, 'typescript', 'ready', 180_000);
+  // As over stdio below: the server has analysed the file (its diagnostics arrived) before typing starts.
+  while (![...requests.diagnosed].some((uri) => uri.endsWith(`/${path}`))) await page.waitForTimeout(100);
   await settle(page, requests);
   await page.evaluate(() => {
     const monaco = (window as any).__kandev.monaco;
