@@ -43,10 +43,15 @@ function recordRequests(page: Page): SentRequest[] {
   return sent;
 }
 
-/** Requests about `uri` asked more than once with the same params (the document never changes in these tests). */
+/**
+ * Requests about `uri` the editor asked on its own more than once with the same params (the
+ * document never changes in these tests). Diagnostic pulls are left out: they follow the server's
+ * own `workspace/diagnostic/refresh` requests, which pyright sends as its analysis proceeds.
+ */
 function repeated(requests: SentRequest[], uri: string): string[] {
   const seen = new Map<string, number>();
-  for (const r of requests) if (r.params.includes(uri)) seen.set(`${r.method} ${r.params}`, (seen.get(`${r.method} ${r.params}`) ?? 0) + 1);
+  for (const r of requests)
+    if (r.params.includes(uri) && r.method !== 'textDocument/diagnostic') seen.set(`${r.method} ${r.params}`, (seen.get(`${r.method} ${r.params}`) ?? 0) + 1);
   return [...seen].filter(([, n]) => n > 1).map(([what, n]) => `${n}x ${what}`);
 }
 
