@@ -14,6 +14,9 @@
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
+ *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
+ *     against the same server over stdio, requests per keystroke, idle requests per minute per
+ *     language, quick open over 100k files, and the page's heap around the 40k-line file.
  *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
  *     Problems, with every language on: first use (servers installed on the way), cold (a new
  *     session, every server launched) and warm (the file reopened while its server runs).
@@ -37,6 +40,7 @@ import { bareMonaco, firstLoad } from './firstLoad.js';
 import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
+import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -55,8 +59,14 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live']);
+const sections = new Set(
+  process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live', 'typing'],
+);
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
+const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
+const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
+/** Parts of the typing section to run (default all): typing, heap, idle, quickopen. */
+const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,heap,idle,quickopen').split(','));
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -250,6 +260,78 @@ async function profile(dir: string): Promise<void> {
   writeFileSync(join(repoRoot, 'bench/results/NOTES.md'), notes.join('\n'));
 }
 
+async function typing(): Promise<void> {
+  // The test build: the same app plus the window hooks the bench drives Monaco through.
+  ensureBuilt('web-test');
+  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '16' });
+  try {
+    const workspace = typingWorkspace();
+    const sessionId = (await stack.startSession((await stack.createTask({ title: 'bench typing', workspace })).id)).id;
+    if (TYPING_PARTS.has('typing')) {
+      const rows = await typingBench(stack, sessionId, workspace);
+      out(
+        `typing \`export const z = v1.\` at the end of a file of N lines (typescript-language-server): trigger to visible suggestions (ms)`,
+        table(
+          ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
+          rows.map((r) => [
+            String(r.lines),
+            fixed(r.browserMs, 0),
+            fixed(r.stdioMs, 0),
+            fixed(r.browserMs / r.stdioMs, 2),
+            fixed(r.browserFromFirstKeyMs, 0),
+            fixed(r.requestsPerKeystroke, 2),
+            Object.entries(r.methods)
+              .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
+              .join(', '),
+          ]),
+        ),
+      );
+      results.typing = rows;
+    }
+    if (TYPING_PARTS.has('heap')) {
+      const heap = await heapBench(stack, sessionId, 40_000);
+      out(
+        "the page's JS heap after a collection (MiB): before opening the 40k-line file, with it open (server ready, Outline drawn), after closing it",
+        table(
+          ['lines', 'before', 'open', 'closed', 'given back'],
+          [[String(heap.lines), fixed(heap.beforeMiB, 1), fixed(heap.openMiB, 1), fixed(heap.closedMiB, 1), fixed(heap.openMiB - heap.closedMiB, 1)]],
+        ),
+      );
+      results.heap = heap;
+    }
+    if (TYPING_PARTS.has('idle')) {
+      const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace() })).id)).id;
+      const idle = await idleBench(stack, demo, IDLE_WINDOW_MS);
+      out(
+        `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
+        table(
+          ['language', 'file', 'requests/min', 'methods'],
+          idle.map((r) => [
+            r.language,
+            r.file,
+            fixed(r.requestsPerMinute, 1),
+            Object.entries(r.methods)
+              .map(([m, n]) => `${m} ${n}`)
+              .join(', ') || '-',
+          ]),
+        ),
+      );
+      results.idle = idle;
+    }
+    if (TYPING_PARTS.has('quickopen')) {
+      const many = (await stack.startSession((await stack.createTask({ title: 'bench quick open', workspace: manyFilesWorkspace(QUICK_OPEN_FILES) })).id)).id;
+      const quick = await quickOpenBench(stack, many, QUICK_OPEN_FILES);
+      out(
+        'quick open (Ctrl+P) over a big workspace: first results while it lists, and the complete list (ms from the key)',
+        table(['files', 'first results ms', 'complete ms'], [[String(quick.files), fixed(quick.firstResultsMs, 0), fixed(quick.completeMs, 0)]]),
+      );
+      results.quickOpen = quick;
+    }
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main(): Promise<void> {
   ensureBuilt('agentctl');
   ensureBuilt('backend');
@@ -276,6 +358,7 @@ async function main(): Promise<void> {
       results.live = live.figures;
       out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
     }
+    if (sections.has('typing')) await typing();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

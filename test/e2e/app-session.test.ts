@@ -163,7 +163,7 @@ describe.runIf(run)('session workbench', () => {
     await waitForLspState(page, 'typescript', 'ready');
     const group = page.locator('[data-testid="problems-group"][data-path="src/broken.ts"]');
     await group.waitFor({ timeout: 60_000 });
-    const row = group.locator('[data-testid="problem-row"][data-severity="error"]');
+    const row = page.locator('[data-testid="problem-row"][data-path="src/broken.ts"][data-severity="error"]');
     expect(await row.innerText()).toMatch(/not assignable to type 'number'/);
     expect(await page.getByTestId('status-bar-problems').getAttribute('data-errors')).toBe('1');
     await screenshot(page, 'problems-desktop-light');

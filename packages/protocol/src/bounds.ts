@@ -38,3 +38,18 @@ export const SERVER_STDERR_TAIL_BYTES = 8 * 1024;
 /** A server that exits unexpectedly while leased is restarted at most this often in the window. */
 export const SERVER_RESTART_LIMIT = 5;
 export const SERVER_RESTART_WINDOW_MS = 3 * 60_000;
+/**
+ * Files the editor opens: up to this many bytes, streamed on every hop (agentctl reads and sends
+ * in chunks, the backend passes the stream on). Larger files are refused with 413 `too_large` and
+ * the limit in the error's `limit` field, so the page can say why and what to do.
+ */
+export const MAX_OPEN_FILE_BYTES = 64 * 1024 * 1024;
+/** A write body may be JSON-escaped content: room for twice the largest file, refused unread beyond. */
+export const MAX_WRITE_BODY_BYTES = 2 * MAX_OPEN_FILE_BYTES + 1024 * 1024;
+/**
+ * Above either bound the editor opens a file in large-file mode: no language server sync (a didOpen
+ * must stay well inside LSP_MAX_BODY_BYTES once JSON-escaped), no syntax colouring, folding or
+ * minimap, and a one-line notice that says so and why.
+ */
+export const LARGE_FILE_BYTES = 8 * 1024 * 1024;
+export const LARGE_FILE_LINES = 300_000;

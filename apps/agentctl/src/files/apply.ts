@@ -1,9 +1,9 @@
 import type { ApplyConflict, ApplyFilesResponse, FileOperation } from '@kandev/protocol';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { MAX_READ_BYTES, readBounded } from './read.js';
+import { MAX_READ_BYTES } from './read.js';
 import { fail, ok, type FilesError, type FilesResult } from '../base/filesResult.js';
-import { contentVersion } from './version.js';
+import { contentVersion, fileVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 import { atomicWrite, withPathLocks } from './write.js';
 
@@ -29,8 +29,8 @@ async function diskSlot(target: string): Promise<Slot> {
   try {
     const st = await stat(target);
     if (st.isDirectory()) return { exists: true, directory: true, diskVersion: undefined, touched: false };
-    const read = await readBounded(target, MAX_READ_BYTES);
-    return { exists: true, directory: false, diskVersion: read.kind === 'file' ? contentVersion(read.bytes) : 'too_large', touched: false };
+    const version = await fileVersion(target, MAX_READ_BYTES);
+    return { exists: true, directory: false, diskVersion: version === 'not_file' ? 'too_large' : version, touched: false };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     return { exists: false, directory: false, diskVersion: '', touched: false };

@@ -1,10 +1,11 @@
-import type { ReadFileResponse } from '@kandev/protocol';
+import { MAX_OPEN_FILE_BYTES, type ReadFileResponse } from '@kandev/protocol';
 import { open } from 'node:fs/promises';
 import { fail, ok, type FilesResult } from '../base/filesResult.js';
 import { contentVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 
-export const MAX_READ_BYTES = 5 * 1024 * 1024;
+/** What the files API reads or writes at most (the editor's limit, in packages/protocol). */
+export const MAX_READ_BYTES = MAX_OPEN_FILE_BYTES;
 
 /**
  * Reads at most `limit` bytes of a regular file; undefined when it is larger. Reads through one
@@ -16,13 +17,14 @@ export async function readBounded(path: string, limit: number): Promise<{ kind: 
     const st = await handle.stat();
     if (!st.isFile()) return { kind: 'not_file' };
     if (st.size > limit) return { kind: 'too_large' };
-    const buffer = Buffer.alloc(limit + 1);
+    // As large as the file (plus one byte to notice growth), never the whole limit up front.
+    const buffer = Buffer.alloc(Math.min(st.size, limit) + 1);
     let filled = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
-      if (filled > limit) return { kind: 'too_large' };
+      if (filled > limit || filled === buffer.length) return { kind: 'too_large' };
     }
     return { kind: 'file', bytes: buffer.subarray(0, filled) };
   } finally {

@@ -1,19 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
+import { MAX_WRITE_BODY_BYTES, TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
 import { readBoundedBody } from '@kandev/node-transport';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../base/log.js';
 import { applyFileOperations, parseApplyRequest } from './apply.js';
 import { listFiles } from './list.js';
-import { readWorkspaceFile } from './read.js';
+import { streamWorkspaceFile } from './readStream.js';
 import type { FilesResult } from '../base/filesResult.js';
 import type { SearchEngineChoice } from './search.js';
 import { handleSearch } from './searchRoute.js';
 import { writeWorkspaceFile } from './write.js';
 import type { Workspace } from './workspace.js';
-
-/** A JSON-escaped 5 MiB file can take up to 6 bytes a byte; anything beyond is refused unread. */
-const MAX_WRITE_BODY_BYTES = 32 * 1024 * 1024;
 
 function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, route: string): void {
   if (result.ok) {
@@ -60,7 +57,7 @@ export async function handleFilesRoute(
         return true;
       }
       if (req.method === 'GET') {
-        answer(res, await readWorkspaceFile(workspace, path), logger, 'file');
+        await streamWorkspaceFile(workspace, path, res);
         return true;
       }
       if (req.method === 'PUT') {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
 import { searchWorkspace } from './search.js';
@@ -119,10 +120,12 @@ describe('files API', () => {
     expect(existsSync(join(root, 'new/other.py'))).toBe(false);
   });
 
-  it('refuses files over 5 MiB with 413', async () => {
+  it('reads files above the old 5 MiB bound; refuses what is over the editor limit with 413', async () => {
     writeFileSync(join(root, 'big.bin'), Buffer.alloc(5 * 1024 * 1024 + 1, 97));
     const r = await readWorkspaceFile(ws, 'big.bin');
-    expect(!r.ok && r.error.status).toBe(413);
+    expect(r.ok && r.value.content.length).toBe(5 * 1024 * 1024 + 1);
+    const refused = await writeWorkspaceFile(ws, 'huge.txt', 'x'.repeat(MAX_OPEN_FILE_BYTES + 1), undefined);
+    expect(!refused.ok && refused.error.status).toBe(413);
   });
 
   it('searches with 1-based line and column, skipping .git, node_modules and escaping links', async () => {

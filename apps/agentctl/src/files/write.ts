@@ -2,9 +2,9 @@ import type { WriteFileResponse } from '@kandev/protocol';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { MAX_READ_BYTES, readBounded } from './read.js';
+import { MAX_READ_BYTES } from './read.js';
 import { fail, ok, type FilesError, type FilesResult } from '../base/filesResult.js';
-import { contentVersion } from './version.js';
+import { contentVersion, fileVersion } from './version.js';
 import type { Workspace } from './workspace.js';
 
 export type WriteOutcome = FilesResult<WriteFileResponse> | { ok: false; error: FilesError; currentVersion: string };
@@ -71,10 +71,10 @@ export async function writeWorkspaceFile(workspace: Workspace, rawPath: string, 
     let current = '';
     let mode: number | undefined;
     try {
-      const read = await readBounded(target, MAX_READ_BYTES);
-      if (read.kind === 'not_file') return fail(400, 'bad_request', 'path is not a regular file');
+      const version = await fileVersion(target, MAX_READ_BYTES);
+      if (version === 'not_file') return fail(400, 'bad_request', 'path is not a regular file');
       // A file too large to read has no version a client could know: any base version conflicts.
-      current = read.kind === 'file' ? contentVersion(read.bytes) : 'too_large';
+      current = version;
       mode = (await stat(target)).mode & 0o7777;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

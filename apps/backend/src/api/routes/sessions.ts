@@ -1,11 +1,8 @@
-import { API_ROUTES, SEARCH_QUERY_PARAMS, SESSION_GIT_HEAD_ROUTE, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
+import { API_ROUTES, MAX_WRITE_BODY_BYTES, SEARCH_QUERY_PARAMS, SESSION_GIT_HEAD_ROUTE, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
 import { AgentctlClient } from '../../taskhost/agentctlClient.js';
-
-/** agentctl's own bound: a 5 MiB file can take up to 6 bytes a byte once JSON-escaped. */
-const MAX_WRITE_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
  * Sessions and their files. The files endpoints forward to the session's agentctl unchanged
@@ -24,7 +21,8 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
   });
 
   router.get(API_ROUTES.sessionFiles, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('files', url.search)));
-  router.get(API_ROUTES.sessionFile, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('file', url.search)));
+  // A file may be large (up to MAX_OPEN_FILE_BYTES): passed on as agentctl streams it, never held whole here.
+  router.get(API_ROUTES.sessionFile, ({ params, url }) => forwardStream(deps, params.id as string, taskHostFilesPath('file', url.search)));
   router.get(API_ROUTES.sessionSearch, ({ params, url }) =>
     url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
       ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))

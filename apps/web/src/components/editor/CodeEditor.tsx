@@ -66,6 +66,14 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       if (shownPath.current) viewStates.current.set(shownPath.current, editor.saveViewState());
       shownPath.current = path;
       editor.setModel(model);
+      // Large-file mode: what costs per keystroke or per screen in a huge file is off for it.
+      const large = workspace.largeFile(path) !== undefined;
+      editor.updateOptions({
+        folding: !large,
+        occurrencesHighlight: large ? 'off' : 'singleFile',
+        wordBasedSuggestions: large ? 'off' : 'currentDocument',
+        stickyScroll: { enabled: !large },
+      });
       const state = viewStates.current.get(path);
       if (state) editor.restoreViewState(state);
       const at = editor.getPosition();

@@ -1,4 +1,6 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { VirtualList } from '../ui/VirtualList.js';
 import { useActiveEditor } from '../../services/windowState.js';
 import { symbolPathAt } from '../../lib/lsp/providers/documentSymbols.js';
 import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
@@ -21,6 +23,7 @@ export function OutlinePanel({ workspace, path }: OutlinePanelProps) {
   const reveal = (symbol: OutlineSymbol) => {
     if (path) void workspace.open(path, { lineNumber: symbol.selectionRange.start.line + 1, column: symbol.selectionRange.start.character + 1 });
   };
+  const rows = useMemo(() => (state.kind === 'ready' ? flattenOutline(state.symbols) : []), [state]);
   return (
     <section className="outline-panel" aria-label={t('outline.title')} data-testid="outline">
       <h2 className="outline-title">{t('outline.title')}</h2>
@@ -28,33 +31,65 @@ export function OutlinePanel({ workspace, path }: OutlinePanelProps) {
       {state.kind === 'unavailable' && <p className="outline-note">{t('outline.unavailable')}</p>}
       {state.kind === 'loading' && <p className="outline-note">{t('outline.loading')}</p>}
       {state.kind === 'ready' && state.symbols.length === 0 && <p className="outline-note">{t('outline.empty')}</p>}
-      {state.kind === 'ready' && state.symbols.length > 0 && (
-        <ul className="outline-tree" role="tree">
-          {state.symbols.map((s, i) => (
-            <OutlineNode key={`${s.name}:${i}`} symbol={s} depth={0} current={current} onReveal={reveal} />
-          ))}
-        </ul>
+      {rows.length > 0 && (
+        <VirtualList
+          className="outline-tree"
+          role="tree"
+          ariaLabel={t('outline.title')}
+          testId="outline-rows"
+          count={rows.length}
+          estimateRowPx={ROW_PX}
+          rowKey={(i) => rows[i]?.key ?? String(i)}
+          renderRow={(i) => {
+            const row = rows[i] as OutlineRow;
+            return <OutlineItem row={row} current={row.symbol === current} onReveal={reveal} />;
+          }}
+        />
       )}
     </section>
   );
 }
 
-function OutlineNode({
-  symbol,
-  depth,
-  current,
-  onReveal,
-}: {
+/** Rows of the Outline: one per symbol, depth first, children right after their parent. */
+interface OutlineRow {
   symbol: OutlineSymbol;
   depth: number;
-  current: OutlineSymbol | undefined;
-  onReveal: (s: OutlineSymbol) => void;
-}) {
+  /** Position among its siblings (1-based) and their number, for assistive technology. */
+  position: number;
+  siblings: number;
+  key: string;
+}
+
+export function flattenOutline(symbols: OutlineSymbol[]): OutlineRow[] {
+  const rows: OutlineRow[] = [];
+  const visit = (list: OutlineSymbol[], depth: number, parentKey: string) => {
+    list.forEach((symbol, i) => {
+      const key = `${parentKey}/${i}:${symbol.name}`;
+      rows.push({ symbol, depth, position: i + 1, siblings: list.length, key });
+      visit(symbol.children, depth + 1, key);
+    });
+  };
+  visit(symbols, 0, '');
+  return rows;
+}
+
+/** A row's height before measuring: one line of the Outline's font and padding. */
+const ROW_PX = 24;
+
+function OutlineItem({ row, current, onReveal }: { row: OutlineRow; current: boolean; onReveal: (s: OutlineSymbol) => void }) {
+  const { symbol, depth } = row;
   return (
-    <li role="treeitem" aria-selected={symbol === current} aria-expanded={symbol.children.length ? true : undefined}>
+    <div
+      role="treeitem"
+      aria-selected={current}
+      aria-level={depth + 1}
+      aria-posinset={row.position}
+      aria-setsize={row.siblings}
+      aria-expanded={symbol.children.length ? true : undefined}
+    >
       <button
         type="button"
-        className={`outline-item${symbol === current ? ' outline-current' : ''}${symbol.deprecated ? ' outline-deprecated' : ''}`}
+        className={`outline-item${current ? ' outline-current' : ''}${symbol.deprecated ? ' outline-deprecated' : ''}`}
         style={{ paddingInlineStart: `${0.5 + depth * 0.9}rem` }}
         data-symbol={symbol.name}
         onClick={() => onReveal(symbol)}
@@ -65,13 +100,6 @@ function OutlineNode({
         <span className="outline-name">{symbol.name}</span>
         {symbol.detail && <span className="outline-detail">{symbol.detail}</span>}
       </button>
-      {symbol.children.length > 0 && (
-        <ul role="group">
-          {symbol.children.map((c, i) => (
-            <OutlineNode key={`${c.name}:${i}`} symbol={c} depth={depth + 1} current={current} onReveal={onReveal} />
-          ))}
-        </ul>
-      )}
-    </li>
+    </div>
   );
 }

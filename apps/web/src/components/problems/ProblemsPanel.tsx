@@ -1,6 +1,8 @@
 import { ChevronDown } from 'lucide-react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Problem, ProblemsView } from '../../lib/workspace/problems.js';
+import type { Problem, ProblemGroup, ProblemsView } from '../../lib/workspace/problems.js';
+import { VirtualList } from '../ui/VirtualList.js';
 import { FileIcon } from '../files/FileIcon.js';
 import { SeverityIcon } from './SeverityIcon.js';
 
@@ -14,6 +16,7 @@ interface ProblemsPanelProps {
 /** The bottom panel listing the session's diagnostics by file; a click reveals the range. */
 export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelProps) {
   const { t } = useTranslation('workbench');
+  const rows = useMemo(() => problemRows(view), [view]);
   return (
     <section className={`problems-panel${open ? ' open' : ''}`} data-testid="problems-panel" data-total={view.total} aria-labelledby="problems-title">
       <div className="panel-header">
@@ -38,47 +41,73 @@ export function ProblemsPanel({ view, open, onToggle, onReveal }: ProblemsPanelP
               {t('problems.empty')}
             </p>
           ) : (
-            <ul className="problems-groups" aria-label={t('problems.title')}>
-              {view.groups.map((group) => (
-                <li key={group.path} className="problems-group" data-testid="problems-group" data-path={group.path} data-count={group.problems.length}>
-                  <div className="problems-file">
-                    <FileIcon name={group.path.slice(group.path.lastIndexOf('/') + 1)} size={14} />
-                    <span className="problems-file-name">{group.path}</span>
-                    <span className="count-badge">{group.problems.length}</span>
+            <VirtualList
+              className="problems-groups"
+              ariaLabel={t('problems.title')}
+              role="list"
+              testId="problems-rows"
+              count={rows.length}
+              estimateRowPx={26}
+              rowKey={(i) => {
+                const row = rows[i];
+                return row?.kind === 'file' ? `f:${row.group.path}` : `p:${row?.problem.path}:${i}`;
+              }}
+              renderRow={(i) => {
+                const row = rows[i] as ProblemRow;
+                if (row.kind === 'file') {
+                  const { group } = row;
+                  return (
+                    <div className="problems-file" role="listitem" data-testid="problems-group" data-path={group.path} data-count={group.problems.length}>
+                      <FileIcon name={group.path.slice(group.path.lastIndexOf('/') + 1)} size={14} />
+                      <span className="problems-file-name">{group.path}</span>
+                      <span className="count-badge">{group.problems.length}</span>
+                    </div>
+                  );
+                }
+                const { problem } = row;
+                return (
+                  <div role="listitem">
+                    <button
+                      type="button"
+                      className="problem-row"
+                      data-testid="problem-row"
+                      data-path={problem.path}
+                      data-severity={problem.severity}
+                      data-line={problem.range.startLineNumber}
+                      data-column={problem.range.startColumn}
+                      onClick={() => onReveal(problem)}
+                    >
+                      <SeverityIcon severity={problem.severity} />
+                      <span className="visually-hidden">{t(`problems.severity.${problem.severity}`)}</span>
+                      <span className="problem-message">{problem.message}</span>
+                      {(problem.source || problem.code) && (
+                        <span className="problem-source">
+                          {t('problems.source', { source: problem.source ?? '', code: problem.code ? `(${problem.code})` : '' })}
+                        </span>
+                      )}
+                      <span className="problem-location">
+                        {t('problems.location', { line: problem.range.startLineNumber, column: problem.range.startColumn })}
+                      </span>
+                    </button>
                   </div>
-                  <ul className="problems-list">
-                    {group.problems.map((problem, i) => (
-                      <li key={i}>
-                        <button
-                          type="button"
-                          className="problem-row"
-                          data-testid="problem-row"
-                          data-severity={problem.severity}
-                          data-line={problem.range.startLineNumber}
-                          data-column={problem.range.startColumn}
-                          onClick={() => onReveal(problem)}
-                        >
-                          <SeverityIcon severity={problem.severity} />
-                          <span className="visually-hidden">{t(`problems.severity.${problem.severity}`)}</span>
-                          <span className="problem-message">{problem.message}</span>
-                          {(problem.source || problem.code) && (
-                            <span className="problem-source">
-                              {t('problems.source', { source: problem.source ?? '', code: problem.code ? `(${problem.code})` : '' })}
-                            </span>
-                          )}
-                          <span className="problem-location">
-                            {t('problems.location', { line: problem.range.startLineNumber, column: problem.range.startColumn })}
-                          </span>
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ))}
-            </ul>
+                );
+              }}
+            />
           )}
         </div>
       )}
     </section>
   );
+}
+
+/** The panel's rows: each file's header, then its problems (any number: only those in view are drawn). */
+type ProblemRow = { kind: 'file'; group: ProblemGroup } | { kind: 'problem'; problem: Problem };
+
+function problemRows(view: ProblemsView): ProblemRow[] {
+  const rows: ProblemRow[] = [];
+  for (const group of view.groups) {
+    rows.push({ kind: 'file', group });
+    for (const problem of group.problems) rows.push({ kind: 'problem', problem });
+  }
+  return rows;
 }

@@ -1,13 +1,18 @@
 import { Search } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { after, type Disposable } from '@kandev/kit';
+import { useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { ClockContext } from '../../app/clock.js';
 import { useTranslation } from 'react-i18next';
-import type { FileIndexResult } from '../../lib/workspace/fileIndex.js';
+import type { FileIndexState } from '../../lib/workspace/fileIndex.js';
 import { rankPaths } from '../../lib/workspace/fuzzy.js';
 import { FileIcon } from '../files/FileIcon.js';
 import { Dialog } from '../ui/Dialog.js';
 import { useServices } from '../../services/ServicesContext.js';
 
-type IndexState = { state: 'loading' } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
+type IndexState = FileIndexState;
+
+/** While the walk goes on, the list is ranked again at most this often (a big workspace lists thousands of folders). */
+const LISTING_REFRESH_MS = 150;
 
 interface QuickOpenProps {
   sessionId: string;
@@ -24,7 +29,10 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
   const { t } = useTranslation('workbench');
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
-  const [index, setIndex] = useState<IndexState>({ state: 'loading' });
+  const clock = useContext(ClockContext);
+  const [index, setIndex] = useState<IndexState>({ state: 'listing', paths: [] });
+  // The walk's array grows in place while listing: a counter tells React to rank again.
+  const [listed, setListed] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
   const { fileIndexes } = useServices();
 
@@ -32,17 +40,30 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
     if (!open) return;
     setQuery('');
     setSelected(0);
-    let live = true;
-    fileIndexes.get(sessionId, listFiles).then(
-      (result) => live && setIndex({ state: 'loaded', ...result }),
-      () => live && setIndex({ state: 'error' }),
-    );
-    return () => {
-      live = false;
+    const live = fileIndexes.live(sessionId, listFiles);
+    let timer: Disposable | undefined;
+    const show = () => {
+      timer?.dispose();
+      timer = undefined;
+      setIndex(live.state);
+      setListed((n) => n + 1);
     };
-  }, [open, sessionId, listFiles, fileIndexes]);
+    const unsubscribe = live.subscribe(() => {
+      if (live.state.state !== 'listing') show();
+      else timer ??= after(clock, LISTING_REFRESH_MS, show);
+    });
+    show();
+    return () => {
+      unsubscribe();
+      timer?.dispose();
+    };
+  }, [open, sessionId, listFiles, fileIndexes, clock]);
 
-  const matches = useMemo(() => (index.state === 'loaded' ? rankPaths(query, index.paths, MAX_RESULTS) : []), [index, query]);
+  const matches = useMemo(
+    () => (index.state === 'error' ? [] : rankPaths(query, index.paths, MAX_RESULTS)),
+    // `listed` counts the growth of a listing's paths array.
+    [index, query, listed],
+  );
   const current = Math.min(selected, Math.max(0, matches.length - 1));
 
   useEffect(() => {
@@ -86,8 +107,8 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
           onKeyDown={onKeyDown}
         />
       </div>
-      {index.state === 'loading' && (
-        <p className="quick-open-info" role="status">
+      {index.state === 'listing' && (
+        <p className="quick-open-info" role="status" data-testid="quick-open-listing" data-count={index.paths.length}>
           {t('quickOpen.indexing')}
         </p>
       )}

@@ -5,6 +5,7 @@ import { ClockContext } from '../../app/clock.js';
 import type { SearchHit, SearchOptions } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
 import { useServices } from '../../services/ServicesContext.js';
+import { VirtualList } from '../ui/VirtualList.js';
 
 type SearchState =
   | { state: 'idle' }
@@ -131,24 +132,36 @@ export function SearchPanel({ sessionId, onOpenHit }: SearchPanelProps) {
       )}
       {result.state === 'done' && hits.length === 0 && <p className="search-info">{t('search.noResults')}</p>}
       {hits.length > 0 && (
-        <ul className="search-hits">
-          {hits.map((hit, i) => (
-            <li key={`${hit.path}:${hit.line}:${hit.column}:${i}`}>
-              <button
-                type="button"
-                className="search-hit"
-                data-testid="search-hit"
-                data-path={hit.path}
-                data-line={hit.line}
-                data-column={hit.column}
-                onClick={() => onOpenHit(hit)}
-              >
-                <span className="search-hit-location">{t('search.location', { path: hit.path, line: hit.line, column: hit.column })}</span>
-                <span className="search-hit-preview">{hit.preview}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <VirtualList
+          className="search-hits"
+          role="list"
+          ariaLabel={t('search.label')}
+          count={hits.length}
+          estimateRowPx={44}
+          rowKey={(i) => {
+            const hit = hits[i];
+            return `${hit?.path}:${hit?.line}:${hit?.column}:${i}`;
+          }}
+          renderRow={(i) => {
+            const hit = hits[i] as SearchHit;
+            return (
+              <div role="listitem">
+                <button
+                  type="button"
+                  className="search-hit"
+                  data-testid="search-hit"
+                  data-path={hit.path}
+                  data-line={hit.line}
+                  data-column={hit.column}
+                  onClick={() => onOpenHit(hit)}
+                >
+                  <span className="search-hit-location">{t('search.location', { path: hit.path, line: hit.line, column: hit.column })}</span>
+                  <span className="search-hit-preview">{hit.preview}</span>
+                </button>
+              </div>
+            );
+          }}
+        />
       )}
       {result.state === 'done' && result.truncated && <p className="search-info">{t('search.truncated', { count: hits.length })}</p>}
     </section>

@@ -26,6 +26,9 @@ import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { Splitter, useSidebarWidth } from './Splitter.js';
 import { useTabMemory } from './useTabMemory.js';
+import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
+import { mebibytes } from '../../lib/workspace/largeFile.js';
+import { LargeFileNotice } from '../editor/LargeFileNotice.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import type { GitFileChange } from '@kandev/protocol';
 import { ChangesPanel } from '../live/ChangesPanel.js';
@@ -224,6 +227,12 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             {t('editor.binary', { path: snapshot.activePath })}
           </p>
         )}
+        {snapshot.activePath && snapshot.tooLarge.has(snapshot.activePath) && (
+          <p className="binary-notice" role="alert" data-testid="file-too-large" data-path={snapshot.activePath}>
+            {t('editor.tooLarge', { path: snapshot.activePath, limit: mebibytes(MAX_OPEN_FILE_BYTES).replace(/\.0$/, '') })}
+          </p>
+        )}
+        {active && <LargeFileNotice workspace={workspace} path={active.path} />}
         {active && <EditorChrome workspace={workspace} path={active.path} />}
         {headChange && live && (
           <HeadDiffView

@@ -17,9 +17,11 @@ describe('ServerCapabilityIndex', () => {
     ]);
   });
 
-  it('semantic tokens count only with a legend and full requests', () => {
+  it('semantic tokens count only with a legend and full or range requests', () => {
     const legend = { tokenTypes: ['class'], tokenModifiers: [] };
-    expect(new ServerCapabilityIndex({ semanticTokensProvider: { legend, range: true } }).has('semanticTokens')).toBe(false);
+    expect(new ServerCapabilityIndex({ semanticTokensProvider: { legend } }).has('semanticTokens')).toBe(false);
+    expect(new ServerCapabilityIndex({ semanticTokensProvider: { full: true } as never }).has('semanticTokens')).toBe(false);
+    expect(new ServerCapabilityIndex({ semanticTokensProvider: { legend, range: true } }).has('semanticTokens')).toBe(true);
     expect(new ServerCapabilityIndex({ semanticTokensProvider: { legend, full: { delta: true } } }).has('semanticTokens')).toBe(true);
   });
 

@@ -151,14 +151,14 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
 }
 
 /**
- * Semantic tokens are wired for `full` only: a provider without it is not usable here. On-type
+ * Semantic tokens are wired for `full` (with `delta`) and `range`: a provider with neither is not usable here. On-type
  * formatting without a trigger character can never fire.
  */
 function usable(feature: Feature, options: Record<string, unknown>): boolean {
   if (feature === 'onTypeFormatting') return typeof options.firstTriggerCharacter === 'string' && options.firstTriggerCharacter !== '';
   if (feature !== 'semanticTokens') return true;
   const legend = options.legend;
-  return Boolean(options.full) && isRecord(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);
+  return Boolean(options.full || options.range) && isRecord(legend) && Array.isArray(legend.tokenTypes) && Array.isArray(legend.tokenModifiers);
 }
 
 /**

@@ -118,7 +118,7 @@ export function clientCapabilities(): ClientCapabilities {
       references: { dynamicRegistration: true },
       semanticTokens: {
         dynamicRegistration: true,
-        requests: { full: true },
+        requests: { full: { delta: true }, range: true },
         tokenTypes: SEMANTIC_TOKEN_TYPES,
         tokenModifiers: SEMANTIC_TOKEN_MODIFIERS,
         formats: ['relative'],

@@ -77,7 +77,7 @@ describe('LspConnection', () => {
     expect(caps.textDocument.hover.contentFormat).toContain('markdown');
     expect(caps.textDocument.definition.linkSupport).toBe(true);
     expect(caps.textDocument.signatureHelp.contextSupport).toBe(true);
-    expect(caps.textDocument.semanticTokens.requests).toEqual({ full: true });
+    expect(caps.textDocument.semanticTokens.requests).toEqual({ full: { delta: true }, range: true });
     expect(caps.textDocument.publishDiagnostics).toMatchObject({ versionSupport: true, relatedInformation: true });
     expect(caps.textDocument.synchronization.didSave).toBe(true);
     h.sockets[0]!.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: { hoverProvider: true, textDocumentSync: 2 } } });

@@ -25,7 +25,7 @@ export interface FeatureContext {
   isOpen(path: string): boolean;
   /** Every workspace-relative path open on the server side, in the order they were opened. */
   openPaths(): string[];
-  /** Timers of this generation (pull diagnostics wait on it). */
+  /** Timers of this generation: pull diagnostics and the requests the editor makes on its own wait on it. */
   readonly clock: Clock;
   /** Server asked for `workspace/semanticTokens/refresh`. */
   readonly onSemanticTokensRefresh: Event<void>;

@@ -38,4 +38,22 @@ describe('indexWorkspaceFiles', () => {
     expect(result.truncated).toBe(true);
     expect(result.paths.length).toBe(2);
   });
+
+  it('reports the paths found so far as listings arrive, before the walk ends (quick open shows first results)', async () => {
+    const seen: string[][] = [];
+    let release: () => void = () => undefined;
+    const deepHeld = new Promise<void>((r) => (release = r));
+    const walk = indexWorkspaceFiles(
+      async (f) => {
+        if (f === 'src/deep') await deepHeld;
+        return list(f);
+      },
+      { onProgress: (paths) => seen.push([...paths]) },
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen.at(-1)).toEqual(expect.arrayContaining(['README.md', 'src/main.ts']));
+    expect(seen.flat()).not.toContain('src/deep/x.go');
+    release();
+    expect((await walk).paths).toContain('src/deep/x.go');
+  });
 });

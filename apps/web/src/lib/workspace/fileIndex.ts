@@ -28,6 +28,8 @@ export interface FileIndexOptions {
   maxFiles?: number;
   maxFolders?: number;
   concurrency?: number;
+  /** Called as listings arrive with every path found so far (unsorted): a picker shows first results while the walk goes on. */
+  onProgress?(paths: readonly string[]): void;
 }
 
 /**
@@ -36,8 +38,8 @@ export interface FileIndexOptions {
  * fails to list is skipped; the rest still count.
  */
 export async function indexWorkspaceFiles(list: (folder: string) => Promise<FileEntry[]>, options: FileIndexOptions = {}): Promise<FileIndexResult> {
-  const maxFiles = options.maxFiles ?? 20_000;
-  const maxFolders = options.maxFolders ?? 2_000;
+  const maxFiles = options.maxFiles ?? 200_000;
+  const maxFolders = options.maxFolders ?? 20_000;
   const concurrency = options.concurrency ?? 4;
   const queue: string[] = [''];
   const paths: string[] = [];
@@ -65,6 +67,7 @@ export async function indexWorkspaceFiles(list: (folder: string) => Promise<File
           truncated = true;
         }
       }
+      options.onProgress?.(paths);
     }
   };
   // Workers pick folders up as listings arrive, so a deep tree still lists in parallel.
@@ -83,17 +86,53 @@ export async function indexWorkspaceFiles(list: (folder: string) => Promise<File
   return { paths, truncated };
 }
 
+/** A walk as quick open shows it: the paths found so far while listing, then the whole result. */
+export type FileIndexState = { state: 'listing'; paths: readonly string[] } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
+
+export interface LiveFileIndex {
+  readonly state: FileIndexState;
+  /** Called on each listing that arrives and when the walk ends; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  readonly done: Promise<FileIndexResult>;
+}
+
 /** One walk of each session's workspace per window, reused by quick open; a failed walk is retried on the next ask. */
 export class SessionFileIndexes {
-  private readonly indexes = new Map<string, Promise<FileIndexResult>>();
+  private readonly indexes = new Map<string, LiveFileIndex>();
+
+  /** The session's walk, started on first ask; its state grows while it lists. */
+  live(sessionId: string, list: (folder: string) => Promise<FileEntry[]>): LiveFileIndex {
+    const existing = this.indexes.get(sessionId);
+    if (existing && existing.state.state !== 'error') return existing;
+    const listeners = new Set<() => void>();
+    let state: FileIndexState = { state: 'listing', paths: [] };
+    const set = (next: FileIndexState) => {
+      state = next;
+      for (const l of [...listeners]) l();
+    };
+    const done = indexWorkspaceFiles(list, { onProgress: (paths) => set({ state: 'listing', paths }) });
+    done.then(
+      (result) => set({ state: 'loaded', ...result }),
+      () => {
+        set({ state: 'error' });
+        if (this.indexes.get(sessionId) === index) this.indexes.delete(sessionId);
+      },
+    );
+    const index: LiveFileIndex = {
+      get state() {
+        return state;
+      },
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      done,
+    };
+    this.indexes.set(sessionId, index);
+    return index;
+  }
 
   get(sessionId: string, list: (folder: string) => Promise<FileEntry[]>): Promise<FileIndexResult> {
-    let pending = this.indexes.get(sessionId);
-    if (!pending) {
-      pending = indexWorkspaceFiles(list);
-      this.indexes.set(sessionId, pending);
-      pending.catch(() => this.indexes.delete(sessionId));
-    }
-    return pending;
+    return this.live(sessionId, list).done;
   }
 }

@@ -3,7 +3,9 @@ import type * as Monaco from 'monaco-editor';
 import type { KandevApi } from '../../api/kandevApi.js';
 import { sessionModelUriParts } from '../lsp/uris.js';
 import { monacoLanguageForPath } from '../monaco/languages.js';
+import { ApiRequestError } from '../../api/kandevApi.js';
 import { BinaryFileError, looksBinary } from './binaryFile.js';
+import { FileTooLargeError, largeFileOf, type LargeFile } from './largeFile.js';
 
 type MonacoApi = typeof Monaco;
 export type TextModel = Monaco.editor.ITextModel;
@@ -17,6 +19,8 @@ export interface ModelEntry {
   savedAltVersion: number;
   refs: number;
   subscription: Disposable;
+  /** Opened in large-file mode (no language-server sync, colouring or folding), and why. */
+  large?: LargeFile;
 }
 
 /** What a content change of a loaded model means for the session around it. */
@@ -101,12 +105,16 @@ export class SessionModels implements Disposable {
   }
 
   private async load(path: string): Promise<ModelEntry> {
-    const file = await this.api.readFile(this.sessionId, path);
+    const file = await this.api.readFile(this.sessionId, path).catch((err: unknown) => {
+      throw err instanceof ApiRequestError && err.status === 413 ? new FileTooLargeError(path) : err;
+    });
     const existing = this.entries.get(path);
     if (existing) return existing;
     if (looksBinary(file.content)) throw new BinaryFileError(path);
+    const large = largeFileOf(file.content);
     const uri = this.monaco.Uri.from(sessionModelUriParts(this.sessionId, path));
-    const model = this.monaco.editor.getModel(uri) ?? this.monaco.editor.createModel(file.content, monacoLanguageForPath(path), uri);
+    // Plain text in large-file mode: no tokenization of a file that big.
+    const model = this.monaco.editor.getModel(uri) ?? this.monaco.editor.createModel(file.content, large ? 'plaintext' : monacoLanguageForPath(path), uri);
     const entry: ModelEntry = {
       path,
       model,
@@ -114,6 +122,7 @@ export class SessionModels implements Disposable {
       savedAltVersion: model.getAlternativeVersionId(),
       refs: 0,
       subscription: { dispose: () => undefined },
+      ...(large ? { large } : {}),
     };
     let wasDirty = false;
     entry.subscription = model.onDidChangeContent(() => {

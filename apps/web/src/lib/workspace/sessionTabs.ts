@@ -30,6 +30,8 @@ export class SessionTabs implements Disposable {
   readonly openFailed = new Set<string>();
   /** Files that look binary: shown as a static notice, never as a Monaco model (S53). */
   readonly binary = new Set<string>();
+  /** Files larger than the editor opens: shown as a notice that says why and what to do. */
+  readonly tooLarge = new Set<string>();
   private readonly opened = new Emitter<SyncedDocument>();
   private readonly closed = new Emitter<SyncedDocument>();
   readonly onDidOpen: Event<SyncedDocument> = this.opened.event;

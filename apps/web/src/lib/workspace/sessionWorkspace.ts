@@ -7,6 +7,7 @@ import type { EditTargets } from '../lsp/edits/apply.js';
 import { modelDocument } from '../monaco/modelDocument.js';
 import type { FileChange } from '@kandev/protocol';
 import { BinaryFileError } from './binaryFile.js';
+import { FileTooLargeError, type LargeFile } from './largeFile.js';
 import { DiskFollower } from './diskFollow.js';
 import { sessionEditTargets } from './editTargets.js';
 import { FileTreeModel } from './fileTree.js';
@@ -41,6 +42,8 @@ export interface WorkspaceSnapshot {
   openFailed: ReadonlySet<string>;
   /** Files that look binary: shown as a static notice, never as a Monaco model (S53). */
   binary: ReadonlySet<string>;
+  /** Files larger than the editor opens (MAX_OPEN_FILE_BYTES). */
+  tooLarge: ReadonlySet<string>;
   /** Bumped whenever a reveal is requested, so the mounted editor applies it at once (S37). */
   revealSeq: number;
 }
@@ -111,6 +114,7 @@ export class SessionWorkspace implements Disposable {
       opening: new Set(this.tabs.opening),
       openFailed: new Set(this.tabs.openFailed),
       binary: new Set(this.tabs.binary),
+      tooLarge: new Set(this.tabs.tooLarge),
       revealSeq: this.reveal.seq,
     };
   }
@@ -129,9 +133,15 @@ export class SessionWorkspace implements Disposable {
     return this.models.get(path)?.model;
   }
 
+  /** Why a loaded file is in large-file mode, when it is. */
+  largeFile(path: string): LargeFile | undefined {
+    return this.models.get(path)?.large;
+  }
+
   /** The open documents of one language, for that (session, language) connection. */
   documentSource(language: LanguageId): OpenDocumentSource {
-    const mine = (doc: SyncedDocument) => languageForPath(doc.path) === language;
+    // A file in large-file mode never reaches the language server (no didOpen, so no requests about it).
+    const mine = (doc: SyncedDocument) => languageForPath(doc.path) === language && !this.models.get(doc.path)?.large;
     const filtered =
       <T>(event: Event<T>, pick: (value: T) => SyncedDocument): Event<T> =>
       (listener) =>
@@ -157,6 +167,7 @@ export class SessionWorkspace implements Disposable {
     tabs.activePath = path;
     tabs.openFailed.delete(path);
     tabs.binary.delete(path);
+    tabs.tooLarge.delete(path);
     void this.tree.reveal(path);
     if (tabs.has(path) || tabs.opening.has(path)) {
       this.changed();
@@ -170,6 +181,7 @@ export class SessionWorkspace implements Disposable {
     } catch (err) {
       tabs.opening.delete(path);
       if (err instanceof BinaryFileError) tabs.binary.add(path);
+      else if (err instanceof FileTooLargeError) tabs.tooLarge.add(path);
       else tabs.openFailed.add(path);
       this.changed();
       return;

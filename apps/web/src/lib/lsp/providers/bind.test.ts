@@ -78,7 +78,10 @@ describe('provider binding', () => {
     const provider = fake.active().find((r) => r.kind === 'semanticTokens')!.provider;
     expect(provider.getLegend()).toEqual(legend);
     const model = fake.addModel('kandev-session', 's1', '/a.ts');
-    const tokens = await provider.provideDocumentSemanticTokens(model, null, NO_CANCEL);
+    const asked = provider.provideDocumentSemanticTokens(model, null, NO_CANCEL);
+    // Asked once typing pauses (SettledRequests on the connection's clock).
+    (ctx.clock as ManualClock).advance(300);
+    const tokens = await asked;
     expect(tokens.data.length).toBe(0);
     let fired = 0;
     provider.onDidChange(() => fired++);

@@ -28,6 +28,7 @@ import { registerHoverProvider } from './hover.js';
 import { registerDefinitionProvider, registerReferenceProvider } from './locations.js';
 import { registerSemanticTokensProvider } from './semanticTokens.js';
 import { registerSignatureHelpProvider } from './signatureHelp.js';
+import { SETTLE_MS, SettledRequests, settlePrefix } from '../settle.js';
 
 export interface BinderDeps {
   monaco: MonacoApi;
@@ -46,6 +47,8 @@ export interface BinderDeps {
   text?: (key: string, params?: Record<string, unknown>) => string;
   /** Shows a short message to the person. */
   notify?: (message: string) => void;
+  /** How long requests the editor makes on its own wait for the caret or text to settle (default SETTLE_MS). */
+  settleMs?: { caret: number; text: number };
 }
 
 /** Features bound as Monaco providers; pull diagnostics follow their registrations on their own (PullDiagnostics). */
@@ -72,15 +75,53 @@ const REGISTER: { [F in ProvidedFeature]: (host: ProviderHost, registration: Fea
 
 /** Registers every advertised registration of every feature; what it returns disposes exactly those. */
 export function registerAdvertisedProviders(host: ProviderHost): { disposable: Disposable; features: Set<Feature> } {
-  const store = new DisposableStore();
-  const features = new Set<Feature>();
-  for (const feature of Object.keys(REGISTER) as ProvidedFeature[]) {
-    for (const registration of host.context.capabilities.registrations(feature)) {
-      store.add((REGISTER[feature] as (h: ProviderHost, r: FeatureRegistration<ProvidedFeature>) => Disposable)(host, registration));
-      features.add(feature);
+  const providers = new AdvertisedProviders(host);
+  providers.update();
+  return { disposable: providers, features: providers.features() };
+}
+
+/**
+ * The providers of one generation, kept per feature: an update re-registers only the features whose
+ * registrations (or the editing switches) changed. Monaco asks a feature's providers again whenever
+ * its registry changes, so re-registering everything on each dynamic registration a server sends
+ * (pyright sends several while it starts) would ask for code actions, symbols and tokens again and
+ * again with nothing changed.
+ */
+export class AdvertisedProviders implements Disposable {
+  private readonly registered = new Map<ProvidedFeature, { signature: string; disposable: Disposable }>();
+
+  constructor(private readonly host: ProviderHost) {}
+
+  /** Brings the registered providers up to date; true when any feature changed. */
+  update(): boolean {
+    let changed = false;
+    const preferences = JSON.stringify(this.host.preferences());
+    for (const feature of Object.keys(REGISTER) as ProvidedFeature[]) {
+      const registrations = this.host.context.capabilities.registrations(feature);
+      const signature = registrations.length ? `${JSON.stringify(registrations)}\u0000${preferences}` : '';
+      const current = this.registered.get(feature);
+      if ((current?.signature ?? '') === signature) continue;
+      changed = true;
+      current?.disposable.dispose();
+      this.registered.delete(feature);
+      if (!signature) continue;
+      const store = new DisposableStore();
+      for (const registration of registrations) {
+        store.add((REGISTER[feature] as (h: ProviderHost, r: FeatureRegistration<ProvidedFeature>) => Disposable)(this.host, registration));
+      }
+      this.registered.set(feature, { signature, disposable: store });
     }
+    return changed;
   }
-  return { disposable: store, features };
+
+  features(): Set<Feature> {
+    return new Set<Feature>(this.registered.keys());
+  }
+
+  dispose(): void {
+    for (const { disposable } of this.registered.values()) disposable.dispose();
+    this.registered.clear();
+  }
 }
 
 /** Built-in features an LSP provider replaces: the advertised ones, plus diagnostics (pushed by servers). */
@@ -114,6 +155,11 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       }),
     );
     const ended = { onAbort: (listener: () => void) => (store.isDisposed ? listener() : void aborts.add(listener)) };
+    const settled = store.add(new SettledRequests(context.clock));
+    // A closed document's answers are of no use any more; a refresh from the server voids them.
+    store.add(context.onDocumentSync(({ path, kind }) => kind === 'close' && settled.forget(settlePrefix(path))));
+    store.add(context.onSemanticTokensRefresh(() => settled.forget('')));
+    store.add(context.onInlayHintRefresh(() => settled.forget('')));
     store.add(editing.fileOperations.add(context.sessionId, context.language, fileOperationParticipant(context)));
     const host: ProviderHost = {
       context,
@@ -121,6 +167,9 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       text,
       notify,
       onDocumentSync: context.onDocumentSync,
+      settled,
+      settleMs: deps.settleMs ?? SETTLE_MS,
+      versionOf: (path) => monaco.editor.getModel(monaco.Uri.from(sessionModelUriParts(context.sessionId, path)))?.getVersionId(),
       preferences: () => deps.preferences?.get(context.language) ?? DEFAULT_PREFERENCES,
       targetUri(path, registration) {
         if (!context.isOpen(path)) return undefined;
@@ -193,20 +242,21 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       },
     };
 
-    let providers: Disposable | undefined;
+    const providers = new AdvertisedProviders(host);
+    let claim: { features: string; disposable: Disposable } | undefined;
     const registerAll = () => {
-      const next = new DisposableStore();
-      const { disposable, features } = registerAdvertisedProviders(host);
-      next.add(disposable);
-      next.add(deps.suppression.claim(context.sessionId, context.language, suppressedFeatures(features)));
-      const previous = providers;
-      providers = next;
-      previous?.dispose();
+      providers.update();
+      const features = suppressedFeatures(providers.features());
+      if (claim?.features === features.join()) return;
+      const previous = claim;
+      claim = { features: features.join(), disposable: deps.suppression.claim(context.sessionId, context.language, features) };
+      previous?.disposable.dispose();
     };
     registerAll();
     store.add(context.capabilities.onDidChange(registerAll));
     if (deps.preferences) store.add(deps.preferences.onDidChange(registerAll));
-    store.add(toDisposable(() => providers?.dispose()));
+    store.add(toDisposable(() => claim?.disposable.dispose()));
+    store.add(providers);
 
     // Diagnostics: markers on this session's models only, under an owner unique to this generation.
     // Pushed and pulled diagnostics (each pull registration apart) are merged per document, so an

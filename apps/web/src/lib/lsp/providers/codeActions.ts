@@ -5,6 +5,8 @@ import type { FeatureRegistration } from '../capabilities.js';
 import { DisposableStore, type Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 import { toMonacoRange } from './ranges.js';
+import type { CancellationLike } from '../jsonRpc.js';
+import { settleKey } from '../settle.js';
 
 type LspAction = CodeAction | Command;
 
@@ -95,7 +97,6 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
     async provideCodeActions(model, range, monacoContext, token) {
       const target = host.target(model, registration);
       if (!target) return { actions: [], dispose: () => undefined };
-      context.flush(target.path);
       const version = model.getVersionId();
       const params = {
         textDocument: { uri: target.uri },
@@ -109,9 +110,22 @@ export function registerCodeActionProvider(host: ProviderHost, registration: Fea
           triggerKind: monacoContext.trigger === 1 ? 1 : 2,
         },
       };
+      const send = (cancel: CancellationLike) => {
+        context.flush(target.path);
+        return context.request<LspAction[] | null>('textDocument/codeAction', params, cancel);
+      };
       let result: LspAction[] | null;
       try {
-        result = await context.request<LspAction[] | null>('textDocument/codeAction', params, token);
+        if (monacoContext.trigger === 1) {
+          // Asked for (Ctrl/Cmd+.): at once, never from an earlier answer.
+          result = await send(token);
+        } else {
+          // The light bulb: once the caret rests, and not again while nothing it depends on changed.
+          const key = settleKey(target.path, `codeAction.${registration.id}`);
+          const settled = await host.settled.request(key, `${version}\u0000${JSON.stringify(params)}`, host.settleMs.caret, token, send);
+          if (settled.kind !== 'answered') return { actions: [], dispose: () => undefined };
+          result = settled.value;
+        }
       } catch {
         return { actions: [], dispose: () => undefined };
       }

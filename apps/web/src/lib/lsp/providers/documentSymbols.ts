@@ -7,6 +7,7 @@ import type { OutlineSymbol } from '../editing/registry.js';
 import type { CancellationLike } from '../jsonRpc.js';
 import type { ProviderHost } from './host.js';
 import { isLspRange, toMonacoRange } from './ranges.js';
+import { settleKey } from '../settle.js';
 
 function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character <= b.character);
@@ -116,22 +117,40 @@ export function symbolPathAt(outline: OutlineSymbol[], position: Position): Outl
 export function registerDocumentSymbolProvider(host: ProviderHost, registration: FeatureRegistration<'documentSymbol'>): Disposable {
   const store = new DisposableStore();
   const { context } = host;
-  const fetchOutline = async (path: string, uri: string, token?: CancellationLike): Promise<OutlineSymbol[] | undefined> => {
-    context.flush(path);
-    try {
-      const result = await context.request<Array<DocumentSymbol | SymbolInformation> | null>('textDocument/documentSymbol', { textDocument: { uri } }, token);
-      return toOutline(result, uri);
-    } catch {
-      return undefined;
-    }
+  // Monaco's own views (quick outline, sticky scroll) and the Outline panel and breadcrumbs ask
+  // through one key: one request per settled text, whoever asks.
+  let unversioned = 0;
+  const fetchOutline = async (
+    path: string,
+    uri: string,
+    version: number | undefined,
+    token?: CancellationLike,
+  ): Promise<OutlineSymbol[] | undefined | 'superseded'> => {
+    const settled = await host.settled.request(
+      settleKey(path, `documentSymbol.${registration.id}`),
+      // Without a model at hand there is no version to compare: never answered from an earlier one.
+      version === undefined ? `unversioned ${++unversioned}` : String(version),
+      host.settleMs.text,
+      token,
+      async (cancel) => {
+        context.flush(path);
+        const result = await context.request<Array<DocumentSymbol | SymbolInformation> | null>(
+          'textDocument/documentSymbol',
+          { textDocument: { uri } },
+          cancel,
+        );
+        return toOutline(result, uri);
+      },
+    );
+    return settled.kind === 'answered' ? settled.value : 'superseded';
   };
   const provider: Monaco.languages.DocumentSymbolProvider = {
     displayName: 'Kandev LSP',
     async provideDocumentSymbols(model, token) {
       const target = host.target(model, registration);
       if (!target) return null;
-      const outline = await fetchOutline(target.path, target.uri, token);
-      return outline ? toMonacoDocumentSymbols(outline) : null;
+      const outline = await fetchOutline(target.path, target.uri, model.getVersionId(), token);
+      return Array.isArray(outline) ? toMonacoDocumentSymbols(outline) : null;
     },
   };
   store.add(host.languages.registerDocumentSymbolProvider(host.selector, markKandevProvider(provider)));
@@ -139,7 +158,13 @@ export function registerDocumentSymbolProvider(host: ProviderHost, registration:
     host.editing.documentSymbols.add(context.sessionId, context.language, async (path, token) => {
       if (!context.isOpen(path)) return undefined;
       const uri = host.targetUri(path, registration);
-      return uri ? fetchOutline(path, uri, token) : undefined;
+      if (!uri) return undefined;
+      // Superseded by another view's ask for newer text: the Outline wants an answer, so it asks again.
+      for (let attempt = 0; attempt < 5 && !token?.isCancellationRequested; attempt++) {
+        const outline = await fetchOutline(path, uri, host.versionOf(path), token);
+        if (outline !== 'superseded') return outline;
+      }
+      return undefined;
     }),
   );
   return store;

@@ -6,6 +6,7 @@ import type { Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 import { MonacoDocumentHighlightKind } from './monacoEnums.js';
 import { isLspRange, toLspPosition, toMonacoRange } from './ranges.js';
+import { settleKey } from '../settle.js';
 
 export function toMonacoHighlights(result: DocumentHighlight[] | null | undefined): Monaco.languages.DocumentHighlight[] {
   if (!Array.isArray(result)) return [];
@@ -26,18 +27,18 @@ export function registerDocumentHighlightProvider(host: ProviderHost, registrati
     async provideDocumentHighlights(model, position, token) {
       const target = host.target(model, registration);
       if (!target) return null;
-      host.context.flush(target.path);
-      try {
-        return toMonacoHighlights(
-          await host.context.request<DocumentHighlight[] | null>(
-            'textDocument/documentHighlight',
-            { textDocument: { uri: target.uri }, position: toLspPosition(position) },
-            token,
-          ),
-        );
-      } catch {
-        return null;
-      }
+      const params = { textDocument: { uri: target.uri }, position: toLspPosition(position) };
+      const settled = await host.settled.request(
+        settleKey(target.path, `documentHighlight.${registration.id}`),
+        `${model.getVersionId()}\u0000${params.position.line}:${params.position.character}`,
+        host.settleMs.caret,
+        token,
+        (cancel) => {
+          host.context.flush(target.path);
+          return host.context.request<DocumentHighlight[] | null>('textDocument/documentHighlight', params, cancel);
+        },
+      );
+      return settled.kind === 'answered' ? toMonacoHighlights(settled.value) : null;
     },
   };
   return host.languages.registerDocumentHighlightProvider(host.selector, markKandevProvider(provider));
@@ -65,15 +66,17 @@ export function registerFoldingRangeProvider(host: ProviderHost, registration: F
     async provideFoldingRanges(model, _context, token) {
       const target = host.target(model, registration);
       if (!target) return null;
-      host.context.flush(target.path);
-      try {
-        return toMonacoFoldingRanges(
-          await host.context.request<FoldingRange[] | null>('textDocument/foldingRange', { textDocument: { uri: target.uri } }, token),
-          host.foldingKind,
-        );
-      } catch {
-        return null;
-      }
+      const settled = await host.settled.request(
+        settleKey(target.path, `foldingRange.${registration.id}`),
+        String(model.getVersionId()),
+        host.settleMs.text,
+        token,
+        (cancel) => {
+          host.context.flush(target.path);
+          return host.context.request<FoldingRange[] | null>('textDocument/foldingRange', { textDocument: { uri: target.uri } }, cancel);
+        },
+      );
+      return settled.kind === 'answered' ? toMonacoFoldingRanges(settled.value, host.foldingKind) : null;
     },
   };
   return host.languages.registerFoldingRangeProvider(host.selector, markKandevProvider(provider));

@@ -9,6 +9,7 @@ import type { ApplyEditResult } from '../edits/applyResult.js';
 import type { EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
+import type { SettledRequests } from '../settle.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
 
 import type { MonacoApi } from '../../monaco/monacoApi.js';
@@ -36,6 +37,7 @@ export interface ProviderHost {
     | 'registerReferenceProvider'
     | 'registerSignatureHelpProvider'
     | 'registerDocumentSemanticTokensProvider'
+    | 'registerDocumentRangeSemanticTokensProvider'
     | 'registerDocumentSymbolProvider'
     | 'registerRenameProvider'
     | 'registerCodeActionProvider'
@@ -76,6 +78,12 @@ export interface ProviderHost {
   text(key: string, params?: Record<string, unknown>): string;
   /** didOpen / didChange / didClose sent for a path. */
   readonly onDocumentSync: Event<DocumentSyncEvent>;
+  /** The version of the session's model of an open path (what a settled answer is valid for). */
+  versionOf(path: string): number | undefined;
+  /** Requests the editor makes on its own wait here for the caret or the text to settle (one per generation). */
+  readonly settled: SettledRequests;
+  /** How long they wait: caret-driven and text-driven kinds. */
+  readonly settleMs: { readonly caret: number; readonly text: number };
 }
 
 export interface DocumentSyncEvent {

@@ -6,6 +6,7 @@ import type { Disposable } from '@kandev/kit';
 import type { ProviderHost } from './host.js';
 import { toMarkdown } from './markdown.js';
 import { isLspRange, toMonacoRange } from './ranges.js';
+import { settleKey } from '../settle.js';
 
 function tooltip(value: string | MarkupContent | undefined): string | Monaco.IMarkdownString | undefined {
   if (value === undefined) return undefined;
@@ -51,17 +52,22 @@ export function registerInlayHintsProvider(host: ProviderHost, registration: Fea
     async provideInlayHints(model, range, token) {
       const target = host.target(model, registration);
       if (!target) return null;
-      host.context.flush(target.path);
       const lspRange = {
         start: { line: range.startLineNumber - 1, character: range.startColumn - 1 },
         end: { line: range.endLineNumber - 1, character: range.endColumn - 1 },
       };
-      let result: InlayHint[] | null;
-      try {
-        result = await host.context.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: target.uri }, range: lspRange }, token);
-      } catch {
-        return null;
-      }
+      const settled = await host.settled.request(
+        settleKey(target.path, `inlayHint.${registration.id}`),
+        `${model.getVersionId()}\u0000${JSON.stringify(lspRange)}`,
+        host.settleMs.text,
+        token,
+        (cancel) => {
+          host.context.flush(target.path);
+          return host.context.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: target.uri }, range: lspRange }, cancel);
+        },
+      );
+      if (settled.kind !== 'answered') return null;
+      const result = settled.value;
       const hints: Monaco.languages.InlayHint[] = [];
       for (const hint of Array.isArray(result) ? result : []) {
         const mapped = toMonacoInlayHint(hint);

@@ -90,6 +90,7 @@ export function createFakeMonaco() {
     registerReferenceProvider: register('references'),
     registerSignatureHelpProvider: register('signatureHelp'),
     registerDocumentSemanticTokensProvider: register('semanticTokens'),
+    registerDocumentRangeSemanticTokensProvider: register('semanticTokensRange'),
     registerDocumentSymbolProvider: register('documentSymbol'),
     registerRenameProvider: register('rename'),
     registerCodeActionProvider: register('codeAction'),

@@ -1,5 +1,6 @@
 /** A ProviderHost over the fake Monaco for provider unit tests; each member can be overridden. */
-import { toDisposable } from '@kandev/kit';
+import { systemClock, toDisposable } from '@kandev/kit';
+import { SettledRequests } from '../settle.js';
 import { DEFAULT_PREFERENCES } from '../editing/preferences.js';
 import { EditingRegistry } from '../editing/registry.js';
 import type { FeatureContext } from '../features.js';
@@ -32,6 +33,10 @@ export function fakeProviderHost(
     notify: (message) => void notices.push(message),
     foldingKind: () => undefined,
     onDocumentSync: context.onDocumentSync,
+    // No wait unless a test says so: a provider call reaches the fake server at once.
+    settled: new SettledRequests(systemClock),
+    settleMs: { caret: 0, text: 0 },
+    versionOf: () => undefined,
     ...overrides,
     notices,
   };

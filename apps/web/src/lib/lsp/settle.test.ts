@@ -1,0 +1,139 @@
+import { ManualClock } from '@kandev/kit';
+import { describe, expect, it } from 'vitest';
+import { CancelSource } from './cancellation.js';
+import type { CancellationLike } from './jsonRpc.js';
+import { SettledRequests, settleKey, settlePrefix } from './settle.js';
+
+/** A server stand-in: every request is recorded with its token and answered when told to. */
+function server() {
+  const sent: Array<{ what: string; token: CancellationLike; answer(value: unknown): void }> = [];
+  const send = (what: string) => (token: CancellationLike) =>
+    new Promise<unknown>((resolve, reject) => {
+      sent.push({ what, token, answer: resolve });
+      token.onCancellationRequested(() => reject(new Error('cancelled')));
+    });
+  return { sent, send };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('SettledRequests: requests the editor makes on its own wait for quiet and are cancelled when superseded', () => {
+  it('a burst of calls of one key sends one request, for the last call, once the key was quiet for the delay', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('a.ts', 'tokens');
+    const first = settled.request(key, 'v1', 300, undefined, send('v1'));
+    clock.advance(100);
+    const second = settled.request(key, 'v2', 300, undefined, send('v2'));
+    expect(await first).toEqual({ kind: 'superseded' });
+    clock.advance(299);
+    expect(sent).toEqual([]);
+    clock.advance(1);
+    expect(sent.map((s) => s.what)).toEqual(['v2']);
+    sent[0]?.answer('tokens of v2');
+    expect(await second).toEqual({ kind: 'answered', value: 'tokens of v2' });
+  });
+
+  it('a newer call cancels the request of its key still in flight ($/cancelRequest goes through its token)', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('a.ts', 'symbols');
+    const first = settled.request(key, 'v1', 300, undefined, send('v1'));
+    clock.advance(300);
+    expect(sent.map((s) => s.what)).toEqual(['v1']);
+    const second = settled.request(key, 'v2', 300, undefined, send('v2'));
+    clock.advance(300);
+    expect(sent[0]?.token.isCancellationRequested).toBe(true);
+    expect(await first).toEqual({ kind: 'superseded' });
+    sent[1]?.answer('v2 symbols');
+    expect(await second).toEqual({ kind: 'answered', value: 'v2 symbols' });
+  });
+
+  it('a caret resting in a file asks nothing more: the same fingerprint gets the last answer, with no wait and no request', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('main.py', 'codeAction');
+    const first = settled.request(key, 'v1 0:0', 150, undefined, send('first'));
+    clock.advance(150);
+    sent[0]?.answer(['organize imports']);
+    await first;
+    for (let i = 0; i < 5; i++) {
+      expect(await settled.request(key, 'v1 0:0', 150, undefined, send('again'))).toEqual({ kind: 'answered', value: ['organize imports'] });
+    }
+    expect(sent.map((s) => s.what)).toEqual(['first']);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('identical calls while the request is in flight join it instead of sending it again', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('main.py', 'codeAction');
+    const calls = [settled.request(key, 'same', 150, undefined, send('one'))];
+    clock.advance(150);
+    calls.push(settled.request(key, 'same', 150, undefined, send('two')), settled.request(key, 'same', 150, undefined, send('three')));
+    sent[0]?.answer('answer');
+    expect(await Promise.all(calls)).toEqual([1, 2, 3].map(() => ({ kind: 'answered', value: 'answer' })));
+    expect(sent.map((s) => s.what)).toEqual(['one']);
+  });
+
+  it("the caller's token cancels the wait, and cancels the request only when no joined caller still wants it", async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('a.ts', 'highlights');
+    const waitingCaller = new CancelSource();
+    const waiting = settled.request(key, 'v1', 150, waitingCaller.token, send('never'));
+    waitingCaller.cancel();
+    expect(await waiting).toEqual({ kind: 'superseded' });
+    clock.advance(150);
+    expect(sent).toEqual([]);
+
+    const a = new CancelSource();
+    const b = new CancelSource();
+    const first = settled.request(key, 'v2', 150, a.token, send('v2'));
+    clock.advance(150);
+    const second = settled.request(key, 'v2', 150, b.token, send('joined'));
+    a.cancel();
+    expect(sent[0]?.token.isCancellationRequested).toBe(false);
+    b.cancel();
+    expect(sent[0]?.token.isCancellationRequested).toBe(true);
+    expect(await first).toEqual({ kind: 'superseded' });
+    expect(await second).toEqual({ kind: 'superseded' });
+  });
+
+  it('forget (a refresh from the server, a closed document) makes the next identical call ask again; other documents keep theirs', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    for (const path of ['a.ts', 'b.ts']) {
+      const call = settled.request(settleKey(path, 'tokens'), 'v1', 0, undefined, send(path));
+      clock.advance(0);
+      sent[sent.length - 1]?.answer(path);
+      await call;
+    }
+    settled.forget(settlePrefix('a.ts'));
+    void settled.request(settleKey('a.ts', 'tokens'), 'v1', 0, undefined, send('a again'));
+    void settled.request(settleKey('b.ts', 'tokens'), 'v1', 0, undefined, send('b again'));
+    clock.advance(0);
+    await flush();
+    expect(sent.map((s) => s.what)).toEqual(['a.ts', 'b.ts', 'a again']);
+  });
+
+  it('disposing it (the generation ended) cancels what waits and what is in flight', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const inflight = settled.request(settleKey('a.ts', 'x'), 'v1', 0, undefined, send('in flight'));
+    clock.advance(0);
+    const waiting = settled.request(settleKey('b.ts', 'x'), 'v1', 150, undefined, send('waiting'));
+    settled.dispose();
+    expect(await waiting).toEqual({ kind: 'superseded' });
+    expect(await inflight).toEqual({ kind: 'superseded' });
+    expect(sent.map((s) => [s.what, s.token.isCancellationRequested])).toEqual([['in flight', true]]);
+    expect(clock.pending).toBe(0);
+  });
+});

@@ -1,0 +1,176 @@
+import { after, type Clock, type Disposable } from '@kandev/kit';
+import { CancelSource } from './cancellation.js';
+import type { CancellationLike } from './jsonRpc.js';
+
+/** What a settled request gives its caller: the answer, or "a newer request of the same key took over". */
+export type Settled<T> = { kind: 'answered'; value: T } | { kind: 'superseded' };
+
+const SUPERSEDED = { kind: 'superseded' } as const;
+
+interface Waiting {
+  fingerprint: string;
+  timer: Disposable;
+  settle(result: Settled<unknown>): void;
+}
+
+interface InFlight {
+  fingerprint: string;
+  source: CancelSource;
+  promise: Promise<Settled<unknown>>;
+  /** Callers still interested; the request is cancelled when the last of them gives up. */
+  interested: number;
+}
+
+interface Slot {
+  waiting?: Waiting;
+  inflight?: InFlight;
+  answered?: { fingerprint: string; value: unknown };
+}
+
+/**
+ * Requests the editor makes on its own (code actions, highlights, semantic tokens, symbols,
+ * folding, inlay hints, diagnostic pulls) go out when their key has been quiet for a moment, not
+ * on every keystroke or caret move:
+ *
+ * - a call waits `delayMs` on the clock; a newer call of the same key in the meantime supersedes it
+ *   (it resolves `superseded` at once) and a request of that key still in flight is cancelled, which
+ *   sends `$/cancelRequest`;
+ * - a call whose fingerprint (the request's params and the document version) equals the last
+ *   answered one of its key gets that answer back and sends nothing: a caret resting in a file, or a
+ *   view asking again for what it already has, costs the server nothing;
+ * - a call equal to the request in flight joins it instead of sending a second one.
+ *
+ * Keys are per document and kind (`keyOf`), so one document's typing never delays another's. One
+ * instance per connection generation; disposing it cancels everything of it.
+ */
+export class SettledRequests implements Disposable {
+  private readonly slots = new Map<string, Slot>();
+  private disposed = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  request<T>(
+    key: string,
+    fingerprint: string,
+    delayMs: number,
+    token: CancellationLike | undefined,
+    send: (token: CancellationLike) => Promise<T>,
+  ): Promise<Settled<T>> {
+    if (this.disposed || token?.isCancellationRequested) return Promise.resolve(SUPERSEDED);
+    let slot = this.slots.get(key);
+    if (!slot) this.slots.set(key, (slot = {}));
+    if (slot.answered?.fingerprint === fingerprint) return Promise.resolve({ kind: 'answered', value: slot.answered.value as T });
+    if (slot.inflight?.fingerprint === fingerprint) return this.join(slot.inflight, token) as Promise<Settled<T>>;
+    slot.waiting?.settle(SUPERSEDED);
+    const current = slot;
+    return new Promise<Settled<T>>((resolve) => {
+      let done = false;
+      const subscription = token?.onCancellationRequested(() => waiting.settle(SUPERSEDED));
+      const waiting: Waiting = {
+        fingerprint,
+        timer: after(this.clock, delayMs, () => {
+          if (done) return;
+          done = true;
+          subscription?.dispose();
+          if (current.waiting === waiting) current.waiting = undefined;
+          resolve(this.start(key, current, fingerprint, token, send) as Promise<Settled<T>>);
+        }),
+        settle: (result) => {
+          if (done) return;
+          done = true;
+          waiting.timer.dispose();
+          subscription?.dispose();
+          if (current.waiting === waiting) current.waiting = undefined;
+          resolve(result as Settled<T>);
+        },
+      };
+      current.waiting = waiting;
+    });
+  }
+
+  private start<T>(
+    key: string,
+    slot: Slot,
+    fingerprint: string,
+    token: CancellationLike | undefined,
+    send: (token: CancellationLike) => Promise<T>,
+  ): Promise<Settled<T>> {
+    if (this.disposed) return Promise.resolve(SUPERSEDED);
+    if (slot.answered?.fingerprint === fingerprint) return Promise.resolve({ kind: 'answered', value: slot.answered.value as T });
+    if (slot.inflight?.fingerprint === fingerprint) return this.join(slot.inflight, token) as Promise<Settled<T>>;
+    slot.inflight?.source.cancel();
+    const source = new CancelSource();
+    const inflight: InFlight = {
+      fingerprint,
+      source,
+      interested: 0,
+      promise: send(source.token).then(
+        (value): Settled<unknown> => {
+          if (slot.inflight === inflight) slot.inflight = undefined;
+          if (source.token.isCancellationRequested || this.disposed) return SUPERSEDED;
+          if (this.slots.get(key) === slot) slot.answered = { fingerprint, value };
+          return { kind: 'answered', value };
+        },
+        (): Settled<unknown> => {
+          if (slot.inflight === inflight) slot.inflight = undefined;
+          return SUPERSEDED;
+        },
+      ),
+    };
+    slot.inflight = inflight;
+    return this.join(inflight, token) as Promise<Settled<T>>;
+  }
+
+  private join(inflight: InFlight, token: CancellationLike | undefined): Promise<Settled<unknown>> {
+    inflight.interested++;
+    let gaveUp = false;
+    const subscription = token?.onCancellationRequested(() => {
+      if (gaveUp) return;
+      gaveUp = true;
+      if (--inflight.interested === 0) inflight.source.cancel();
+    });
+    return inflight.promise.then((result) => {
+      subscription?.dispose();
+      if (!gaveUp) inflight.interested--;
+      return gaveUp ? SUPERSEDED : result;
+    });
+  }
+
+  /** Forgets the answers of keys starting with `prefix` (a document closed, a server refresh): the next call asks. */
+  forget(prefix: string): void {
+    for (const [key, slot] of this.slots) {
+      if (!key.startsWith(prefix)) continue;
+      slot.answered = undefined;
+      if (!slot.waiting && !slot.inflight) this.slots.delete(key);
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const slot of this.slots.values()) {
+      slot.waiting?.settle(SUPERSEDED);
+      slot.inflight?.source.cancel();
+    }
+    this.slots.clear();
+  }
+}
+
+/** The key of one kind of request for one document (`forget(keyPrefix(path))` clears a document). */
+export function settleKey(path: string, kind: string): string {
+  return `${path}\u0000${kind}`;
+}
+
+export function settlePrefix(path: string): string {
+  return `${path}\u0000`;
+}
+
+/**
+ * How long each kind waits for quiet. Caret-driven requests (code actions, highlights) follow the
+ * caret once it rests; text-driven ones (tokens, symbols, folding, hints, diagnostics) once typing
+ * pauses, long enough that a word typed at a normal pace asks once, short enough to feel live.
+ */
+export const SETTLE_MS = {
+  caret: 150,
+  text: 300,
+} as const;

@@ -1,0 +1,292 @@
+/**
+ * What a keystroke costs (`npm run bench -- typing`), in Chromium against the production build:
+ *   - typing: files of 1k, 10k and 40k lines (`export const vN: number = N;`), `export const z = v1.`
+ *     typed at the end; the time from the trigger character to a visible suggestion list, beside the
+ *     same typescript-language-server's own time for the same completion after the same edits over
+ *     direct stdio, and the requests the page sent per keystroke;
+ *   - idle: requests per minute of an idle focused editor per language (TypeScript, Python, Go);
+ *   - quick open over 100,000 files: time to the first results and to the complete list;
+ *   - memory: the page's JS heap before opening the 40k-line file, with it open, and after closing it.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileUri } from '@kandev/protocol';
+import type { CDPSession, Page } from 'playwright-core';
+import { launchChromium, newContext, type LaunchedBrowser } from '../test/support/browser.js';
+import { repoRoot } from '../test/support/build.js';
+import { openFile, openSession, waitForLspState } from '../test/support/page.js';
+import type { RunningStack } from '../test/support/stack.js';
+import { StdioLspClient } from '../test/support/stdioClient.js';
+
+export const TYPING_SIZES = [1_000, 10_000, 40_000];
+const EDIT = 'export const z = v1';
+const TRIGGER = '.';
+
+function bigTs(lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `export const v${i}: number = ${i};`).join('\n') + '\n';
+}
+
+/** A workspace of one big TypeScript file per size. */
+export function typingWorkspace(): string {
+  const root = mkdtempSync(join(tmpdir(), 'kandev-bench-typing-'));
+  mkdirSync(join(root, 'src'));
+  for (const n of TYPING_SIZES) writeFileSync(join(root, `src/big${n}.ts`), bigTs(n));
+  writeFileSync(join(root, 'tsconfig.json'), '{ "compilerOptions": { "strict": true } }\n');
+  return root;
+}
+
+/** LSP requests (frames with an id and a method) the page sends, counted from the page's sockets; and the URIs whose diagnostics arrived. */
+function countRequests(page: Page): { total(): number; methods(): string[]; diagnosed: Set<string> } {
+  const methods: string[] = [];
+  const diagnosed = new Set<string>();
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      const method = /"method":"([^"]+)"/.exec(text)?.[1];
+      if (method && /^\{"jsonrpc":"2\.0","id":/.test(text)) methods.push(method);
+    });
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      if (text.includes('"textDocument/publishDiagnostics"')) diagnosed.add(/"uri":"([^"]+)"/.exec(text)?.[1] ?? '');
+    });
+  });
+  return { total: () => methods.length, methods: () => [...methods], diagnosed };
+}
+
+/** Waits until the page has sent no request for `quietMs` (its first wave is done). */
+async function settle(page: Page, requests: { total(): number }, quietMs = 3_000): Promise<void> {
+  let last = requests.total();
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    await page.waitForTimeout(250);
+    if (requests.total() !== last) {
+      last = requests.total();
+      since = Date.now();
+    }
+  }
+}
+
+export interface TypingRow {
+  lines: number;
+  /** Trigger character typed -> suggestion list visible, in the browser (ms). */
+  browserMs: number;
+  /** First keystroke of the edit -> suggestion list visible (ms). */
+  browserFromFirstKeyMs: number;
+  /** The server's own completion after the same edits over stdio (ms). */
+  stdioMs: number;
+  /** Requests the page sent while typing the edit, per keystroke. */
+  requestsPerKeystroke: number;
+  methods: Record<string, number>;
+}
+
+async function browserTyping(page: Page, requests: ReturnType<typeof countRequests>, lines: number): Promise<Omit<TypingRow, 'stdioMs'>> {
+  const path = `src/big${lines}.ts`;
+  await openFile(page, path);
+  await waitForLspState(page, 'typescript', 'ready', 180_000);
+  // As over stdio below: the server has analysed the file (its diagnostics arrived) before typing starts.
+  while (![...requests.diagnosed].some((uri) => uri.endsWith(`/${path}`))) await page.waitForTimeout(100);
+  await settle(page, requests);
+  await page.evaluate(() => {
+    const monaco = (window as any).__kandev.monaco;
+    const editor = monaco.editor.getEditors().find((e: any) => e.getModel());
+    const model = editor.getModel();
+    const last = model.getLineCount();
+    editor.setPosition({ lineNumber: last, column: model.getLineMaxColumn(last) });
+    editor.focus();
+  });
+  const before = requests.total();
+  const start = performance.now();
+  await page.keyboard.type(EDIT, { delay: 40 });
+  const triggerAt = performance.now();
+  await page.keyboard.type(TRIGGER);
+  await page.locator('.suggest-widget.visible .monaco-list-row').first().waitFor({ timeout: 120_000 });
+  const end = performance.now();
+  const sent = requests.methods().slice(before);
+  const methods: Record<string, number> = {};
+  for (const m of sent) methods[m] = (methods[m] ?? 0) + 1;
+  // Leave the file as it was for the next size: close the list and undo the edit.
+  await page.keyboard.press('Escape');
+  for (let i = 0; i <= EDIT.length; i++) await page.keyboard.press('Control+Z');
+  return {
+    lines,
+    browserMs: end - triggerAt,
+    browserFromFirstKeyMs: end - start,
+    requestsPerKeystroke: sent.length / (EDIT.length + TRIGGER.length),
+    methods,
+  };
+}
+
+/** The same server alone: open the file, the same edits as didChange, then completion after the trigger. */
+async function stdioTyping(workspace: string, lines: number): Promise<number> {
+  const client = new StdioLspClient(join(repoRoot, 'node_modules/.bin/typescript-language-server'), ['--stdio'], { cwd: workspace, env: process.env });
+  try {
+    const rootUri = pathToFileUri(workspace);
+    await client.request('initialize', {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'bench' }],
+      capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} } },
+    });
+    client.notify('initialized', {});
+    const uri = pathToFileUri(join(workspace, `src/big${lines}.ts`));
+    const text = bigTs(lines);
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+    await client.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && m.params?.uri === uri);
+    const line = lines;
+    let version = 1;
+    const typed = EDIT + TRIGGER;
+    for (let i = 0; i < typed.length; i++) {
+      client.notify('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: { line, character: i }, end: { line, character: i } }, text: typed[i] }],
+      });
+    }
+    const start = performance.now();
+    const reply = await client.request('textDocument/completion', {
+      textDocument: { uri },
+      position: { line, character: typed.length },
+      context: { triggerKind: 2, triggerCharacter: TRIGGER },
+    });
+    const ms = performance.now() - start;
+    if (reply.error) throw new Error(`completion failed: ${JSON.stringify(reply.error)}`);
+    return ms;
+  } finally {
+    client.child.kill();
+  }
+}
+
+export async function typingBench(stack: RunningStack, sessionId: string, workspace: string): Promise<TypingRow[]> {
+  const browser = await launchChromium();
+  try {
+    const page = await (await newContext(browser.browser)).newPage();
+    const requests = countRequests(page);
+    await openSession(page, stack.url, sessionId);
+    const rows: TypingRow[] = [];
+    for (const lines of TYPING_SIZES) {
+      const inBrowser = await browserTyping(page, requests, lines);
+      const stdioMs = await stdioTyping(workspace, lines);
+      rows.push({ ...inBrowser, stdioMs });
+    }
+    return rows;
+  } finally {
+    await browser.close();
+  }
+}
+
+export interface IdleRow {
+  language: string;
+  file: string;
+  windowMs: number;
+  requestsPerMinute: number;
+  methods: Record<string, number>;
+}
+
+/** An idle focused editor per language: after its first wave settles, the requests of `windowMs` more. */
+export async function idleBench(stack: RunningStack, sessionId: string, windowMs: number): Promise<IdleRow[]> {
+  const files: Array<[string, string]> = [
+    ['typescript', 'src/main.ts'],
+    ['python', 'app/main.py'],
+    ['go', 'main.go'],
+  ];
+  const browser = await launchChromium();
+  const rows: IdleRow[] = [];
+  try {
+    for (const [language, file] of files) {
+      const page = await (await newContext(browser.browser)).newPage();
+      const requests = countRequests(page);
+      await openSession(page, stack.url, sessionId);
+      await openFile(page, file);
+      await waitForLspState(page, language, 'ready', 180_000);
+      await page.evaluate(() => {
+        const editor = (window as any).__kandev?.monaco?.editor.getEditors().find((e: any) => e.getModel());
+        editor?.setPosition({ lineNumber: 1, column: 1 });
+        editor?.focus();
+      });
+      await settle(page, requests, 5_000);
+      const before = requests.total();
+      await page.waitForTimeout(windowMs);
+      const sent = requests.methods().slice(before);
+      const methods: Record<string, number> = {};
+      for (const m of sent) methods[m] = (methods[m] ?? 0) + 1;
+      rows.push({ language, file, windowMs, requestsPerMinute: (sent.length * 60_000) / windowMs, methods });
+      await page.context().close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+/** A workspace of `count` files in folders of 100. */
+export function manyFilesWorkspace(count: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'kandev-bench-files-'));
+  for (let folder = 0; folder * 100 < count; folder++) {
+    const dir = join(root, `pkg${folder}`);
+    mkdirSync(dir);
+    for (let i = 0; i < 100 && folder * 100 + i < count; i++) writeFileSync(join(dir, `file${i}.ts`), '');
+  }
+  return root;
+}
+
+export interface QuickOpenRow {
+  files: number;
+  firstResultsMs: number;
+  completeMs: number;
+}
+
+/** Ctrl+P over a big workspace: first results while it lists, then the complete list. */
+export async function quickOpenBench(stack: RunningStack, sessionId: string, files: number): Promise<QuickOpenRow> {
+  const browser = await launchChromium();
+  try {
+    const page = await (await newContext(browser.browser)).newPage();
+    await openSession(page, stack.url, sessionId);
+    const start = performance.now();
+    await page.keyboard.press('Control+P');
+    await page.locator('[data-testid="quick-open-item"]').first().waitFor({ timeout: 300_000 });
+    const firstResultsMs = performance.now() - start;
+    await page.locator('[data-testid="quick-open-listing"]').waitFor({ state: 'detached', timeout: 600_000 });
+    const completeMs = performance.now() - start;
+    return { files, firstResultsMs, completeMs };
+  } finally {
+    await browser.close();
+  }
+}
+
+export interface HeapRow {
+  lines: number;
+  beforeMiB: number;
+  openMiB: number;
+  closedMiB: number;
+}
+
+async function heapMiB(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  return usedSize / (1024 * 1024);
+}
+
+/** The page's JS heap (after a collection) before opening the big file, with it open and ready, after closing it. */
+export async function heapBench(stack: RunningStack, sessionId: string, lines: number): Promise<HeapRow> {
+  const browser: LaunchedBrowser = await launchChromium();
+  try {
+    const context = await newContext(browser.browser);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'tsconfig.json');
+    const beforeMiB = await heapMiB(cdp);
+    const path = `src/big${lines}.ts`;
+    await openFile(page, path);
+    await waitForLspState(page, 'typescript', 'ready', 180_000);
+    await page.locator(`[data-testid="outline-rows"]`).waitFor({ timeout: 180_000 });
+    const openMiB = await heapMiB(cdp);
+    await page.locator(`[data-testid="editor-tab"][data-path="${path}"] .tab-close`).click();
+    await page.locator(`[data-testid="editor-tab"][data-path="${path}"]`).waitFor({ state: 'detached' });
+    await page.waitForTimeout(1_000);
+    const closedMiB = await heapMiB(cdp);
+    return { lines, beforeMiB, openMiB, closedMiB };
+  } finally {
+    await browser.close();
+  }
+}

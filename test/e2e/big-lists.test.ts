@@ -1,0 +1,115 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { emulateScheme, screenshot } from '../support/app.js';
+import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { documentOverflowsHorizontally, openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+import { writeFiles } from '../support/files.js';
+
+/**
+ * Big lists stay light and inside their panels: 40,000 Outline rows and 10,000 problems from the
+ * real typescript-language-server draw only the rows in view, the Outline never covers the Files
+ * tree, and the Problems panel keeps its height, at desktop and tablet sizes (phones open no
+ * language server, so they have neither list: their viewer must still open the big file).
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const OUTLINE_ROWS = 40_000;
+const PROBLEMS = 10_000;
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+
+const FILES: Record<string, string> = {
+  'src/big.ts': lines(OUTLINE_ROWS, (i) => `export const v${i}: number = ${i};`),
+  'src/errors.ts': lines(PROBLEMS, (i) => `export const e${i}: string = ${i};`),
+  'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+};
+
+type Box = { top: number; bottom: number; left: number; right: number };
+
+async function box(page: Page, selector: string): Promise<Box> {
+  const b = await page.locator(selector).first().boundingBox();
+  if (!b) throw new Error(`${selector} is not on screen`);
+  return { top: b.y, bottom: b.y + b.height, left: b.x, right: b.x + b.width };
+}
+
+describe.runIf(run)('big lists stay light: Outline and Problems are virtualized and stay inside their panels', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    const workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-big-lists-')), FILES);
+    const task = await stack.createTask({ title: 'Big lists', workspace });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const cases: Array<[Viewport, 'light' | 'dark']> = [
+    ['desktop', 'light'],
+    ['desktop', 'dark'],
+    ['tablet', 'light'],
+  ];
+  it.each(cases)('%s %s: 10,000 problems and 40,000 outline rows draw a screenful each, inside their panels', async (viewport, scheme) => {
+    const page = await (await newContext(browser.browser, viewport)).newPage();
+    await emulateScheme(page, scheme);
+    await openSession(page, stack.url, sessionId);
+
+    await openFile(page, 'src/errors.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    const panel = page.locator('[data-testid="problems-panel"]');
+    await page.locator(`[data-testid="problems-panel"][data-total="${PROBLEMS}"]`).waitFor({ timeout: 120_000 });
+    if ((await page.getByTestId('problems-toggle').getAttribute('aria-expanded')) !== 'true') await page.getByTestId('problems-toggle').click();
+    await page.locator('[data-testid="problem-row"]').first().waitFor();
+    const drawnProblems = await page.locator('[data-testid="problem-row"]').count();
+    expect(drawnProblems).toBeGreaterThan(0);
+    expect(drawnProblems).toBeLessThan(100);
+    const problemsBox = await box(page, '[data-testid="problems-panel"]');
+    const main = await box(page, '.session-main');
+    expect(problemsBox.bottom).toBeLessThanOrEqual(main.bottom + 1);
+    expect(problemsBox.bottom - problemsBox.top).toBeLessThan((main.bottom - main.top) / 2);
+    // The last problem is reachable by scrolling the panel's own list.
+    await page.locator('[data-testid="problems-rows"]').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.locator(`[data-testid="problem-row"][data-line="${PROBLEMS}"]`).waitFor();
+    // The Outline of the file shows its symbols once the server answers (not "no outline").
+    await page.locator(`[data-testid="outline-rows"][data-rows="${PROBLEMS}"]`).waitFor({ timeout: 60_000 });
+    await screenshot(page, `big-problems-${viewport}-${scheme}`);
+    expect(await panel.getAttribute('data-total')).toBe(String(PROBLEMS));
+
+    await openFile(page, 'src/big.ts');
+    await page.locator(`[data-testid="outline-rows"][data-rows="${OUTLINE_ROWS}"]`).waitFor({ timeout: 120_000 });
+    const drawnSymbols = await page.locator('[data-testid="outline"] [data-symbol]').count();
+    expect(drawnSymbols).toBeGreaterThan(0);
+    expect(drawnSymbols).toBeLessThan(100);
+    const files = await box(page, '.file-tree');
+    const outline = await box(page, '[data-testid="outline"]');
+    const sidebar = await box(page, '.session-sidebar');
+    expect(outline.top).toBeGreaterThanOrEqual(files.bottom - 1);
+    // The sidebar scrolls as a whole; the Outline takes at most half of it, whatever its number of rows.
+    expect(outline.bottom - outline.top).toBeLessThanOrEqual((sidebar.bottom - sidebar.top) / 2 + 1);
+    expect(files.bottom - files.top).toBeGreaterThanOrEqual(96);
+    await page.locator('[data-testid="outline-rows"]').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.locator(`[data-testid="outline"] [data-symbol="v${OUTLINE_ROWS - 1}"]`).waitFor();
+    expect(await documentOverflowsHorizontally(page)).toBe(false);
+    await screenshot(page, `big-outline-${viewport}-${scheme}`);
+    await page.context().close();
+  });
+
+  it('phone: the viewer opens the 40,000-line file without a language server and without overflowing', async () => {
+    const page = await (await newContext(browser.browser, 'phone')).newPage();
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'src/big.ts');
+    expect(await documentOverflowsHorizontally(page)).toBe(false);
+    await screenshot(page, 'big-file-phone-light');
+    await page.context().close();
+  });
+});
