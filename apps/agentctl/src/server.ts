@@ -1,5 +1,14 @@
 import { deadline, systemClock } from '@kandev/kit';
-import { LSP_MAX_BODY_BYTES, TASK_HOST_PATHS, pathToFileUri, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  CloseCode,
+  LSP_MAX_BODY_BYTES,
+  RESUME_STREAM_PARAM,
+  TASK_HOST_PATHS,
+  TASK_HOST_RESTART_PATHS,
+  pathToFileUri,
+  type LiveStreamsReply,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { refuseUpgrade } from '@kandev/node-transport';
@@ -13,6 +22,7 @@ import { errorFields } from './base/log.js';
 import { LspStream, type StreamHost } from './stream/lspStream.js';
 import { parseStreamParams } from './stream/params.js';
 import { StreamTable } from './stream/streamTable.js';
+import type { BackendLinks } from './host/backendLinks.js';
 
 const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
 
@@ -21,6 +31,8 @@ export interface AgentctlServerOptions extends Omit<StreamHost, 'workspace' | 'w
   token: string;
   workspacePath: string;
   repoSubpaths: string[];
+  /** The backends' links (absent: the link route answers 404 and nothing waits for a backend). */
+  links?: BackendLinks;
 }
 
 export interface AgentctlServer {
@@ -33,7 +45,7 @@ export interface AgentctlServer {
 
 /** The HTTP server: bearer auth on everything, the files API, and the LSP stream upgrade. */
 export async function createAgentctlServer(options: AgentctlServerOptions): Promise<AgentctlServer> {
-  const { token, workspacePath, repoSubpaths, ...streamHost } = options;
+  const { token, workspacePath, repoSubpaths, links, ...streamHost } = options;
   const workspace = await Workspace.open(workspacePath);
   const identity: WorkspaceIdentity = { workspacePath, workspaceUri: pathToFileUri(workspacePath), repoSubpaths };
   const authorized = createBearerCheck(token);
@@ -58,6 +70,11 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       sendJson(res, 200, { ok: true, ...identity, platform: options.platform });
       return;
     }
+    if (url.pathname === TASK_HOST_RESTART_PATHS.streams && req.method === 'GET') {
+      const reply: LiveStreamsReply = { streams: streams.accounts() };
+      sendJson(res, 200, reply);
+      return;
+    }
     if (await handleFilesRoute(workspace, req, res, url, logger, searchEngine)) return;
     sendError(res, 404, 'not_found', 'no such route');
   }
@@ -78,12 +95,27 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       return;
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
+    if (url.pathname === TASK_HOST_RESTART_PATHS.link && links && !stopping) {
+      wss.handleUpgrade(req, socket, head, (ws) => links.accept(ws));
+      return;
+    }
     if (url.pathname !== TASK_HOST_PATHS.lspStream) {
       refuseUpgrade(socket, 404, 'not_found', 'Not Found');
       return;
     }
     if (stopping) {
       refuseUpgrade(socket, 503, 'task_host_unavailable', 'Service Unavailable');
+      return;
+    }
+    const resume = url.searchParams.get(RESUME_STREAM_PARAM);
+    if (resume !== null) {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const stream = /^\d{1,9}$/.test(resume) ? streams.get(Number(resume)) : undefined;
+        if (stream?.resume(ws)) return;
+        // Its server exited meanwhile (or there never was one): the lease cannot go on.
+        logger.log('warn', 'stream_resume_refused', { stream: resume.slice(0, 16) });
+        ws.close(CloseCode.ServerExited);
+      });
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -115,6 +147,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     },
     async shutdown() {
       stopping = true;
+      links?.closeAll();
       http.close();
       await streams.shutdownAll();
       // Give the 1001 close frames a moment to flush and be answered before dropping sockets.

@@ -19,3 +19,4 @@ export * from './uri.js';
 export * from './catalog.js';
 export * from './serverDefaults.js';
 export * from './search.js';
+export * from './taskHostRestart.js';

@@ -90,6 +90,7 @@ describe('task-host LSP stream around the installer', () => {
       workspaceUri: `file://${workspace}`,
       repoSubpaths: [],
       trustedTools: {},
+      stream: expect.any(Number),
     });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });

@@ -14,10 +14,10 @@ export interface TaskHostSource {
  * effect; the browser never chooses it). No running task host, or no answer: an error, i.e. 4002.
  */
 export function taskHostStreamOpener(sessions: TaskHostSource, extra: Pick<UpstreamOptions, 'writeDeadlineMs' | 'keepalive' | 'onDead'> = {}): UpstreamOpener {
-  return async ({ sessionId, language, autoInstall, trustWorkspaceTools }) => {
+  return async ({ sessionId, language, autoInstall, trustWorkspaceTools, resumeStream }) => {
     const host = await sessions.hostFor(sessionId);
     if (!host) return fail('the session has no running task host');
-    const options: UpstreamOptions = { ...extra, language, autoInstall, trustWorkspaceTools };
+    const options: UpstreamOptions = { ...extra, language, autoInstall, trustWorkspaceTools, ...(resumeStream !== undefined ? { resumeStream } : {}) };
     return UpstreamStream.open(host.endpoint, options);
   };
 }

@@ -10,6 +10,8 @@ import { jsonBytes } from './jsonrpc.js';
 export class RegistrationSet {
   private readonly byId = new Map<string, Registration>();
   private bytes = 0;
+  /** Moves on every change, so a journal of retained state knows when to write it again. */
+  private changes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -28,6 +30,7 @@ export class RegistrationSet {
       this.byId.set(reg.id, reg);
       this.bytes += jsonBytes(reg);
     }
+    this.changes += 1;
     return true;
   }
 
@@ -38,7 +41,12 @@ export class RegistrationSet {
       if (!previous) continue;
       this.byId.delete(unreg.id);
       this.bytes -= jsonBytes(previous);
+      this.changes += 1;
     }
+  }
+
+  get revision(): number {
+    return this.changes;
   }
 
   list(): Registration[] {
