@@ -184,7 +184,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
 
   // Before listening: the task hosts a previous backend of this home left running are re-adopted,
   // their leases rebuilt detached, so a browser's first reconnect finds its lease warm.
-  const adopted = await sessions.recover(config.agentctlStopGraceMs);
+  const adopted = await sessions.recover(config.agentctlStopGraceMs, config.restartGraceMs > 0);
   const readopted = await readoptLeases(adopted, leaseStore, runtime, log);
   if (adopted.length > 0) log.info('lease_adopted', { hosts: adopted.length, ...readopted });
   // A previous backend with this KANDEV_HOME that was SIGKILLed together with its agentctl left

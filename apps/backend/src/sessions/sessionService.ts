@@ -47,16 +47,16 @@ export class SessionService {
    * of this home left running (it crashed, was killed, or stopped for a restart) are re-adopted
    * when they are still the very ones it recorded; every other session of that process is marked
    * stopped and an agentctl it left behind is reaped, not left to run forever. Resolves with the
-   * re-adopted sessions.
+   * re-adopted sessions. `readopt` false (KANDEV_RESTART_GRACE_MS=0): nothing is, as before restarts were kept.
    */
-  async recover(reapGraceMs: number): Promise<RecoveredHost[]> {
+  async recover(reapGraceMs: number, readopt = true): Promise<RecoveredHost[]> {
     const adopted: RecoveredHost[] = [];
     let stopped = 0;
     let reaped = 0;
     for (const { sessionId, taskId, record } of this.sessions.recorded()) {
       const task = this.tasks.get(taskId);
       const lookup = task ? this.executors.lookup(task.executor) : undefined;
-      if (task && record && lookup?.supported && lookup.executor.adopt) {
+      if (readopt && task && record && lookup?.supported && lookup.executor.adopt) {
         const taken = await lookup.executor.adopt({ sessionId, task, record });
         if (taken.ok) {
           this.track(sessionId, taken.value);
