@@ -48,7 +48,7 @@ async function recordLspSends(page: Page): Promise<void> {
 const sentMethods = (page: Page): Promise<string[]> =>
   page.evaluate(() => ((window as any).__lspSent as string[]).map((t) => JSON.parse(t).method ?? JSON.parse(t).control ?? 'response'));
 
-describe.runIf(run)('S58 a backend restart under an open TypeScript editor', () => {
+describe.runIf(run)('C05 across a backend restart: a backend restart under an open TypeScript editor', () => {
   const home = mkdtempSync(join(tmpdir(), 'kandev-restart-e2e-'));
   const stacks: RunningStack[] = [];
   let browser: LaunchedBrowser | undefined;
@@ -59,7 +59,7 @@ describe.runIf(run)('S58 a backend restart under an open TypeScript editor', () 
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('S58 the editor says Reconnecting while the backend is down, then comes back Ready on the same server without a reload or a second initialize, and answers hover', async () => {
+  it('C05 the editor says Reconnecting while the backend is down, then comes back Ready on the same server without a reload or a second initialize, and answers hover', async () => {
     ensureBuilt('web-test');
     const env = { KANDEV_HOME: home, KANDEV_PORT: String(await freePort()), KANDEV_RESTART_GRACE_MS: '90000', KANDEV_LOG_STDERR: '0' };
     const first = await startStack(env);

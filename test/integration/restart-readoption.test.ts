@@ -57,7 +57,7 @@ async function opened(stack: RunningStack, sessionId: string, language: string, 
 }
 
 describe('restarts', () => {
-  it('S58 a SIGKILLed backend started again on the same home re-adopts its task host: same server processes, leases resumed without a second initialize, hover answered', async () => {
+  it('C05 C11 across a backend restart: a SIGKILLed backend started again on the same home re-adopts its task host: same server processes, leases resumed without a second initialize, hover answered', async () => {
     const workspace = join(root, 'workspace');
     mkdirSync(workspace, { recursive: true });
     writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }));
