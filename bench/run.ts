@@ -14,6 +14,8 @@
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
+ *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of
+ *     a real typescript-language-server lease against a cold start, to the first hover answered.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -26,6 +28,7 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { searchBench } from './search.js';
+import { restartBench } from './restart.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -44,7 +47,8 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'restart']);
+const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -218,6 +222,21 @@ async function profile(dir: string): Promise<void> {
   writeFileSync(join(repoRoot, 'bench/results/NOTES.md'), notes.join('\n'));
 }
 
+async function restart(): Promise<void> {
+  const { warm, cold } = await restartBench(RESTART_ROUNDS);
+  out(
+    `restart-to-ready (ms): SIGKILLed backend started again, to the first hover answered by typescript-language-server (${RESTART_ROUNDS} rounds)`,
+    table(
+      ['after the restart', 'p50', 'p95', 'mean'],
+      [
+        ['warm: task host re-adopted, lease resumed', fixed(warm.p50), fixed(warm.p95), fixed(warm.mean)],
+        ['cold: KANDEV_RESTART_GRACE_MS=0, server started again', fixed(cold.p50), fixed(cold.p95), fixed(cold.mean)],
+      ],
+    ),
+  );
+  results.restart = { warm, cold };
+}
+
 async function main(): Promise<void> {
   ensureBuilt('agentctl');
   ensureBuilt('backend');
@@ -230,6 +249,7 @@ async function main(): Promise<void> {
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
+    if (sections.has('restart')) await restart();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
