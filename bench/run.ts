@@ -1,6 +1,6 @@
 /**
  * Benchmarks (DESIGN section 8), run on demand with `npm run bench`, never in the test suite.
- * One run compares, side by side (sections: `npm run bench -- transport load search profile faults`):
+ * One run compares, side by side (sections: `npm run bench -- transport load search profile faults findings`):
  *   - transport: a stub server (bench/echoServer.mjs) answering `bench/echo` of 200 B to 1 MB and
  *     flooding 20k notifications, reached by direct stdio, a 1-hop proxy that parses and re-encodes
  *     JSON, a 1-hop raw reframing proxy, and the product's whole path (browser-side WebSocket ->
@@ -14,6 +14,9 @@
  *   - profile: the product path once with the backend under --cpu-prof (top self time).
  *   - faults (bench/faults.ts): peak backend RSS under a flood at a frozen tab and under fuzzing,
  *     and another session's echo latency during the flood.
+ *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
+ *     Problems, with every language on: first use (servers installed on the way), cold (a new
+ *     session, every server launched) and warm (the file reopened while its server runs).
  *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of
  *     a real typescript-language-server lease against a cold start, to the first hover answered.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
@@ -27,6 +30,7 @@ import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.j
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
+import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
 import { restartBench } from './restart.js';
 import { table, type LatencySummary } from './stats.js';
@@ -47,7 +51,8 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'restart']);
+const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'restart']);
+const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
@@ -199,6 +204,25 @@ async function search(): Promise<void> {
   }
 }
 
+async function findings(): Promise<void> {
+  ensureBuilt('web');
+  // The production bundle and the backend's default lease cap: the whole demo at once, as shipped.
+  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
+  try {
+    const rows = await findingTimes(stack, FINDING_ROUNDS);
+    out(
+      `time from opening each demo file to its first finding in Problems (ms; cold and warm: median of ${FINDING_ROUNDS} sessions, warm also of the first)`,
+      table(
+        ['language', 'file', 'first use (install)', 'cold', 'warm'],
+        rows.map((r) => [r.language, r.file, fixed(r.firstUseMs, 0), fixed(medianOf(r.coldMs), 0), fixed(medianOf(r.warmMs), 0)]),
+      ),
+    );
+    results.findings = rows;
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function profile(dir: string): Promise<void> {
   const { top, profiledMs } = await profileProductPath(copyDemoWorkspace(), join(dir, 'profile-bin'));
   const body = table(
@@ -249,6 +273,7 @@ async function main(): Promise<void> {
     if (sections.has('search')) await search();
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
+    if (sections.has('findings')) await findings();
     if (sections.has('restart')) await restart();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,8 @@
 // Usage: node scripts/build.mjs [agentctl] [backend] [fake-lsp-server] [web] [web-test]   (no argument: all)
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.mjs';
@@ -24,8 +26,8 @@ const node = {
 const wordMask = join(root, 'packages/node-transport/src/socket/wordMask.ts');
 
 const targets = {
-  agentctl: () =>
-    build({
+  agentctl: async () => {
+    await build({
       ...node,
       entryPoints: [join(root, 'apps/agentctl/src/main.ts')],
       outfile: join(root, 'apps/agentctl/dist/agentctl.mjs'),
@@ -33,7 +35,9 @@ const targets = {
       // addon is the word-at-a-time JavaScript below (the backend masks every frame it sends here).
       external: ['utf-8-validate'],
       alias: { bufferutil: wordMask },
-    }),
+    });
+    copyWatcherAddon();
+  },
   backend: () =>
     build({
       ...node,
@@ -51,6 +55,24 @@ const targets = {
   // The same app with the window hooks browser tests read; the test stacks serve it, never users.
   'web-test': () => buildWeb('test', 'dist-test'),
 };
+
+/**
+ * The file watcher's native addon (@parcel/watcher's prebuilt binary for this platform) beside the
+ * one-file bundle, which loads it from there (apps/agentctl/src/watch/nativeWatcher.ts); the Local
+ * Docker executor mounts it next to the bundle. A platform without a prebuild gets none, and
+ * agentctl then polls what pages have in view.
+ */
+function copyWatcherAddon() {
+  const libc = process.platform === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? '-glibc' : '-musl') : '';
+  const target = join(root, 'apps/agentctl/dist/parcel-watcher.node');
+  try {
+    const pkg = createRequire(join(root, 'apps/agentctl/package.json')).resolve(`@parcel/watcher-${process.platform}-${process.arch}${libc}/package.json`);
+    copyFileSync(join(dirname(pkg), 'watcher.node'), target);
+  } catch (err) {
+    rmSync(target, { force: true });
+    console.warn(`no @parcel/watcher addon for ${process.platform}-${process.arch}${libc}: agentctl will poll (${err.message})`);
+  }
+}
 
 /** One Vite build of the web app in `mode` into apps/web/<outDir>, then precompressed siblings. */
 async function buildWeb(mode, outDir) {

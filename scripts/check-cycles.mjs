@@ -9,24 +9,22 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rootArgs, sourcesUnder } from './lib/sourceRoots.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: node scripts/check-cycles.mjs [root ...]
+
+Fails (exit 1) on an import cycle between modules or between folders under each root.
+With no root, checks every workspace's src/ (packages/*/src, apps/*/src).
+
+options:
+  -h, --help   print this text and exit`;
+
 const roots =
-  process.argv.slice(2).length > 0
-    ? process.argv.slice(2).map((r) => resolve(r))
-    : ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);
+  rootArgs('check-cycles', USAGE) ??
+  ['packages', 'apps'].flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src'))).filter(existsSync);
 
-const SOURCE = /\.(ts|tsx|mts)$/;
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"`;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
-function sourcesUnder(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(path).isDirectory()) return sourcesUnder(path);
-    return SOURCE.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** `./x.js` written in TypeScript source names `./x.ts`, `./x.tsx` or `./x/index.ts`. */
 function resolveSpecifier(from, spec) {

@@ -1,31 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runScript, scratchTrees } from './lib/scratchTree.js';
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'check-cycles.mjs');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A throwaway source root with the given files (path relative to the root -> text). */
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'check-cycles-'));
-  dirs.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
-function check(...roots: string[]): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [script, ...roots], { encoding: 'utf8' });
-  return { status: run.status, output: run.stdout + run.stderr };
-}
+const tree = scratchTrees('check-cycles-');
+const check = (...roots: string[]) => runScript(script, ...roots);
 
 describe('check-cycles', () => {
   it('passes an acyclic tree, whatever the layering depth', () => {
@@ -78,5 +59,25 @@ describe('check-cycles', () => {
     const cyclic = tree({ 'a.ts': "export { b } from './b.js';\nexport const a = 1;\n", 'b.ts': "export { a } from './a.js';\nexport const b = 2;\n" });
     expect(check(clean).status).toBe(0);
     expect(check(clean, cyclic).status).toBe(1);
+  });
+
+  it('prints usage for --help and -h instead of reading them as folders', () => {
+    for (const flag of ['--help', '-h']) {
+      const result = check(flag);
+      expect(result.status).toBe(0);
+      expect(result.output).toMatch(/^usage: node scripts\/check-cycles\.mjs \[root \.\.\.\]/);
+    }
+  });
+
+  it('refuses an unknown option or a root that is not a folder, with the usage, and checks nothing', () => {
+    const clean = tree({ 'ok.ts': 'export const ok = 1;\n' });
+    const option = check('--verbose', clean);
+    expect(option.status).toBe(2);
+    expect(option.output).toContain('unknown option --verbose');
+    expect(option.output).toContain('usage:');
+    const missing = check(join(clean, 'nope'));
+    expect(missing.status).toBe(2);
+    expect(missing.output).toMatch(/not a folder: .*nope/);
+    expect(missing.output).not.toContain('no import cycle');
   });
 });

@@ -13,6 +13,8 @@ echo "== format"
 npx prettier --check . --log-level warn
 echo "== import cycles"
 node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
+echo "== contract literals"
+node scripts/check-contract.mjs
 echo "== build"
 node scripts/build.mjs
 echo "== tests"

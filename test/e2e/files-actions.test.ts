@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { writeFiles } from '../support/files.js';
-import { openFile, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
+import { openFile, recordSentDidOpens, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
 import { openTaskEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
@@ -34,6 +34,8 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
   let sessionId: string;
   /** LSP methods the page sent (the witness that the server was asked). */
   let sentMethods: string[] = [];
+  /** The URIs of every didOpen the page sent. */
+  let didOpens: string[] = [];
 
   const row = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
@@ -51,6 +53,7 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-files-actions-')), FILES);
     ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Files actions', workspace }));
     sentMethods = recordSentMethods(page);
+    didOpens = recordSentDidOpens(page);
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     await openFile(page, 'src/greet.ts');
@@ -97,13 +100,16 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     await page.locator('[data-testid="file-name-input"]').fill('main.ts');
     await page.locator('[data-testid="file-name-submit"]').click();
     expect(await dialogError().innerText()).toContain('already in this folder');
+    const opensOfNewFile = () => didOpens.filter((uri) => uri.endsWith('/src/lib/util.ts')).length;
+    expect(opensOfNewFile()).toBe(0);
     await page.locator('[data-testid="file-name-input"]').fill('lib/util.ts');
     await page.locator('[data-testid="file-name-submit"]').click();
     await dialog.waitFor({ state: 'detached' });
     expect(onDisk('src/lib/util.ts')).toBe('');
     await tab('src/lib/util.ts').waitFor();
     await row('src/lib/util.ts').waitFor();
-    expect(sentMethods.filter((m) => m === 'textDocument/didOpen').length).toBeGreaterThan(0);
+    // The opened tab is told to the server: one didOpen names the new file (sent as the model attaches).
+    await expect.poll(opensOfNewFile, { timeout: 15_000 }).toBe(1);
   });
 
   it('a right-click on a row offers its actions; Rename there names that row, whatever else was focused', async () => {

@@ -430,6 +430,20 @@ export function sessionModelText(page: Page, sessionId: string, path: string): P
 }
 
 /** Records the JSON-RPC methods the page sends on its sockets from now on (the witness that a server was asked). */
+/** The `textDocument/didOpen` URIs the page sent on its sockets, in order. */
+export function recordSentDidOpens(page: Page): string[] {
+  const uris: string[] = [];
+  page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      if (!text.includes('"textDocument/didOpen"')) return;
+      const uri = (JSON.parse(text) as { params?: { textDocument?: { uri?: string } } }).params?.textDocument?.uri;
+      if (uri) uris.push(uri);
+    }),
+  );
+  return uris;
+}
+
 export function recordSentMethods(page: Page): string[] {
   const sent: string[] = [];
   page.on('websocket', (ws) =>
@@ -439,4 +453,14 @@ export function recordSentMethods(page: Page): string[] {
     }),
   );
   return sent;
+}
+
+/** The Problems panel's entries for one file, as a person reads them (message, source, location). */
+export function problemRows(page: Page, path: string): Promise<string[]> {
+  return page.locator(`[data-testid="problems-group"][data-path="${path}"] [data-testid="problem-row"]`).allInnerTexts();
+}
+
+/** The labels the visible suggest widget shows (the rows it renders). */
+export function suggestLabels(page: Page): Promise<string[]> {
+  return page.locator('.editor-widget.suggest-widget.visible .monaco-list-row .label-name').allInnerTexts();
 }

@@ -19,18 +19,26 @@ describe('parseCli', () => {
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
-    const config = loadConfig({ HOME: '/home/u' }, '/repo');
+    const config = loadConfig({ HOME: '/home/u' }, '/repo', 8 * 1024 ** 3);
     expect(config.ok && config.value).toMatchObject({
       host: '127.0.0.1',
       port: 7420,
       agentctlCommand: ['node', '/repo/apps/agentctl/dist/agentctl.mjs'],
       webDir: '/repo/apps/web/dist',
       demoSource: '/repo/demo/workspace',
-      lspMaxConnections: 8,
+      lspMaxConnections: 16,
       allowedOrigins: [],
       logMaxBytes: 10 * 1024 * 1024,
       logRetentionDays: 14,
     });
+  });
+
+  it('sizes the lease cap from memory unless KANDEV_LSP_MAX_CONNECTIONS says otherwise (then exactly that)', () => {
+    const GiB = 1024 ** 3;
+    expect(loadConfig({}, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 16 } });
+    expect(loadConfig({}, '/repo', 32 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 64 } });
+    expect(loadConfig({ KANDEV_LSP_MAX_CONNECTIONS: '8' }, '/repo', 32 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 8 } });
+    expect(loadConfig({ KANDEV_LSP_MAX_CONNECTIONS: '1' }, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 1 } });
   });
 
   it('reads overrides, including port 0 and a command argv', () => {

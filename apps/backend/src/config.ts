@@ -1,10 +1,11 @@
 import { DEFAULT_RESTART_GRACE_MS, SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
-import { homedir } from 'node:os';
+import { homedir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
 import { findRepoRoot } from './paths.js';
 import { fail, ok, type Result } from './base/result.js';
+import { defaultMaxLeases } from './lsp/broker/capacity.js';
 import { DEFAULT_LOG_MAX_BYTES } from '@kandev/node-transport';
 
 /** Everything the backend reads from its environment, resolved once at start-up. */
@@ -25,6 +26,7 @@ export interface BackendConfig {
   webDir: string;
   /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
   allowedOrigins: string[];
+  /** Lease slots: KANDEV_LSP_MAX_CONNECTIONS, else half the memory at 256 MiB a server, at least 16. */
   lspMaxConnections: number;
   /** WebSocket pings on both LSP hops: interval, and unanswered pings in a row that mean a dead peer. */
   lspPingIntervalMs: number;
@@ -114,14 +116,15 @@ function accessToken(env: Env): Result<string | undefined, string> {
 }
 
 /** Reads the configuration; a bad value is an error naming the variable, never a silent default. */
-export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRoot()): Result<BackendConfig, string> {
+export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRoot(), totalMemoryBytes: number = totalmem()): Result<BackendConfig, string> {
   const port = integer(env, 'KANDEV_PORT', DEFAULT_PORT, 0, 65535);
   if (!port.ok) return port;
   const startTimeout = integer(env, 'KANDEV_AGENTCTL_START_TIMEOUT_MS', 30_000, 100, 600_000);
   if (!startTimeout.ok) return startTimeout;
   const stopGrace = integer(env, 'KANDEV_AGENTCTL_STOP_GRACE_MS', 10_000, 0, 600_000);
   if (!stopGrace.ok) return stopGrace;
-  const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', 8, 1, 10_000);
+  // Unset: sized from the machine's memory (lsp/broker/capacity.ts); set: exactly that many leases.
+  const maxConnections = integer(env, 'KANDEV_LSP_MAX_CONNECTIONS', defaultMaxLeases(totalMemoryBytes), 1, 10_000);
   if (!maxConnections.ok) return maxConnections;
   const pingInterval = integer(env, 'KANDEV_LSP_PING_INTERVAL_MS', WS_PING_INTERVAL_MS, 10, 3_600_000);
   if (!pingInterval.ok) return pingInterval;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { API_PREFIX, API_ROUTES, METRICS_PATH } from '@kandev/protocol';
 import { errorOf, writeReply } from './api/http.js';
 import { Router } from './api/router.js';
 import type { ApiDeps } from './api/routes/deps.js';
@@ -23,6 +24,9 @@ import { BrokerRuntime } from './lsp/brokerRuntime.js';
 import { systemClock, type Clock } from '@kandev/kit';
 import { keepLogsFor } from './base/logRetention.js';
 import { LspGateway } from './lsp/gateway.js';
+import { EventsGateway } from './events/eventsGateway.js';
+import { eventsUpstreamOpener } from './events/eventsUpstream.js';
+import { SessionEventsHub } from './events/sessionEvents.js';
 import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
 import type { TaskHostPinView } from './sessions/taskHostPins.js';
 import { createBackendMetrics } from './metrics/backendMetrics.js';
@@ -154,13 +158,18 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
     restartLimit: config.lspRestartLimit,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
     // its leases end with 4009 and their slots free up instead of hanging forever.
-    openUpstream: taskHostStreamOpener(sessions, { keepalive, onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }) }),
+    openUpstream: taskHostStreamOpener(sessions, {
+      keepalive,
+      onDead: () => log.warn('lsp_peer_unresponsive', { peer: 'task_host' }),
+      onRelayed: metrics.relayed.to_browser,
+    }),
     settings: () => settings.get(),
     workspaceTrusted: (sessionId) => {
       const session = sessions.get(sessionId);
       return session !== undefined && tasks.get(session.taskId)?.trustWorkspaceTools === true;
     },
     log,
+    measured: ({ measure, ms, ok }) => (measure === 'install' ? metrics.installFinished(ms, ok) : metrics.serverStarted(ms)),
     // Resumable lease state, for the backend that follows this one after a restart.
     ...(config.restartGraceMs > 0 ? { leaseStore } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -168,6 +177,19 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));
   settings.onChange(({ next }) => runtime.settingsChanged(next));
   registerLeaseMetrics(metrics.registry, () => runtime.metrics());
+  // The live workspace: one agentctl events stream per session, fanned out to its pages. It never
+  // touches the reclaimer, so a page that only listens does not keep a task host running.
+  const eventsHub = new SessionEventsHub(eventsUpstreamOpener({ liveEndpoint: (id) => sessions.liveHost(id)?.endpoint, keepalive }), log);
+  sessions.onEnded((id) => eventsHub.sessionEnded(id));
+  const eventsGateway = new EventsGateway({
+    hub: eventsHub,
+    originPolicy,
+    authenticate: (req) => gate.allows(req),
+    sessionExists: (id) => sessions.get(id) !== undefined,
+    sessionRunning: (id) => sessions.liveHost(id) !== undefined,
+    log,
+    keepalive,
+  });
   const gateway = new LspGateway({ sessions, tasks, relay: runtime, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
   const leases: LeaseInspector = { pins: runtime.pins, list: () => runtime.leases(), metrics: () => runtime.metrics() };
   // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
@@ -200,7 +222,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => undefined);
-    if (!gateway.handleUpgrade(req, socket, head)) {
+    if (!eventsGateway.handleUpgrade(req, socket, head) && !gateway.handleUpgrade(req, socket, head)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     }
   });
@@ -219,6 +241,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
       logRetention.dispose();
       server.close();
       // Every lease ends first (its servers are told, its streams closed), then the task hosts stop.
+      await eventsGateway.close();
       await gateway.close();
       await sessions.stopAll();
       server.closeAllConnections();
@@ -277,13 +300,13 @@ interface RequestContext {
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
   const { router, config, policy, gate, log } = ctx;
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics';
+  const isApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`) || url.pathname === METRICS_PATH;
   if (!hostAllowed(req.headers.host, policy)) {
     log.warn('request_refused', { reason: 'host_not_allowed', method: req.method });
     writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
     return;
   }
-  const isHealth = url.pathname === '/api/health';
+  const isHealth = url.pathname === API_ROUTES.health;
   if (!isApi && signIn(req, res, url, gate, log)) return;
   if (!isHealth && !gate.allows(req)) {
     log.warn('request_refused', { reason: 'unauthenticated', method: req.method, api: isApi });

@@ -20,3 +20,5 @@ export * from './catalog.js';
 export * from './serverDefaults.js';
 export * from './search.js';
 export * from './taskHostRestart.js';
+export * from './workspaceEvents.js';
+export * from './routes.js';

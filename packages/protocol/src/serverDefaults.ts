@@ -22,7 +22,14 @@ export const SERVER_DEFAULT_CONFIGS: Readonly<Partial<Record<LanguageId, Record<
   // The VS Code CSS and HTML servers read these sections with `workspace/configuration` and fail
   // on a null answer (they expect VS Code's defaults), so each gets an object.
   css: { css: CSS_SECTION, scss: CSS_SECTION, less: CSS_SECTION },
-  html: { html: { validate: { scripts: true, styles: true } }, css: CSS_SECTION, javascript: { validate: { enable: true } }, 'js/ts': {} },
+  // The HTML server reads `js/ts.implicitProjectConfig` unguarded when it checks an embedded script:
+  // without it every check of a page fails and no finding shows.
+  html: {
+    html: { validate: { scripts: true, styles: true } },
+    css: CSS_SECTION,
+    javascript: { validate: { enable: true } },
+    'js/ts': { implicitProjectConfig: { experimentalDecorators: false, strictNullChecks: true } },
+  },
   // explainshell is a web service; empty keeps bash-language-server from calling it.
   shell: { bashIde: { explainshellEndpoint: '' } },
 };

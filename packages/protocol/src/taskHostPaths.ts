@@ -17,6 +17,10 @@ export const TASK_HOST_PATHS = {
   search: '/api/v1/search',
   /** WebSocket upgrade ?language=L&autoInstall=true|false&trustWorkspaceTools=true|false: one language server stream. */
   lspStream: '/api/v1/lsp/stream',
+  /** WebSocket upgrade: the workspace's live events (workspaceEvents.ts), paths and git state. */
+  workspaceEvents: '/api/v1/workspace/events',
+  /** GET ?path=FILE: the file's text at HEAD (GitHeadResponse), 404 when HEAD has no such file. */
+  gitHead: '/api/v1/git/head',
 } as const;
 
 export interface LspStreamParams {
@@ -40,6 +44,6 @@ export function lspStreamPath(params: LspStreamParams): string {
 }
 
 /** A files-API path with the query string the browser sent (`''` or `?...`), forwarded as is. */
-export function taskHostFilesPath(route: 'files' | 'file' | 'filesApply' | 'search', search: string): string {
+export function taskHostFilesPath(route: 'files' | 'file' | 'filesApply' | 'search' | 'gitHead', search: string): string {
   return `${TASK_HOST_PATHS[route]}${search}`;
 }

@@ -53,6 +53,13 @@ export type LogEvent =
   | 'server_stdin_timeout'
   | 'reap_done'
   | 'reap_incomplete'
+  | 'watch_started'
+  | 'watch_degraded'
+  | 'watch_error'
+  | 'watch_overflow'
+  | 'events_open'
+  | 'events_closed'
+  | 'git_state_failed'
   | 'internal_error';
 
 export { errorFields, type LogFields, type LogLevel } from '@kandev/node-transport';

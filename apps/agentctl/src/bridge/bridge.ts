@@ -3,10 +3,13 @@ import {
   BadInputCloseCode,
   encodeLspFrame,
   FramingError,
+  isWatchedFilesControl,
+  type WatchedFilesControl,
   LspFrameDecoder,
   lspFrameHeader,
   parseFrame,
   readEnvelope,
+  ReservedCloseCode,
   scanJsonNesting,
   tooDeepOutcome,
   type RpcEnvelope,
@@ -37,6 +40,8 @@ export interface BridgeOptions {
   exitFlushMs: number;
   /** A client message refused for its nesting (answered, replaced or dropped); for the log. */
   onRefused?: (kind: 'request' | 'response' | 'notification') => void;
+  /** The backend handed over the server's `workspace/didChangeWatchedFiles` watchers (a `watched-files` control). */
+  onWatchedFiles?: (watchers: unknown[]) => void;
   /** The exit flush and stdin cutoff timers; default the system clock. */
   clock?: Clock;
   /** Sees every JSON-RPC message forwarded to the server (its envelope and text), for the stream's account. */
@@ -44,6 +49,8 @@ export interface BridgeOptions {
 }
 
 export interface Bridge {
+  /** Writes a message of agentctl's own (a JSON-RPC notification's text) to the server's stdin, whole. */
+  notifyServer(body: string): void;
   dispose(): void;
   /**
    * The backend is gone but the server stays: the socket is let go and the server's stdout is no
@@ -55,6 +62,15 @@ export interface Bridge {
   /** Bridges the parked server to a new socket; its held output flows from where it stopped. */
   rebind(next: FrameSocket): void;
   readonly parked: boolean;
+}
+
+function watchedFilesControl(text: string): WatchedFilesControl | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isWatchedFilesControl(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps a ws library error (raised while reading a client frame) to the standard close code. */
@@ -131,6 +147,13 @@ export function startBridge(initialSocket: FrameSocket, server: LaunchedServer, 
       if (parsed?.kind === 'control' && parsed.frame.control === 'release-stream') {
         finish({ kind: 'release_requested' });
         return;
+      }
+      if (parsed?.kind === 'invalid' && parsed.reason === 'unknown_shape') {
+        const watched = watchedFilesControl(text);
+        if (watched) {
+          options.onWatchedFiles?.(watched.watchers);
+          return;
+        }
       }
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
@@ -227,13 +250,17 @@ export function startBridge(initialSocket: FrameSocket, server: LaunchedServer, 
   }
 
   // A socket already closing never delivers its close to a listener added now: end at once.
-  if (socket.isClosed) onClosed(1006);
+  if (socket.isClosed) onClosed(ReservedCloseCode.Abnormal);
   return {
     dispose,
     park,
     rebind,
     get parked() {
       return parked;
+    },
+    notifyServer(body) {
+      if (ended) return;
+      stdin.write(encodeLspFrame(body));
     },
   };
 }

@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  ReservedCloseCode,
   SERVER_STDERR_TAIL_BYTES,
   type HostReadyFrame,
   type LanguageId,
@@ -7,6 +8,7 @@ import {
   type ReapedFrame,
   type ServerExitedFrame,
   type WorkspaceIdentity,
+  WORKSPACE_EVENTS_WINDOW_MS,
 } from '@kandev/protocol';
 import { type Clock, type Disposable, DisposableStore, after, deadline, systemClock } from '@kandev/kit';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
@@ -25,6 +27,11 @@ import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 import { findTrustedTools } from '../trust/trustedTools.js';
 import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
+import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { WatchedFilesFeed } from './watchedFilesFeed.js';
+
+/** Distinct matched paths one window may carry to a server (a checkout of 20,000 files still fits). */
+const MAX_WATCHED_CHANGES_PER_WINDOW = 20_000;
 
 export interface StreamTimings {
   wsWriteDeadlineMs: number;
@@ -57,6 +64,8 @@ export interface StreamHost {
   logger: Logger;
   timings: StreamTimings;
   resolveFs?: ResolveFs;
+  /** The workspace's watcher: the server hears of the changes its registered watchers match. */
+  watcher?: WorkspaceWatcher;
 }
 
 /**
@@ -76,6 +85,7 @@ export class LspStream {
   private readonly env: Record<string, string>;
   private server: LaunchedServer | undefined;
   private bridge: Bridge | undefined;
+  private watchedFiles: WatchedFilesFeed | undefined;
   private closed = false;
   private readonly closedSignal: Promise<void>;
   private signalClosed: () => void = () => {};
@@ -172,7 +182,13 @@ export class LspStream {
 
   /** A lost socket (no close frame: the backend died or restarts) parks a bridged stream when parking is on. */
   private parks(code: number | undefined): boolean {
-    return (this.host.timings.parkGraceMs ?? 0) > 0 && !this.closed && this.bridge !== undefined && !this.bridge.parked && (code === undefined || code === 1006);
+    return (
+      (this.host.timings.parkGraceMs ?? 0) > 0 &&
+      !this.closed &&
+      this.bridge !== undefined &&
+      !this.bridge.parked &&
+      (code === undefined || code === ReservedCloseCode.Abnormal)
+    );
   }
 
   /** Runs the stream to its bridged state (or its refusal). Resolves when that phase is over. */
@@ -285,6 +301,18 @@ export class LspStream {
     }
     if (this.closed) return;
     const timings = this.host.timings;
+    const watcher = this.host.watcher;
+    if (watcher) {
+      this.watchedFiles = new WatchedFilesFeed({
+        watcher,
+        workspacePath: this.host.workspace.workspacePath,
+        clock: timings.clock ?? systemClock,
+        windowMs: WORKSPACE_EVENTS_WINDOW_MS,
+        maxPaths: MAX_WATCHED_CHANGES_PER_WINDOW,
+        notify: (text) => this.bridge?.notifyServer(text),
+        onOverflow: () => this.log('warn', 'watch_overflow', { maxChanges: MAX_WATCHED_CHANGES_PER_WINDOW }),
+      });
+    }
     this.bridge = startBridge(
       this.socket,
       server,
@@ -293,6 +321,7 @@ export class LspStream {
         exitFlushMs: timings.exitFlushMs,
         observe: (envelope, text) => this.account.observe(envelope, text),
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
+        onWatchedFiles: (watchers) => this.watchedFiles?.setWatchers(watchers),
         ...(timings.clock ? { clock: timings.clock } : {}),
       },
       (end) => this.onBridgeEnd(end),
@@ -402,6 +431,7 @@ export class LspStream {
     if (!server) return Promise.resolve(true);
     // Stop bridging first: the exit we are about to cause is not a "server exited" event.
     this.bridge?.dispose();
+    this.watchedFiles?.dispose();
     this.reaping ??= reapServerTree(this.processContext, server, this.host.timings.reapGraceMs);
     return this.reaping;
   }

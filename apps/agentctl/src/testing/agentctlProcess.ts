@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TASK_HOST_PATHS, agentctlLaunchEnv, parseListeningLine } from '@kandev/protocol';
+import { CloseCode, TASK_HOST_PATHS, agentctlLaunchEnv, parseListeningLine } from '@kandev/protocol';
 import WebSocket from 'ws';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -195,7 +195,7 @@ export class LspTestClient {
   }
 
   close(): void {
-    this.ws.close(1000);
+    this.ws.close(CloseCode.Normal);
   }
 }
 

@@ -65,6 +65,10 @@ export const LOG_EVENTS = [
   'lease_eviction',
   'lease_exit',
   'lease_restart',
+  // The live workspace's events stream (fields: pages, code, reason).
+  'events_opened',
+  'events_closed',
+  'events_upstream_failed',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type { LogFields, LogLevel } from '@kandev/node-transport';

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import { WS_WRITE_DEADLINE_MS, type UserSettings } from '@kandev/protocol';
 import type { Logger } from '../base/log.js';
-import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView } from './broker/index.js';
+import { LeaseBroker, type BrokerEvent, type BrokerMetrics, type LeaseView, type MeasureEffect } from './broker/index.js';
 import { performEffect, type EffectTargets } from './leaseEffects.js';
 import { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint, BrowserFrame, LeaseRequest, LspRelay, UpstreamOpener } from './relay.js';
@@ -58,6 +58,8 @@ export interface BrokerRuntimeOptions {
   /** How long the holder of a hinted lease gets to answer a ping (the broker's holder probe). */
   holderProbeMs?: number;
   slowBrowserHoldMs?: number;
+  /** A server start or install the broker timed (for /metrics). */
+  measured?: (measure: MeasureEffect) => void;
   /** Where resumable lease state is persisted for the next backend (absent: leases die with this process). */
   leaseStore?: LeaseStore;
 }
@@ -118,6 +120,7 @@ export class BrokerRuntime implements LspRelay {
       pins: this.pinsTable,
       log: options.log,
       holderProbed: (newcomer, alive) => this.dispatch({ type: alive ? 'holderAnswered' : 'holderSilent', newcomer }),
+      ...(options.measured ? { measured: options.measured } : {}),
     };
   }
 

@@ -2,10 +2,13 @@ import type { Disposable } from '@kandev/kit';
 import { BadInputCloseCode, parseFrame, readEnvelope, scanJsonNesting, tooDeepOutcome, type StatusFrame } from '@kandev/protocol';
 import { FrameSocket, type FrameSocketOptions, type WsLike } from '@kandev/node-transport';
 import type { BrowserEndpoint, BrowserFrame } from './relay.js';
+import { timedFrames, type FrameTimer } from './relayTiming.js';
 
 export interface BrowserSocketOptions extends FrameSocketOptions {
   /** A message refused for its nesting; the caller logs it (the connection stays up). */
   onRefused?: (kind: 'request' | 'response' | 'notification') => void;
+  /** Told how long each frame from the browser took until it was handed on (the relay's added latency). */
+  onRelayed?: FrameTimer;
 }
 
 /**
@@ -21,10 +24,12 @@ export class BrowserSocket implements BrowserEndpoint {
   private readonly socket: FrameSocket;
 
   private readonly onRefused: BrowserSocketOptions['onRefused'];
+  private readonly onRelayed: FrameTimer | undefined;
 
   constructor(ws: WsLike, options: BrowserSocketOptions = {}) {
-    const { onRefused, ...socketOptions } = options;
+    const { onRefused, onRelayed, ...socketOptions } = options;
     this.onRefused = onRefused;
+    this.onRelayed = onRelayed;
     this.socket = new FrameSocket(ws, socketOptions);
     // Held until a relay takes over: admission runs first and nothing may reach an upstream early.
     this.socket.pause();
@@ -68,7 +73,11 @@ export class BrowserSocket implements BrowserEndpoint {
   }
 
   onFrame(handler: (frame: BrowserFrame) => void): Disposable {
-    return this.socket.onText((incoming) => {
+    return this.socket.onText(timedFrames(this.handleText(handler), this.onRelayed));
+  }
+
+  private handleText(handler: (frame: BrowserFrame) => void): Parameters<FrameSocket['onText']>[0] {
+    return (incoming) => {
       if (!('text' in incoming)) return this.socket.close(BadInputCloseCode.InvalidPayload, 'binary frames are not accepted');
       const scan = scanJsonNesting(incoming.text);
       const parsed = parseFrame(incoming.text, scan);
@@ -88,7 +97,7 @@ export class BrowserSocket implements BrowserEndpoint {
         return;
       }
       this.socket.close(BadInputCloseCode.InvalidPayload, parsed.kind === 'invalid' ? parsed.reason : 'unexpected_status_frame');
-    });
+    };
   }
 
   onClose(handler: (code: number) => void): Disposable {

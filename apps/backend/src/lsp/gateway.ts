@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_KEEPALIVE, type KeepaliveTiming, refuseUpgrade } from '@kandev/node-transport';
-import { CloseCode, LSP_MAX_BODY_BYTES } from '@kandev/protocol';
+import { CloseCode, LSP_MAX_BODY_BYTES, LSP_SOCKET_PATH } from '@kandev/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../base/log.js';
 import { closeCodeLabel, type BackendMetrics } from '../metrics/backendMetrics.js';
@@ -49,12 +49,12 @@ export class LspGateway {
     if (!route) return false;
     const { originPolicy, log } = this.deps;
     if (!hostAllowed(req.headers.host, originPolicy) || !originAllowed(req.headers.origin, req.headers.host, originPolicy)) {
-      log.warn('request_refused', { reason: 'origin_not_allowed', path: '/lsp' });
+      log.warn('request_refused', { reason: 'origin_not_allowed', path: LSP_SOCKET_PATH });
       refuseUpgrade(socket, 403, 'forbidden', 'this origin may not open LSP streams');
       return true;
     }
     if (!this.deps.authenticate(req)) {
-      log.warn('request_refused', { reason: 'unauthenticated', path: '/lsp' });
+      log.warn('request_refused', { reason: 'unauthenticated', path: LSP_SOCKET_PATH });
       refuseUpgrade(socket, 401, 'unauthorized', 'an access token is required');
       return true;
     }
@@ -70,6 +70,7 @@ export class LspGateway {
       ...(this.deps.writeDeadlineMs !== undefined ? { writeDeadlineMs: this.deps.writeDeadlineMs } : {}),
       keepalive: this.deps.keepalive ?? DEFAULT_KEEPALIVE,
       onRefused: (kind) => log.warn('lsp_frame_refused', { reason: 'json_too_deep', from: 'browser', kind }),
+      onRelayed: metrics.relayed.to_server,
     });
     browser.onDead(() => log.info('lsp_peer_unresponsive', { peer: 'browser' }));
     this.open.add(browser);

@@ -3,9 +3,9 @@
  * decides anything: the broker did. I/O that completes later comes back as events (see
  * BrokerRuntime), never as a return value.
  */
-import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl } from '@kandev/protocol';
+import { isSendableCloseCode, normalizeCloseCode, type ReleaseStreamControl, type WatchedFilesControl } from '@kandev/protocol';
 import type { Logger, LogEvent } from '../base/log.js';
-import type { Effect, LogEvent as LeaseLogEvent } from './broker/index.js';
+import type { Effect, LogEvent as LeaseLogEvent, MeasureEffect } from './broker/index.js';
 import type { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint } from './relay.js';
 import type { TaskHostPins } from '../sessions/taskHostPins.js';
@@ -19,6 +19,8 @@ export interface EffectTargets {
   log: Logger;
   /** Reports a holder probe's outcome back to the broker (as holderAnswered / holderSilent). */
   holderProbed(newcomer: string, alive: boolean): void;
+  /** A server start or install the broker timed (for /metrics). */
+  measured?: (measure: MeasureEffect) => void;
 }
 
 const RELEASE_STREAM: ReleaseStreamControl = { control: 'release-stream' };
@@ -99,6 +101,11 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
     case 'releaseUpstream':
       t.upstreams.send(effect.leaseId, JSON.stringify(RELEASE_STREAM));
       return;
+    case 'watchFiles': {
+      const control: WatchedFilesControl = { control: 'watched-files', watchers: effect.watchers };
+      t.upstreams.send(effect.leaseId, JSON.stringify(control));
+      return;
+    }
     case 'armTimer':
       t.timers.arm(effect.timerId, effect.atMs);
       return;
@@ -110,6 +117,9 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
       return;
     case 'log':
       t.log.info(LOG_EVENT[effect.event], { reason: effect.reason, language: effect.language });
+      return;
+    case 'measure':
+      t.measured?.(effect);
       return;
   }
 }

@@ -1,3 +1,5 @@
+import { lspSocketSessionSegment } from '@kandev/protocol';
+
 /** `/lsp/:sessionId?language=L[&lease=ID]`, parsed but not yet checked (admission does that). */
 export interface LspRoute {
   sessionId: string;
@@ -15,11 +17,11 @@ export function parseLspRoute(rawUrl: string | undefined): LspRoute | undefined 
   } catch {
     return undefined;
   }
-  const match = /^\/lsp\/([^/]+)\/?$/.exec(url.pathname);
-  if (!match) return undefined;
+  const segment = lspSocketSessionSegment(url.pathname);
+  if (segment === undefined) return undefined;
   let sessionId: string;
   try {
-    sessionId = decodeURIComponent(match[1] as string);
+    sessionId = decodeURIComponent(segment);
   } catch {
     return undefined;
   }

@@ -13,7 +13,10 @@ export interface TaskHostSource {
  * the session's bearer token and `autoInstall` from the owner's settings (the broker put it in the
  * effect; the browser never chooses it). No running task host, or no answer: an error, i.e. 4002.
  */
-export function taskHostStreamOpener(sessions: TaskHostSource, extra: Pick<UpstreamOptions, 'writeDeadlineMs' | 'keepalive' | 'onDead'> = {}): UpstreamOpener {
+export function taskHostStreamOpener(
+  sessions: TaskHostSource,
+  extra: Pick<UpstreamOptions, 'writeDeadlineMs' | 'keepalive' | 'onDead' | 'onRelayed'> = {},
+): UpstreamOpener {
   return async ({ sessionId, language, autoInstall, trustWorkspaceTools, resumeStream }) => {
     const host = await sessions.hostFor(sessionId);
     if (!host) return fail('the session has no running task host');

@@ -1,10 +1,19 @@
 import type { Disposable } from '@kandev/kit';
-import { LSP_MAX_BODY_BYTES, TASK_HOST_PATHS, WS_WRITE_DEADLINE_MS, lspStreamPath, resumeStreamPath, type LanguageId } from '@kandev/protocol';
+import {
+  BadInputCloseCode,
+  LSP_MAX_BODY_BYTES,
+  TASK_HOST_PATHS,
+  WS_WRITE_DEADLINE_MS,
+  lspStreamPath,
+  resumeStreamPath,
+  type LanguageId,
+} from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../base/result.js';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming } from '@kandev/node-transport';
 import type { UpstreamEndpoint } from './relay.js';
+import { timedFrames, type FrameTimer } from './relayTiming.js';
 
 export interface UpstreamOptions {
   language: LanguageId;
@@ -18,6 +27,8 @@ export interface UpstreamOptions {
   keepalive?: KeepaliveTiming;
   /** An unanswered-pings drop, for the log. */
   onDead?: () => void;
+  /** Told how long each frame from agentctl took until it was handed on (the relay's added latency). */
+  onRelayed?: FrameTimer;
   /** Resume agentctl's live stream with this id instead of opening a new one (docs/restarts.md). */
   resumeStream?: number;
 }
@@ -30,7 +41,10 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
  * 5 s write deadline.
  */
 export class UpstreamStream implements UpstreamEndpoint {
-  private constructor(private readonly socket: FrameSocket) {}
+  private constructor(
+    private readonly socket: FrameSocket,
+    private readonly onRelayed: FrameTimer | undefined,
+  ) {}
 
   static async open(endpoint: TaskHostEndpoint, options: UpstreamOptions): Promise<Result<UpstreamStream, string>> {
     const path = options.resumeStream === undefined ? lspStreamPath(options) : resumeStreamPath(TASK_HOST_PATHS.lspStream, options.resumeStream);
@@ -61,7 +75,7 @@ export class UpstreamStream implements UpstreamEndpoint {
       ws.once('error', (err) => resolve(fail(`agentctl LSP stream failed: ${messageOf(err)}`)));
     });
     if (!opened.ok) return opened;
-    return ok(new UpstreamStream(socket));
+    return ok(new UpstreamStream(socket, options.onRelayed));
   }
 
   send(text: string): void {
@@ -82,11 +96,13 @@ export class UpstreamStream implements UpstreamEndpoint {
   }
 
   onFrame(handler: (text: string) => void): Disposable {
-    return this.socket.onText((incoming) => {
-      // agentctl speaks text frames only; a binary frame is a broken peer.
-      if ('text' in incoming) handler(incoming.text);
-      else this.socket.close(1007);
-    });
+    return this.socket.onText(
+      timedFrames((incoming) => {
+        // agentctl speaks text frames only; a binary frame is a broken peer.
+        if ('text' in incoming) handler(incoming.text);
+        else this.socket.close(BadInputCloseCode.InvalidPayload);
+      }, this.onRelayed),
+    );
   }
 
   onClose(handler: (code: number) => void): Disposable {

@@ -1,4 +1,6 @@
 import {
+  apiPath,
+  API_ROUTES,
   DEFAULT_SETTINGS,
   isRecord,
   type LanguageCatalogEntry,
@@ -16,6 +18,7 @@ import {
   type Session,
   type Task,
   type TaskInvalid,
+  type TaskPatch,
   type UserSettings,
   type WriteConflictResponse,
   type ApplyConflictResponse,
@@ -23,6 +26,8 @@ import {
   type FileOperation,
   type WriteFileResponse,
   type WriteFileRequest,
+  type GitHeadResponse,
+  sessionGitHeadPath,
 } from '@kandev/protocol';
 import { NdjsonDecoder } from './ndjson.js';
 
@@ -88,46 +93,48 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
     if (!res.ok) throw await errorOf(res);
     return (await res.json()) as T;
   };
-  const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
-  const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
   return {
     async listTasks(): Promise<TaskSummary[]> {
-      const body = await json<TaskSummary[] | { tasks?: TaskSummary[] }>('/api/tasks');
+      const body = await json<TaskSummary[] | { tasks?: TaskSummary[] }>(API_ROUTES.tasks);
       return Array.isArray(body) ? body : Array.isArray(body.tasks) ? body.tasks : [];
     },
     getTask(taskId: string): Promise<TaskSummary> {
-      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`);
+      return json<TaskSummary>(apiPath('task', { id: taskId }));
     },
     createTask(input: NewTaskInput): Promise<Task> {
-      return json<Task>('/api/tasks', { method: 'POST', body: JSON.stringify(input) });
+      return json<Task>(API_ROUTES.tasks, { method: 'POST', body: JSON.stringify(input) });
     },
     renameTask(taskId: string, title: string): Promise<TaskSummary> {
-      return json<TaskSummary>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body: JSON.stringify({ title }) });
+      return json<TaskSummary>(apiPath('task', { id: taskId }), { method: 'PATCH', body: JSON.stringify({ title } satisfies TaskPatch) });
+    },
+    /** Changes whether language servers may run the workspace's own tools (docs/workspace-trust.md). */
+    setTaskTrust(taskId: string, trustWorkspaceTools: boolean): Promise<TaskSummary> {
+      return json<TaskSummary>(apiPath('task', { id: taskId }), { method: 'PATCH', body: JSON.stringify({ trustWorkspaceTools } satisfies TaskPatch) });
     },
     /** Stops the task's live sessions first (server side), then deletes it with its history. */
     async deleteTask(taskId: string): Promise<void> {
-      await json<unknown>(`/api/tasks/${encodeURIComponent(taskId)}`, { method: 'DELETE' });
+      await json<unknown>(apiPath('task', { id: taskId }), { method: 'DELETE' });
     },
     getSession(sessionId: string): Promise<Session> {
-      return json<Session>(session(sessionId));
+      return json<Session>(apiPath('session', { id: sessionId }));
     },
     startSession(taskId: string): Promise<Session> {
-      return json<Session>(`/api/tasks/${encodeURIComponent(taskId)}/sessions`, { method: 'POST', body: '{}' });
+      return json<Session>(apiPath('taskSessions', { id: taskId }), { method: 'POST', body: '{}' });
     },
     async stopSession(sessionId: string): Promise<void> {
-      await json<unknown>(`${session(sessionId)}/stop`, { method: 'POST', body: '{}' });
+      await json<unknown>(apiPath('sessionStop', { id: sessionId }), { method: 'POST', body: '{}' });
     },
     async listFiles(sessionId: string, path: string): Promise<FileEntry[]> {
-      const body = await json<ListFilesResponse>(`${session(sessionId)}/files?${q({ path })}`);
+      const body = await json<ListFilesResponse>(apiPath('sessionFiles', { id: sessionId }, { path }));
       return Array.isArray(body.entries) ? body.entries : [];
     },
     readFile(sessionId: string, path: string): Promise<ReadFileResponse> {
-      return json<ReadFileResponse>(`${session(sessionId)}/file?${q({ path })}`);
+      return json<ReadFileResponse>(apiPath('sessionFile', { id: sessionId }, { path }));
     },
     /** PUT with baseVersion; a 409 is an outcome (the conflict banner), not an exception. */
     async writeFile(sessionId: string, path: string, content: string, baseVersion: string | undefined): Promise<WriteOutcome> {
-      const res = await fetchImpl(`${session(sessionId)}/file?${q({ path })}`, {
+      const res = await fetchImpl(apiPath('sessionFile', { id: sessionId }, { path }), {
         method: 'PUT',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
         body: JSON.stringify((baseVersion === undefined ? { content } : { content, baseVersion }) satisfies WriteFileRequest),
@@ -151,7 +158,7 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       sessionId: string,
       operations: FileOperation[],
     ): Promise<{ ok: true; versions: Record<string, string> } | { ok: false; conflicts: ApplyConflictResponse['conflicts'] }> {
-      const res = await fetchImpl(`${session(sessionId)}/files/apply`, {
+      const res = await fetchImpl(apiPath('sessionFilesApply', { id: sessionId }), {
         method: 'POST',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
         body: JSON.stringify({ operations }),
@@ -164,15 +171,25 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
       const body = (await res.json()) as ApplyFilesResponse;
       return { ok: true, versions: body.versions ?? {} };
     },
+    /** A file's text at HEAD; undefined when HEAD has no such file (or the workspace no git). */
+    async readHeadFile(sessionId: string, path: string): Promise<string | undefined> {
+      try {
+        const body = await json<GitHeadResponse>(sessionGitHeadPath(sessionId, path));
+        return typeof body.content === 'string' ? body.content : undefined;
+      } catch (err) {
+        if (err instanceof ApiRequestError && err.status === 404) return undefined;
+        throw err;
+      }
+    },
     search(sessionId: string, text: string): Promise<SearchResponse> {
-      return json<SearchResponse>(`${session(sessionId)}/search?${q({ q: text })}`);
+      return json<SearchResponse>(apiPath('sessionSearch', { id: sessionId }, { q: text }));
     },
     /**
      * A search whose hits arrive as the task host finds them. Aborting `signal` (the query changed)
      * closes the request, which stops the search on the task host.
      */
     async searchStream(sessionId: string, text: string, options: SearchOptions, signal: AbortSignal, onHits: (hits: SearchHit[]) => void): Promise<SearchEnd> {
-      const res = await fetchImpl(`${session(sessionId)}/search?${searchParams(text, options, true).toString()}`, {
+      const res = await fetchImpl(apiPath('sessionSearch', { id: sessionId }, searchParams(text, options, true)), {
         headers: { Accept: 'application/x-ndjson' },
         signal,
       });
@@ -201,14 +218,14 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
     },
     async getSettings(): Promise<UserSettings> {
       try {
-        return { ...DEFAULT_SETTINGS, ...(await json<Partial<UserSettings>>('/api/settings')) };
+        return { ...DEFAULT_SETTINGS, ...(await json<Partial<UserSettings>>(API_ROUTES.settings)) };
       } catch {
         return DEFAULT_SETTINGS;
       }
     },
     /** PUT a partial update; the answer is the whole stored settings object. */
     async updateSettings(patch: Record<string, unknown>): Promise<UserSettings> {
-      const body = await json<Partial<UserSettings>>('/api/settings', { method: 'PUT', body: JSON.stringify(patch) });
+      const body = await json<Partial<UserSettings>>(API_ROUTES.settings, { method: 'PUT', body: JSON.stringify(patch) });
       return { ...DEFAULT_SETTINGS, ...body };
     },
     /**
@@ -216,7 +233,7 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
      * `{languages: [...]}`, entries with fields missing (see lib/settings/languageCatalog).
      */
     async getLanguages(): Promise<Array<Partial<LanguageCatalogEntry>>> {
-      const body = await json<unknown>('/api/languages');
+      const body = await json<unknown>(API_ROUTES.languages);
       const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.languages) ? body.languages : [];
       return list.filter(isRecord) as Array<Partial<LanguageCatalogEntry>>;
     },

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkspaceTrustApi } from './workspaceTrustApi.js';
+import { createKandevApi } from './kandevApi.js';
+import { workspaceTrustApi } from './workspaceTrustApi.js';
+
+const createWorkspaceTrustApi = (fetchImpl: (url: string, init?: RequestInit) => Promise<Response>) => workspaceTrustApi(createKandevApi(fetchImpl));
 
 function fakeFetch(routes: Record<string, (init?: RequestInit) => unknown>) {
   const calls: Array<{ url: string; method: string; body?: string }> = [];

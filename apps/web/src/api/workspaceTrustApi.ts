@@ -1,30 +1,24 @@
-import type { Session, Task, TaskPatch } from '@kandev/protocol';
+import type { KandevApi } from './kandevApi.js';
 
-type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
-
-/** A task's workspace trust as the session view needs it (its own module, to stay self-contained). */
+/** A task's workspace trust as the session view needs it. */
 export interface WorkspaceTrust {
   taskId: string;
   trusted: boolean;
 }
 
-async function json<T>(fetchImpl: FetchLike, url: string, init?: RequestInit): Promise<T> {
-  const res = await fetchImpl(url, { ...init, headers: { Accept: 'application/json', ...(init?.body ? { 'Content-Type': 'application/json' } : {}) } });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return (await res.json()) as T;
-}
+/** The part of the window's API client the trust switch uses. */
+export type WorkspaceTrustClient = Pick<KandevApi, 'getSession' | 'getTask' | 'setTaskTrust'>;
 
 /** The trust switch of the task a session belongs to: read it, and change it (PATCH /api/tasks/:id). */
-export function createWorkspaceTrustApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+export function workspaceTrustApi(api: WorkspaceTrustClient) {
   return {
     async load(sessionId: string): Promise<WorkspaceTrust> {
-      const session = await json<Session>(fetchImpl, `/api/sessions/${encodeURIComponent(sessionId)}`);
-      const task = await json<Task>(fetchImpl, `/api/tasks/${encodeURIComponent(session.taskId)}`);
+      const session = await api.getSession(sessionId);
+      const task = await api.getTask(session.taskId);
       return { taskId: task.id, trusted: task.trustWorkspaceTools === true };
     },
     async set(taskId: string, trusted: boolean): Promise<WorkspaceTrust> {
-      const patch: TaskPatch = { trustWorkspaceTools: trusted };
-      const task = await json<Task>(fetchImpl, `/api/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body: JSON.stringify(patch) });
+      const task = await api.setTaskTrust(taskId, trusted);
       return { taskId: task.id, trusted: task.trustWorkspaceTools === true };
     },
   };

@@ -1,7 +1,6 @@
 import { Emitter, type Event } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../lib/lsp/connection.js';
-import { useSnapshot } from './useSnapshot.js';
 
 /**
  * The Monaco text editor that is the active panel of this window, as the application status bar
@@ -49,10 +48,4 @@ function sameEditor(a: ActiveEditor | undefined, b: ActiveEditor | undefined): b
     a.cursor?.line === b.cursor?.line &&
     a.cursor?.column === b.cursor?.column
   );
-}
-
-export const activeEditor = new ActiveEditorStore();
-
-export function useActiveEditor(): ActiveEditor | undefined {
-  return useSnapshot(activeEditor.onDidChange, activeEditor.get);
 }

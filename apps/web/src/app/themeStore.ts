@@ -1,6 +1,5 @@
 import { Emitter, type Event } from '@kandev/kit';
 import { isThemePreference, resolveTheme, type ResolvedTheme, type ThemePreference } from './theme.js';
-import { useSnapshot } from './useSnapshot.js';
 
 const STORAGE_KEY = 'kandev.theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -22,17 +21,17 @@ function safeLocalStorage(): Storage | undefined {
   }
 }
 
-interface ThemeState {
+export interface ThemeState {
   preference: ThemePreference;
   resolved: ResolvedTheme;
 }
 
 /**
- * The window's theme: the stored preference, the OS setting when it is System, and the
+ * The window's theme (one per window, owned by its services): the stored preference, the OS setting when it is System, and the
  * `data-theme` attribute of <html> the design tokens hang off. Listeners (React views, Monaco)
  * hear every change, including the OS switching while the page is open.
  */
-class ThemeStore {
+export class ThemeStore {
   private state: ThemeState;
   private readonly changes = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changes.event;
@@ -71,10 +70,4 @@ class ThemeStore {
     document.documentElement.dataset.theme = this.state.resolved;
     document.documentElement.dataset.themePreference = this.state.preference;
   }
-}
-
-export const themeStore = new ThemeStore();
-
-export function useTheme(): ThemeState {
-  return useSnapshot(themeStore.onDidChange, themeStore.get);
 }

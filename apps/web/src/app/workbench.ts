@@ -1,6 +1,5 @@
 import { Emitter, type Event } from '@kandev/kit';
 import type { ProblemCounts } from '../lib/workspace/problems.js';
-import { useSnapshot } from './useSnapshot.js';
 
 /**
  * Window-wide workbench state that lives outside one view: the Problems counts of the session on
@@ -14,22 +13,21 @@ export interface WorkbenchState {
   shortcutsHelp: boolean;
 }
 
-let state: WorkbenchState = { problemsOpen: true, quickOpen: false, shortcutsHelp: false };
-const changes = new Emitter<void>();
+/** The window's workbench state; one per window, owned by its services (services/windowServices.ts). */
+export class WorkbenchStore {
+  private state: WorkbenchState = { problemsOpen: true, quickOpen: false, shortcutsHelp: false };
+  private readonly changes = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changes.event;
 
-export const workbench = {
-  get: (): WorkbenchState => state,
-  onDidChange: changes.event as Event<void>,
+  get = (): WorkbenchState => this.state;
+
   update(patch: Partial<WorkbenchState>): void {
-    state = { ...state, ...patch };
-    changes.fire();
-  },
+    this.state = { ...this.state, ...patch };
+    this.changes.fire();
+  }
+
   /** A session view leaving clears its counts, never another session's. */
   clearProblems(sessionId: string): void {
-    if (state.problems?.sessionId === sessionId) workbench.update({ problems: undefined });
-  },
-};
-
-export function useWorkbench(): WorkbenchState {
-  return useSnapshot(workbench.onDidChange, workbench.get);
+    if (this.state.problems?.sessionId === sessionId) this.update({ problems: undefined });
+  }
 }

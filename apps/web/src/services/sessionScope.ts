@@ -38,6 +38,8 @@ export class SessionScope implements Disposable {
     private readonly registry: LspConnectionRegistry,
     private readonly createConnection: (scope: SessionScope, language: LanguageId) => LspConnection,
     private readonly timing: SessionScopeTiming = {},
+    /** Held for the scope's life and let go before its workspace (the live workspace stream). */
+    private readonly held: Disposable = toDisposable(() => undefined),
   ) {
     this.clock = timing.clock ?? systemClock;
   }
@@ -136,6 +138,7 @@ export class SessionScope implements Disposable {
     // Connections first: a detach needs no didClose (the broker closes the server's documents), and
     // a disposed connection hears nothing of the workspace closing its tabs below.
     for (const connection of this.registry.forSession(this.sessionId)) this.registry.delete(this.sessionId, connection.language);
+    this.held.dispose();
     this.workspace.dispose();
   }
 }

@@ -6,6 +6,13 @@ import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
 import type { MonacoApi } from '../lib/monaco/monacoApi.js';
 import type { SessionScope } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
+import { ActiveEditorStore } from '../app/activeEditor.js';
+import { ThemeStore } from '../app/themeStore.js';
+import { WorkbenchStore } from '../app/workbench.js';
+import { OutlineFeeds } from '../lib/lsp/editing/outlineFeeds.js';
+import { WorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
+import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
+import type { SessionLive } from './sessionLive.js';
 import type { WindowServices } from './windowServices.js';
 
 export interface FakeServicesOptions {
@@ -15,6 +22,8 @@ export interface FakeServicesOptions {
   settings?: Partial<UserSettings>;
   loadMonaco?: () => Promise<MonacoApi>;
   scopes?: Record<string, SessionScope>;
+  /** The session lives a view acquires (a test feeds their frames); others throw. */
+  lives?: Record<string, SessionLive>;
 }
 
 /** Window services for unit tests: fakes wherever the real ones would reach the network, Monaco or storage. */
@@ -35,13 +44,14 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
   const settings = new SettingsStore(api);
   if (options.settings) settings.publish({ ...DEFAULT_SETTINGS, ...options.settings });
   const scopes = new Map(Object.entries(options.scopes ?? {}));
+  const editing = new EditingRegistry();
   return {
     calls,
     left,
     api,
     settings,
     leaseHints: new LeaseHints(memoryStorage()),
-    editing: new EditingRegistry(),
+    editing,
     editingNotices: new EditingNotices(),
     loadMonaco: options.loadMonaco ?? (() => new Promise<MonacoApi>(() => undefined)),
     sessions: {
@@ -53,6 +63,19 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
       get: (sessionId) => scopes.get(sessionId),
       leave: (sessionId) => void left.push(sessionId),
     },
+    live: {
+      acquire: (sessionId) => {
+        const live = options.lives?.[sessionId];
+        if (!live) throw new Error(`no fake live workspace for session ${sessionId}`);
+        return { live, dispose: () => undefined };
+      },
+    },
+    workbench: new WorkbenchStore(),
+    activeEditor: new ActiveEditorStore(),
+    theme: new ThemeStore(),
+    typescriptWorker: new WorkerGate(),
+    outlines: new OutlineFeeds(editing),
+    fileIndexes: new SessionFileIndexes(),
     runFileAction: async () => {
       calls.push('runFileAction');
       return { applied: false, failureReason: 'not faked' };

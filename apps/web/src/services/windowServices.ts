@@ -1,5 +1,5 @@
 import { DisposableStore, type Disposable } from '@kandev/kit';
-import type { LanguageId } from '@kandev/protocol';
+import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { serverLocale } from '../i18n/i18n.js';
@@ -16,20 +16,25 @@ import { LeaseHints } from '../lib/lsp/leaseHint.js';
 import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import { LspConnectionRegistry } from '../lib/lsp/registry.js';
-import { lspSocketUrl, openBrowserSocket } from '../lib/lsp/socket.js';
+import { lspSocketUrl, openBrowserSocket, pageSocketUrl } from '../lib/lsp/socket.js';
 import { workspaceRelativePath } from '../lib/lsp/uris.js';
 import { setupMonaco } from '../lib/workspace/monacoSetup.js';
-import { typescriptWorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
+import { WorkerGate } from '../lib/monaco/typescriptWorkerGate.js';
 import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { sessionHash } from '../app/route.js';
 import { exposeTestHooks, testBackgroundDetachMs } from './testHooks.js';
 import { monacoThemeFor } from '../app/theme.js';
-import { themeStore } from '../app/themeStore.js';
+import { ThemeStore } from '../app/themeStore.js';
+import { ActiveEditorStore } from '../app/activeEditor.js';
+import { WorkbenchStore } from '../app/workbench.js';
+import { OutlineFeeds } from '../lib/lsp/editing/outlineFeeds.js';
+import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { SettingsStore } from './settingsStore.js';
+import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
 /**
  * What React components get from the ServicesProvider: the window's long-lived objects. Editors of
@@ -49,6 +54,20 @@ export interface WindowServices extends Disposable {
   sessions: SessionScopesOf;
   /** A Files panel action on a session's workspace (all or nothing; servers take part, docs/editing.md). */
   runFileAction(sessionId: string, action: FileAction): Promise<ApplyEditResult>;
+  /** The live workspace of a session (events stream, git state), shared by its views; dispose to let go. */
+  live: { acquire(sessionId: string): HeldLive };
+  /** Problems counts and the dialogs the keyboard opens from anywhere. */
+  workbench: WorkbenchStore;
+  /** The Monaco editor that is the active panel (status bar, outline, breadcrumbs follow it). */
+  activeEditor: ActiveEditorStore;
+  /** The theme preference, the OS setting, and <html data-theme>. */
+  theme: ThemeStore;
+  /** Opens once a built-in TypeScript feature is needed; Monaco's TypeScript worker waits for it. */
+  typescriptWorker: WorkerGate;
+  /** One outline feed per (session, file), shared by the views that show it. */
+  outlines: OutlineFeeds;
+  /** One walk of each session's workspace for quick open. */
+  fileIndexes: SessionFileIndexes;
 }
 
 /** The window's session scopes, created with the loaded Monaco. */
@@ -76,7 +95,19 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
   const leaseHints = new LeaseHints(safeSessionStorage());
   const editing = new EditingRegistry();
   const editingNotices = new EditingNotices();
+  const theme = new ThemeStore();
+  const typescriptWorker = new WorkerGate();
   const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
+  const lives = store.add(
+    new SessionLives(
+      (sessionId) =>
+        new SessionLive({
+          url: pageSocketUrl(window.location, sessionEventsPath(sessionId)),
+          openSocket: openBrowserSocket,
+          readHead: (path) => api.readHeadFile(sessionId, path),
+        }),
+    ),
+  );
   let scopes: SessionScopes | undefined;
   const scopesFor = (monaco: MonacoApi): SessionScopes => {
     if (!scopes) {
@@ -122,10 +153,21 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
     const workspace = new SessionWorkspace(sessionId, api, monaco, formatOnSaveFor(sessionId, settings, editing));
-    return new SessionScope(sessionId, workspace, lspRegistry, (scope, language) => createConnection(scope, language, monaco), {
-      // Browser tests shorten the background delay; a constant at build time drops this elsewhere.
-      backgroundDetachMs: () => (import.meta.env.KANDEV_TEST_HOOKS ? testBackgroundDetachMs() : undefined) ?? BACKGROUND_DETACH_MS,
-    });
+    // The editor follows the disk for as long as the session's scope lives (on screen or not).
+    const held = lives.acquire(sessionId);
+    const following = followLive(held.live, workspace);
+    const release = { dispose: () => (following.dispose(), held.dispose()) };
+    return new SessionScope(
+      sessionId,
+      workspace,
+      lspRegistry,
+      (scope, language) => createConnection(scope, language, monaco),
+      {
+        // Browser tests shorten the background delay; a constant at build time drops this elsewhere.
+        backgroundDetachMs: () => (import.meta.env.KANDEV_TEST_HOOKS ? testBackgroundDetachMs() : undefined) ?? BACKGROUND_DETACH_MS,
+      },
+      release,
+    );
   };
 
   /** Navigation from Monaco (definition, references, built-in results): a tab of the target's session. */
@@ -139,14 +181,14 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   let monacoPromise: Promise<MonacoApi> | undefined;
   const loadMonaco = (): Promise<MonacoApi> => {
-    monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco }) => {
-      for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorkerGate.open('builtin provider') }))
-        store.add(d);
+    monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco, setMonacoWorkers }) => {
+      setMonacoWorkers(typescriptWorker);
+      for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorker.open('builtin provider') })) store.add(d);
       // A constant at build time: the production bundle drops this branch and the hooks module.
       if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
       // Monaco's theme follows the app's (System follows the OS, live).
-      monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved));
-      store.add(themeStore.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(themeStore.get().resolved))));
+      monaco.editor.setTheme(monacoThemeFor(theme.get().resolved));
+      store.add(theme.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(theme.get().resolved))));
       return monaco;
     });
     return monacoPromise;
@@ -164,6 +206,13 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
       if (!workspace) return Promise.resolve({ applied: false, failureReason: editingText('apply.ended') });
       return runFileActionOn(action, { sessionId, workspace, identity: identities.get(sessionId), editing, text: editingText });
     },
+    live: { acquire: (sessionId) => lives.acquire(sessionId) },
+    workbench: new WorkbenchStore(),
+    activeEditor: new ActiveEditorStore(),
+    theme,
+    typescriptWorker,
+    outlines: new OutlineFeeds(editing),
+    fileIndexes: new SessionFileIndexes(),
     sessions: {
       acquire: (sessionId, monaco) => scopesFor(monaco).acquire(sessionId),
       get: (sessionId) => scopes?.get(sessionId),

@@ -8,12 +8,14 @@ import { AppStatusBar } from '../components/statusbar/AppStatusBar.js';
 import { TaskList } from '../components/tasks/TaskList.js';
 import { useRoute } from '../app/hooks.js';
 import { isTextField, shortcutOf } from '../app/shortcuts.js';
-import { useWorkbench, workbench } from '../app/workbench.js';
+import { useServices } from '../services/ServicesContext.js';
+import { useWorkbench } from '../services/windowState.js';
 
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
   const { t: tw } = useTranslation('workbench');
+  const { workbench } = useServices();
   const { shortcutsHelp } = useWorkbench();
   const inSession = route.name === 'session';
 
@@ -44,7 +46,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [inSession]);
+  }, [inSession, workbench]);
 
   return (
     <div className="app">

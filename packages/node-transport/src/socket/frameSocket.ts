@@ -106,6 +106,11 @@ export class FrameSocket {
     return this.closedWith !== undefined || this.sentCloseCode !== undefined;
   }
 
+  /** Above the high watermark and not yet back at the low one: a sender of droppable frames skips them. */
+  get isFull(): boolean {
+    return this.full;
+  }
+
   /** Bytes handed to `send` and not yet written to the transport. */
   get bufferedBytes(): number {
     return this.pendingBytes;

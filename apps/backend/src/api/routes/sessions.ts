@@ -1,4 +1,4 @@
-import { SEARCH_QUERY_PARAMS, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
+import { API_ROUTES, SEARCH_QUERY_PARAMS, SESSION_GIT_HEAD_ROUTE, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -13,25 +13,28 @@ const MAX_WRITE_BODY_BYTES = 32 * 1024 * 1024;
  * interpreted here, only passed on with the session's token.
  */
 export function addSessionRoutes(router: Router, deps: ApiDeps): void {
-  router.get('/api/sessions/:id', ({ params }) => {
+  router.get(API_ROUTES.session, ({ params }) => {
     const session = deps.sessions.get(params.id as string);
     return session ? { status: 200, json: session } : errorOf('not_found', 'no such session');
   });
 
-  router.post('/api/sessions/:id/stop', async ({ params }) => {
+  router.post(API_ROUTES.sessionStop, async ({ params }) => {
     const stopped = await deps.sessions.stop(params.id as string);
     return stopped.ok ? { status: 200, json: stopped.value } : errorReply(stopped.error);
   });
 
-  router.get('/api/sessions/:id/files', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('files', url.search)));
-  router.get('/api/sessions/:id/file', ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('file', url.search)));
-  router.get('/api/sessions/:id/search', ({ params, url }) =>
+  router.get(API_ROUTES.sessionFiles, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('files', url.search)));
+  router.get(API_ROUTES.sessionFile, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('file', url.search)));
+  router.get(API_ROUTES.sessionSearch, ({ params, url }) =>
     url.searchParams.get(SEARCH_QUERY_PARAMS.stream) === '1'
       ? forwardStream(deps, params.id as string, taskHostFilesPath('search', url.search))
       : forward(deps, params.id as string, 'GET', taskHostFilesPath('search', url.search)),
   );
 
-  router.put('/api/sessions/:id/file', async ({ params, url, req }) => {
+  // A file's text at HEAD for the diff editor; agentctl confines the path like every files route.
+  router.get(SESSION_GIT_HEAD_ROUTE, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('gitHead', url.search)));
+
+  router.put(API_ROUTES.sessionFile, async ({ params, url, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
     if (!body.ok) return errorReply(body.error);
     const value = body.value.value as { [K in keyof WriteFileRequest]?: unknown } | null;
@@ -44,7 +47,7 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
 
   // A language server's WorkspaceEdit on files that are not open: agentctl checks every version
   // and confines every path before writing any (docs/editing.md).
-  router.post('/api/sessions/:id/files/apply', async ({ params, req }) => {
+  router.post(API_ROUTES.sessionFilesApply, async ({ params, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
     if (!body.ok) return errorReply(body.error);
     const value = body.value.value as { operations?: unknown } | null;

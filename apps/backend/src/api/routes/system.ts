@@ -1,16 +1,16 @@
-import { LANGUAGE_CATALOG } from '@kandev/protocol';
+import { API_ROUTES, LANGUAGE_CATALOG, METRICS_PATH } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import type { ApiDeps } from './deps.js';
 
 /** Health, the language list and metrics: read-only views of the backend itself. */
 export function addSystemRoutes(router: Router, deps: ApiDeps): void {
-  router.get('/api/health', () => ({ status: 200, json: { ok: true } }));
+  router.get(API_ROUTES.health, () => ({ status: 200, json: { ok: true } }));
   // The catalog cards of the Editors settings: what each language's server is, how to install it
   // and where it goes. Never filtered by the backend's own OS: the task host decides (DESIGN 6).
-  router.get('/api/languages', () => ({ status: 200, json: { languages: LANGUAGE_CATALOG } }));
-  router.get('/metrics', () => ({
+  router.get(API_ROUTES.languages, () => ({ status: 200, json: { languages: LANGUAGE_CATALOG } }));
+  router.get(METRICS_PATH, async () => ({
     status: 200,
-    contentType: 'text/plain; version=0.0.4; charset=utf-8',
-    body: deps.metrics.registry.render(),
+    contentType: deps.metrics.registry.contentType,
+    body: await deps.metrics.registry.metrics(),
   }));
 }

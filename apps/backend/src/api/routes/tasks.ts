@@ -1,3 +1,4 @@
+import { API_ROUTES } from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody } from '../http.js';
 import type { ApiDeps } from './deps.js';
@@ -12,12 +13,12 @@ function refusal(error: TaskInputError) {
 /** Tasks and their sessions (DESIGN section 9). */
 export function addTaskRoutes(router: Router, deps: ApiDeps): void {
   // Each task with its sessions, so the list shows what runs without a request per task.
-  router.get('/api/tasks', () => ({
+  router.get(API_ROUTES.tasks, () => ({
     status: 200,
     json: { tasks: deps.tasks.list().map((task) => ({ ...task, sessions: deps.sessions.listForTask(task.id) })) },
   }));
 
-  router.post('/api/tasks', async ({ req }) => {
+  router.post(API_ROUTES.tasks, async ({ req }) => {
     const body = await readJsonBody(req);
     if (!body.ok) return errorReply(body.error);
     const parsed = parseNewTask(body.value.value);
@@ -27,7 +28,7 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
     return { status: 201, json: task };
   });
 
-  router.get('/api/tasks/:id', ({ params }) => {
+  router.get(API_ROUTES.task, ({ params }) => {
     const task = deps.tasks.get(params.id as string);
     if (!task) return errorOf('not_found', 'no such task');
     return { status: 200, json: { ...task, sessions: deps.sessions.listForTask(task.id) } };
@@ -36,7 +37,7 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
   // A title is renamed at once. Trust changes reach servers started after this
   // (docs/workspace-trust.md): a lease keeps the trust it was started with, and the next lease of
   // the session gets the new one.
-  router.patch('/api/tasks/:id', async ({ req, params }) => {
+  router.patch(API_ROUTES.task, async ({ req, params }) => {
     const id = params.id as string;
     if (!deps.tasks.get(id)) return errorOf('not_found', 'no such task');
     const body = await readJsonBody(req);
@@ -56,7 +57,7 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
   });
 
   // Deleting a task stops its live sessions first (their task hosts and leases go with them).
-  router.delete('/api/tasks/:id', async ({ params }) => {
+  router.delete(API_ROUTES.task, async ({ params }) => {
     const id = params.id as string;
     if (!deps.tasks.get(id)) return errorOf('not_found', 'no such task');
     const stopped = await deps.sessions.stopAllOfTask(id);
@@ -65,13 +66,13 @@ export function addTaskRoutes(router: Router, deps: ApiDeps): void {
     return { status: 200, json: { id, sessionsStopped: stopped.map((s) => s.id) } };
   });
 
-  router.get('/api/tasks/:id/sessions', ({ params }) => {
+  router.get(API_ROUTES.taskSessions, ({ params }) => {
     const task = deps.tasks.get(params.id as string);
     if (!task) return errorOf('not_found', 'no such task');
     return { status: 200, json: { sessions: deps.sessions.listForTask(task.id) } };
   });
 
-  router.post('/api/tasks/:id/sessions', async ({ params }) => {
+  router.post(API_ROUTES.taskSessions, async ({ params }) => {
     const started = await deps.sessions.start(params.id as string);
     if (!started.ok) return errorReply(started.error.error, started.error.session ? { session: started.error.session } : {});
     return { status: 201, json: started.value };

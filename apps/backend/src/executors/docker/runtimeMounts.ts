@@ -7,6 +7,8 @@ export const CONTAINER_RUNTIME_DIR = '/opt/kandev';
 export const CONTAINER_BIN_DIR = `${CONTAINER_RUNTIME_DIR}/bin`;
 export const CONTAINER_NODE = `${CONTAINER_RUNTIME_DIR}/node`;
 export const CONTAINER_AGENTCTL = `${CONTAINER_RUNTIME_DIR}/agentctl.mjs`;
+/** The file watcher's native addon, which the bundle loads from beside itself. */
+export const WATCHER_ADDON_NAME = 'parcel-watcher.node';
 export const CONTAINER_WORKSPACE = '/workspace';
 
 export interface RuntimeMount {
@@ -47,6 +49,9 @@ export function runtimeMounts(sources: RuntimeSources): Result<RuntimeMount[], s
     { hostPath: bin, containerPath: CONTAINER_BIN_DIR, readOnly: true },
     { hostPath: sources.agentctlBundle, containerPath: CONTAINER_AGENTCTL, readOnly: true },
   ];
+  // Without the addon (a platform with no prebuild) agentctl still runs and polls what is in view.
+  const addon = join(dirname(sources.agentctlBundle), WATCHER_ADDON_NAME);
+  if (isFile(addon)) mounts.push({ hostPath: addon, containerPath: `${CONTAINER_RUNTIME_DIR}/${WATCHER_ADDON_NAME}`, readOnly: true });
   const npm = findNpm(sources.nodeBinary);
   if (npm) mounts.push({ hostPath: npm, containerPath: `${CONTAINER_RUNTIME_DIR}/npm`, readOnly: true });
   return ok(mounts);

@@ -44,7 +44,7 @@ describe('leases across a backend restart', () => {
     const forwarded = ofType(
       h.fromServer(leaseId, req(90, 'client/registerCapability', { registrations: [{ id: 'w', method: 'workspace/didChangeWatchedFiles' }] })),
       'sendToBrowser',
-    )[0]?.frame as { id: number };
+    )[0]?.frame as unknown as { id: number };
     h.fromBrowser('a1', res(forwarded.id, null));
     const registered = h.broker.journalChanges(known);
     expect(registered.save.map((l) => l.registrations)).toEqual([[{ id: 'w', method: 'workspace/didChangeWatchedFiles' }]]);

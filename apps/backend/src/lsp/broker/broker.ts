@@ -4,6 +4,7 @@
  */
 import {
   BROWSER_REQUEST_TIMEOUT_MS,
+  BadInputCloseCode,
   CloseCode,
   parseFrame,
   SERVER_RESTART_LIMIT,
@@ -448,7 +449,7 @@ export class LeaseBroker {
     }
     switch (frame.kind) {
       case 'invalid':
-        out.closeBrowser(attachmentId, 1007);
+        out.closeBrowser(attachmentId, BadInputCloseCode.InvalidPayload);
         return this.detach(lease, 'invalid_frame', out);
       case 'status':
         return; // ours to send, never to receive
@@ -474,7 +475,7 @@ export class LeaseBroker {
         if (relayServerRaw(this.contextFor(out), lease, frame)) return;
         return this.upstreamFrame(leaseId, parseFrame(frame.text, frame.scan), out);
       case 'invalid':
-        return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+        return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, BadInputCloseCode.InvalidPayload);
       case 'control':
         return;
       case 'status':
@@ -495,7 +496,7 @@ export class LeaseBroker {
     if (!ok) {
       lease.phase = { kind: 'starting' };
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
-      return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, 1000);
+      return this.endAbruptly(lease, 'server_exit', CloseCode.ServerExited, out, CloseCode.Normal);
     }
     lease.init.onServerResponse(restart.initServerId, true, result);
     sendInitialized(this.contextFor(out), lease);
@@ -518,7 +519,7 @@ export class LeaseBroker {
       const release = releaseOf(lease);
       if (release?.step !== 'reaping' || !release.awaitsReport) return;
       finishRelease(lease, frame.clean === true ? 'reaped' : 'reap_incomplete', out);
-      out.closeUpstream(lease.id, 1000);
+      out.closeUpstream(lease.id, CloseCode.Normal);
       return this.forget(lease, out);
     }
     const phase = lease.phase;
@@ -528,20 +529,24 @@ export class LeaseBroker {
       case 'installing':
       case 'installed':
         phase.installStatus = frame;
+        if (frame.status === 'installing') phase.installingSince ??= out.now;
+        else this.installEnded(phase, true, out);
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'install_failed':
+        this.installEnded(phase, false, out);
         if (attachment) out.toBrowser(attachment.id, frame);
         return;
       case 'ready': {
         // packages/protocol's one ready-frame rule: an invalid identity ends the lease (1007 upstream).
         const host = readyFrameIdentity(frame);
-        if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, 1007);
+        if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, BadInputCloseCode.InvalidPayload);
         const stream = (frame as { stream?: unknown }).stream;
         if (typeof stream === 'number' && Number.isInteger(stream)) lease.stream = stream;
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
         if (phase.restart) return initializeRestarted(this.contextFor(out), lease, host.identity);
+        out.push({ type: 'measure', measure: 'server_start', ms: out.now - (phase.startingSince ?? lease.createdAt), ok: true });
         lease.phase = { kind: 'running', host: host.identity };
         if (attachment) out.toBrowser(attachment.id, this.readyFrame(lease, host.identity, attachment));
         return;
@@ -549,6 +554,14 @@ export class LeaseBroker {
       default:
         return;
     }
+  }
+
+  /** An install reported its end: timed from its `installing`, and the server's start begins now. */
+  private installEnded(phase: Extract<Lease['phase'], { kind: 'starting' }>, ok: boolean, out: Outbox): void {
+    if (phase.installingSince === undefined) return;
+    out.push({ type: 'measure', measure: 'install', ms: out.now - phase.installingSince, ok });
+    phase.installingSince = undefined;
+    phase.startingSince = out.now;
   }
 
   private upstreamClosed(leaseId: LeaseId, code: number, out: Outbox): void {
@@ -631,13 +644,13 @@ export class LeaseBroker {
 
   private sessionStopped(sessionId: SessionId, out: Outbox): void {
     for (const lease of this.table.ofSession(sessionId)) {
-      this.endAbruptly(lease, 'session_stopped', CloseCode.Unavailable, out, 1001);
+      this.endAbruptly(lease, 'session_stopped', CloseCode.Unavailable, out, CloseCode.GoingAway);
     }
   }
 
   private shutdown(out: Outbox): void {
     this.stopped = true;
-    for (const lease of this.table.all()) this.endAbruptly(lease, 'shutdown', CloseCode.GoingAway, out, 1001);
+    for (const lease of this.table.all()) this.endAbruptly(lease, 'shutdown', CloseCode.GoingAway, out, CloseCode.GoingAway);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { spliceId, isRecord, RpcErrorCode } from '@kandev/protocol';
 import { classify, errorResponse, isJsonRpcId, notification, resultResponse, withId } from './jsonrpc.js';
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
-import { applyBrowserSuccess } from './serverRequests.js';
+import { applyBrowserSuccess, handOverWatchers } from './serverRequests.js';
 import { pushInitialConfiguration } from './serverRpc.js';
 import { withInitializationOptions } from '@kandev/protocol';
 import { leaseTrust } from './lease.js';
@@ -140,6 +140,7 @@ function browserAnswered(ctx: EventContext, lease: Lease, attachment: Attachment
   if (!entry) return;
   if (!('error' in message)) applyBrowserSuccess(entry.method, entry.params, lease.registrations);
   ctx.out.toServer(lease.id, withId(message, entry.serverId));
+  handOverWatchers(lease.id, lease.registrations, (e) => ctx.out.push(e));
 }
 
 function refusalResponse(id: JsonRpcId, refusal: TrackRefusal): JsonRpcMessage {

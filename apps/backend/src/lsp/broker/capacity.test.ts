@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAdmission, DEFAULT_MAX_LEASES, parseMaxLeases, releaseSlotOnce } from './capacity.js';
+import { decideAdmission, DEFAULT_MAX_LEASES, defaultMaxLeases, parseMaxLeases, releaseSlotOnce } from './capacity.js';
 import { createLease } from './lease.js';
 import { LeaseTable } from './leaseTable.js';
 import { Outbox } from './outbox.js';
@@ -7,12 +7,23 @@ import { TimerRegistry } from './timers.js';
 import { DocumentSync } from './documents.js';
 
 describe('capacity', () => {
-  it('parses KANDEV_LSP_MAX_CONNECTIONS, falling back to 8', () => {
-    expect(DEFAULT_MAX_LEASES).toBe(8);
-    expect(parseMaxLeases(undefined)).toBe(8);
-    expect(parseMaxLeases('3')).toBe(3);
+  it('parses KANDEV_LSP_MAX_CONNECTIONS, falling back to the default cap', () => {
+    expect(DEFAULT_MAX_LEASES).toBe(16);
+    expect(parseMaxLeases(undefined)).toBe(16);
+    expect(parseMaxLeases(undefined, 40)).toBe(40);
+    expect(parseMaxLeases('3', 40)).toBe(3);
     expect(parseMaxLeases(' 12 ')).toBe(12);
-    for (const bad of ['0', '-1', 'x', '2.5', '']) expect(parseMaxLeases(bad)).toBe(8);
+    for (const bad of ['0', '-1', 'x', '2.5', '']) expect(parseMaxLeases(bad, 40)).toBe(40);
+  });
+
+  it('sizes the default cap from memory: half of it at 256 MiB a server, never below 16 (the whole demo fits)', () => {
+    const GiB = 1024 ** 3;
+    expect(defaultMaxLeases(2 * GiB)).toBe(16);
+    expect(defaultMaxLeases(8 * GiB)).toBe(16);
+    expect(defaultMaxLeases(16 * GiB)).toBe(32);
+    expect(defaultMaxLeases(24 * GiB)).toBe(48);
+    expect(defaultMaxLeases(64 * GiB + 100)).toBe(128);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(defaultMaxLeases(bad)).toBe(16);
   });
 
   it('admits under the cap, evicts the oldest detached at it, refuses when all are attached', () => {

@@ -1,5 +1,6 @@
 /**
- * Lease capacity. Slots count leases attached or detached (default 8); reattaching costs none.
+ * Lease capacity. Slots count leases attached or detached (default: sized from the machine's
+ * memory, see defaultMaxLeases); reattaching costs none.
  * A new lease is admitted when a slot is free; when none is, the oldest detached lease is evicted
  * to make room; when every lease is attached the connection is refused with 4005. The decision is
  * taken before the task host is started or resumed: a refusal starts nothing.
@@ -15,13 +16,34 @@ import type { LeaseTable } from './leaseTable.js';
 import type { EndReason } from './types.js';
 import type { Outbox } from './outbox.js';
 
-export const DEFAULT_MAX_LEASES = 8;
+/**
+ * What one language server is budgeted: about what tsserver, pyright or clangd hold resident on a
+ * project of a few thousand files (the small servers, bash or YAML, take far less).
+ */
+export const SERVER_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
+/** The share of the machine's memory language servers may take; the rest stays for the task hosts, the backend and the browser. */
+export const SERVER_MEMORY_SHARE = 0.5;
+/**
+ * The default never goes below this: every language of the demo (ten) open in one session, with
+ * room for a second session's few, whatever the machine. It is also the broker's own default.
+ */
+export const DEFAULT_MAX_LEASES = 16;
 
-/** KANDEV_LSP_MAX_CONNECTIONS: a positive integer, else the default. */
-export function parseMaxLeases(raw: string | undefined): number {
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return DEFAULT_MAX_LEASES;
+/**
+ * The default lease cap: as many servers as half the machine's memory holds at 256 MiB each, and at
+ * least 16. A fixed small count refused the product's own demo; a count from memory protects the
+ * machine by what servers really cost. KANDEV_LSP_MAX_CONNECTIONS, when set, replaces it.
+ */
+export function defaultMaxLeases(totalMemoryBytes: number): number {
+  if (!Number.isFinite(totalMemoryBytes) || totalMemoryBytes <= 0) return DEFAULT_MAX_LEASES;
+  return Math.max(DEFAULT_MAX_LEASES, Math.floor((totalMemoryBytes * SERVER_MEMORY_SHARE) / SERVER_MEMORY_BUDGET_BYTES));
+}
+
+/** KANDEV_LSP_MAX_CONNECTIONS: a positive integer, else `fallback` (the default cap). */
+export function parseMaxLeases(raw: string | undefined, fallback: number = DEFAULT_MAX_LEASES): number {
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return fallback;
   const value = Number(raw.trim());
-  return value >= 1 && Number.isSafeInteger(value) ? value : DEFAULT_MAX_LEASES;
+  return value >= 1 && Number.isSafeInteger(value) ? value : fallback;
 }
 
 export type Admission = { kind: 'admit' } | { kind: 'evict'; victim: Lease } | { kind: 'refuse' };

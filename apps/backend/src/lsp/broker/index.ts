@@ -1,6 +1,6 @@
 /** The lease broker's public surface (see README.md). */
 export { LeaseBroker, DEFAULT_REAP_WAIT_MS, DEFAULT_SHUTDOWN_WAIT_MS, type LeaseView } from './broker.js';
-export { DEFAULT_MAX_LEASES, parseMaxLeases } from './capacity.js';
+export { DEFAULT_MAX_LEASES, defaultMaxLeases, parseMaxLeases, SERVER_MEMORY_BUDGET_BYTES } from './capacity.js';
 export { DETACHED_DEADLINE_MS } from './deadlines.js';
 export { RpcErrorCode } from '@kandev/protocol';
 export type { BrokerCounters, BrokerMetrics } from './metrics.js';
@@ -26,6 +26,8 @@ export type {
   LeaseId,
   LogEvent,
   LogReason,
+  Measure,
+  MeasureEffect,
   SessionId,
   SessionStopped,
   SettingsChanged,

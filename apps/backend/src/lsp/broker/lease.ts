@@ -36,6 +36,10 @@ export type LeasePhase =
       kind: 'starting';
       /** Latest installing/installed frame, replayed to a browser that attaches meanwhile. */
       installStatus?: InstallingFrame | InstalledFrame;
+      /** When agentctl reported `installing` (the install's clock). */
+      installingSince?: number;
+      /** When the server's own start began: the lease's creation, or the end of its install. */
+      startingSince?: number;
       restart?: RestartProcess;
     }
   | { kind: 'running'; host: WorkspaceIdentity }

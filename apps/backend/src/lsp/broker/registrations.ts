@@ -7,11 +7,16 @@ import { isRecord } from '@kandev/protocol';
 import type { Registration, RegistrationParams, Unregistration, UnregistrationParams } from 'vscode-languageserver-protocol';
 import { jsonBytes } from './jsonrpc.js';
 
+/** The method whose registrations carry file watchers, matched on the task host. */
+export const WATCHED_FILES_METHOD = 'workspace/didChangeWatchedFiles';
+
 export class RegistrationSet {
   private readonly byId = new Map<string, Registration>();
   private bytes = 0;
   /** Moves on every change, so a journal of retained state knows when to write it again. */
   private changes = 0;
+  /** The watchers last handed to the task host (as JSON), so an unchanged set is not sent again. */
+  private watchersSent = '[]';
 
   constructor(private readonly maxBytes: number) {}
 
@@ -43,6 +48,24 @@ export class RegistrationSet {
       this.bytes -= jsonBytes(previous);
       this.changes += 1;
     }
+  }
+
+  /**
+   * The file watchers of every `workspace/didChangeWatchedFiles` registration, when they differ from
+   * the ones last taken (then they count as taken), else undefined. One server process's set: a
+   * restarted server starts a new RegistrationSet, as its new task-host stream starts with none.
+   */
+  takeChangedWatchers(): unknown[] | undefined {
+    const watchers: unknown[] = [];
+    for (const reg of this.byId.values()) {
+      if (reg.method !== WATCHED_FILES_METHOD || !isRecord(reg.registerOptions)) continue;
+      const list = (reg.registerOptions as { watchers?: unknown }).watchers;
+      if (Array.isArray(list)) watchers.push(...list);
+    }
+    const text = JSON.stringify(watchers);
+    if (text === this.watchersSent) return undefined;
+    this.watchersSent = text;
+    return watchers;
   }
 
   get revision(): number {

@@ -14,7 +14,7 @@
  * (agentctl cancels the install and reaps whatever it started before completing the close). The caller accounts the end (slot,
  * counters, logs) before starting; these steps only move the handshake along.
  */
-import { RpcErrorCode } from '@kandev/protocol';
+import { CloseCode, RpcErrorCode } from '@kandev/protocol';
 import type { ReleaseReason, WorkspaceIdentity } from '@kandev/protocol';
 import { errorResponse, notification, request } from './jsonrpc.js';
 import { allocServerId, hostOf, releaseOf, type Lease } from './lease.js';
@@ -71,7 +71,7 @@ function closeAndAwaitReap(lease: Lease, parties: ReleaseParties, host: Workspac
     ...(host ? { host } : {}),
   };
   if (host) out.releaseUpstream(lease.id);
-  else out.closeUpstream(lease.id, 1000);
+  else out.closeUpstream(lease.id, CloseCode.Normal);
   out.arm({ kind: 'reap', leaseId: lease.id }, timing.reapWaitMs);
 }
 
@@ -101,8 +101,8 @@ export function finishRelease(lease: Lease, outcome: ReleaseOutcome, out: Outbox
   if (waiter === undefined) return;
   if (reaped && release?.ack) {
     out.toBrowser(waiter, { status: 'released', reason: release.ack });
-    out.closeBrowser(waiter, 1000);
+    out.closeBrowser(waiter, CloseCode.Normal);
   } else {
-    out.closeBrowser(waiter, 4009);
+    out.closeBrowser(waiter, CloseCode.TransportFailure);
   }
 }

@@ -24,6 +24,7 @@
 import { RpcErrorCode } from '@kandev/protocol';
 import { errorResponse, resultResponse } from './jsonrpc.js';
 import type { RegistrationSet } from './registrations.js';
+import type { Effect } from './types.js';
 import { configurationResult } from './settings.js';
 import type { JsonRpcId, JsonRpcMessage } from './types.js';
 
@@ -88,6 +89,15 @@ export function answerLocally(id: JsonRpcId, method: string, params: unknown, ct
       if (REFRESH_METHODS.includes(method)) return resultResponse(id, null);
       return errorResponse(id, RpcErrorCode.MethodNotFound, `Unhandled method ${method}`);
   }
+}
+
+/**
+ * After a registration changed (by the broker's answer or the browser's): the task host gets the
+ * server's file watchers whenever they differ from what it has (registrations.ts).
+ */
+export function handOverWatchers(leaseId: string, registrations: RegistrationSet, push: (effect: Effect) => void): void {
+  const watchers = registrations.takeChangedWatchers();
+  if (watchers) push({ type: 'watchFiles', leaseId, watchers });
 }
 
 /** A browser answered a forwarded request successfully: apply what the broker tracks. */

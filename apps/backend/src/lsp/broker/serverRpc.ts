@@ -8,7 +8,7 @@ import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, notification, request, withId } from './jsonrpc.js';
 import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
 import { afterShutdown } from './release.js';
-import { answerLocally, routeServerRequest } from './serverRequests.js';
+import { answerLocally, handOverWatchers, routeServerRequest } from './serverRequests.js';
 import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { EventContext } from './context.js';
 import type { LanguageId } from '@kandev/protocol';
@@ -96,6 +96,7 @@ export function answerForwardedLocally(ctx: EventContext, lease: Lease, generati
   for (const entry of lease.serverRequests.drainGeneration(generation)) {
     ctx.out.toServer(lease.id, localAnswer(ctx, lease, entry.serverId, entry.method, entry.params));
   }
+  handOverWatchers(lease.id, lease.registrations, (e) => ctx.out.push(e));
 }
 
 function localAnswer(ctx: EventContext, lease: Lease, id: JsonRpcId, method: string, params: unknown): JsonRpcMessage {
@@ -139,6 +140,8 @@ function serverRequest(ctx: EventContext, lease: Lease, id: JsonRpcId, method: s
     return ctx.out.toBrowser(attachment.id, request(entry.clientId, method, params));
   }
   ctx.out.toServer(lease.id, localAnswer(ctx, lease, id, method, params));
+  if (method === 'client/registerCapability' || method === 'client/unregisterCapability')
+    handOverWatchers(lease.id, lease.registrations, (e) => ctx.out.push(e));
 }
 
 function serverNotification(ctx: EventContext, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {

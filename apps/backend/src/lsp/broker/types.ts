@@ -5,6 +5,7 @@
  * around it turns effects into I/O and I/O into events, and passes `now` (epoch ms) with each event.
  */
 import type {
+  BadInputCloseCode,
   CloseCode,
   JsonRpcId,
   JsonRpcMessage,
@@ -183,9 +184,9 @@ export type BrokerEvent =
 // ---------------------------------------------------------------------------------------------
 
 /** Close codes the broker puts on a browser socket (agentctl's start codes pass through). */
-export type BrowserCloseCode = CloseCode | 1007;
+export type BrowserCloseCode = CloseCode | typeof BadInputCloseCode.InvalidPayload;
 /** 1000 after a release, 1001 on shutdown or session stop, 1007 on a malformed upstream frame. */
-export type UpstreamCloseCode = 1000 | 1001 | 1007;
+export type UpstreamCloseCode = typeof CloseCode.Normal | typeof CloseCode.GoingAway | typeof BadInputCloseCode.InvalidPayload;
 
 export type BrowserOutFrame = JsonRpcMessage | StatusFrame;
 
@@ -218,6 +219,11 @@ export type Effect =
    * tree, answers `{"status":"reaped"}`, then closes the stream (the end of the release handshake).
    */
   | { type: 'releaseUpstream'; leaseId: LeaseId }
+  /**
+   * Send `{"control":"watched-files","watchers"}` on the task-host stream: the server's current
+   * `workspace/didChangeWatchedFiles` watchers, which agentctl matches against the disk's changes.
+   */
+  | { type: 'watchFiles'; leaseId: LeaseId; watchers: unknown[] }
   /** Fire `timerFired(timerId)` at `atMs`. Re-arming an id is never asked; ids are unique. */
   | { type: 'armTimer'; timerId: TimerId; atMs: number }
   /** Best effort: a timer that fires anyway is recognized as stale and ignored. */
@@ -225,9 +231,15 @@ export type Effect =
   /** Emitted exactly once per lease, at the moment its terminal path is decided. */
   | { type: 'releaseSlot'; leaseId: LeaseId }
   /** One structured log line. No lease, session, task or user ids by design. */
-  | { type: 'log'; event: LogEvent; reason: LogReason; language: LanguageId };
+  | { type: 'log'; event: LogEvent; reason: LogReason; language: LanguageId }
+  /** A server start or an install finished: how long it took by the broker's clock, for /metrics. */
+  | { type: 'measure'; measure: Measure; ms: number; ok: boolean };
 
 export type EffectType = Effect['type'];
+
+/** What `measure` effects time: a server's start (to `ready`) and an automatic install. */
+export type Measure = 'server_start' | 'install';
+export type MeasureEffect = Extract<Effect, { type: 'measure' }>;
 
 // ---------------------------------------------------------------------------------------------
 // Closed vocabularies for logs and metrics
@@ -270,7 +282,7 @@ export type DetachReason = (typeof DETACH_REASONS)[number];
 // ---------------------------------------------------------------------------------------------
 
 export interface BrokerOptions {
-  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS, default 8). */
+  /** Lease slots, attached or detached (KANDEV_LSP_MAX_CONNECTIONS; defaults to DEFAULT_MAX_LEASES here, sized from memory by the config). */
   maxLeases?: number;
   /** Mints opaque lease ids (random in production, a counter in tests). */
   newLeaseId: () => LeaseId;

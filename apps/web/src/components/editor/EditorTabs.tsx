@@ -14,6 +14,7 @@ interface EditorTabsProps {
 
 export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabsProps) {
   const { t } = useTranslation();
+  const { t: tl } = useTranslation('live');
   return (
     <div role="tablist" className="editor-tabs" aria-label={t('editor.tabs')}>
       {tabs.map((tab) => {
@@ -28,7 +29,8 @@ export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabs
             data-path={tab.path}
             data-active={active ? 'true' : 'false'}
             data-dirty={tab.dirty ? 'true' : 'false'}
-            title={tab.path}
+            data-disk={tab.disk}
+            title={tab.disk === 'deleted' ? `${tab.path} (${tl('disk.tabDeleted')})` : tab.path}
           >
             <button
               type="button"
@@ -53,6 +55,7 @@ export function EditorTabs({ tabs, activePath, onActivate, onClose }: EditorTabs
               }}
             >
               {name}
+              {tab.disk === 'deleted' && <span className="visually-hidden">{`, ${tl('disk.tabDeleted')}`}</span>}
               {tab.dirty && (
                 <span className="dirty-marker" data-testid="dirty-marker" title={t('editor.unsaved')} aria-label={t('editor.unsaved')}>
                   ●

@@ -9,6 +9,8 @@ import type { ApplyEditResult } from '../../lib/lsp/edits/applyResult.js';
 import { parentFolder, type FileAction } from '../../lib/workspace/fileActions.js';
 import { FileActionDialogs, type FileDialogRequest } from './FileActionDialogs.js';
 import { FileContextMenu, FilesToolbar, type FileActionAsk, type FileSubject } from './FileActionControls.js';
+import type { GitFileChange } from '@kandev/protocol';
+import { FolderChangedMark, GitMark } from '../live/GitMark.js';
 
 interface FileTreeProps {
   tree: FileTreeModel;
@@ -19,6 +21,8 @@ interface FileTreeProps {
    * Refresh: catch up with changes others made on disk.
    */
   fileActions?: { run(action: FileAction): Promise<ApplyEditResult>; refresh(): Promise<void> };
+  /** What changed against HEAD (a git workspace): rows are marked with their status. */
+  git?: { changes: ReadonlyMap<string, GitFileChange>; changedFolders: ReadonlySet<string> };
 }
 
 const TYPE_AHEAD_RESET_MS = 700;
@@ -27,7 +31,7 @@ const TYPE_AHEAD_RESET_MS = 700;
  * The lazy Files tree as a WAI-ARIA tree: one tab stop (roving tabindex), arrows, Home/End,
  * Enter/Space, type-ahead; folders list on first expansion; the active file is marked selected.
  */
-export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTreeProps) {
+export function FileTree({ tree, activePath, onOpenFile, fileActions, git }: FileTreeProps) {
   const { t } = useTranslation();
   const snapshot = useSnapshot(tree.onDidChange, tree.getSnapshot);
   const rows = useMemo(() => visibleTreeRows(snapshot), [snapshot]);
@@ -170,6 +174,9 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
       const labelId = `${idPrefix}-${rows.indexOf(row)}`;
       const isDir = row.type === 'directory';
       const active = !isDir && row.path === activePath;
+      const gitStatus = isDir ? undefined : git?.changes.get(row.path)?.status;
+      const folderChanged = isDir && git?.changedFolders.has(row.path) === true;
+      const markId = `${labelId}-git`;
       // The row is the treeitem (its name is just the file name); an expanded folder's children
       // follow it in a role=group, as VS Code's explorer keeps rows flat with aria-level.
       return (
@@ -185,14 +192,19 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
             aria-posinset={row.position}
             aria-expanded={isDir ? row.expanded : undefined}
             aria-selected={active}
-            aria-labelledby={labelId}
+            aria-labelledby={gitStatus || folderChanged ? `${labelId} ${markId}` : labelId}
+            data-git={gitStatus}
             data-active={active ? 'true' : undefined}
             tabIndex={row.path === tabStop ? 0 : -1}
             onFocus={(e) => {
               if (e.target === e.currentTarget) setFocused(row.path);
             }}
           >
-            <div className={`tree-row${active ? ' active' : ''}`} style={{ paddingInlineStart: `${depth * 12 + 6}px` }} title={row.path}>
+            <div
+              className={`tree-row${active ? ' active' : ''}${gitStatus ? ` git-${gitStatus}` : ''}`}
+              style={{ paddingInlineStart: `${depth * 12 + 6}px` }}
+              title={row.path}
+            >
               <span className={`tree-chevron${row.expanded ? ' open' : ''}`} aria-hidden="true">
                 {isDir && <ChevronRight size={14} />}
               </span>
@@ -200,6 +212,8 @@ export function FileTree({ tree, activePath, onOpenFile, fileActions }: FileTree
               <span className="tree-name" id={labelId}>
                 {row.name}
               </span>
+              {gitStatus && <GitMark status={gitStatus} id={markId} />}
+              {folderChanged && <FolderChangedMark id={markId} />}
             </div>
           </li>
           {row.expanded && (

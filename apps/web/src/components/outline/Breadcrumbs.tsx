@@ -1,17 +1,16 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { activeEditor } from '../../app/activeEditor.js';
+import { useActiveEditor } from '../../services/windowState.js';
 import { symbolPathAt } from '../../lib/lsp/providers/documentSymbols.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { symbolGlyph, symbolGroup } from './symbolKinds.js';
 import { useOutline } from './useOutline.js';
-import { useSnapshot } from '../../app/useSnapshot.js';
 
 /** Path segments of the active file, then the symbols that contain the cursor (from documentSymbol). */
 export function Breadcrumbs({ workspace, path }: { workspace: SessionWorkspace; path: string }) {
   const { t } = useTranslation('editing');
   const state = useOutline(workspace, path);
-  const editor = useSnapshot(activeEditor.onDidChange, activeEditor.get);
+  const editor = useActiveEditor();
   const cursor = editor?.sessionId === workspace.sessionId && editor.path === path ? editor.cursor : undefined;
   const symbols = state.kind === 'ready' && cursor ? symbolPathAt(state.symbols, { line: cursor.line - 1, character: cursor.column - 1 }) : [];
   const segments = path.split('/');

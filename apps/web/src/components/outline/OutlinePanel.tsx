@@ -1,11 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { activeEditor } from '../../app/activeEditor.js';
+import { useActiveEditor } from '../../services/windowState.js';
 import { symbolPathAt } from '../../lib/lsp/providers/documentSymbols.js';
 import type { OutlineSymbol } from '../../lib/lsp/editing/registry.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { symbolGlyph, symbolGroup } from './symbolKinds.js';
 import { useOutline } from './useOutline.js';
-import { useSnapshot } from '../../app/useSnapshot.js';
 
 interface OutlinePanelProps {
   workspace: SessionWorkspace;
@@ -16,7 +15,7 @@ interface OutlinePanelProps {
 export function OutlinePanel({ workspace, path }: OutlinePanelProps) {
   const { t } = useTranslation('editing');
   const state = useOutline(workspace, path);
-  const editor = useSnapshot(activeEditor.onDidChange, activeEditor.get);
+  const editor = useActiveEditor();
   const cursor = editor?.sessionId === workspace.sessionId && editor.path === path ? editor.cursor : undefined;
   const current = state.kind === 'ready' && cursor ? symbolPathAt(state.symbols, { line: cursor.line - 1, character: cursor.column - 1 }).at(-1) : undefined;
   const reveal = (symbol: OutlineSymbol) => {

@@ -1,25 +1,13 @@
 import { Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { indexWorkspaceFiles, type FileIndexResult } from '../../lib/workspace/fileIndex.js';
+import type { FileIndexResult } from '../../lib/workspace/fileIndex.js';
 import { rankPaths } from '../../lib/workspace/fuzzy.js';
 import { FileIcon } from '../files/FileIcon.js';
 import { Dialog } from '../ui/Dialog.js';
+import { useServices } from '../../services/ServicesContext.js';
 
 type IndexState = { state: 'loading' } | { state: 'error' } | ({ state: 'loaded' } & FileIndexResult);
-
-/** One walk of a session's workspace per window; quick open reuses it (a failed walk is retried on next open). */
-const indexes = new Map<string, Promise<FileIndexResult>>();
-
-function sessionIndex(sessionId: string, list: (folder: string) => Promise<import('@kandev/protocol').FileEntry[]>): Promise<FileIndexResult> {
-  let pending = indexes.get(sessionId);
-  if (!pending) {
-    pending = indexWorkspaceFiles(list);
-    indexes.set(sessionId, pending);
-    pending.catch(() => indexes.delete(sessionId));
-  }
-  return pending;
-}
 
 interface QuickOpenProps {
   sessionId: string;
@@ -38,20 +26,21 @@ export function QuickOpen({ sessionId, open, onOpenChange, listFiles, onPick }: 
   const [selected, setSelected] = useState(0);
   const [index, setIndex] = useState<IndexState>({ state: 'loading' });
   const listRef = useRef<HTMLUListElement>(null);
+  const { fileIndexes } = useServices();
 
   useEffect(() => {
     if (!open) return;
     setQuery('');
     setSelected(0);
     let live = true;
-    sessionIndex(sessionId, listFiles).then(
+    fileIndexes.get(sessionId, listFiles).then(
       (result) => live && setIndex({ state: 'loaded', ...result }),
       () => live && setIndex({ state: 'error' }),
     );
     return () => {
       live = false;
     };
-  }, [open, sessionId, listFiles]);
+  }, [open, sessionId, listFiles, fileIndexes]);
 
   const matches = useMemo(() => (index.state === 'loaded' ? rankPaths(query, index.paths, MAX_RESULTS) : []), [index, query]);
   const current = Math.min(selected, Math.max(0, matches.length - 1));

@@ -2,13 +2,12 @@ import { FileSearch, Save } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageForPath } from '@kandev/protocol';
-import { activeEditor } from '../../app/activeEditor.js';
 import { useFormFactor } from '../../app/hooks.js';
 import { useSettings } from '../../services/useSettings.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { SessionScope } from '../../services/sessionScope.js';
 import { useSessionConnection, useSessionScope } from '../../services/useSessionScope.js';
-import { useWorkbench, workbench } from '../../app/workbench.js';
+import { useWorkbench } from '../../services/windowState.js';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { CodeEditor } from '../editor/CodeEditor.js';
@@ -28,6 +27,13 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
 import { Splitter, useSidebarWidth } from './Splitter.js';
 import { useTabMemory } from './useTabMemory.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
+import type { GitFileChange } from '@kandev/protocol';
+import { ChangesPanel } from '../live/ChangesPanel.js';
+import { DiskChangeBar } from '../live/DiskChangeBar.js';
+import { DiskCompareView } from '../live/DiskCompareView.js';
+import { HeadDiffView } from '../live/HeadDiffView.js';
+import { useGutterMarks } from '../live/useGutterMarks.js';
+import { useLiveSnapshot, useSessionLive } from '../live/useSessionLive.js';
 
 interface DesktopSessionProps {
   sessionId: string;
@@ -65,7 +71,7 @@ function SessionScopeGate(props: DesktopSessionProps & { monaco: MonacoApi }) {
 
 function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope }: DesktopSessionProps & { monaco: MonacoApi; scope: SessionScope }) {
   const { t } = useTranslation();
-  const { api, runFileAction } = useServices();
+  const { api, runFileAction, activeEditor, workbench } = useServices();
   const workspace = scope.workspace;
   const fileActions = useMemo(
     () => ({ run: (action: FileAction) => runFileAction(sessionId, action), refresh: () => workspace.refreshFromDisk() }),
@@ -89,10 +95,35 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
       // Called from the editor's effects and events, so creating the connection here is safe.
       activeEditor.set({ sessionId, path, language: lang, connection: lang && !scope.isDisposed ? scope.connection(lang) : undefined, cursor });
     },
-    [sessionId, scope],
+    [sessionId, scope, activeEditor],
   );
-  const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId]);
+  const onHidden = useCallback(() => activeEditor.clear({ sessionId }), [sessionId, activeEditor]);
   useEffect(() => onHidden, [onHidden]);
+
+  // The live workspace: git marks, the Changes panel, diffs against HEAD and disk, gutter marks.
+  const live = useSessionLive(sessionId);
+  const liveSnapshot = useLiveSnapshot(live);
+  useGutterMarks(workspace, live, liveSnapshot, active?.path);
+  /** A diff shown in place of the editor; `at` is the active path it belongs to (another one closes it). */
+  const [diff, setDiff] = useState<{ kind: 'head'; change: GitFileChange; at: string | undefined } | { kind: 'disk'; path: string; at: string } | undefined>();
+  useEffect(() => {
+    if (diff && diff.at !== snapshot.activePath) setDiff(undefined);
+  }, [diff, snapshot.activePath]);
+  const openChange = (change: GitFileChange) => {
+    if (change.status === 'deleted') {
+      setDiff({ kind: 'head', change, at: snapshot.activePath });
+      return;
+    }
+    setDiff({ kind: 'head', change, at: change.path });
+    void workspace.open(change.path);
+  };
+  const headChange = diff?.kind === 'head' ? (liveSnapshot.changes.get(diff.change.path) ?? diff.change) : undefined;
+  const gitMarks = liveSnapshot.git?.available ? { changes: liveSnapshot.changes, changedFolders: liveSnapshot.changedFolders } : undefined;
+  const comparing = diff?.kind === 'disk' && active !== undefined && diff.path === active.path;
+  useEffect(() => {
+    // The comparison ends with the disk change it was about (kept, taken, saved).
+    if (comparing && active?.disk !== 'changed') setDiff(undefined);
+  }, [comparing, active?.disk]);
 
   useTabMemory(workspace, initialFile);
   useEffect(() => {
@@ -105,9 +136,9 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const problems = useProblems(monaco, sessionId, openPaths);
   useEffect(() => {
     workbench.update({ problems: { sessionId, counts: problems.counts } });
-  }, [sessionId, problems.counts]);
-  useEffect(() => () => workbench.clearProblems(sessionId), [sessionId]);
-  useEffect(() => () => workbench.update({ quickOpen: false }), []);
+  }, [workbench, sessionId, problems.counts]);
+  useEffect(() => () => workbench.clearProblems(sessionId), [workbench, sessionId]);
+  useEffect(() => () => workbench.update({ quickOpen: false }), [workbench]);
   const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [api, sessionId]);
 
@@ -137,7 +168,14 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
     <div className="session-layout" style={{ '--sidebar-width': `${sidebarWidth}px` } as CSSProperties}>
       <aside className="session-sidebar" id="session-sidebar">
         <SearchPanel sessionId={sessionId} onOpenHit={(hit) => void workspace.open(hit.path, { lineNumber: hit.line, column: hit.column })} />
-        <FileTree tree={workspace.tree} activePath={snapshot.activePath} onOpenFile={(path) => void workspace.open(path)} fileActions={fileActions} />
+        <FileTree
+          tree={workspace.tree}
+          activePath={snapshot.activePath}
+          onOpenFile={(path) => void workspace.open(path)}
+          fileActions={fileActions}
+          git={gitMarks}
+        />
+        <ChangesPanel live={liveSnapshot} onOpen={openChange} currentPath={headChange?.path} />
         <SidebarOutline workspace={workspace} path={active?.path} />
       </aside>
       <Splitter width={sidebarWidth} onResize={setSidebarWidth} controls="session-sidebar" />
@@ -161,6 +199,16 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             onDismissError={() => workspace.dismissSaveError(active.path)}
           />
         )}
+        {active && (
+          <DiskChangeBar
+            document={active}
+            comparing={comparing}
+            onCompare={() => setDiff(comparing ? undefined : { kind: 'disk', path: active.path, at: active.path })}
+            onKeepMine={() => workspace.keepMine(active.path)}
+            onTakeTheirs={() => void workspace.reloadFromDisk(active.path)}
+            onCloseTab={() => close(active.path)}
+          />
+        )}
         {snapshot.activePath && snapshot.opening.has(snapshot.activePath) && (
           <p className="loading" role="status">
             {t('editor.opening', { path: snapshot.activePath })}
@@ -177,17 +225,34 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
           </p>
         )}
         {active && <EditorChrome workspace={workspace} path={active.path} />}
-        {active ? (
-          <CodeEditor
+        {headChange && live && (
+          <HeadDiffView
             monaco={monaco}
             workspace={workspace}
-            path={active.path}
-            revealSeq={snapshot.revealSeq}
-            onSave={save}
-            onShown={onShown}
-            onHidden={onHidden}
+            live={live}
+            head={liveSnapshot.git?.available ? liveSnapshot.git.head : null}
+            change={headChange}
+            onClose={() => setDiff(undefined)}
           />
+        )}
+        {comparing && active && (
+          <DiskCompareView monaco={monaco} workspace={workspace} path={active.path} diskVersion={active.diskVersion} onClose={() => setDiff(undefined)} />
+        )}
+        {active ? (
+          // Kept mounted under a diff (its view state, the status bar's file), just not shown.
+          <div className="editor-host" style={{ display: diff ? 'none' : 'contents' }}>
+            <CodeEditor
+              monaco={monaco}
+              workspace={workspace}
+              path={active.path}
+              revealSeq={snapshot.revealSeq}
+              onSave={save}
+              onShown={onShown}
+              onHidden={onHidden}
+            />
+          </div>
         ) : (
+          !diff &&
           !snapshot.activePath && (
             <EmptyState icon={<FileSearch size={32} />} title={t('editor.empty')} testId="editor-empty">
               {tw('shell.emptyEditorHint')}

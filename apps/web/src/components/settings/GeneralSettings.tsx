@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { LOCALES, STATUS_LOCATIONS, type Locale, type StatusLocation, type UserSettings } from '@kandev/protocol';
 import { isLocale, setLocale } from '../../i18n/i18n.js';
 import { THEME_PREFERENCES, type ThemePreference } from '../../app/theme.js';
-import { themeStore, useTheme } from '../../app/themeStore.js';
+import { useServices } from '../../services/ServicesContext.js';
+import { useTheme } from '../../services/windowState.js';
 import type { SaveSettings } from './saveSettings.js';
 
 /** UI language, where the language-server status goes, and whether the status bar shows. */
@@ -10,6 +11,7 @@ export function GeneralSettings({ settings, save }: { settings: UserSettings; sa
   const { t } = useTranslation();
   const { t: tw } = useTranslation('workbench');
   const theme = useTheme();
+  const { theme: themeStore } = useServices();
   const changeLocale = async (value: string) => {
     if (!isLocale(value)) return;
     if (await save({ locale: value })) await setLocale(value);

@@ -4,6 +4,7 @@ import type { LanguageId } from '@kandev/protocol';
 import { statusMessageText } from '../../i18n/i18n.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspActionButtons, LspStatusDetails } from './LspStatusDetails.js';
+import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
 import { LspSummary } from './LspSummary.js';
 import { StatusSurface, type SurfaceKind } from './StatusSurface.js';
 import { useLspView } from './useLspView.js';
@@ -70,7 +71,9 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
       <LspActionButtons view={view} {...handlers} className="lsp-inline-actions" />
       {open && (
         <StatusSurface kind={surface} anchor={trigger} placement="below" labelledBy={titleId} onClose={() => setOpen(false)}>
-          <LspStatusDetails language={language} view={view} titleId={titleId} {...handlers} />
+          <LspStatusDetails language={language} view={view} titleId={titleId} {...handlers}>
+            <SessionWatchDetails sessionId={connection.sessionId} />
+          </LspStatusDetails>
         </StatusSurface>
       )}
     </div>

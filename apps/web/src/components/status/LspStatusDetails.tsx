@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageId, Locale } from '@kandev/protocol';
 import { countText, formatElapsed } from '../../i18n/format.js';
@@ -14,6 +15,8 @@ interface LspStatusDetailsProps extends LspActionHandlers {
   language: LanguageId;
   view: StatusView;
   titleId?: string;
+  /** More about the session around the server (the live workspace's watch mode). */
+  children?: ReactNode;
 }
 
 /**
@@ -21,7 +24,7 @@ interface LspStatusDetailsProps extends LspActionHandlers {
  * status-bar popover: connection readiness, server-reported work, and the lifecycle action.
  * Long server text wraps anywhere (S49); nothing here estimates what remains.
  */
-export function LspStatusDetails({ language, view, titleId, onStart, onStop, onRetry }: LspStatusDetailsProps) {
+export function LspStatusDetails({ language, view, titleId, onStart, onStop, onRetry, children }: LspStatusDetailsProps) {
   const { t, i18n } = useTranslation('lsp');
   const locale: Locale = isLocale(i18n.language) ? i18n.language : 'en';
   const elapsed = (ms: number) => formatElapsed(ms, t, locale);
@@ -124,6 +127,7 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
           {work.kind === 'none' && <p data-testid="lsp-progress-none">{t('progress.none')}</p>}
         </section>
       )}
+      {children}
       <LspActionButtons view={view} onStart={onStart} onStop={onStop} onRetry={onRetry} />
     </div>
   );

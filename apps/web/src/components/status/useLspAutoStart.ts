@@ -12,7 +12,7 @@ import { watchBuiltinDemand } from '../../lib/monaco/typescriptWorkerGate.js';
  */
 export function useLspAutoStart(connection: LspConnection | undefined, language: LanguageId | undefined): void {
   const settings = useSettings();
-  const { leaseHints } = useServices();
+  const { leaseHints, typescriptWorker } = useServices();
   useEffect(() => {
     if (!settings || !connection || !language) return;
     const start = shouldAutoStart({
@@ -26,7 +26,7 @@ export function useLspAutoStart(connection: LspConnection | undefined, language:
     if (start) connection.start();
     // After the decision: a TypeScript editor whose server is not on its way needs the built-ins.
     if (language !== 'typescript') return undefined;
-    const demand = watchBuiltinDemand(connection);
+    const demand = watchBuiltinDemand(connection, typescriptWorker);
     return () => demand.dispose();
-  }, [connection, language, settings, leaseHints]);
+  }, [connection, language, settings, leaseHints, typescriptWorker]);
 }

@@ -1,6 +1,6 @@
 import { useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useActiveEditor } from '../../app/activeEditor.js';
+import { useActiveEditor } from '../../services/windowState.js';
 import { useFormFactor } from '../../app/hooks.js';
 import { useSettings } from '../../services/useSettings.js';
 import { useServices } from '../../services/ServicesContext.js';

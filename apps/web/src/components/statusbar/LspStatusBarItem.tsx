@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspStatusDetails } from '../status/LspStatusDetails.js';
+import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
 import { LspSummary } from '../status/LspSummary.js';
 import { StatusSurface } from '../status/StatusSurface.js';
 import { useLspView } from '../status/useLspView.js';
@@ -58,7 +59,9 @@ export function LspStatusBarItem({
             onStart={() => connection.start()}
             onStop={() => connection.stop()}
             onRetry={() => connection.retry()}
-          />
+          >
+            <SessionWatchDetails sessionId={connection.sessionId} />
+          </LspStatusDetails>
         </StatusSurface>
       )}
     </>

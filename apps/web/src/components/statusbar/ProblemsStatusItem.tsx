@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { useWorkbench, workbench } from '../../app/workbench.js';
+import { useServices } from '../../services/ServicesContext.js';
+import { useWorkbench } from '../../services/windowState.js';
 import { SeverityIcon } from '../problems/SeverityIcon.js';
 
 /** Error and warning counts of the session on screen; a click opens or closes its Problems panel. */
 export function ProblemsStatusItem() {
   const { t } = useTranslation('workbench');
+  const { workbench } = useServices();
   const { problems, problemsOpen } = useWorkbench();
   if (!problems) return null;
   const { error, warning } = problems.counts;

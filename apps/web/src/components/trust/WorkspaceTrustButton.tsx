@@ -1,9 +1,8 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createWorkspaceTrustApi, type WorkspaceTrust } from '../../api/workspaceTrustApi.js';
+import { workspaceTrustApi, type WorkspaceTrust } from '../../api/workspaceTrustApi.js';
+import { useServices } from '../../services/ServicesContext.js';
 import './workspaceTrust.css';
-
-const trustApi = createWorkspaceTrustApi();
 
 /** The languages whose trust consequences the dialog explains, in catalog order. */
 const LANGUAGES = ['typescript', 'python', 'go', 'rust', 'kotlin'] as const;
@@ -21,6 +20,8 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
   const [failed, setFailed] = useState(false);
   const [changed, setChanged] = useState(false);
   const titleId = useId();
+  const { api } = useServices();
+  const trustApi = useMemo(() => workspaceTrustApi(api), [api]);
 
   useEffect(() => {
     let live = true;
@@ -31,7 +32,7 @@ export function WorkspaceTrustButton({ sessionId }: { sessionId: string }) {
     return () => {
       live = false;
     };
-  }, [sessionId]);
+  }, [sessionId, trustApi]);
 
   useEffect(() => {
     if (!open) return;

@@ -1,4 +1,14 @@
-import { isRecord, parseFrame, readyFrameIdentity, type LanguageId, type ReadyFrame, type StatusFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  CloseCode,
+  isRecord,
+  parseFrame,
+  readyFrameIdentity,
+  ReservedCloseCode,
+  type LanguageId,
+  type ReadyFrame,
+  type StatusFrame,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import type { InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { ServerCapabilityIndex } from './capabilities.js';
 import { DisposableStore, Emitter, type Disposable, type Clock } from '@kandev/kit';
@@ -115,7 +125,7 @@ export class LspAttachment implements Disposable {
     };
     socket.onclose = (event) => {
       if (this.disposed) return;
-      this.host.onClosed(this, typeof event.code === 'number' ? event.code : 1006);
+      this.host.onClosed(this, typeof event.code === 'number' ? event.code : ReservedCloseCode.Abnormal);
     };
     socket.onerror = () => undefined; // a close event always follows
   }
@@ -304,6 +314,8 @@ export class LspAttachment implements Disposable {
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
+      openPaths: () => sync.openPaths(),
+      clock: this.env.clock,
       onSemanticTokensRefresh: this.semanticRefresh.event,
       onDiagnosticRefresh: this.diagnosticRefresh.event,
       onInlayHintRefresh: this.inlayHintRefresh.event,
@@ -354,7 +366,7 @@ export class LspAttachment implements Disposable {
       this.inlayHintRefresh.dispose();
       this.documentSynced.dispose();
       try {
-        this.socket.close(1000);
+        this.socket.close(CloseCode.Normal);
       } catch {
         // already closed
       }

@@ -76,6 +76,9 @@ export function clientCapabilities(): ClientCapabilities {
         changeAnnotationSupport: { groupsOnLabel: false },
       },
       // Sent for the resource operations of WorkspaceEdits (docs/editing.md); the Files panel has no file actions.
+      // Served on the task host, not here: agentctl's workspace watcher matches the server's
+      // registered watchers and sends it the notification itself, attached browser or not.
+      didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
       fileOperations: { dynamicRegistration: true, willCreate: true, didCreate: true, willRename: true, didRename: true, willDelete: true, didDelete: true },
       symbol: { dynamicRegistration: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, resolveSupport: { properties: ['location.range'] } },
       executeCommand: { dynamicRegistration: true },
@@ -144,7 +147,7 @@ export function clientCapabilities(): ClientCapabilities {
       documentHighlight: { dynamicRegistration: true },
       foldingRange: { dynamicRegistration: true, lineFoldingOnly: false, foldingRangeKind: { valueSet: ['comment', 'imports', 'region'] } },
       inlayHint: { dynamicRegistration: true, resolveSupport: { properties: ['tooltip', 'textEdits', 'label.tooltip', 'label.location'] } },
-      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: true },
       publishDiagnostics: {
         relatedInformation: true,
         versionSupport: true,

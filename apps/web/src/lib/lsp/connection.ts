@@ -266,7 +266,7 @@ export class LspConnection implements Disposable {
           canReconnect: this.reconnectAttempt < this.delays.length,
         });
         if (decision.kind === 'off') {
-          if (stopRequested || code === 1000) this.options.leaseHints.clear(this.sessionId, this.language);
+          if (stopRequested || code === CloseCode.Normal) this.options.leaseHints.clear(this.sessionId, this.language);
           this.setStatus({ ...OFF_STATUS, generation: a.generation });
         } else if (decision.kind === 'reconnect') {
           const delay = this.delays[this.reconnectAttempt] ?? 0;

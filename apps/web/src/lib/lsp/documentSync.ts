@@ -58,6 +58,11 @@ export class DocumentSync implements Disposable {
     return this.tracked.has(path);
   }
 
+  /** The paths tracked (didOpen sent, or due), in the order they were opened. */
+  openPaths(): string[] {
+    return [...this.tracked.keys()];
+  }
+
   open(document: SyncedDocument): void {
     if (this.store.isDisposed || this.tracked.has(document.path)) return;
     const sync = this.options.sync();

@@ -1,7 +1,7 @@
 import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ServerCapabilityIndex } from './capabilities.js';
-import type { Disposable, Event } from '@kandev/kit';
+import type { Clock, Disposable, Event } from '@kandev/kit';
 import type { CancellationLike } from './jsonRpc.js';
 
 /**
@@ -23,6 +23,10 @@ export interface FeatureContext {
   flush(path: string): void;
   /** Is this workspace-relative path open on the server side (didOpen sent)? */
   isOpen(path: string): boolean;
+  /** Every workspace-relative path open on the server side, in the order they were opened. */
+  openPaths(): string[];
+  /** Timers of this generation (pull diagnostics wait on it). */
+  readonly clock: Clock;
   /** Server asked for `workspace/semanticTokens/refresh`. */
   readonly onSemanticTokensRefresh: Event<void>;
   /** Server asked for `workspace/diagnostic/refresh` (pull diagnostics again). */

@@ -1,3 +1,5 @@
+import { lspSocketPath } from '@kandev/protocol';
+
 /** The part of a browser WebSocket an LSP attachment uses; tests pass a fake. */
 export interface SocketLike {
   send(data: string): void;
@@ -10,12 +12,16 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
-/** `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin (DESIGN section 3). */
-export function lspSocketUrl(origin: { protocol: string; host: string }, sessionId: string, language: string, leaseHint?: string): string {
-  const scheme = origin.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = new URLSearchParams({ language });
-  if (leaseHint) query.set('lease', leaseHint);
-  return `${scheme}//${origin.host}/lsp/${encodeURIComponent(sessionId)}?${query.toString()}`;
+/** `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin (packages/protocol routes.ts). */
+export function lspSocketUrl(origin: PageOrigin, sessionId: string, language: string, leaseHint?: string): string {
+  return pageSocketUrl(origin, lspSocketPath(sessionId, language, leaseHint));
+}
+
+type PageOrigin = { protocol: string; host: string };
+
+/** A WebSocket URL for a path on the page's own origin (wss: on an https: page). */
+export function pageSocketUrl(origin: PageOrigin, path: string): string {
+  return `${origin.protocol === 'https:' ? 'wss:' : 'ws:'}//${origin.host}${path}`;
 }
 
 /** A browser WebSocket seen through SocketLike (its handler properties are assigned, not added). */

@@ -29,7 +29,7 @@ import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import TypeScriptWorker from 'monaco-editor/esm/vs/language/typescript/ts.worker.js?worker';
 import type { MonacoApi } from './monacoApi.js';
-import { typescriptWorkerGate } from './typescriptWorkerGate.js';
+import type { WorkerGate } from './typescriptWorkerGate.js';
 
 // JSON: Monaco's mode is kept for its tokenizer only. Completion, hover, validation and the rest
 // come from the task host's JSON server (with the workspace's schemas); Monaco's own would run a
@@ -56,14 +56,19 @@ jsonDefaults.setDiagnosticsOptions({ validate: false, enableSchemaRequest: false
 
 const TYPESCRIPT_WORKER_LABELS = new Set(['typescript', 'javascript']);
 
-// Monaco accepts a promised worker: the TypeScript one is created (and its 7 MB fetched) only when
-// the gate opens; until then Monaco's requests to it wait.
-(self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker | Promise<Worker> } }).MonacoEnvironment = {
-  getWorker(_id: string, label: string): Worker | Promise<Worker> {
-    if (!TYPESCRIPT_WORKER_LABELS.has(label)) return new EditorWorker();
-    return typescriptWorkerGate.whenOpen().then(() => new TypeScriptWorker());
-  },
-};
+/**
+ * Monaco's workers for this page, set before its first editor. Monaco accepts a promised worker:
+ * the TypeScript one is created (and its 7 MB fetched) only when `gate` opens; until then Monaco's
+ * requests to it wait. The gate is the window's (services), so whoever owns it decides.
+ */
+export function setMonacoWorkers(gate: WorkerGate): void {
+  (self as unknown as { MonacoEnvironment: { getWorker(id: string, label: string): Worker | Promise<Worker> } }).MonacoEnvironment = {
+    getWorker(_id: string, label: string): Worker | Promise<Worker> {
+      if (!TYPESCRIPT_WORKER_LABELS.has(label)) return new EditorWorker();
+      return gate.whenOpen().then(() => new TypeScriptWorker());
+    },
+  };
+}
 
 /**
  * Monaco 0.55 exposes the TypeScript defaults as `monaco.typescript` (the old

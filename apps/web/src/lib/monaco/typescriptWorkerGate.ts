@@ -34,8 +34,6 @@ export class WorkerGate {
   }
 }
 
-export const typescriptWorkerGate = new WorkerGate();
-
 /** States in which a connection owns (or is about to own) its models' features. */
 // A detached connection keeps its claim: its server is warm and reattaches when its session shows again.
 const OWNING_STATES: ReadonlySet<LspState> = new Set<LspState>(['connecting', 'installing', 'starting', 'ready', 'reconnecting', 'detached']);
@@ -54,7 +52,7 @@ interface StatusSource {
  * Watches the connection of a shown TypeScript editor after its auto-start decision: the moment
  * its server is not owning the models, the built-ins (and so the worker) are needed.
  */
-export function watchBuiltinDemand(connection: StatusSource, gate: WorkerGate = typescriptWorkerGate): Disposable {
+export function watchBuiltinDemand(connection: StatusSource, gate: WorkerGate): Disposable {
   const check = () => {
     if (builtinsNeeded(connection.getStatus().state)) gate.open(`connection ${connection.getStatus().state}`);
   };

@@ -82,3 +82,18 @@ export async function indexWorkspaceFiles(list: (folder: string) => Promise<File
   paths.sort((a, b) => a.localeCompare(b));
   return { paths, truncated };
 }
+
+/** One walk of each session's workspace per window, reused by quick open; a failed walk is retried on the next ask. */
+export class SessionFileIndexes {
+  private readonly indexes = new Map<string, Promise<FileIndexResult>>();
+
+  get(sessionId: string, list: (folder: string) => Promise<FileEntry[]>): Promise<FileIndexResult> {
+    let pending = this.indexes.get(sessionId);
+    if (!pending) {
+      pending = indexWorkspaceFiles(list);
+      this.indexes.set(sessionId, pending);
+      pending.catch(() => this.indexes.delete(sessionId));
+    }
+    return pending;
+  }
+}

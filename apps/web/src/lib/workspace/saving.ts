@@ -61,6 +61,7 @@ export class SaveFlow implements Disposable {
     }
     this.models.markSaved(entry, outcome.version, altVersion);
     tab.conflict = undefined;
+    tab.disk = undefined;
     this.changed();
     if (this.tabs.includes(tab)) this.saved.fire({ document: tab.document, text });
     return 'saved';
@@ -95,6 +96,7 @@ export class SaveFlow implements Disposable {
     }
     this.models.markSaved(entry, file.version);
     tab.conflict = undefined;
+    tab.disk = undefined;
     tab.saveFailed = false;
     this.changed();
   }

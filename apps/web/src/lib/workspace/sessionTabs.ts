@@ -10,6 +10,13 @@ export interface Tab {
   saveFailed: boolean;
   /** A save was refused with 409; `currentVersion` is what the disk holds. */
   conflict?: { currentVersion?: string };
+  /**
+   * The file moved on on disk under unsaved changes (`changed`, at `version`), or is gone
+   * (`deleted`): the person chooses; nothing typed is replaced.
+   */
+  disk?: { kind: 'changed'; version: string } | { kind: 'deleted' };
+  /** A disk change was heard while a save ran: checked again once it answered. */
+  recheck?: boolean;
 }
 
 /**

@@ -5,7 +5,9 @@ import type { KandevApi } from '../../api/kandevApi.js';
 import type { OpenDocumentSource, SyncedDocument } from '../lsp/documentSync.js';
 import type { EditTargets } from '../lsp/edits/apply.js';
 import { modelDocument } from '../monaco/modelDocument.js';
+import type { FileChange } from '@kandev/protocol';
 import { BinaryFileError } from './binaryFile.js';
+import { DiskFollower } from './diskFollow.js';
 import { sessionEditTargets } from './editTargets.js';
 import { FileTreeModel } from './fileTree.js';
 import { PendingReveal, type Position } from './pendingReveal.js';
@@ -26,6 +28,10 @@ export interface DocumentView {
   /** A save was refused with 409: the banner offers reload or overwrite. */
   conflict: boolean;
   saveFailed: boolean;
+  /** The file changed on disk under unsaved changes, or was deleted (see DiskFollower). */
+  disk: 'changed' | 'deleted' | undefined;
+  /** The disk version a `changed` mark is about. */
+  diskVersion: string | undefined;
 }
 
 export interface WorkspaceSnapshot {
@@ -51,6 +57,7 @@ export class SessionWorkspace implements Disposable {
   private readonly models: SessionModels;
   private readonly saving: SaveFlow;
   private readonly reveal = new PendingReveal();
+  private readonly follower: DiskFollower;
   private snapshot: WorkspaceSnapshot;
   private readonly changes = new Emitter<void>();
   /** Tabs, activity, opening state, dirtiness or a reveal changed: read getSnapshot again. */
@@ -68,6 +75,17 @@ export class SessionWorkspace implements Disposable {
     this.tabs = new SessionTabs(changed);
     this.models = new SessionModels(sessionId, api, monaco, (change) => this.onModelContent(change));
     this.saving = new SaveFlow(sessionId, api, this.tabs, this.models, changed, beforeSave);
+    this.follower = new DiskFollower({
+      sessionId,
+      api,
+      tabs: this.tabs,
+      models: this.models,
+      tree: this.tree,
+      open: (path) => this.open(path),
+      close: (path) => this.close(path),
+      activate: (path) => this.activate(path),
+      changed,
+    });
     this.snapshot = this.buildSnapshot();
   }
 
@@ -80,9 +98,15 @@ export class SessionWorkspace implements Disposable {
 
   private buildSnapshot(): WorkspaceSnapshot {
     return {
-      tabs: this.tabs
-        .list()
-        .map((t) => ({ path: t.path, dirty: this.isDirty(t.path), saving: t.saving, conflict: t.conflict !== undefined, saveFailed: t.saveFailed })),
+      tabs: this.tabs.list().map((t) => ({
+        path: t.path,
+        dirty: this.isDirty(t.path),
+        saving: t.saving,
+        conflict: t.conflict !== undefined,
+        saveFailed: t.saveFailed,
+        disk: t.disk?.kind,
+        diskVersion: t.disk?.kind === 'changed' ? t.disk.version : undefined,
+      })),
       activePath: this.tabs.activePath,
       opening: new Set(this.tabs.opening),
       openFailed: new Set(this.tabs.openFailed),
@@ -198,17 +222,32 @@ export class SessionWorkspace implements Disposable {
 
   /** Saves the current snapshot with its base version. S24/S25: the LSP layer hears of it only on success. */
   save(path: string, overwriteVersion?: string | null): Promise<SaveResult> {
-    return this.saving.save(path, overwriteVersion);
+    return this.saving.save(path, overwriteVersion).finally(() => this.follower.settled(path));
   }
 
   /** Conflict: write this buffer over the disk version the server reported. */
   overwrite(path: string): Promise<SaveResult> {
-    return this.saving.overwrite(path);
+    return this.saving.overwrite(path).finally(() => this.follower.settled(path));
   }
 
-  /** Conflict: take the disk version, as one undoable edit. */
+  /** Conflict, or Take theirs: take the disk version, as one undoable edit (the local text is one Undo away). */
   reloadFromDisk(path: string): Promise<void> {
     return this.saving.reloadFromDisk(path);
+  }
+
+  /** Keep mine: the file changed on disk under unsaved changes; the next save goes over the new disk version. */
+  keepMine(path: string): void {
+    this.follower.keepMine(path);
+  }
+
+  /** Changes the task host saw on disk (one coalesced window): the tree and open tabs follow. */
+  applyDiskChanges(changes: readonly FileChange[]): Promise<void> {
+    return this.follower.apply(changes);
+  }
+
+  /** What the page has in view, for a task host that has to poll: open files and expanded folders. */
+  inView(): { files: string[]; folders: string[] } {
+    return { files: this.tabs.list().map((t) => t.path), folders: ['', ...this.tree.getSnapshot().expanded] };
   }
 
   dismissSaveError(path: string): void {
@@ -216,28 +255,15 @@ export class SessionWorkspace implements Disposable {
   }
 
   /**
-   * Catches up with changes made on disk by others (an agent, git, a terminal): every loaded folder
-   * is listed again, and every tab without unsaved changes whose file changed takes the disk text
-   * (its server hears it as a change). A tab with unsaved changes is left alone: saving it meets the
-   * usual conflict. A file that is gone keeps its tab and text, so nothing typed is lost.
+   * Catches up with changes made on disk by others (an agent, git, a terminal) when nothing told
+   * of them one by one (Refresh, the page shown again, the events stream back after a loss or
+   * overflowing): every loaded folder is listed again and every tab is checked. A tab without
+   * unsaved changes takes the disk text (its server hears it as a change); a tab with unsaved
+   * changes is marked, and the person chooses; a file that is gone keeps its tab and text, marked
+   * deleted. Nothing typed is lost.
    */
-  async refreshFromDisk(): Promise<void> {
-    const tabs = this.tabs.list().map((tab) => tab.path);
-    await Promise.all([
-      this.tree.refreshAll(),
-      ...tabs.map(async (path) => {
-        const entry = this.models.get(path);
-        if (!entry || this.models.isDirty(path)) return;
-        let file;
-        try {
-          file = await this.api.readFile(this.sessionId, path);
-        } catch {
-          return;
-        }
-        // Typing that began while the file was read wins: the disk text is taken only onto a clean buffer.
-        if (file.version !== entry.baseVersion && !this.models.isDirty(path)) this.models.replaceFromDisk(entry, file);
-      }),
-    ]);
+  refreshFromDisk(): Promise<void> {
+    return this.follower.catchUp();
   }
 
   /** What the LSP workspace-edit path edits in this session (docs/editing.md). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinSuppression } from '../builtins.js';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter, toDisposable } from '@kandev/kit';
+import { Emitter, ManualClock, toDisposable } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
 import { EditingRegistry } from '../editing/registry.js';
@@ -20,6 +20,8 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     },
     flush: () => undefined,
     isOpen: () => true,
+    openPaths: () => [],
+    clock: new ManualClock(),
     onSemanticTokensRefresh: refresh.event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,

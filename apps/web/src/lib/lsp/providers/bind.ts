@@ -13,7 +13,8 @@ import { registerDocumentSymbolProvider } from './documentSymbols.js';
 import { registerFormattingProvider, registerOnTypeFormattingProvider, registerRangeFormattingProvider } from './formatting.js';
 import { registerDocumentHighlightProvider, registerFoldingRangeProvider } from './highlights.js';
 import { registerInlayHintsProvider } from './inlayHints.js';
-import { registerPullDiagnostics } from './pullDiagnostics.js';
+import { PullDiagnostics } from './pullDiagnostics.js';
+import { DiagnosticSet } from './diagnosticSet.js';
 import { registerRenameProvider } from './rename.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from '../features.js';
@@ -47,7 +48,10 @@ export interface BinderDeps {
   notify?: (message: string) => void;
 }
 
-const REGISTER: { [F in Feature]: (host: ProviderHost, registration: FeatureRegistration<F>) => Disposable } = {
+/** Features bound as Monaco providers; pull diagnostics follow their registrations on their own (PullDiagnostics). */
+type ProvidedFeature = Exclude<Feature, 'diagnostic'>;
+
+const REGISTER: { [F in ProvidedFeature]: (host: ProviderHost, registration: FeatureRegistration<F>) => Disposable } = {
   completion: registerCompletionProvider,
   hover: registerHoverProvider,
   definition: registerDefinitionProvider,
@@ -64,16 +68,15 @@ const REGISTER: { [F in Feature]: (host: ProviderHost, registration: FeatureRegi
   documentHighlight: registerDocumentHighlightProvider,
   foldingRange: registerFoldingRangeProvider,
   inlayHint: registerInlayHintsProvider,
-  diagnostic: registerPullDiagnostics,
 };
 
 /** Registers every advertised registration of every feature; what it returns disposes exactly those. */
 export function registerAdvertisedProviders(host: ProviderHost): { disposable: Disposable; features: Set<Feature> } {
   const store = new DisposableStore();
   const features = new Set<Feature>();
-  for (const feature of Object.keys(REGISTER) as Feature[]) {
+  for (const feature of Object.keys(REGISTER) as ProvidedFeature[]) {
     for (const registration of host.context.capabilities.registrations(feature)) {
-      store.add((REGISTER[feature] as (h: ProviderHost, r: FeatureRegistration<Feature>) => Disposable)(host, registration));
+      store.add((REGISTER[feature] as (h: ProviderHost, r: FeatureRegistration<ProvidedFeature>) => Disposable)(host, registration));
       features.add(feature);
     }
   }
@@ -102,7 +105,6 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
     const editing = deps.editing ?? new EditingRegistry();
     const text = deps.text ?? ((key: string) => key);
     const notify = deps.notify ?? (() => undefined);
-    const pullOwner = `kandev-lsp-pull.${context.language}.${context.generation}`;
     // A confirmation still open when this generation ends is declined: nothing of it applies.
     const aborts = new Set<() => void>();
     store.add(
@@ -164,7 +166,6 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
         if (!kinds) return undefined;
         return kind === 'comment' ? kinds.Comment : kind === 'imports' ? kinds.Imports : kind === 'region' ? kinds.Region : undefined;
       },
-      setPulledDiagnostics: (path, diagnostics) => setMarkers(path, diagnostics, pullOwner),
       languages: monaco.languages,
       selector: sessionSelector(context.language),
       target: (model, registration) => documentTarget(context, model, registration),
@@ -207,46 +208,55 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
     if (deps.preferences) store.add(deps.preferences.onDidChange(registerAll));
     store.add(toDisposable(() => providers?.dispose()));
 
-    // Diagnostics: markers on this session's models only, under owners unique to this generation
-    // (pushed and pulled diagnostics apart, so neither clears the other's).
+    // Diagnostics: markers on this session's models only, under an owner unique to this generation.
+    // Pushed and pulled diagnostics (each pull registration apart) are merged per document, so an
+    // entry two sources report shows once and one source's update never clears another's.
     const owner = `kandev-lsp.${context.language}.${context.generation}`;
-    const marked = new Map<string, Set<string>>();
+    const diagnostics = new DiagnosticSet();
+    const marked = new Set<string>();
     store.add(
       monaco.editor.onWillDisposeModel((model) => {
-        const owners = marked.get(model.uri.toString());
-        if (!owners) return;
-        marked.delete(model.uri.toString());
-        for (const o of owners) monaco.editor.setModelMarkers(model, o, []);
+        if (!marked.delete(model.uri.toString())) return;
+        monaco.editor.setModelMarkers(model, owner, []);
       }),
     );
     store.add(
       toDisposable(() => {
-        for (const [key, owners] of marked) {
+        for (const key of marked) {
           const model = monaco.editor.getModel(monaco.Uri.parse(key));
-          if (model) for (const o of owners) monaco.editor.setModelMarkers(model, o, []);
+          if (model) monaco.editor.setModelMarkers(model, owner, []);
         }
         marked.clear();
       }),
     );
-    function setMarkers(rel: string, diagnostics: Diagnostic[], markerOwner: string): void {
+    function paint(rel: string): void {
       if (store.isDisposed) return;
       const model = monaco.editor.getModel(monaco.Uri.from(sessionModelUriParts(context.sessionId, rel)));
       if (!model) return;
-      const markers = diagnostics.map((d) => toMarkerData(d, toModelUri, (u) => monaco.Uri.parse(u)));
-      monaco.editor.setModelMarkers(model, markerOwner, markers);
+      const markers = diagnostics.merged(rel).map((d) => toMarkerData(d, toModelUri, (u) => monaco.Uri.parse(u)));
       const key = model.uri.toString();
-      let owners = marked.get(key);
-      if (markers.length) {
-        if (!owners) marked.set(key, (owners = new Set()));
-        owners.add(markerOwner);
-      } else if (owners) {
-        owners.delete(markerOwner);
-        if (owners.size === 0) marked.delete(key);
-      }
+      if (markers.length === 0 && !marked.has(key)) return;
+      monaco.editor.setModelMarkers(model, owner, markers);
+      if (markers.length) marked.add(key);
+      else marked.delete(key);
     }
+    const report = (rel: string, source: string, list: readonly Diagnostic[] | undefined) => {
+      diagnostics.set(rel, source, list);
+      paint(rel);
+    };
+    store.add(
+      new PullDiagnostics({
+        context,
+        clock: context.clock,
+        targetUri: (path, registration) => host.targetUri(path, registration),
+        toPath: (uri) => workspaceRelativePath(context.workspace.workspaceUri, uri),
+        report,
+        drop: (source) => diagnostics.dropSource(source).forEach(paint),
+      }),
+    );
     const publishDiagnostics = (params: PublishDiagnosticsParams) => {
       const rel = workspaceRelativePath(context.workspace.workspaceUri, params.uri);
-      if (rel) setMarkers(rel, params.diagnostics, owner);
+      if (rel) report(rel, 'push', params.diagnostics);
     };
     const applyEdit = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
       const result = await host.applyEdit(params.edit);

@@ -2,7 +2,7 @@
 import { CompletionItemKind as LspKind } from 'vscode-languageserver-types';
 import { describe, expect, it } from 'vitest';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter } from '@kandev/kit';
+import { Emitter, ManualClock } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 import { fakeProviderHost } from '../testing/providerHost.js';
 import { createFakeMonaco, NO_CANCEL } from '../testing/fakeMonaco.js';
@@ -37,6 +37,8 @@ function host(
     },
     flush: () => undefined,
     isOpen: () => true,
+    openPaths: () => [],
+    clock: new ManualClock(),
     onSemanticTokensRefresh: new Emitter<void>().event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,

@@ -10,16 +10,11 @@ import { registerDocumentSymbolProvider, symbolPathAt, toMonacoDocumentSymbols, 
 import { registerFormattingProvider, registerOnTypeFormattingProvider, toMonacoTextEdits } from './formatting.js';
 import { toMonacoFoldingRanges, toMonacoHighlights } from './highlights.js';
 import { registerInlayHintsProvider, toMonacoInlayHint } from './inlayHints.js';
-import { readReport, registerPullDiagnostics } from './pullDiagnostics.js';
 import { registerRenameProvider, toRenameLocation } from './rename.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const reg = <F extends string>(feature: F, options: Record<string, unknown> = {}) => ({ id: 'static', feature, options, documentSelector: null }) as any;
-const settle = async () => {
-  for (let i = 0; i < 8; i++) await Promise.resolve();
-};
-
 function setup(answer: (method: string, params: any) => unknown, caps: Record<string, unknown> = {}) {
   const fake = createFakeMonaco();
   const ctx = fakeFeatureContext({ capabilities: new ServerCapabilityIndex(caps), answer });
@@ -255,42 +250,6 @@ describe('inlay hints', () => {
       { label: 'a' },
       { label: 'b', tooltip: 't' },
     ]);
-  });
-});
-
-describe('pull diagnostics', () => {
-  it('pulls on open and change with the previous result id, keeps markers on "unchanged", re-pulls every open file on refresh', async () => {
-    const reports = [
-      { kind: 'full', resultId: 'r1', items: [{ range: r(0, 0, 0, 1), message: 'first' }] },
-      { kind: 'unchanged', resultId: 'r1' },
-      { kind: 'full', resultId: 'r2', items: [] },
-    ];
-    const { ctx, host } = setup(() => reports.shift());
-    registerPullDiagnostics(host, reg('diagnostic', { identifier: 'ts', interFileDependencies: false, workspaceDiagnostics: false }));
-    ctx.sync.fire({ path: 'src/a.ts', kind: 'open' });
-    await settle();
-    expect(ctx.requests[0]!.params).toEqual({ textDocument: { uri: 'file:///workspace/src/a.ts' }, identifier: 'ts' });
-    expect(host.pulled.get('src/a.ts')).toHaveLength(1);
-    ctx.sync.fire({ path: 'src/a.ts', kind: 'change' });
-    await settle();
-    expect(ctx.requests[1]!.params.previousResultId).toBe('r1');
-    expect(host.pulled.get('src/a.ts')).toHaveLength(1);
-    ctx.refresh.diagnostic.fire();
-    await settle();
-    expect(ctx.requests).toHaveLength(3);
-    expect(host.pulled.get('src/a.ts')).toEqual([]);
-    expect(readReport({ kind: 'bogus' } as any)).toBeUndefined();
-  });
-
-  it('a newer pull of the same file cancels the one in flight', async () => {
-    let release: (v: unknown) => void = () => undefined;
-    const { ctx, host } = setup(() => new Promise((resolve) => (release = resolve)));
-    registerPullDiagnostics(host, reg('diagnostic'));
-    ctx.sync.fire({ path: 'src/a.ts', kind: 'open' });
-    ctx.sync.fire({ path: 'src/a.ts', kind: 'change' });
-    expect(ctx.requests[0]!.token!.isCancellationRequested).toBe(true);
-    expect(ctx.requests[1]!.token!.isCancellationRequested).toBe(false);
-    release({ kind: 'full', items: [] });
   });
 });
 

@@ -1,6 +1,6 @@
 import { documentLanguageId, languageForPath, type LanguageId } from '@kandev/protocol';
 import type * as Monaco from 'monaco-editor';
-import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { Feature, FeatureRegistration } from '../capabilities.js';
 import { monacoLanguagesOf } from '../../monaco/languages.js';
 import type { Disposable, Event } from '@kandev/kit';
@@ -68,15 +68,13 @@ export interface ProviderHost {
   preferences(): EditorPreferences;
   /** Window-level sources for the Outline panel, workspace symbols and format on save. */
   readonly editing: EditingRegistry;
-  /** Diagnostics a pull (textDocument/diagnostic) returned for an open path. */
-  setPulledDiagnostics(path: string, diagnostics: Diagnostic[]): void;
   /** Monaco's FoldingRangeKind for an LSP kind (comment, imports, region), when Monaco has one. */
   foldingKind(kind: string): Monaco.languages.FoldingRangeKind | undefined;
   /** Shows a short message to the person (an edit that could not be applied, a failed command). */
   notify(message: string): void;
   /** Localized copy for messages a provider shows (rename refused, edit not applied). */
   text(key: string, params?: Record<string, unknown>): string;
-  /** didOpen / didChange / didClose sent for a path (pull diagnostics follow them). */
+  /** didOpen / didChange / didClose sent for a path. */
   readonly onDocumentSync: Event<DocumentSyncEvent>;
 }
 

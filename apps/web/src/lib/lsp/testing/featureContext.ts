@@ -1,7 +1,7 @@
 /** A FeatureContext for provider unit tests: requests recorded and answered by a script. */
 import type { LanguageId } from '@kandev/protocol';
 import { ServerCapabilityIndex } from '../capabilities.js';
-import { Emitter } from '@kandev/kit';
+import { Emitter, ManualClock, type Clock } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
 
 export interface RecordedRequest {
@@ -16,6 +16,9 @@ export function fakeFeatureContext(options: {
   capabilities: ServerCapabilityIndex | Record<string, unknown>;
   answer?: (method: string, params: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
   open?: (path: string) => boolean;
+  /** Paths open on the server side (pull diagnostics pull them when a registration arrives). */
+  openPaths?: () => string[];
+  clock?: Clock;
 }) {
   const requests: RecordedRequest[] = [];
   const notifications: Array<{ method: string; params: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read into params
@@ -37,6 +40,8 @@ export function fakeFeatureContext(options: {
     },
     flush: () => undefined,
     isOpen: options.open ?? (() => true),
+    openPaths: options.openPaths ?? (() => []),
+    clock: options.clock ?? new ManualClock(),
     onSemanticTokensRefresh: refresh.semantic.event,
     onDiagnosticRefresh: refresh.diagnostic.event,
     onInlayHintRefresh: refresh.inlayHint.event,

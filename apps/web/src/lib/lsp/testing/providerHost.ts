@@ -11,9 +11,8 @@ export function fakeProviderHost(
   fake: ReturnType<typeof createFakeMonaco>,
   context: FeatureContext,
   overrides: Partial<ProviderHost> = {},
-): ProviderHost & { notices: string[]; pulled: Map<string, unknown[]> } {
+): ProviderHost & { notices: string[] } {
   const notices: string[] = [];
-  const pulled = new Map<string, unknown[]>();
   return {
     context,
     languages: fake.monaco.languages,
@@ -29,13 +28,11 @@ export function fakeProviderHost(
     },
     preferences: () => DEFAULT_PREFERENCES,
     editing: new EditingRegistry(),
-    setPulledDiagnostics: (path, diagnostics) => void pulled.set(path, diagnostics),
     text: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
     notify: (message) => void notices.push(message),
     foldingKind: () => undefined,
     onDocumentSync: context.onDocumentSync,
     ...overrides,
     notices,
-    pulled,
   };
 }

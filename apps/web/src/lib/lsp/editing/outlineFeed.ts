@@ -1,12 +1,15 @@
 import { after, type Clock, type Disposable } from '@kandev/kit';
-import { CancelSource } from '../../lib/lsp/cancellation.js';
-import type { EditingRegistry, OutlineSymbol } from '../../lib/lsp/editing/registry.js';
-import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import { CancelSource } from '../cancellation.js';
+import type { EditingRegistry, OutlineSymbol } from './registry.js';
+import type * as Monaco from 'monaco-editor';
 
 export type OutlineState = { kind: 'noFile' } | { kind: 'unavailable' } | { kind: 'loading' } | { kind: 'ready'; symbols: OutlineSymbol[] };
 
 /** What a feed reads of its session's workspace. */
-export type OutlineWorkspace = Pick<SessionWorkspace, 'sessionId' | 'modelOf'>;
+export interface OutlineWorkspace {
+  readonly sessionId: string;
+  modelOf(path: string): Monaco.editor.ITextModel | undefined;
+}
 
 /** Refetch this long after the last keystroke, not on every one. */
 export const REFRESH_DELAY_MS = 400;

@@ -1,6 +1,6 @@
 import { Emitter, ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
-import { EditingRegistry, type OutlineSymbol } from '../../lib/lsp/editing/registry.js';
+import { EditingRegistry, type OutlineSymbol } from './registry.js';
 import { OutlineFeed, REFRESH_DELAY_MS, type OutlineState, type OutlineWorkspace } from './outlineFeed.js';
 
 const SYMBOL: OutlineSymbol = {

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock, type Disposable } from '@kandev/kit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../base/log.js';
+import type { NativeEvent, NativeWatcher } from './nativeWatcher.js';
+import { isWatchLimitError, WorkspaceWatcher, type PathChange, type WatchState } from './workspaceWatcher.js';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+/** A native watcher the test drives: events on demand, a start refusal, a later error. */
+class ScriptedNative implements NativeWatcher {
+  emit: (events: NativeEvent[]) => void = () => undefined;
+  error: (error: Error) => void = () => undefined;
+  ignored: string[] = [];
+  disposed = false;
+  constructor(private readonly refuse?: Error) {}
+  async subscribe(_root: string, ignore: string[], onEvents: (e: NativeEvent[]) => void, onError: (e: Error) => void): Promise<Disposable> {
+    if (this.refuse) throw this.refuse;
+    this.ignored = ignore;
+    this.emit = onEvents;
+    this.error = onError;
+    return { dispose: () => (this.disposed = true) };
+  }
+}
+
+async function watcherOn(native: NativeWatcher) {
+  const root = mkdtempSync(join(tmpdir(), 'kandev-watch-'));
+  roots.push(root);
+  const clock = new ManualClock();
+  const watcher = new WorkspaceWatcher({ root, repoRoots: [''], native, clock, pollIntervalMs: 1_000, logger: silentLogger });
+  const changes: PathChange[][] = [];
+  const modes: WatchState[] = [];
+  let gitTouched = 0;
+  watcher.onChanges((c) => changes.push(c));
+  watcher.onMode((m) => modes.push(m));
+  watcher.onGitTouched(() => gitTouched++);
+  await watcher.start();
+  return { root, clock, watcher, changes, modes, git: () => gitTouched };
+}
+
+describe('WorkspaceWatcher', () => {
+  it('reports workspace-relative changes; .git internals never, HEAD/index/refs as a git wake-up', async () => {
+    const native = new ScriptedNative();
+    const { root, watcher, changes, git } = await watcherOn(native);
+    expect(native.ignored).toContain(join(root, '.git', 'objects'));
+    native.emit([
+      { path: join(root, 'src/a.ts'), type: 'update' },
+      { path: join(root, '.git/objects/ab/cd'), type: 'create' },
+      { path: join(root, '.git/index'), type: 'update' },
+      { path: join(root, 'b.ts'), type: 'delete' },
+      { path: '/elsewhere/x', type: 'create' },
+    ]);
+    expect(changes).toEqual([
+      [
+        { path: 'src/a.ts', kind: 'changed' },
+        { path: 'b.ts', kind: 'deleted' },
+      ],
+    ]);
+    expect(git()).toBe(1);
+    expect(watcher.state).toEqual({ mode: 'native' });
+  });
+
+  it('ENOSPC at start (the inotify watch limit): polling with reason watch_limit, never a throw', async () => {
+    const enospc = Object.assign(new Error('inotify_add_watch on /ws/node_modules failed: No space left on device'), { code: 'ENOSPC' });
+    const { root, clock, watcher, changes } = await watcherOn(new ScriptedNative(enospc));
+    expect(watcher.state).toEqual({ mode: 'polling', reason: 'watch_limit' });
+    // Only what the pages have in view is polled: an open file and an expanded folder.
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src/open.ts'), 'one');
+    writeFileSync(join(root, 'unseen.ts'), 'one');
+    watcher.setInView(['src/open.ts'], ['src']);
+    clock.advance(1_000);
+    await watcher.polled();
+    expect(changes).toEqual([]); // the first look is the baseline
+    writeFileSync(join(root, 'src/open.ts'), 'two, longer');
+    writeFileSync(join(root, 'src/new.ts'), 'new');
+    writeFileSync(join(root, 'unseen.ts'), 'two, longer');
+    clock.advance(1_000);
+    await watcher.polled();
+    expect(changes.flat()).toEqual([
+      { path: 'src/open.ts', kind: 'changed' },
+      { path: 'src/new.ts', kind: 'created' },
+    ]);
+    watcher.dispose();
+  });
+
+  it('a native error after the start degrades to polling (watcher_failed) and stops the native watch', async () => {
+    const native = new ScriptedNative();
+    const { watcher, modes } = await watcherOn(native);
+    native.error(new Error('read failed'));
+    expect(modes).toEqual([{ mode: 'polling', reason: 'watcher_failed' }]);
+    expect(native.disposed).toBe(true);
+    // Later native events are not reported twice alongside polling.
+    native.error(new Error('again'));
+    expect(modes).toHaveLength(1);
+    watcher.dispose();
+  });
+
+  it('recognizes the watch limit by code or message', () => {
+    expect(isWatchLimitError(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe(true);
+    expect(isWatchLimitError(new Error('No space left on device'))).toBe(true);
+    expect(isWatchLimitError(new Error('permission denied'))).toBe(false);
+  });
+});

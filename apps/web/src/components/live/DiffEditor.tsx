@@ -1,0 +1,62 @@
+import type * as Monaco from 'monaco-editor';
+import { useEffect, useRef } from 'react';
+import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
+import { monacoLanguageForPath } from '../../lib/monaco/languages.js';
+
+/** The scheme of the read-only left-hand texts (HEAD, disk): never a session model, never a server's document. */
+const DIFF_SCHEME = 'kandev-diff';
+let nextDiff = 1;
+
+interface DiffEditorProps {
+  monaco: MonacoApi;
+  /** The file the texts are of (for its language). */
+  path: string;
+  /** The left-hand text (HEAD or disk), read-only. */
+  original: string;
+  /** The right-hand model: the session's own model of the file (edits are the person's), or a read-only stand-in. */
+  modified: Monaco.editor.ITextModel;
+  readOnly?: boolean;
+  testId: string;
+}
+
+/** Monaco's diff editor over a read-only text and a live model; side by side when there is room, inline when not. */
+export function DiffEditor({ monaco, path, original, modified, readOnly = false, testId }: DiffEditorProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const originalModel = useRef<Monaco.editor.ITextModel | null>(null);
+  const originalText = useRef(original);
+  originalText.current = original;
+
+  useEffect(() => {
+    if (!container.current) return;
+    const left = monaco.editor.createModel(
+      originalText.current,
+      monacoLanguageForPath(path),
+      monaco.Uri.from({ scheme: DIFF_SCHEME, authority: String(nextDiff++), path: `/${path}` }),
+    );
+    const editor = monaco.editor.createDiffEditor(container.current, {
+      automaticLayout: true,
+      originalEditable: false,
+      readOnly,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      useInlineViewWhenSpaceIsLimited: true,
+      renderSideBySideInlineBreakpoint: 720,
+      ignoreTrimWhitespace: false,
+      fixedOverflowWidgets: true,
+    });
+    editor.setModel({ original: left, modified });
+    originalModel.current = left;
+    return () => {
+      originalModel.current = null;
+      editor.dispose();
+      left.dispose();
+    };
+  }, [monaco, path, modified, readOnly]);
+
+  useEffect(() => {
+    const left = originalModel.current;
+    if (left && left.getValue() !== original) left.setValue(original);
+  }, [original]);
+
+  return <div ref={container} className="diff-editor" data-testid={testId} data-path={path} />;
+}

@@ -1,0 +1,263 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LanguageId } from '@kandev/protocol';
+import { newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
+import { writeFiles } from '../support/files.js';
+import {
+  caretPosition,
+  hoverRows,
+  markers,
+  openFile,
+  openSession,
+  placeCaret,
+  problemRows,
+  putSettings,
+  recordSentMethods,
+  runEditorAction,
+  startEditorStack,
+  suggestLabels,
+  waitForLspState,
+} from '../support/page.js';
+import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
+import { metric } from './lease-support.js';
+
+/**
+ * Every language Kandev serves, against the server this machine really runs, in Chromium, in one
+ * session on a copy of the demo workspace (plus a checked JavaScript file and an SCSS file): each
+ * file's deliberate finding in Problems and as a Monaco marker, then hover, completion and go to
+ * definition where the server offers them. The backend runs with its default lease cap; the last
+ * tests hold all ten demo languages open at once and reattach to the pull-model servers.
+ *
+ * The npm-installed servers (JSON, CSS and HTML; YAML; Bash; Dockerfile) are installed by agentctl
+ * into the task's HOME on first use (auto-install on, as the demo's README advises).
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const EXTRA_FILES: Record<string, string> = {
+  // A JavaScript file TypeScript checks (// @ts-check): its JSDoc type is the deliberate finding.
+  'web/app.js': [
+    '// @ts-check',
+    '/** Formats the greeting the page shows. */',
+    'function greet(name) {',
+    '  return `Hello, ${name}`;',
+    '}',
+    '',
+    '/** @type {number} */',
+    "const visits = greet('you');",
+    "document.title = greet('Kandev') + visits;",
+    '',
+  ].join('\n'),
+  'web/theme.scss': ['$accent: #336699;', '', '.banner {', '  color: $accent;', '  paddng: 1rem;', '}', ''].join('\n'),
+};
+
+interface LanguageCase {
+  language: LanguageId;
+  file: string;
+  finding: RegExp;
+  /** Caret on `at` (+ offset), then the hover must read `expect`. */
+  hover?: { at: string; offset: number; expect: RegExp };
+  /** Caret after `at` (+ offset), then completion must offer `label`. */
+  completion?: { at: string; offset: number; label: string };
+  /** Caret on `at` (+ offset), F12: the caret lands on `line` of `path`. */
+  definition?: { at: string; offset: number; path: string; line: number };
+}
+
+const CASES: Record<string, LanguageCase> = {
+  TypeScript: {
+    language: 'typescript',
+    file: 'src/main.ts',
+    finding: /Type 'string' is not assignable to type 'number'/,
+    hover: { at: "createGreeter('Hello')", offset: 2, expect: /function createGreeter\(prefix: string\): Greeter/ },
+    completion: { at: "greeter.greet('Kandev')", offset: 10, label: 'greet' },
+    definition: { at: "createGreeter('Hello')", offset: 2, path: 'src/greeter.ts', line: 8 },
+  },
+  JavaScript: {
+    language: 'typescript',
+    file: 'web/app.js',
+    finding: /Type 'string' is not assignable to type 'number'/,
+    hover: { at: "greet('Kandev')", offset: 1, expect: /function greet\(name: any\): string/ },
+    completion: { at: 'document.title', offset: 11, label: 'title' },
+    definition: { at: "greet('Kandev')", offset: 1, path: 'web/app.js', line: 3 },
+  },
+  Python: {
+    language: 'python',
+    file: 'app/main.py',
+    finding: /Type "int" is not assignable to declared type "str"/,
+    hover: { at: 'add_numbers(2, 3)', offset: 2, expect: /def add_numbers\(first: int, second: int\) -> int/ },
+    completion: { at: 'add_numbers(2, 3)', offset: 6, label: 'add_numbers' },
+    definition: { at: 'add_numbers(2, 3)', offset: 2, path: 'app/util.py', line: 1 },
+  },
+  Go: {
+    language: 'go',
+    file: 'main.go',
+    finding: /cannot use util\.Double\(2\)/,
+    hover: { at: 'Double(21)', offset: 2, expect: /func Double\(n int\) int/ },
+    completion: { at: 'util.Double(21)', offset: 7, label: 'Double' },
+    definition: { at: 'Double(21)', offset: 2, path: 'util/util.go', line: 5 },
+  },
+  JSON: {
+    language: 'json',
+    file: 'config/app.json',
+    finding: /Incorrect type\. Expected "integer"/,
+    hover: { at: '"port"', offset: 2, expect: /TCP port the demo service listens on/ },
+    completion: { at: '"debug"', offset: 1, label: '"info"' },
+  },
+  YAML: {
+    language: 'yaml',
+    file: 'deploy/compose.yaml',
+    finding: /Value is not accepted\. Valid values: "no", "always", "on-failure", "unless-stopped"/,
+    hover: { at: 'restart:', offset: 2, expect: /When the container is started again after it stops/ },
+    completion: { at: 'sometimes', offset: 0, label: 'unless-stopped' },
+  },
+  CSS: {
+    language: 'css',
+    file: 'web/style.css',
+    finding: /Unknown property: 'colr'/,
+    hover: { at: 'max-width', offset: 2, expect: /maximum width/i },
+    completion: { at: 'margin: 0', offset: 4, label: 'margin' },
+  },
+  SCSS: {
+    language: 'css',
+    file: 'web/theme.scss',
+    finding: /Unknown property: 'paddng'/,
+    hover: { at: 'color: $accent', offset: 1, expect: /color/i },
+    definition: { at: 'color: $accent', offset: 9, path: 'web/theme.scss', line: 1 },
+  },
+  HTML: {
+    language: 'html',
+    file: 'web/index.html',
+    finding: /Unknown property: 'font-weigth'/,
+    hover: { at: '<main>', offset: 2, expect: /The main element represents/ },
+    completion: { at: '<main>', offset: 3, label: 'main' },
+  },
+  Bash: {
+    language: 'shell',
+    file: 'scripts/run.sh',
+    finding: /Double quote to prevent globbing and word splitting/,
+    hover: { at: 'announce $port', offset: 2, expect: /Prints where the service listens/ },
+    completion: { at: 'announce $port', offset: 5, label: 'announce' },
+    definition: { at: 'announce $port', offset: 2, path: 'scripts/run.sh', line: 6 },
+  },
+  Dockerfile: {
+    language: 'dockerfile',
+    file: 'Dockerfile',
+    finding: /Unknown instruction: RUNN/,
+    hover: { at: 'WORKDIR', offset: 2, expect: /working directory/i },
+    completion: { at: 'WORKDIR', offset: 5, label: 'WORKDIR' },
+  },
+  C: {
+    language: 'cpp',
+    file: 'native/checksum.c',
+    finding: /incompatible type 'struct digest'/,
+    hover: { at: 'checksum(bytes', offset: 2, expect: /struct digest checksum\(const unsigned char \*data, size_t length\)/ },
+    completion: { at: 'd.sum - total', offset: 3, label: 'sum' },
+    definition: { at: 'checksum(bytes', offset: 2, path: 'native/checksum.c', line: 3 },
+  },
+};
+
+/** The demo's ten languages and the file of each that carries a finding. */
+const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html'] as const;
+
+describe.runIf(run)('every language against its real server in Chromium', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let sessionId: string;
+  let work: string;
+  let sent: string[];
+
+  const markerMessages = async (path: string) => (await markers(page, sessionId, path)).map((m) => m.message).join('\n');
+  const activeTab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"][data-active="true"]`);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kandev-e2e-matrix-'));
+    const workspace = writeFiles(copyDemoWorkspace(), EXTRA_FILES);
+    // No KANDEV_LSP_MAX_CONNECTIONS: the default cap (sized from memory) must hold the whole demo.
+    stack = await startEditorStack();
+    await putSettings(stack, { lsp_auto_start_languages: DEMO.map((c) => c.language), lsp_auto_install_languages: [...INSTALLED] });
+    // npm's download cache is shared to spare the registry; the servers land in the task HOME.
+    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    ({ sessionId, browser, page } = await openTaskEditor(stack, {
+      title: 'Every language',
+      workspace,
+      env: { HOME: join(work, 'home'), npm_config_cache: npmCache },
+    }));
+    sent = recordSentMethods(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const [name, c] of Object.entries(CASES)) {
+    it(`${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}`, async () => {
+      await openFile(page, c.file);
+      await waitForLspState(page, c.language, 'ready', (INSTALLED as readonly string[]).includes(c.language) ? 240_000 : 120_000);
+      await expect.poll(() => markerMessages(c.file), { timeout: 90_000 }).toMatch(c.finding);
+      // The same finding, listed in Problems under its file.
+      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+
+      if (c.hover) {
+        await placeCaret(page, c.hover.at, c.hover.offset);
+        await runEditorAction(page, 'editor.action.showHover');
+        await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
+        await page.keyboard.press('Escape');
+      }
+      if (c.completion) {
+        await placeCaret(page, c.completion.at, c.completion.offset);
+        await runEditorAction(page, 'editor.action.triggerSuggest');
+        await expect.poll(() => suggestLabels(page), { timeout: 30_000 }).toContain(c.completion.label);
+        await page.keyboard.press('Escape');
+      }
+      if (c.definition) {
+        await placeCaret(page, c.definition.at, c.definition.offset);
+        await page.keyboard.press('F12');
+        await activeTab(c.definition.path).waitFor({ timeout: 30_000 });
+        await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
+      }
+    });
+  }
+
+  it('the whole demo at once with the default lease cap: ten languages attached in one session, each finding in Problems', async () => {
+    for (const c of DEMO) await openFile(page, c.file);
+    expect(new Set(DEMO.map((c) => c.language)).size).toBe(10);
+    expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
+    // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
+    for (const c of DEMO) {
+      expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
+      expect(await markerMessages(c.file), c.file).toMatch(c.finding);
+    }
+    expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(10);
+    expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
+    // The pull-model servers (pyright, the VS Code JSON, CSS and HTML servers) were asked.
+    expect(sent).toContain('textDocument/diagnostic');
+  });
+
+  it('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
+    const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
+    await page.close();
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(10);
+    const again = await (await newContext(browser.browser)).newPage();
+    const sentAgain = recordSentMethods(again);
+    await openSession(again, stack.url, sessionId);
+    page = again;
+    for (const c of [CASES.Python!, CASES.JSON!, CASES.CSS!, CASES.HTML!]) {
+      await openFile(page, c.file);
+      await waitForLspState(page, c.language, 'ready');
+      await expect.poll(() => markerMessages(c.file), { timeout: 60_000 }).toMatch(c.finding);
+      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+    }
+    expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattachedBefore + 4);
+    expect(sentAgain).toContain('textDocument/diagnostic');
+    expect(sentAgain).not.toContain('initialize');
+  });
+});
