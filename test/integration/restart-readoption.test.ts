@@ -92,6 +92,17 @@ describe('restarts', () => {
     const tree = descendants(agentctl as number);
     seen.push(...tree);
     expect(servers).toHaveLength(3);
+    // All three are written down (the backend saw each one's `initialized`): resumable.
+    expect(
+      await eventually(() => {
+        const db = new Database(join(home, 'kandev.db'), { readonly: true });
+        try {
+          return (db.prepare('SELECT COUNT(*) AS n FROM lsp_leases').get() as { n: number }).n === 3;
+        } finally {
+          db.close();
+        }
+      }),
+    ).toBe(true);
 
     const gone = killed(first);
     first.process.kill('SIGKILL');
@@ -188,11 +199,22 @@ describe('restart faults', () => {
     const { ready } = await client.initialize();
     const server = readLog(logFile)[0]?.pid as number;
     seen.push(server);
+    // Resumable once the backend has seen `initialized` and written the lease down.
+    expect(await eventually(() => persistedLeases(faultHome) === 1)).toBe(true);
     const died = killed(stack);
     stack.process.kill('SIGKILL');
     await died;
     await client.closed;
     return { stack, home: faultHome, sessionId: session.id, agentctl: agentctl as number, server, hint: ready.lease as string, logFile };
+  }
+
+  function persistedLeases(faultHome: string): number {
+    const db = new Database(join(faultHome, 'kandev.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM lsp_leases').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
   }
 
   function integrity(faultHome: string): unknown {
