@@ -149,7 +149,11 @@ export class SessionService {
   private track(sessionId: string, host: TaskHost): void {
     this.live.set(sessionId, host);
     const identity = host.pid === undefined ? undefined : processIdentity(host.pid);
-    this.sessions.markRunning(sessionId, host.workspace.workspacePath, host.record ?? (identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined));
+    this.sessions.markRunning(
+      sessionId,
+      host.workspace.workspacePath,
+      host.record ?? (identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined),
+    );
     this.log.info('session_running', { sessionId, pid: host.pid });
     this.running.fire(sessionId);
     void host.exited.then((exit) => {

@@ -123,9 +123,7 @@ export class SessionRepository {
     return this.db.transaction(() => {
       const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running')").all() as SessionRow[];
       this.db
-        .prepare(
-          `UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', ${CLEAR_HOST} WHERE status IN ('starting', 'running')`,
-        )
+        .prepare(`UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', ${CLEAR_HOST} WHERE status IN ('starting', 'running')`)
         .run(new Date().toISOString());
       const hosts = rows
         .filter((r) => r.host_pid !== null && r.host_identity !== null)

@@ -1,5 +1,12 @@
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
-import { TASK_HOST_PATHS, TASK_HOST_RESTART_PATHS, workspaceIdentityOf, type LiveStreamAccount, type LiveStreamsReply, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  TASK_HOST_PATHS,
+  TASK_HOST_RESTART_PATHS,
+  workspaceIdentityOf,
+  type LiveStreamAccount,
+  type LiveStreamsReply,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { TaskHostEndpoint } from './endpoint.js';

@@ -272,7 +272,15 @@ export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame
  * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
  */
 export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
-export const LOG_REASONS = [...ATTACH_REASONS, ...DETACH_REASONS, ...EXIT_REASONS, 'detached_deadline', 'capacity', 'backend_restarted', ...END_REASONS] as const;
+export const LOG_REASONS = [
+  ...ATTACH_REASONS,
+  ...DETACH_REASONS,
+  ...EXIT_REASONS,
+  'detached_deadline',
+  'capacity',
+  'backend_restarted',
+  ...END_REASONS,
+] as const;
 export type LogReason = (typeof LOG_REASONS)[number];
 export type AttachReason = (typeof ATTACH_REASONS)[number];
 export type DetachReason = (typeof DETACH_REASONS)[number];
