@@ -39,6 +39,8 @@ describe('agentctl LSP bridge with real language servers', () => {
       workspaceUri: `file://${workspace}`,
       repoSubpaths: [],
       trustedTools: { tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')) },
+      // The stream's id on this task host: what a restarted backend resumes.
+      stream: expect.any(Number),
     });
     const rootUri = pathToFileURL(workspace).href;
     const init = await client.request('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {} });
