@@ -39,13 +39,6 @@ function recordOf(row: SessionRow): TaskHostRecord | undefined {
   return record;
 }
 
-/** A task-host process a previous backend process left behind. */
-export interface LeftoverHost {
-  sessionId: string;
-  pid: number;
-  identity: string;
-}
-
 function toSession(row: SessionRow): Session {
   const session: Session = { id: row.id, taskId: row.task_id, status: row.status as SessionStatus, createdAt: row.created_at };
   if (row.workspace_path !== null && row.status === 'running') session.workspacePath = row.workspace_path;
@@ -113,22 +106,5 @@ export class SessionRepository {
       const record = recordOf(row);
       return { sessionId: row.id, taskId: row.task_id, ...(record ? { record } : {}) };
     });
-  }
-
-  /**
-   * Sessions a previous backend process left starting or running are stopped, never shown as live:
-   * nobody holds their token any more. Returns the count and the processes that may still run.
-   */
-  stopLeftovers(): { stopped: number; hosts: LeftoverHost[] } {
-    return this.db.transaction(() => {
-      const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running')").all() as SessionRow[];
-      this.db
-        .prepare(`UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', ${CLEAR_HOST} WHERE status IN ('starting', 'running')`)
-        .run(new Date().toISOString());
-      const hosts = rows
-        .filter((r) => r.host_pid !== null && r.host_identity !== null)
-        .map((r) => ({ sessionId: r.id, pid: r.host_pid as number, identity: r.host_identity as string }));
-      return { stopped: rows.length, hosts };
-    })();
   }
 }
