@@ -17,6 +17,8 @@
  *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
  *     Problems, with every language on: first use (servers installed on the way), cold (a new
  *     session, every server launched) and warm (the file reopened while its server runs).
+ *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
+ *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
  *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of
  *     a real typescript-language-server lease against a cold start, to the first hover answered.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
@@ -29,6 +31,7 @@ import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
 import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
+import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
 import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
@@ -51,7 +54,9 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'restart']);
+const sections = new Set(
+  process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live', 'restart'],
+);
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
@@ -205,9 +210,10 @@ async function search(): Promise<void> {
 }
 
 async function findings(): Promise<void> {
-  ensureBuilt('web');
-  // The production bundle and the backend's default lease cap: the whole demo at once, as shipped.
-  const stack = await startStack({ KANDEV_WEB_DIR: join(repoRoot, webDist) });
+  ensureBuilt('web-test');
+  // The backend's default lease cap (the whole demo at once). The web app's test build: the same
+  // code as the production bundle plus test hooks, and it spares a second web build per run.
+  const stack = await startStack();
   try {
     const rows = await findingTimes(stack, FINDING_ROUNDS);
     out(
@@ -274,6 +280,11 @@ async function main(): Promise<void> {
     if (sections.has('profile')) await profile(dir);
     if (sections.has('faults')) results.faults = await runFaultBench();
     if (sections.has('findings')) await findings();
+    if (sections.has('live')) {
+      const live = await liveBench();
+      results.live = live.figures;
+      out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
+    }
     if (sections.has('restart')) await restart();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,11 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import {
+  lspStatesSeen,
   lspStatus,
   openFile,
   openSession,
   putSettings,
   received,
+  recordLspStates,
   startFakeSession,
   waitForLspState,
   webDistSnapshot,
@@ -145,6 +147,7 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       const s = await startFakeSession(first, { binary: 'kotlin-lsp', script: leaseScript, files: { [FILE]: MAIN_KT } });
       const tab = await page();
       const witness = await witnessLspSockets(tab);
+      await recordLspStates(tab);
       await openSession(tab, first.url, s.sessionId);
       await openFile(tab, FILE);
       await waitForLspState(tab, 'kotlin', 'ready');
@@ -155,7 +158,10 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       first.process.kill('SIGTERM');
       await gone;
       expect(isAlive(pid as number)).toBe(false);
+      // The page notices the loss (its socket closes); from then on every state it shows is kept.
       await expect.poll(() => lspStatus(tab, 'kotlin').getAttribute('data-state'), { timeout: 30_000 }).not.toBe('ready');
+      const statesBefore = (await lspStatesSeen(tab)).length;
+      const framesBefore = witness.received.length;
 
       // The same KANDEV_HOME and port: the page's next socket reaches the new backend.
       second = await startStack({ KANDEV_WEB_DIR: web, KANDEV_PORT: String(port), KANDEV_HOME: first.home });
@@ -163,6 +169,13 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       expect((await second.api<{ status: string }>(`/api/sessions/${s.sessionId}`)).status).not.toBe('running');
       await expect.poll(() => lspStatus(tab, 'kotlin').getAttribute('data-state'), { timeout: 60_000 }).toMatch(/^(off|unavailable|error)$/);
       expect(isAlive(pid as number)).toBe(false);
+
+      // Every state shown and every frame received between the loss and the new session: none
+      // of them says the old lease is live (not only the last one, which a poll would read).
+      const shownMeanwhile = (await lspStatesSeen(tab)).slice(statesBefore);
+      expect(shownMeanwhile).not.toContain('kotlin:ready');
+      const readyMeanwhile = witness.received.slice(framesBefore).filter(({ frame }) => /"status":"(ready|synchronized)"/.test(frame));
+      expect(readyMeanwhile).toEqual([]);
 
       const next = await second.startSession(s.taskId);
       await openSession(tab, second.url, next.id);

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ExecutorKind, Session, Task } from '@kandev/protocol';
+import { CloseCode, type ExecutorKind, type Session, type Task } from '@kandev/protocol';
 import { emulateScheme, expectTheme, openHome, screenshot } from '../support/app.js';
 import { repoRoot } from '../support/build.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
@@ -149,5 +149,27 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
   it('S26 the backend started no agentctl and the pages opened no /lsp WebSocket', () => {
     expect(descendantCommands(stack.process.pid!).filter((cmd) => cmd.includes('agentctl'))).toEqual([]);
     expect(lspSockets).toEqual([]);
+  });
+
+  it('S26 an editor that starts LSP for the session anyway (its signed-in /lsp socket) is refused with 4004 and nothing starts or resumes', async () => {
+    const context = await newContext(browser.browser, 'desktop');
+    const page = await context.newPage();
+    await openHome(page, stack.url);
+    const refused = (await sessionsOf(tasks.remote_docker!.id))[0]!;
+    // The socket the editor's connection opens for a TypeScript file, with the page's own cookie.
+    const close = await page.evaluate(
+      (path) =>
+        new Promise<{ code: number; frames: string[] }>((resolve) => {
+          const frames: string[] = [];
+          const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}${path}`);
+          ws.onmessage = (event) => frames.push(String(event.data));
+          ws.onclose = (event) => resolve({ code: event.code, frames });
+        }),
+      `/lsp/${refused.id}?language=typescript`,
+    );
+    expect(close).toEqual({ code: CloseCode.ExecutorUnsupported, frames: [] });
+    expect(descendantCommands(stack.process.pid!).filter((cmd) => cmd.includes('agentctl'))).toEqual([]);
+    expect((await sessionsOf(tasks.remote_docker!.id)).map((s) => [s.id, s.status])).toEqual([[refused.id, 'failed']]);
+    await context.close();
   });
 });

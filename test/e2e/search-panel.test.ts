@@ -92,11 +92,22 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
   });
 
   it('a new query aborts the running search, whose hits never show', async () => {
-    // The first search is held before it reaches the backend, so it is certainly still running.
-    const held: Route[] = [];
+    // The first search reaches the backend, which answers it with hits; the answer is held on
+    // its way back to the page, so the search is certainly still running there when the next
+    // query is typed.
+    const answered: Array<{ status: number; body: string }> = [];
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(
       (url) => url.pathname.endsWith('/search') && url.searchParams.get('q') === 'Needle',
-      (route) => void held.push(route),
+      async (route: Route) => {
+        const response = await route.fetch();
+        // The hits stream as NDJSON, one line each, as the task host finds them.
+        const body = await response.text();
+        answered.push({ status: response.status(), body });
+        await released;
+        await route.fulfill({ response, body }).catch(() => undefined);
+      },
     );
     const firstFailed = new Promise<Request>((resolve) =>
       page.on('requestfailed', (r) => {
@@ -106,11 +117,16 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
     const input = page.getByTestId('search-input');
     await input.fill('Needle');
     await page.locator('[data-testid="search-panel"][data-search-state="searching"]').waitFor();
-    await expect.poll(() => held.length).toBe(1);
+    await expect.poll(() => answered.length).toBe(1);
+    expect(answered[0]!.status).toBe(200);
+    expect(answered[0]!.body).toContain('src/a.ts');
     await input.fill('print');
     expect((await firstFailed).failure()?.errorText).toMatch(/ABORTED/);
+    // The backend's answer is let go now: the page has dropped that request, nothing of it shows.
+    release();
     await done('print|');
     expect(await locations()).toEqual(['lib/b.py:1:1']);
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.unrouteAll({ behavior: 'wait' });
+    expect(await locations()).toEqual(['lib/b.py:1:1']);
   });
 });

@@ -6,7 +6,17 @@ import type { Task } from '@kandev/protocol';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { markers, openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
+import {
+  lspStatesSeen,
+  markers,
+  openFile,
+  openSession,
+  recordLspStates,
+  setCaret,
+  startEditorStack,
+  waitForLspState,
+  witnessLspSockets,
+} from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 import { hostileWorkspace } from '../integration/trust-support.js';
 
@@ -33,6 +43,7 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
   let page: Page;
   let task: Task;
   let sessionId: string;
+  let sockets: Awaited<ReturnType<typeof witnessLspSockets>>;
 
   const typeErrorShown = () =>
     expect
@@ -46,6 +57,8 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
+    await recordLspStates(page);
+    sockets = await witnessLspSockets(page);
     await openSession(page, stack.url, sessionId);
     await openFile(page, 'a.ts');
     await waitForLspState(page, 'typescript', 'ready');
@@ -76,8 +89,31 @@ describe.runIf(run)('workspace trust switch in Chromium', () => {
     await page.locator('[data-testid="workspace-trust-button"][data-trusted="true"]').waitFor();
     expect(await page.locator('[data-testid="workspace-trust-state"]').innerText()).toContain('Trusted');
     expect((await stack.api<Task>(`/api/tasks/${task.id}`)).trustWorkspaceTools).toBe(true);
-    // Nothing restarted by itself: the running server keeps the trust it started with.
+  });
+
+  it('nothing restarts by itself: after the switch, the running server (the same socket, never the workspace TypeScript) answers an edit', async () => {
+    const statesBefore = (await lspStatesSeen(page)).length;
+    const socketsBefore = sockets.opened.length;
+    // A round trip through the server after the switch: a new error in a new line. Whatever
+    // answers it is the server that runs now, so a restart by the switch could not hide here.
+    await page.keyboard.press('Escape');
+    await setCaret(page, 2, 1);
+    await page.keyboard.type('export const s: string = 1;\n');
+    await expect
+      .poll(async () => (await markers(page, sessionId, 'a.ts')).map((m) => m.message).join('\n'), { timeout: 60_000 })
+      .toMatch(/Type 'number' is not assignable to type 'string'/);
     expect(ws.runs()).toEqual([]);
+    expect(sockets.opened.length).toBe(socketsBefore);
+    expect(sockets.closes).toEqual([]);
+    expect((await lspStatesSeen(page)).slice(statesBefore)).toEqual([]);
+    expect(await page.locator('[data-testid="lsp-status"][data-language="typescript"]').first().getAttribute('data-state')).toBe('ready');
+    // Back to the text on disk, so the reload below leaves nothing unsaved behind.
+    const clean = page.locator('[data-testid="editor-tab"][data-path="a.ts"][data-dirty="false"]');
+    for (let i = 0; i < 20 && (await clean.count()) === 0; i++) await page.keyboard.press('Control+Z');
+    await clean.waitFor();
+    // The dialog again, which still offers the reload that applies the switch.
+    await page.locator('[data-testid="workspace-trust-button"]').click();
+    await page.locator('[data-testid="workspace-trust-restart"]').waitFor();
   });
 
   it('the offered reload restarts the server, which now runs the workspace TypeScript', async () => {

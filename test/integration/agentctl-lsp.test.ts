@@ -1,5 +1,5 @@
 import { CloseCode } from '@kandev/protocol';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +38,11 @@ describe('agentctl LSP bridge with real language servers', () => {
       workspacePath: workspace,
       workspaceUri: `file://${workspace}`,
       repoSubpaths: [],
-      trustedTools: { tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')) },
+      // Untrusted servers run without network where bubblewrap works (docs/workspace-trust.md).
+      trustedTools: {
+        tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')),
+        network: existsSync('/usr/bin/bwrap') ? 'off' : 'unavailable',
+      },
       // The stream's id on this task host: what a restarted backend resumes.
       stream: expect.any(Number),
     });

@@ -163,7 +163,38 @@ describe('a real language server through the whole path', () => {
     expect(await aliveAtReleased).toEqual([]);
     expect(await client.closed).toMatchObject({ code: 1000 });
   });
+
+  it("/metrics times each frame the relay handles, both ways, and the server's start", async () => {
+    const before = await relayCounts();
+    const client = open();
+    await initialize(client);
+    expect(client.frames.find((f) => f.status === 'ready')).toMatchObject({ resumed: false });
+    // Each frame is timed before it is handed on, so by the time an answer arrived it was counted.
+    const after = await relayCounts();
+    expect(after.start).toBe(before.start + 1);
+    expect(after.toServer).toBeGreaterThanOrEqual(before.toServer + 1);
+    expect(after.toBrowser).toBeGreaterThanOrEqual(before.toBrowser + 2);
+    client.ws.send(JSON.stringify({ control: 'release', reason: 'stop' }));
+    await client.waitFor((f) => f.status === 'released');
+    await client.closed;
+  });
 });
+
+async function relayCounts(): Promise<{ toServer: number; toBrowser: number; start: number }> {
+  const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders() })).text();
+  const count = (series: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${series} `))
+        ?.split(' ')[1] ?? 0,
+    );
+  return {
+    toServer: count('kandev_lsp_relay_added_seconds_count{direction="to_server"}'),
+    toBrowser: count('kandev_lsp_relay_added_seconds_count{direction="to_browser"}'),
+    start: count('kandev_lsp_server_start_seconds_count'),
+  };
+}
 
 describe('bad browser input closes only that connection', () => {
   it('a malformed frame closes its connection with 1007 and an oversized one with 1009; a neighbour keeps working', async () => {

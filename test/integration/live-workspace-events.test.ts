@@ -95,6 +95,19 @@ describe('the events stream: what a page hears', () => {
     second.close();
   });
 
+  it('a commit made on the task host (HEAD, index and refs move) reaches the page as a clean git state', async () => {
+    const { sessionId, dir } = await gitSession('commit');
+    const page = new EventsClient(stack.url, sessionId);
+    const before = (await page.waitFor(gitFrame)).state as Extract<GitState, { available: true }>;
+    expect(before.files.length).toBe(2);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'second');
+    const after = await page.waitFor((f) => gitFrame(f) && f.state.available && f.state.files.length === 0);
+    expect((after as Extract<WorkspaceEventFrame, { type: 'git' }>).state).toMatchObject({ available: true, branch: 'main' });
+    expect(JSON.stringify(after)).not.toContain(before.head as string);
+    page.close();
+  });
+
   it('a non-git workspace says so', async () => {
     const dir = join(root, 'plain');
     mkdirSync(dir, { recursive: true });

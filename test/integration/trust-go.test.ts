@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '@kandev/protocol';
+import { prerequisite } from '../support/env.js';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
 import { diagnosticsOf, hostileWorkspace, hoverText, makeExecutable, openFile, recordingShim, serverEnvironments, setTrust } from './trust-support.js';
 
@@ -16,8 +17,10 @@ import { diagnosticsOf, hostileWorkspace, hoverText, makeExecutable, openFile, r
  *   by name for every package load. Untrusted servers get a PATH without workspace entries.
  * - `go 1.99` in go.mod: Go 1.21+ with GOTOOLCHAIN=auto downloads that toolchain from GOPROXY
  *   and runs it. Untrusted gopls gets GOTOOLCHAIN=local. The GOPROXY here is a local server that
- *   records every request; Debian's go on this host (1.19) predates toolchain switching, so the
- *   "trusted: it asks for the toolchain" check only runs where go can switch.
+ *   records every request. Debian 12's go (1.19, what gopls runs here) predates toolchain
+ *   switching, so the last check runs a go that can switch (1.21+, golang-1.22-go from
+ *   bookworm-backports, see scripts/install-system-deps.sh) with each gopls's own environment.
+ *   Without such a go that check is skipped locally and fails in CI, like any missing prerequisite.
  */
 const mainGo = 'package main\n\n// Hello greets.\nfunc Hello() string { return "hi" }\n\nfunc main() {\n\tvar n int = "x"\n\t_ = n\n\t_ = Hello()\n}\n';
 const ws = hostileWorkspace('go', {
@@ -29,8 +32,14 @@ makeExecutable(ws, 'bin/go');
 const source = { path: 'main.go', languageId: 'go', text: mainGo };
 let untrustedPid = 0;
 const tag = `trust-go-${process.pid}`;
-const goMinor = Number(/go1\.(\d+)/.exec(execFileSync('/usr/bin/go', ['version'], { encoding: 'utf8' }))?.[1] ?? 0);
-const goSwitchesToolchains = goMinor >= 21;
+const goMinor = (go: string) => Number(/go1\.(\d+)/.exec(execFileSync(go, ['version'], { encoding: 'utf8' }))?.[1] ?? 0);
+/** A go that downloads the toolchain go.mod asks for (1.21+): Debian's own, or a backports one beside it. */
+const switchingGo = ['/usr/bin/go', ...Array.from({ length: 10 }, (_, i) => `/usr/lib/go-1.${30 - i}/bin/go`)].find(
+  (go) => existsSync(go) && goMinor(go) >= 21,
+);
+const canSwitch = prerequisite(switchingGo !== undefined, 'a go that switches toolchains (Go 1.21+: golang-1.22-go from bookworm-backports)');
+/** The environments the untrusted and the trusted gopls ran with (read from /proc by the tests below). */
+const seenEnv: { untrusted?: Record<string, string>; trusted?: Record<string, string> } = {};
 
 const proxyRequests: string[] = [];
 let proxy: Server;
@@ -76,6 +85,7 @@ describe('workspace trust: gopls', () => {
     expect(servers).toHaveLength(1);
     untrustedPid = servers[0]!.pid;
     const env = servers[0]?.env;
+    seenEnv.untrusted = env;
     expect(env?.GOTOOLCHAIN).toBe('local');
     expect(env?.PATH?.split(delimiter)).not.toContain(join(ws.dir, 'bin'));
     expect(ws.runs()).toEqual([]);
@@ -91,12 +101,27 @@ describe('workspace trust: gopls', () => {
     const trusted = serverEnvironments('gopls', 'KANDEV_TRUST_TEST', tag).filter((s) => s.pid !== untrustedPid);
     expect(trusted).toHaveLength(1);
     expect(trusted[0]?.env.GOTOOLCHAIN).toBeUndefined();
+    seenEnv.trusted = trusted[0]?.env;
     expect(ws.runs().length).toBeGreaterThan(0);
     expect(ws.runs().every((line) => line.startsWith('workspace go '))).toBe(true);
     await client.leave();
   });
 
-  it.skipIf(!goSwitchesToolchains)("trusted, Go 1.21+: go.mod's go 1.99 makes go ask GOPROXY for that toolchain", () => {
-    expect(toolchainRequests().length).toBeGreaterThan(0);
-  });
+  it.runIf(canSwitch)(
+    "go.mod's go 1.99, loaded by a go that switches toolchains with each gopls's environment: trusted asks GOPROXY for it, untrusted never",
+    () => {
+      const load = (env: Record<string, string> | undefined) => {
+        expect(env).toBeDefined();
+        try {
+          execFileSync(switchingGo as string, ['list', './...'], { cwd: ws.dir, env, stdio: 'pipe' });
+        } catch {
+          // go 1.99 exists nowhere: the load fails either way; what it asked GOPROXY is the witness.
+        }
+      };
+      load(seenEnv.untrusted);
+      expect(toolchainRequests()).toEqual([]);
+      load(seenEnv.trusted);
+      expect(toolchainRequests().length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -31,6 +31,18 @@ export async function expectTheme(page: Page, theme: 'light' | 'dark'): Promise<
   await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached', timeout: 5_000 });
 }
 
+/**
+ * The page has painted what it has: web fonts loaded and two animation frames gone by (a layout
+ * that follows a resize observer lands in the first). Checked before a screenshot, axe or a
+ * layout measurement instead of a fixed wait.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  });
+}
+
 export const SCREENS_DIR = join(repoRoot, 'test-results/screens');
 
 /** A full-window PNG in test-results/screens/<name>.png. */

@@ -154,6 +154,8 @@ export interface LspSocketWitness {
   closes: Array<{ code: number | undefined; reason: string | undefined }>;
   /** Text frames the page sent (JSON-RPC and control frames). */
   sent: string[];
+  /** Text frames the backend sent, with the URL of the socket that carried each. */
+  received: Array<{ url: string; frame: string }>;
 }
 
 /**
@@ -162,7 +164,7 @@ export interface LspSocketWitness {
  * never the close reason. Call before navigating.
  */
 export async function witnessLspSockets(page: Page): Promise<LspSocketWitness> {
-  const witness: LspSocketWitness = { opened: [], closes: [], sent: [] };
+  const witness: LspSocketWitness = { opened: [], closes: [], sent: [], received: [] };
   await page.routeWebSocket(/\/lsp\//, (ws) => {
     witness.opened.push(ws.url());
     const server = ws.connectToServer();
@@ -170,7 +172,10 @@ export async function witnessLspSockets(page: Page): Promise<LspSocketWitness> {
       witness.sent.push(String(message));
       server.send(message);
     });
-    server.onMessage((message) => ws.send(message));
+    server.onMessage((message) => {
+      witness.received.push({ url: ws.url(), frame: String(message) });
+      ws.send(message);
+    });
     server.onClose((code, reason) => {
       witness.closes.push({ code, reason });
       ws.close({ code, reason });

@@ -224,7 +224,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       http.close();
       events.dispose();
       git.dispose();
-      watcher.dispose();
+      await watcher.close();
       await streams.shutdownAll();
       // Give the 1001 close frames a moment to flush and be answered before dropping sockets.
       const handshakes = deadline(streamHost.timings.clock ?? systemClock, CLOSE_HANDSHAKE_WAIT_MS);

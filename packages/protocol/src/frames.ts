@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH } from './bounds.js';
 import { decodePrimitive } from './envelope.js';
 import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonDepth.js';
@@ -41,7 +42,15 @@ export interface TrustedToolPins {
    * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
    */
   buildFiles?: string[];
+  /**
+   * The server's network while untrusted: `off`, it runs in a network namespace of its own
+   * (loopback only, nothing reachable); `unavailable`, this task host could not cut it off
+   * (not Linux, bubblewrap missing, or new namespaces refused) and it has the host's network.
+   */
+  network?: ServerNetwork;
 }
+
+export type ServerNetwork = 'off' | 'unavailable';
 
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {
@@ -103,7 +112,16 @@ export interface RestartingFrame {
   attempt: number;
   of: number;
   stderrTail?: string;
+  /** Why the process ended when agentctl ended it (absent: it exited by itself). */
+  cause?: ServerExitCause;
 }
+
+/**
+ * Why agentctl ended a server itself: `stdin_timeout`, the server took nothing from its stdin for
+ * the stdin cutoff (STDIN_WRITE_CUTOFF_MS) while frames waited for it, so it was treated as hung,
+ * killed and reaped. A server that is merely slow is never ended by a hop's write deadline.
+ */
+export type ServerExitCause = 'stdin_timeout';
 
 /**
  * The server process exited: agentctl sends it to the backend right before closing 4006, and the
@@ -114,6 +132,7 @@ export interface ServerExitedFrame {
   status: 'server_exited';
   language: LanguageId;
   stderrTail?: string;
+  cause?: ServerExitCause;
 }
 export interface ReleasedFrame {
   status: 'released';
@@ -124,32 +143,31 @@ export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFr
 export type StatusFrame =
   InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame | RestartingFrame | ServerExitedFrame;
 
-export type ReleaseReason = 'stop' | 'editor_idle';
-export interface AttachmentReadyControl {
-  control: 'attachment-ready';
-}
-export interface ReleaseControl {
-  control: 'release';
-  reason: ReleaseReason;
-}
+export const releaseReasonSchema = z.enum(['stop', 'editor_idle']);
+export type ReleaseReason = z.infer<typeof releaseReasonSchema>;
+
 /**
- * backend -> agentctl only, on the task-host stream after the broker sent `exit`: end the server
- * (a short grace to read `exit`, then SIGTERM, then SIGKILL), reap its whole tree, answer with a
- * `reaped` frame, then close 1000. A browser sending it is ignored.
+ * Control frames (browser -> backend; `release-stream` backend -> agentctl). `release-stream`:
+ * on the task-host stream after the broker sent `exit`, end the server (a short grace to read
+ * `exit`, then SIGTERM, then SIGKILL), reap its whole tree, answer with a `reaped` frame, then
+ * close 1000. A browser sending it is ignored. Members beyond these are ignored, never refused.
  */
-export interface ReleaseStreamControl {
-  control: 'release-stream';
-}
-export type ControlFrame = AttachmentReadyControl | ReleaseControl | ReleaseStreamControl;
+export const controlFrameSchema = z.discriminatedUnion('control', [
+  z.object({ control: z.literal('attachment-ready') }),
+  z.object({ control: z.literal('release'), reason: releaseReasonSchema }),
+  z.object({ control: z.literal('release-stream') }),
+]);
+export type ControlFrame = z.infer<typeof controlFrameSchema>;
+export type AttachmentReadyControl = Extract<ControlFrame, { control: 'attachment-ready' }>;
+export type ReleaseControl = Extract<ControlFrame, { control: 'release' }>;
+export type ReleaseStreamControl = Extract<ControlFrame, { control: 'release-stream' }>;
 
 export function isStatusFrame(value: unknown): value is StatusFrame {
   return isRecord(value) && typeof value.status === 'string' && !('jsonrpc' in value);
 }
 
 export function isControlFrame(value: unknown): value is ControlFrame {
-  if (!isRecord(value) || 'jsonrpc' in value) return false;
-  if (value.control === 'attachment-ready' || value.control === 'release-stream') return true;
-  return value.control === 'release' && (value.reason === 'stop' || value.reason === 'editor_idle');
+  return isRecord(value) && !('jsonrpc' in value) && controlFrameSchema.safeParse(value).success;
 }
 
 /** A JSON-RPC 2.0 message: the minimum shape every hop checks before forwarding. */

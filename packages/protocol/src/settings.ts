@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { isLanguageId, LANGUAGE_IDS, type LanguageId } from './languages.js';
 import { isRecord } from './records.js';
 
@@ -6,24 +7,91 @@ export type StatusLocation = (typeof STATUS_LOCATIONS)[number];
 export const LOCALES = ['en', 'pseudo', 'pt-pt', 'zh-cn'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** Per-user editor settings (DESIGN section 9). Field names are the HTTP API's. */
-export interface UserSettings {
-  lsp_auto_start_languages: LanguageId[];
-  lsp_auto_install_languages: LanguageId[];
-  /** Per-language JSON handed to the server through workspace/configuration. */
-  lsp_server_configs: Partial<Record<LanguageId, Record<string, unknown>>>;
-  lsp_status_location: StatusLocation;
-  show_status_bar: boolean;
-  locale: Locale;
-  /** Order of the application status-bar items, persisted when the user reorders them. */
-  status_bar_order: string[];
-  /** Per-language editing switches (format on save / on type, inlay hints); absent means off. */
-  lsp_editor_features: Partial<Record<LanguageId, EditorFeatureSettings>>;
-}
-
 export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints'] as const;
 export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
-export type EditorFeatureSettings = Partial<Record<EditorFeatureKey, boolean>>;
+
+/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
+export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
+
+const unknownLanguage = (key: unknown) => `unknown language: ${String(key)}`;
+/** The language key of a record entry an issue is about (its path's last step). */
+const entryKey = (path: readonly PropertyKey[] | undefined) => String(path?.[path.length - 1] ?? '');
+
+/** A list of language ids drawn from `allowed`; repeats are dropped, order kept. */
+function languageList(allowed: readonly LanguageId[]) {
+  return z.pipe(
+    z.array(
+      z
+        .enum(LANGUAGE_IDS, { error: (issue) => unknownLanguage(issue.input) })
+        .check(z.refine((id) => allowed.includes(id), { error: (issue) => `language cannot be used here: ${String(issue.input)}` })),
+      { error: 'must be an array of language ids' },
+    ),
+    z.transform((ids: LanguageId[]) => [...new Set(ids)]),
+  );
+}
+
+type Issue = { code?: string; input?: unknown; path?: readonly PropertyKey[] };
+
+/**
+ * An object whose keys `keyOk` accepts, each value checked by `value`. Its refusals: `notObject`
+ * when it is not a JSON object, `badKey(key, path)` for the first key it does not accept.
+ */
+function keyedRecord<V extends z.ZodMiniType>(
+  keyOk: (key: string) => boolean,
+  value: V,
+  notObject: (issue: Issue) => string,
+  badKey: (key: string, issue: Issue) => string,
+) {
+  return z.record(z.string().check(z.refine(keyOk)), value, {
+    error: (issue) => (issue.code === 'invalid_key' ? badKey(String(issue.input), issue) : notObject(issue)),
+  });
+}
+
+/** An object keyed by language id; `null` for a language removes its entry when merged. */
+function perLanguage<V extends z.ZodMiniType>(value: V) {
+  return keyedRecord(isLanguageId, z.nullable(value), () => 'must be an object keyed by language id', unknownLanguage);
+}
+
+const serverConfig = z.record(z.string(), z.unknown(), { error: (issue) => `${entryKey(issue.path)}: configuration must be a JSON object` });
+const editorFeatures = keyedRecord(
+  (key) => (EDITOR_FEATURE_KEYS as readonly string[]).includes(key),
+  z.boolean({ error: (issue) => `${(issue.path ?? []).join('.')}: must be true or false` }),
+  (issue) => `${entryKey(issue.path)}: must be an object of switches`,
+  // The path of a refused key ends with the key itself; the language is the step before it.
+  (key, issue) => `${entryKey(issue.path?.slice(0, -1))}: unknown switch ${key}`,
+);
+
+/**
+ * What `PUT /api/settings` accepts, field by field: each field's schema, with the copy of its
+ * refusal. Record fields merge per language onto the current value (see mergeSettings).
+ */
+const SETTINGS_PATCH = {
+  lsp_auto_start_languages: languageList(LANGUAGE_IDS),
+  lsp_auto_install_languages: languageList(AUTO_INSTALLABLE_LANGUAGES),
+  lsp_server_configs: perLanguage(serverConfig),
+  lsp_status_location: z.enum(STATUS_LOCATIONS, { error: 'must be toolbar or status_bar' }),
+  show_status_bar: z.boolean({ error: 'must be true or false' }),
+  locale: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }),
+  status_bar_order: z.array(z.string({ error: 'must be an array of strings' }), { error: 'must be an array of strings' }),
+  lsp_editor_features: perLanguage(editorFeatures),
+};
+
+/** Per-user editor settings. Field names are the HTTP API's; the type is the schema's. */
+export const userSettingsSchema = z.object({
+  lsp_auto_start_languages: z.array(z.enum(LANGUAGE_IDS)),
+  lsp_auto_install_languages: z.array(z.enum(LANGUAGE_IDS)),
+  /** Per-language JSON handed to the server through workspace/configuration. */
+  lsp_server_configs: z.partialRecord(z.enum(LANGUAGE_IDS), z.record(z.string(), z.unknown())),
+  lsp_status_location: z.enum(STATUS_LOCATIONS),
+  show_status_bar: z.boolean(),
+  locale: z.enum(LOCALES),
+  /** Order of the application status-bar items, persisted when the user reorders them. */
+  status_bar_order: z.array(z.string()),
+  /** Per-language editing switches (format on save / on type, inlay hints); absent means off. */
+  lsp_editor_features: z.partialRecord(z.enum(LANGUAGE_IDS), z.partialRecord(z.enum(EDITOR_FEATURE_KEYS), z.boolean())),
+});
+export type UserSettings = z.infer<typeof userSettingsSchema>;
+export type EditorFeatureSettings = NonNullable<UserSettings['lsp_editor_features'][LanguageId]>;
 
 export const DEFAULT_SETTINGS: UserSettings = {
   lsp_auto_start_languages: ['typescript', 'python', 'go'],
@@ -36,96 +104,46 @@ export const DEFAULT_SETTINGS: UserSettings = {
   lsp_editor_features: {},
 };
 
-/** Languages whose servers can be installed automatically on some task host (never Kotlin or clangd). */
-export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = ['typescript', 'python', 'go', 'rust', 'json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
-
 export type SettingsError = { field: string; message: string };
 
-function languageList(field: string, value: unknown, allowed: readonly LanguageId[]): LanguageId[] | SettingsError {
-  if (!Array.isArray(value)) return { field, message: 'must be an array of language ids' };
-  const out: LanguageId[] = [];
-  for (const item of value) {
-    if (!isLanguageId(item)) return { field, message: `unknown language: ${String(item)}` };
-    if (!allowed.includes(item)) return { field, message: `language cannot be used here: ${item}` };
-    if (!out.includes(item)) out.push(item);
-  }
-  return out;
-}
+const isPatchField = (field: string): field is keyof typeof SETTINGS_PATCH => Object.hasOwn(SETTINGS_PATCH, field);
 
 /**
  * Validates a partial settings update and merges it onto `current`. Unknown fields are refused so
- * a typo never silently does nothing.
+ * a typo never silently does nothing. The first wrong field refuses the whole update, named in
+ * the error with what is wrong with it.
  */
 export function mergeSettings(current: UserSettings, patch: unknown): { ok: true; settings: UserSettings } | { ok: false; error: SettingsError } {
   if (!isRecord(patch)) return { ok: false, error: { field: '', message: 'settings must be a JSON object' } };
   const next: UserSettings = { ...current };
   for (const [field, value] of Object.entries(patch)) {
-    switch (field) {
-      case 'lsp_auto_start_languages':
-      case 'lsp_auto_install_languages': {
-        const allowed = field === 'lsp_auto_install_languages' ? AUTO_INSTALLABLE_LANGUAGES : LANGUAGE_IDS;
-        const parsed = languageList(field, value, allowed);
-        if (!Array.isArray(parsed)) return { ok: false, error: parsed };
-        next[field] = parsed;
-        break;
-      }
-      case 'lsp_server_configs': {
-        if (!isRecord(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
-        const configs: UserSettings['lsp_server_configs'] = { ...current.lsp_server_configs };
-        for (const [lang, config] of Object.entries(value)) {
-          if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
-          if (config === null) {
-            delete configs[lang];
-            continue;
-          }
-          if (!isRecord(config)) return { ok: false, error: { field, message: `${lang}: configuration must be a JSON object` } };
-          configs[lang] = config;
-        }
-        next.lsp_server_configs = configs;
-        break;
-      }
-      case 'lsp_status_location':
-        if (!(STATUS_LOCATIONS as readonly unknown[]).includes(value)) return { ok: false, error: { field, message: 'must be toolbar or status_bar' } };
-        next.lsp_status_location = value as StatusLocation;
-        break;
-      case 'show_status_bar':
-        if (typeof value !== 'boolean') return { ok: false, error: { field, message: 'must be true or false' } };
-        next.show_status_bar = value;
-        break;
-      case 'locale':
-        if (!(LOCALES as readonly unknown[]).includes(value)) return { ok: false, error: { field, message: `must be one of ${LOCALES.join(', ')}` } };
-        next.locale = value as Locale;
-        break;
-      case 'status_bar_order':
-        if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, error: { field, message: 'must be an array of strings' } };
-        next.status_bar_order = value as string[];
-        break;
-      case 'lsp_editor_features': {
-        if (!isRecord(value)) return { ok: false, error: { field, message: 'must be an object keyed by language id' } };
-        const features: UserSettings['lsp_editor_features'] = { ...current.lsp_editor_features };
-        for (const [lang, entry] of Object.entries(value)) {
-          if (!isLanguageId(lang)) return { ok: false, error: { field, message: `unknown language: ${lang}` } };
-          if (entry === null) {
-            delete features[lang];
-            continue;
-          }
-          if (!isRecord(entry)) return { ok: false, error: { field, message: `${lang}: must be an object of switches` } };
-          const merged: EditorFeatureSettings = { ...features[lang] };
-          for (const [key, flag] of Object.entries(entry)) {
-            if (!(EDITOR_FEATURE_KEYS as readonly string[]).includes(key)) return { ok: false, error: { field, message: `${lang}: unknown switch ${key}` } };
-            if (typeof flag !== 'boolean') return { ok: false, error: { field, message: `${lang}.${key}: must be true or false` } };
-            merged[key as EditorFeatureKey] = flag;
-          }
-          features[lang] = merged;
-        }
-        next.lsp_editor_features = features;
-        break;
-      }
-      default:
-        return { ok: false, error: { field, message: 'unknown setting' } };
-    }
+    if (!isPatchField(field)) return { ok: false, error: { field, message: 'unknown setting' } };
+    const parsed = SETTINGS_PATCH[field].safeParse(value);
+    if (!parsed.success) return { ok: false, error: { field, message: parsed.error.issues[0]?.message ?? 'is not valid' } };
+    if (field === 'lsp_server_configs')
+      next.lsp_server_configs = mergePerLanguage(current.lsp_server_configs, parsed.data as Record<LanguageId, Record<string, unknown> | null>, (_, v) => v);
+    else if (field === 'lsp_editor_features')
+      next.lsp_editor_features = mergePerLanguage(current.lsp_editor_features, parsed.data as Record<LanguageId, EditorFeatureSettings | null>, (old, v) => ({
+        ...old,
+        ...v,
+      }));
+    else (next as Record<string, unknown>)[field] = parsed.data;
   }
   return { ok: true, settings: next };
+}
+
+/** A per-language patch onto the current entries: `null` removes a language, a value is merged by `merge`. */
+function mergePerLanguage<V>(
+  current: Partial<Record<LanguageId, V>>,
+  patch: Record<LanguageId, V | null>,
+  merge: (old: V | undefined, value: V) => V,
+): Partial<Record<LanguageId, V>> {
+  const out = { ...current };
+  for (const [language, value] of Object.entries(patch) as [LanguageId, V | null][]) {
+    if (value === null) delete out[language];
+    else out[language] = merge(out[language], value);
+  }
+  return out;
 }
 
 /**

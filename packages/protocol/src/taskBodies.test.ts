@@ -35,3 +35,24 @@ describe('task body schema', () => {
     expect(parseTaskPatchBody({})).toMatchObject({ ok: false, error: { invalid: { reason: 'nothing_to_change' } } });
   });
 });
+
+describe('task body refusals name the field', () => {
+  it.each([
+    [{ ...valid, title: 7 }, 'title must be a non-empty string'],
+    [{ ...valid, executor: 'vm' }, 'executor must be one of local_pc, local_docker, remote_docker, ssh, sprites'],
+    [{ ...valid, repositories: [{ path: '/a' }, { path: 3 }] }, 'each repository must be {"path": "..."}'],
+    [{ ...valid, env: { 'A-B': '1' } }, 'env name is not valid: A-B'],
+    [{ ...valid, env: { AGENTCTL_TOKEN: 'x' } }, 'env may not set AGENTCTL_TOKEN'],
+    [{ ...valid, env: { GOFLAGS: 1 } }, 'env GOFLAGS must be a string'],
+  ])('%j: %s', (body, message) => {
+    expect(parseNewTaskBody(body)).toMatchObject({ ok: false, error: { message } });
+  });
+
+  it('reports the first wrong field in body order, whatever follows', () => {
+    expect(parseNewTaskBody({ ...valid, title: '', executor: 'vm', env: 3 })).toMatchObject({ ok: false, error: { invalid: { field: 'title' } } });
+    expect(parseNewTaskBody({ ...valid, repositories: Array.from({ length: 40 }, () => ({ path: '' })) })).toMatchObject({
+      ok: false,
+      error: { invalid: { field: 'repositories', reason: 'repositories_count' } },
+    });
+  });
+});

@@ -1,5 +1,6 @@
+import * as z from 'zod/mini';
 import { AGENTCTL_ENV_PREFIX } from './agentctlLaunch.js';
-import { EXECUTOR_KINDS, type ApiError, type ExecutorKind, type TaskInvalid, type TaskPatch } from './api.js';
+import { EXECUTOR_KINDS, type ApiError, type TaskInvalid, type TaskPatch } from './api.js';
 import { isRecord } from './records.js';
 
 /**
@@ -17,71 +18,124 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export type TaskBodyError = ApiError & { invalid: TaskInvalid };
 export type TaskBodyResult<T> = { ok: true; value: T } | { ok: false; error: TaskBodyError };
 
-/** A `POST /api/tasks` body whose shape is right; repository paths are as sent (trimmed of nothing). */
-export interface NewTaskBody {
-  title: string;
-  executor: ExecutorKind;
-  repositories: { path: string }[];
-  env: Record<string, string>;
-}
-
 export function refuseTaskBody(message: string, invalid: TaskInvalid): { ok: false; error: TaskBodyError } {
   return { ok: false, error: { code: 'bad_request', message, invalid } };
 }
 
+const TITLE_EMPTY = 'title must be a non-empty string';
+const titleSchema = z.pipe(
+  z.string({ error: TITLE_EMPTY }).check(
+    z.refine((title) => title.trim() !== '', { error: TITLE_EMPTY }),
+    z.refine((title) => title.length <= MAX_TASK_TITLE_CHARS, {
+      error: `title must be at most ${MAX_TASK_TITLE_CHARS} characters`,
+      params: { reason: 'title_too_long' },
+    }),
+  ),
+  z.transform((title: string) => title.trim()),
+);
+
+const REPOSITORIES_COUNT = `repositories must be a list of 1 to ${MAX_TASK_REPOSITORIES} {"path"} objects`;
+const REPOSITORY_PATH = 'each repository must be {"path": "..."}';
+// The count is checked before any entry (pipe): a list of the wrong length is refused as such.
+const repositoriesSchema = z.pipe(
+  z
+    .array(z.unknown(), { error: REPOSITORIES_COUNT })
+    .check(z.minLength(1, { error: REPOSITORIES_COUNT }), z.maxLength(MAX_TASK_REPOSITORIES, { error: REPOSITORIES_COUNT })),
+  z.array(
+    z.object(
+      { path: z.string({ error: REPOSITORY_PATH }).check(z.refine((path) => path.trim() !== '', { error: REPOSITORY_PATH })) },
+      { error: REPOSITORY_PATH },
+    ),
+  ),
+);
+
+const ENV_SHAPE = 'env must be an object of string values';
+/** A task's environment: at most MAX_TASK_ENV_ENTRIES string values under shell-safe names. */
+const envSchema = z.pipe(
+  z.nullish(
+    z.pipe(
+      z
+        .record(z.string(), z.unknown(), { error: ENV_SHAPE })
+        .check(z.refine((env) => Object.keys(env).length <= MAX_TASK_ENV_ENTRIES, { error: `env may have at most ${MAX_TASK_ENV_ENTRIES} entries` })),
+      z.record(
+        // agentctl's own variables are set by the backend for each session, never by a task.
+        z.string().check(z.refine((name) => ENV_NAME.test(name) && !name.startsWith(AGENTCTL_ENV_PREFIX))),
+        z.string({ error: (issue) => `env ${String(issue.path?.[issue.path.length - 1])} must be a string` }),
+        {
+          error: (issue) =>
+            issue.code !== 'invalid_key'
+              ? ENV_SHAPE
+              : ENV_NAME.test(String(issue.input))
+                ? `env may not set ${String(issue.input)}`
+                : `env name is not valid: ${String(issue.input)}`,
+        },
+      ),
+    ),
+  ),
+  z.transform((env: Record<string, string> | null | undefined) => env ?? {}),
+);
+
+/** The shape of a new task (`POST /api/tasks`); repository paths are as sent (trimmed of nothing). */
+const newTaskSchema = z.object({
+  title: titleSchema,
+  executor: z.enum(EXECUTOR_KINDS, { error: `executor must be one of ${EXECUTOR_KINDS.join(', ')}` }),
+  repositories: repositoriesSchema,
+  env: envSchema,
+});
+export type NewTaskBody = z.output<typeof newTaskSchema>;
+
+/** `PATCH /api/tasks/:id`: the fields a person may change after creation, each optional. */
+const taskPatchSchema = z.object({
+  title: z.optional(titleSchema),
+  trustWorkspaceTools: z.optional(z.boolean({ error: 'trustWorkspaceTools must be true or false' })),
+});
+// The API's TaskPatch is this schema's output (api.ts cannot import this module: it imports api.ts).
+const patchMatchesApi: z.output<typeof taskPatchSchema> extends TaskPatch ? (TaskPatch extends z.output<typeof taskPatchSchema> ? true : never) : never = true;
+void patchMatchesApi;
+
+/** Which field a schema issue is about and why, in the browser's vocabulary (TaskInvalid). */
+function invalidOf(issue: z.core.$ZodIssue): TaskInvalid {
+  const [field, index] = issue.path;
+  const reason = issue.code === 'custom' ? (issue.params as { reason?: TaskInvalid['reason'] } | undefined)?.reason : undefined;
+  switch (field) {
+    case 'title':
+      return { field, reason: reason ?? 'title_empty' };
+    case 'executor':
+      return { field, reason: 'executor_unknown' };
+    case 'repositories':
+      return typeof index === 'number' ? { field, reason: 'path_empty', index } : { field, reason: 'repositories_count' };
+    case 'env':
+      return { field, reason: 'env_invalid' };
+    case 'trustWorkspaceTools':
+      return { field, reason: 'trust_invalid' };
+    default:
+      return { field: 'body', reason: 'body' };
+  }
+}
+
+/** A body checked by `schema`; the first issue (in field order) refuses it, naming the field. */
+function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown): TaskBodyResult<z.output<S>> {
+  if (!isRecord(body)) return refuseTaskBody('the body must be a JSON object', { field: 'body', reason: 'body' });
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+  return refuseTaskBody(issue.message, invalidOf(issue));
+}
+
+const titleBodySchema = z.object({ title: titleSchema });
+
 /** A title: a non-empty string of at most MAX_TASK_TITLE_CHARS, trimmed. */
 export function parseTaskTitle(title: unknown): TaskBodyResult<string> {
-  if (typeof title !== 'string' || title.trim() === '') return refuseTaskBody('title must be a non-empty string', { field: 'title', reason: 'title_empty' });
-  if (title.length > MAX_TASK_TITLE_CHARS)
-    return refuseTaskBody(`title must be at most ${MAX_TASK_TITLE_CHARS} characters`, { field: 'title', reason: 'title_too_long' });
-  return { ok: true, value: title.trim() };
+  const parsed = parseBody(titleBodySchema, { title });
+  return parsed.ok ? { ok: true, value: parsed.value.title } : parsed;
 }
 
 /** The shape of a new task; the first wrong field refuses the whole body. */
 export function parseNewTaskBody(body: unknown): TaskBodyResult<NewTaskBody> {
-  if (!isRecord(body)) return refuseTaskBody('the body must be a JSON object', { field: 'body', reason: 'body' });
-  const { title, executor, repositories, env } = body;
-  const parsedTitle = parseTaskTitle(title);
-  if (!parsedTitle.ok) return parsedTitle;
-  if (typeof executor !== 'string' || !(EXECUTOR_KINDS as readonly string[]).includes(executor)) {
-    return refuseTaskBody(`executor must be one of ${EXECUTOR_KINDS.join(', ')}`, { field: 'executor', reason: 'executor_unknown' });
-  }
-  if (!Array.isArray(repositories) || repositories.length === 0 || repositories.length > MAX_TASK_REPOSITORIES) {
-    return refuseTaskBody(`repositories must be a list of 1 to ${MAX_TASK_REPOSITORIES} {"path"} objects`, {
-      field: 'repositories',
-      reason: 'repositories_count',
-    });
-  }
-  const paths: { path: string }[] = [];
-  for (const [index, repository] of repositories.entries()) {
-    if (!isRecord(repository) || typeof repository.path !== 'string' || repository.path.trim() === '') {
-      return refuseTaskBody('each repository must be {"path": "..."}', { field: 'repositories', reason: 'path_empty', index });
-    }
-    paths.push({ path: repository.path });
-  }
-  const parsedEnv = parseTaskEnv(env);
-  if (!parsedEnv.ok) return refuseTaskBody(parsedEnv.error, { field: 'env', reason: 'env_invalid' });
-  return { ok: true, value: { title: parsedTitle.value, executor: executor as ExecutorKind, repositories: paths, env: parsedEnv.value } };
+  return parseBody(newTaskSchema, body);
 }
 
-/** A task's environment: at most MAX_TASK_ENV_ENTRIES string values under shell-safe names. */
-function parseTaskEnv(env: unknown): { ok: true; value: Record<string, string> } | { ok: false; error: string } {
-  if (env === undefined || env === null) return { ok: true, value: {} };
-  if (!isRecord(env)) return { ok: false, error: 'env must be an object of string values' };
-  const entries = Object.entries(env);
-  if (entries.length > MAX_TASK_ENV_ENTRIES) return { ok: false, error: `env may have at most ${MAX_TASK_ENV_ENTRIES} entries` };
-  const out: Record<string, string> = {};
-  for (const [name, value] of entries) {
-    if (!ENV_NAME.test(name)) return { ok: false, error: `env name is not valid: ${name}` };
-    // agentctl's own variables are set by the backend for each session, never by a task.
-    if (name.startsWith(AGENTCTL_ENV_PREFIX)) return { ok: false, error: `env may not set ${name}` };
-    if (typeof value !== 'string') return { ok: false, error: `env ${name} must be a string` };
-    out[name] = value;
-  }
-  return { ok: true, value: out };
-}
-
-const PATCHABLE = new Set(['title', 'trustWorkspaceTools']);
+const PATCHABLE = new Set(Object.keys(taskPatchSchema.shape));
 
 /**
  * `PATCH /api/tasks/:id`: a new title and/or the workspace trust switch. Only the fields a person
@@ -93,18 +147,11 @@ export function parseTaskPatchBody(body: unknown): TaskBodyResult<TaskPatch> {
   const unknown = Object.keys(body).filter((key) => !PATCHABLE.has(key));
   if (unknown.length > 0)
     return refuseTaskBody(`cannot change ${unknown.map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`, { field: 'body', reason: 'body' });
+  const parsed = parseBody(taskPatchSchema, body);
+  if (!parsed.ok) return parsed;
   const patch: TaskPatch = {};
-  if ('title' in body) {
-    const title = parseTaskTitle(body.title);
-    if (!title.ok) return title;
-    patch.title = title.value;
-  }
-  if ('trustWorkspaceTools' in body) {
-    if (typeof body.trustWorkspaceTools !== 'boolean') {
-      return refuseTaskBody('trustWorkspaceTools must be true or false', { field: 'trustWorkspaceTools', reason: 'trust_invalid' });
-    }
-    patch.trustWorkspaceTools = body.trustWorkspaceTools;
-  }
+  if (parsed.value.title !== undefined) patch.title = parsed.value.title;
+  if (parsed.value.trustWorkspaceTools !== undefined) patch.trustWorkspaceTools = parsed.value.trustWorkspaceTools;
   if (Object.keys(patch).length === 0) return refuseTaskBody('nothing to change', { field: 'body', reason: 'nothing_to_change' });
   return { ok: true, value: patch };
 }

@@ -46,6 +46,7 @@ export type LogEvent =
   | 'install_cancelled'
   | 'launch_failed'
   | 'server_started'
+  | 'server_network_not_isolated'
   | 'server_exited'
   | 'server_stderr'
   | 'server_stderr_truncated'

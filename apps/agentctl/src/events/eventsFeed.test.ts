@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, type Disposable } from '@kandev/kit';
+import { ManualClock } from '@kandev/kit';
 import { FrameSocket } from '@kandev/node-transport';
 import { FakeWs } from '@kandev/node-transport/testing';
 import type { GitState } from '@kandev/protocol';
@@ -26,9 +26,9 @@ async function feed(options: { maxChanges?: number; highWatermark?: number } = {
   const clock = new ManualClock();
   let emit: (events: NativeEvent[]) => void = () => undefined;
   const native: NativeWatcher = {
-    async subscribe(_root, _ignore, onEvents): Promise<Disposable> {
+    async subscribe(_root, _ignore, onEvents) {
       emit = onEvents;
-      return { dispose: () => undefined };
+      return { dispose: () => undefined, close: async () => undefined };
     },
   };
   const watcher = new WorkspaceWatcher({ root, repoRoots: [''], native, clock, pollIntervalMs: 1_000, logger: silentLogger });

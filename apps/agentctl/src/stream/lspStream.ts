@@ -26,6 +26,7 @@ import { StreamAccount } from './streamAccount.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 import { findTrustedTools } from '../trust/trustedTools.js';
+import { networkSandbox } from '../trust/networkSandbox.js';
 import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
 import { WatchedFilesFeed } from './watchedFilesFeed.js';
@@ -119,6 +120,8 @@ export class LspStream {
       writeDeadlineMs: timings.wsWriteDeadlineMs,
       // The backend is pinged; one gone without a close (hung, lost network) is reaped for, or parked.
       keepalive: timings.keepalive ?? DEFAULT_KEEPALIVE,
+      // The backend drains this stream always; one that still answers is slow, not gone.
+      patientWithLivePeer: true,
       ...(timings.clock ? { clock: timings.clock } : {}),
     });
     const listeners = new DisposableStore();
@@ -265,6 +268,11 @@ export class LspStream {
     }
   }
 
+  /** The task's workspace is not trusted (the default): guarded env, no network. */
+  private get untrusted(): boolean {
+    return this.params.ok && !this.params.value.trustWorkspaceTools;
+  }
+
   private get processContext(): ServerProcessContext {
     const { env, host, id } = this;
     return {
@@ -274,6 +282,7 @@ export class LspStream {
       logger: host.logger,
       streamId: id,
       log: (level, event, fields) => this.log(level, event, fields),
+      ...(this.untrusted ? { sandbox: networkSandbox(host.platform) } : {}),
     };
   }
 
@@ -292,8 +301,11 @@ export class LspStream {
       return;
     }
     const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace, stream: this.id };
-    if (this.params.ok && !this.params.value.trustWorkspaceTools) {
-      ready.trustedTools = findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform);
+    if (this.untrusted) {
+      ready.trustedTools = {
+        ...findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform),
+        network: networkSandbox(this.host.platform).network,
+      };
     }
     if (!(await this.socket.sendConfirmed(JSON.stringify(ready)))) {
       this.drop('ready');
@@ -348,7 +360,13 @@ export class LspStream {
     void this.reapServer().then(async () => {
       if (code === CloseCode.ServerExited && !this.closed) {
         const stderrTail = this.launched?.stderrTail.value();
-        const exited: ServerExitedFrame = { status: 'server_exited', language: this.launched?.language as LanguageId, ...(stderrTail ? { stderrTail } : {}) };
+        const exited: ServerExitedFrame = {
+          status: 'server_exited',
+          language: this.launched?.language as LanguageId,
+          ...(stderrTail ? { stderrTail } : {}),
+          // Ended here because it stopped reading its stdin (the stdin cutoff), not by itself.
+          ...(end.kind === 'stdin_stuck' ? { cause: 'stdin_timeout' as const } : {}),
+        };
         if (!(await this.socket.sendConfirmed(JSON.stringify(exited)))) return this.drop('server_exited');
       }
       this.close(code);

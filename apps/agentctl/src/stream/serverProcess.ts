@@ -5,6 +5,7 @@ import { launchServer, type LaunchedServer } from '../process/launch.js';
 import { launchCommand } from '../process/launchCommand.js';
 import { newTreeMarker, reapTree } from '../process/reapTree.js';
 import type { TaskEnv } from '../env/taskEnv.js';
+import type { NetworkSandbox } from '../trust/networkSandbox.js';
 
 const STDERR_BUDGET_BYTES = 256 * 1024;
 
@@ -16,6 +17,8 @@ export interface ServerProcessContext {
   logger: Logger;
   streamId: number;
   log(level: LogLevel, event: LogEvent, fields?: LogFields): void;
+  /** Untrusted: the network sandbox the server runs in (or why there is none). Trusted: absent. */
+  sandbox?: NetworkSandbox;
 }
 
 /**
@@ -23,14 +26,16 @@ export interface ServerProcessContext {
  * log. Undefined when it could not start: S28, the browser gets a bare 4008 and the why is logged here.
  */
 export async function startServer(ctx: ServerProcessContext, language: CatalogLanguage, launcher: string): Promise<LaunchedServer | undefined> {
-  const command = launchCommand(launcher, language.args, ctx.platform, ctx.env);
+  const plain = launchCommand(launcher, language.args, ctx.platform, ctx.env);
+  const command = ctx.sandbox?.network === 'off' ? ctx.sandbox.wrap(plain) : plain;
   const result = await launchServer({ command, cwd: ctx.cwd, env: ctx.env, marker: newTreeMarker() });
   if (!result.ok) {
     ctx.log('warn', 'launch_failed', { path: launcher, errorCode: result.error.code, error: result.error.message });
     return undefined;
   }
   const server = result.value;
-  ctx.log('info', 'server_started', { pid: server.pid, path: launcher });
+  ctx.log('info', 'server_started', { pid: server.pid, path: launcher, ...(ctx.sandbox ? { network: ctx.sandbox.network } : {}) });
+  if (ctx.sandbox?.network === 'unavailable') ctx.log('warn', 'server_network_not_isolated', { why: ctx.sandbox.why });
   logServerStderr(server.child.stderr, ctx.logger, { stream: ctx.streamId, language: language.id }, STDERR_BUDGET_BYTES);
   return server;
 }

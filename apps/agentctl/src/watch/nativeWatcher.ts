@@ -21,7 +21,12 @@ export interface NativeWatcher {
    * folders (never descended into, so they cost no watch). Rejects when the watch cannot start
    * (ENOSPC when the inotify watch limit is reached); `onError` hears a failure after the start.
    */
-  subscribe(root: string, ignore: string[], onEvents: (events: NativeEvent[]) => void, onError: (error: Error) => void): Promise<Disposable>;
+  subscribe(root: string, ignore: string[], onEvents: (events: NativeEvent[]) => void, onError: (error: Error) => void): Promise<NativeSubscription>;
+}
+
+/** `dispose` stops at once; `close` also waits until the OS watch is released (before the process exits). */
+export interface NativeSubscription extends Disposable {
+  close(): Promise<void>;
 }
 
 /** The addon's file name next to the one-file agentctl bundle (scripts/build.mjs copies it there). */
@@ -64,13 +69,11 @@ export const parcelWatcher: NativeWatcher = {
     // Plain folder paths only (no globs): the addon then skips them while crawling.
     const options = { ignorePaths: ignore };
     await native.subscribe(root, listener, options);
-    let disposed = false;
+    let closed: Promise<void> | undefined;
+    const close = () => (closed ??= native.unsubscribe(root, listener, options).catch(() => undefined));
     return {
-      dispose() {
-        if (disposed) return;
-        disposed = true;
-        native.unsubscribe(root, listener, options).catch(() => undefined);
-      },
+      dispose: () => void close(),
+      close,
     };
   },
 };

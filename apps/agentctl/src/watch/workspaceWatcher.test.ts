@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, type Disposable } from '@kandev/kit';
+import { ManualClock } from '@kandev/kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/log.js';
-import type { NativeEvent, NativeWatcher } from './nativeWatcher.js';
+import type { NativeEvent, NativeSubscription, NativeWatcher } from './nativeWatcher.js';
 import { isWatchLimitError, WorkspaceWatcher, type PathChange, type WatchState } from './workspaceWatcher.js';
 
 const roots: string[] = [];
@@ -19,12 +19,12 @@ class ScriptedNative implements NativeWatcher {
   ignored: string[] = [];
   disposed = false;
   constructor(private readonly refuse?: Error) {}
-  async subscribe(_root: string, ignore: string[], onEvents: (e: NativeEvent[]) => void, onError: (e: Error) => void): Promise<Disposable> {
+  async subscribe(_root: string, ignore: string[], onEvents: (e: NativeEvent[]) => void, onError: (e: Error) => void): Promise<NativeSubscription> {
     if (this.refuse) throw this.refuse;
     this.ignored = ignore;
     this.emit = onEvents;
     this.error = onError;
-    return { dispose: () => (this.disposed = true) };
+    return { dispose: () => (this.disposed = true), close: async () => void (this.disposed = true) };
   }
 }
 

@@ -6,12 +6,14 @@
  * A watcher failure degrades to polling; it never throws out of here.
  */
 import { join, sep } from 'node:path';
-import { Emitter, type Clock, type Disposable } from '@kandev/kit';
+import { after, Emitter, type Clock, type Disposable } from '@kandev/kit';
 import type { WatchDegradedReason, WatchMode } from '@kandev/protocol';
 import { errorFields, type Logger } from '../base/log.js';
 import type { ChangeKind } from './coalescer.js';
 import { classifyGitPath, UNWATCHED_GIT_FOLDERS } from './gitPaths.js';
-import type { NativeEvent, NativeWatcher } from './nativeWatcher.js';
+import type { NativeEvent, NativeSubscription, NativeWatcher } from './nativeWatcher.js';
+import { scanCreatedFolders } from './newFolderScan.js';
+import { MAX_PATCH_WATCHES, PatchWatches } from './patchWatches.js';
 import { PollingWatcher, type PathChange } from './pollingWatcher.js';
 
 export type { PathChange };
@@ -33,6 +35,12 @@ export interface WorkspaceWatcherOptions {
   logger: Logger;
 }
 
+/** When a created folder is listed a second time (its OS watch exists by then). */
+export const NEW_FOLDER_RESCAN_MS = 500;
+
+/** Creations remembered to tell natively watched folders from missed ones (then forgotten at once). */
+const MAX_REMEMBERED_CREATIONS = 100_000;
+
 const KIND: Record<NativeEvent['type'], ChangeKind> = { create: 'created', update: 'changed', delete: 'deleted' };
 
 /** inotify's "no space left on device": the per-user watch limit, not the disk. */
@@ -45,11 +53,17 @@ export class WorkspaceWatcher implements Disposable {
   private readonly changes = new Emitter<PathChange[]>();
   private readonly gitTouched = new Emitter<void>();
   private readonly modes = new Emitter<WatchState>();
-  private subscription: Disposable | undefined;
+  private subscription: NativeSubscription | undefined;
   private poller: PollingWatcher | undefined;
   private inView: { files: string[]; folders: string[] } = { files: [], folders: [] };
   private current: WatchState = { mode: 'native' };
   private disposed = false;
+  /** New-folder listings run one after another, so their reports keep the order of the events. */
+  private scans: Promise<void> = Promise.resolve();
+  private readonly rescans = new Set<Disposable>();
+  /** Paths reported created lately (by the OS, or a listing): a folder the OS reported has a native watch. */
+  private reportedCreations = new Set<string>();
+  private readonly patches: PatchWatches;
   private readonly prefix: string;
 
   readonly onChanges = this.changes.event;
@@ -58,6 +72,19 @@ export class WorkspaceWatcher implements Disposable {
 
   constructor(private readonly options: WorkspaceWatcherOptions) {
     this.prefix = options.root.endsWith(sep) ? options.root : options.root + sep;
+    this.patches = new PatchWatches(
+      options.root,
+      MAX_PATCH_WATCHES,
+      (changes) => {
+        if (!this.disposed) this.changes.fire(changes);
+      },
+      (rel) => this.scanNewFolders([rel]),
+    );
+  }
+
+  private noteReported(path: string): void {
+    if (this.reportedCreations.size >= MAX_REMEMBERED_CREATIONS) this.reportedCreations = new Set();
+    this.reportedCreations.add(path);
   }
 
   get state(): WatchState {
@@ -93,6 +120,11 @@ export class WorkspaceWatcher implements Disposable {
     await this.poller?.idle();
   }
 
+  /** Resolves once the new-folder listings asked for so far are done (tests). */
+  async scanned(): Promise<void> {
+    await this.scans;
+  }
+
   private onNative(events: NativeEvent[]): void {
     if (this.disposed) return;
     const changes: PathChange[] = [];
@@ -107,6 +139,37 @@ export class WorkspaceWatcher implements Disposable {
     }
     if (changes.length > 0) this.changes.fire(changes);
     if (gitState) this.gitTouched.fire();
+    const created = changes.filter((c) => c.kind === 'created').map((c) => c.path);
+    for (const path of created) this.noteReported(path);
+    if (created.length > 0) {
+      this.scanNewFolders(created);
+      // The OS may report the folder before its own watch is in place: look once more when it surely is.
+      const rescan = after(this.options.clock, NEW_FOLDER_RESCAN_MS, () => {
+        this.rescans.delete(rescan);
+        this.scanNewFolders(created);
+      });
+      this.rescans.add(rescan);
+    }
+  }
+
+  /**
+   * Files written into a new folder before its watch existed are found by listing it
+   * (newFolderScan.ts); folders found there that the OS never reported get a watch of our own.
+   */
+  private scanNewFolders(created: string[]): void {
+    this.scans = this.scans
+      .then(async () => {
+        const found = await scanCreatedFolders(this.options.root, created);
+        if (this.disposed) return;
+        // Only what nobody reported yet: the OS, or an earlier listing.
+        const missed = found.filter((c) => !this.reportedCreations.has(c.path) && classifyGitPath(c.path, this.options.repoRoots) === 'not_git');
+        for (const entry of missed) {
+          if (entry.folder) this.patches.add(entry.path);
+          this.noteReported(entry.path);
+        }
+        if (missed.length > 0) this.changes.fire(missed.map(({ path, kind }) => ({ path, kind })));
+      })
+      .catch(() => undefined);
   }
 
   /** The native watcher could not start or failed later: poll what is in view from now on. */
@@ -124,10 +187,20 @@ export class WorkspaceWatcher implements Disposable {
     this.modes.fire(this.current);
   }
 
+  /** Disposes and waits until the OS watch is released (agentctl's shutdown, before it exits). */
+  async close(): Promise<void> {
+    const subscription = this.subscription;
+    this.dispose();
+    await subscription?.close();
+  }
+
   dispose(): void {
     this.disposed = true;
     this.subscription?.dispose();
     this.poller?.dispose();
+    this.patches.dispose();
+    for (const rescan of this.rescans) rescan.dispose();
+    this.rescans.clear();
     this.changes.dispose();
     this.gitTouched.dispose();
     this.modes.dispose();

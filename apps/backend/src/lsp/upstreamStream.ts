@@ -63,7 +63,13 @@ export class UpstreamStream implements UpstreamEndpoint {
       },
     });
     // Wrapped before the handshake ends so frames sent right after it are held, not lost.
-    const socket = new FrameSocket(ws, { writeDeadlineMs: options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS, keepalive: options.keepalive ?? DEFAULT_KEEPALIVE });
+    // agentctl stops reading while its server's stdin is full: slow, not dead, as long as it still
+    // pings or answers. The stdin cutoff on its side ends a server that stops reading.
+    const socket = new FrameSocket(ws, {
+      writeDeadlineMs: options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS,
+      keepalive: options.keepalive ?? DEFAULT_KEEPALIVE,
+      patientWithLivePeer: true,
+    });
     if (options.onDead) socket.onDead(options.onDead);
     const opened = await new Promise<Result<void, string>>((resolve) => {
       ws.once('open', () => resolve(ok(undefined)));

@@ -11,7 +11,7 @@ describe('theme', () => {
 
   it('accepts only the three preferences and maps Monaco themes', () => {
     expect(['system', 'light', 'dark', 'sepia', undefined].map(isThemePreference)).toEqual([true, true, true, false, false]);
-    expect(monacoThemeFor('dark')).toBe('vs-dark');
-    expect(monacoThemeFor('light')).toBe('vs');
+    expect(monacoThemeFor('dark')).toBe('kandev-dark');
+    expect(monacoThemeFor('light')).toBe('kandev-light');
   });
 });

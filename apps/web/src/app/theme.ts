@@ -1,3 +1,5 @@
+import { DARK_EDITOR_THEME, LIGHT_EDITOR_THEME } from '../lib/workspace/monacoThemes.js';
+
 /** The Settings choice: follow the OS, or pin light or dark. Kept in this browser (localStorage). */
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
@@ -13,7 +15,7 @@ export function resolveTheme(preference: ThemePreference, systemPrefersDark: boo
   return preference;
 }
 
-/** Monaco's built-in theme for a resolved app theme. */
+/** Monaco's theme for a resolved app theme: vs or vs-dark with AA contrast (lib/workspace/monacoThemes.ts). */
 export function monacoThemeFor(theme: ResolvedTheme): string {
-  return theme === 'dark' ? 'vs-dark' : 'vs';
+  return theme === 'dark' ? DARK_EDITOR_THEME : LIGHT_EDITOR_THEME;
 }

@@ -307,3 +307,49 @@ describe('FrameSocket keepalive', () => {
     expect(clock.pending).toBe(0);
   });
 });
+
+describe('FrameSocket with a slow but live peer (patientWithLivePeer)', () => {
+  const keepalive = { intervalMs: 1_000, maxMisses: 2 };
+
+  it('a write deadline never drops a peer that keeps pinging while it reads nothing; the keepalive still ends a silent one', () => {
+    const { ws, clock, socket } = socketOn({ writeDeadlineMs: 5_000, keepalive, patientWithLivePeer: true });
+    const timeouts: string[] = [];
+    socket.onWriteTimeout(() => timeouts.push('timeout'));
+    ws.answersPings = false; // it reads nothing of ours: no pongs either
+    socket.send('x'.repeat(1024));
+    for (let t = 0; t < 60_000; t += 500) {
+      ws.emit('ping'); // but it pings us (its socket writes while its reads are paused)
+      clock.advance(500);
+    }
+    expect(timeouts).toEqual([]);
+    expect(ws.terminated).toBe(false);
+    // Silent now: after the keepalive window the next deadline drops it (or the keepalive does).
+    clock.advance(5_000);
+    expect(ws.terminated).toBe(true);
+  });
+
+  it('without the option the deadline drops the same peer at 5 s, pings or not', () => {
+    const { ws, clock, socket } = socketOn({ writeDeadlineMs: 5_000, keepalive });
+    ws.answersPings = false;
+    socket.send('x');
+    for (let t = 0; t < 5_000; t += 500) {
+      ws.emit('ping');
+      clock.advance(500);
+    }
+    expect(ws.terminated).toBe(true);
+  });
+
+  it('a paused socket keeps pinging its peer, so the peer hears that it is alive', () => {
+    const { ws, clock, socket } = socketOn({ keepalive });
+    let pings = 0;
+    const ping = ws.ping.bind(ws);
+    ws.ping = () => {
+      pings++;
+      ping();
+    };
+    socket.pause('backpressure');
+    clock.advance(10_000);
+    expect(pings).toBe(10);
+    expect(ws.terminated).toBe(false);
+  });
+});

@@ -16,6 +16,14 @@ export interface FrameSocketOptions {
   clock?: Clock;
   /** Where a listener that threw is reported; the other listeners run regardless. */
   onListenerError?: ListenerErrorHandler;
+  /**
+   * With `keepalive`: a write deadline that expires while the peer was heard from within the
+   * keepalive window (a pong, a ping of its own, a frame) does not drop it: the peer is slow, not
+   * dead, and the deadline starts over. For hops whose peer stops reading on purpose (agentctl
+   * while a server's stdin is full): what ends such a peer is its own rule (the stdin cutoff) or
+   * the keepalive, never the deadline.
+   */
+  patientWithLivePeer?: boolean;
 }
 
 /** Why reading is paused; reading resumes only once no reason is left. */
@@ -57,6 +65,10 @@ export class FrameSocket {
   private readonly lowWatermark: number;
   private readonly keepalive: Keepalive | undefined;
   private readonly reportListenerError: ListenerErrorHandler | undefined;
+  /** When the peer was last heard from (clock time); only kept for patientWithLivePeer. */
+  private lastHeardAt: number;
+  /** How long a peer heard from counts as alive for the write deadline; 0: not patient. */
+  private readonly aliveWindowMs: number;
 
   constructor(
     private readonly ws: WsLike,
@@ -72,8 +84,10 @@ export class FrameSocket {
     this.deadline = new WriteDeadline(this.clock, options.writeDeadlineMs ?? WS_WRITE_DEADLINE_MS, () => this.writeTimedOut());
     this.highWatermark = options.highWatermarkBytes ?? OUTGOING_HIGH_WATERMARK_BYTES;
     this.lowWatermark = options.lowWatermarkBytes ?? OUTGOING_LOW_WATERMARK_BYTES;
+    this.lastHeardAt = this.clock.now();
+    this.aliveWindowMs = options.patientWithLivePeer && options.keepalive ? options.keepalive.intervalMs * options.keepalive.maxMisses : 0;
     ws.on('message', (data, isBinary) => {
-      this.keepalive?.heard();
+      this.heard();
       if (isBinary) return this.receive({ binary: true });
       const bytes = bytesOf(data);
       this.receive({ text: bytes.toString('utf8'), bytes });
@@ -91,7 +105,8 @@ export class FrameSocket {
         },
         this.clock,
       );
-      ws.on('pong', () => this.keepalive?.heard());
+      ws.on('pong', () => this.heard());
+      ws.on('ping', () => this.heard());
     }
     // `ws` answers a protocol error (oversized frame, bad UTF-8) with a close frame of its own and
     // then stops reading, so its close event says 1006; the code it actually sent is kept instead.
@@ -327,7 +342,17 @@ export class FrameSocket {
     this.terminate();
   }
 
+  private heard(): void {
+    this.lastHeardAt = this.clock.now();
+    this.keepalive?.heard();
+  }
+
   private writeTimedOut(): void {
+    if (this.closedWith === undefined && this.aliveWindowMs > 0 && this.clock.now() - this.lastHeardAt < this.aliveWindowMs) {
+      // Slow, not dead: the peer still answers. Its writes get a new deadline.
+      this.deadline.progress();
+      return;
+    }
     if (this.closedWith === undefined) this.writeTimeouts.fire();
     this.terminate();
   }

@@ -17,8 +17,8 @@ export interface KeepaliveHooks {
 }
 
 /**
- * Pings a WebSocket peer on a fixed interval of `clock`. Anything heard from the peer (a pong or
- * any frame) proves it alive; `maxMisses` ticks in a row without a sound mean it is dead (a frozen
+ * Pings a WebSocket peer on a fixed interval of `clock`. Anything heard from the peer (a pong, a
+ * ping of its own or any frame) proves it alive; `maxMisses` ticks in a row without a sound mean it is dead (a frozen
  * tab, a stopped agentctl, a hung backend, a half-open connection): `dead` is called once and
  * pinging stops. Disposing stops it too.
  */
@@ -49,7 +49,10 @@ export class Keepalive implements Disposable {
   private tick(): void {
     if (this.stopped) return;
     if (!this.hooks.canJudge()) {
+      // We stopped reading the peer, so its pongs wait unread: no judging. The ping still goes
+      // out: it tells the peer that we are alive, only slow (its socket hears our pings).
       this.heard();
+      this.ping();
       return;
     }
     if (!this.answered && ++this.misses >= this.timing.maxMisses) {
@@ -58,6 +61,10 @@ export class Keepalive implements Disposable {
       return;
     }
     this.answered = false;
+    this.ping();
+  }
+
+  private ping(): void {
     try {
       this.hooks.ping();
     } catch {

@@ -10,6 +10,8 @@ export interface WsLike {
   on(event: 'close', listener: (code: number) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
   on(event: 'pong', listener: () => void): unknown;
+  /** The peer's own pings (ws answers them itself): a peer that pings is alive, whatever it reads. */
+  on(event: 'ping', listener: () => void): unknown;
   off?(event: 'pong', listener: () => void): unknown;
   ping?(): void;
 }

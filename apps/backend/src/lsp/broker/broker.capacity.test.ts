@@ -129,6 +129,7 @@ describe('capacity and admission', () => {
       expiry: 1,
       eviction: 1,
       server_exit: 1,
+      server_stdin_timeout: 0,
       start_failed: 1,
       task_host_unavailable: 1,
       upstream_lost: 1,

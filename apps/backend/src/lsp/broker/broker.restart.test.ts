@@ -135,3 +135,33 @@ describe('crash budget: a leased server that exits unexpectedly is restarted', (
     expect(h.armedTimers().size).toBe(0);
   });
 });
+
+describe('a server agentctl ended because it stopped reading its stdin (the stdin cutoff)', () => {
+  function hung(h: BrokerHarness, lease: string) {
+    h.hostStatus(lease, { status: 'server_exited', language: 'go', cause: 'stdin_timeout' });
+    return h.upstreamClosed(lease, 4006);
+  }
+
+  it('is restarted like a crash, with its own reason: cause on the restarting frame, server_stdin_timeout in the log; a later crash has none', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    const first = hung(h, lease);
+    expect(statusFrames(first, 'tab')).toEqual([{ status: 'restarting', language: 'go', attempt: 1, of: 5, cause: 'stdin_timeout' }]);
+    expect(logs(first)).toEqual(['restart/server_stdin_timeout']);
+    restartCompletes(h, lease, 1_000);
+    expect(statusFrames(crash(h, lease, 'panic'), 'tab')).toEqual([{ status: 'restarting', language: 'go', attempt: 2, of: 5, stderrTail: 'panic' }]);
+  });
+
+  it('past the budget the lease ends with 4006 and reason server_stdin_timeout', () => {
+    const h = new BrokerHarness();
+    const lease = h.readyLease('tab');
+    [1_000, 2_000, 4_000, 8_000, 16_000].forEach((backoff) => {
+      hung(h, lease);
+      restartCompletes(h, lease, backoff);
+    });
+    const last = hung(h, lease);
+    expect(statusFrames(last, 'tab')).toEqual([{ status: 'server_exited', language: 'go', cause: 'stdin_timeout' }]);
+    expect(browserCloses(last)).toEqual([{ attachmentId: 'tab', code: 4006 }]);
+    expect(h.broker.metrics().releasedTotal.server_stdin_timeout).toBe(1);
+  });
+});

@@ -512,6 +512,7 @@ export class LeaseBroker {
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
     if (frame.status === 'server_exited') {
       lease.stderrTail = boundedTail(frame.stderrTail);
+      lease.exitCause = frame.cause === 'stdin_timeout' ? frame.cause : undefined;
       return;
     }
     if (frame.status === 'reaped') {
@@ -577,7 +578,7 @@ export class LeaseBroker {
       if (lease.attachment) out.toBrowser(lease.attachment.id, serverExitedFrame(lease));
     }
     const { reason, browserCode } = classifyUpstreamClose(code);
-    this.endAbruptly(lease, reason, browserCode, out);
+    this.endAbruptly(lease, reason === 'server_exit' && lease.exitCause === 'stdin_timeout' ? 'server_stdin_timeout' : reason, browserCode, out);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -723,6 +724,7 @@ function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
   if (typeof pins.tsserverPath === 'string' && pins.tsserverPath !== '') out.tsserverPath = pins.tsserverPath;
   if (typeof pins.pythonPath === 'string' && pins.pythonPath !== '') out.pythonPath = pins.pythonPath;
   if (Array.isArray(pins.buildFiles)) out.buildFiles = pins.buildFiles.filter((f): f is string => typeof f === 'string').slice(0, 16);
+  if (pins.network === 'off' || pins.network === 'unavailable') out.network = pins.network;
   return out;
 }
 

@@ -8,6 +8,7 @@ import {
   type InstalledFrame,
   type InstallingFrame,
   type LanguageId,
+  type ServerExitCause,
   type TrustedToolPins,
   type WorkspaceIdentity,
   ProgressTracker,
@@ -95,6 +96,8 @@ export interface Lease {
   crashes: number[];
   /** The end of the last exited server's stderr (agentctl's server_exited frame). */
   stderrTail?: string;
+  /** Why agentctl ended the last exited server itself (its server_exited frame), if it did. */
+  exitCause?: ServerExitCause;
 }
 
 export function createLease(init: {

@@ -74,6 +74,7 @@ export function beginRestart(ctx: EventContext, lease: Lease, attempt: number): 
       attempt,
       of: limit,
       ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
+      ...(lease.exitCause ? { cause: lease.exitCause } : {}),
     });
   }
   lease.serverRequests = new ForwardedServerRequests();
@@ -82,7 +83,7 @@ export function beginRestart(ctx: EventContext, lease: Lease, attempt: number): 
   lease.configFingerprint = undefined;
   // A release now must not ask the dead process for `shutdown`: until the new one is ready, no host.
   lease.phase = { ...installStatusOf(lease), kind: 'starting', restart: { step: 'backoff', attempt } };
-  out.log('restart', 'server_exit', lease.language);
+  out.log('restart', lease.exitCause === 'stdin_timeout' ? 'server_stdin_timeout' : 'server_exit', lease.language);
   out.arm({ kind: 'restart', leaseId: lease.id, attempt }, restartBackoffMs(attempt));
 }
 
@@ -108,7 +109,12 @@ function installStatusOf(lease: Lease): { installStatus?: InstallingFrame | Inst
 
 /** The frame that precedes a final 4006 to the browser, carrying the stderr tail when there is one. */
 export function serverExitedFrame(lease: Lease): ServerExitedFrame {
-  return { status: 'server_exited', language: lease.language, ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}) };
+  return {
+    status: 'server_exited',
+    language: lease.language,
+    ...(lease.stderrTail ? { stderrTail: lease.stderrTail } : {}),
+    ...(lease.exitCause ? { cause: lease.exitCause } : {}),
+  };
 }
 
 /** agentctl's stderr tail, bounded again here: it is retained and forwarded to browsers. */

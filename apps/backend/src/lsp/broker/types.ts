@@ -255,6 +255,7 @@ export const END_REASONS = [
   'expiry', // one hour detached
   'eviction', // oldest detached lease, to admit a new one
   'server_exit', // agentctl closed 4006: the language server exited
+  'server_stdin_timeout', // agentctl closed 4006 after it ended a server that took nothing from its stdin for the stdin cutoff
   'start_failed', // agentctl closed 4001/4003/4007/4008: the server never ran
   'task_host_unavailable', // 4002 (agentctl unreachable) or 1001 (agentctl torn down)
   'upstream_lost', // any other close or a malformed upstream frame: the server may still run

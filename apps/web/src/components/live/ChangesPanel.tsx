@@ -98,16 +98,20 @@ function ChangeRow({ change, onOpen, current }: { change: GitFileChange; onOpen?
   const slash = change.path.lastIndexOf('/');
   const name = change.path.slice(slash + 1);
   const folder = slash === -1 ? '' : change.path.slice(0, slash);
-  const status = t(`git.status.${change.status}`);
   const counted = change.added !== undefined || change.deleted !== undefined;
+  const lines = t('changes.linesLabel', { added: change.added ?? 0, deleted: change.deleted ?? 0 });
+  // The row's content is its accessible name: file, folder, status word and counts in words.
   const body = (
     <>
       <FileIcon name={name} size={14} />
       <span className="change-name">{name}</span>
       <span className="change-folder">{change.from ? t('changes.renamedFrom', { from: change.from }) : folder}</span>
       {counted ? (
-        <span className="change-lines" data-testid="change-lines" title={t('changes.linesLabel', { added: change.added ?? 0, deleted: change.deleted ?? 0 })}>
-          <span className="lines-added">+{change.added ?? 0}</span> <span className="lines-deleted">−{change.deleted ?? 0}</span>
+        <span className="change-lines" data-testid="change-lines" title={lines}>
+          <span aria-hidden="true">
+            <span className="lines-added">+{change.added ?? 0}</span> <span className="lines-deleted">−{change.deleted ?? 0}</span>
+          </span>
+          <span className="visually-hidden">{`, ${lines}`}</span>
         </span>
       ) : (
         <span className="change-lines">{t('changes.binary')}</span>
@@ -116,17 +120,15 @@ function ChangeRow({ change, onOpen, current }: { change: GitFileChange; onOpen?
     </>
   );
   const common = { className: `change-row${current ? ' current' : ''}`, 'data-testid': 'change-row', 'data-path': change.path, 'data-status': change.status };
-  const label = counted
-    ? `${t(onOpen ? 'changes.openDiff' : 'changes.viewFile', { path: change.path, status })}, ${t('changes.linesLabel', { added: change.added ?? 0, deleted: change.deleted ?? 0 })}`
-    : t(onOpen ? 'changes.openDiff' : 'changes.viewFile', { path: change.path, status });
-  if (!onOpen)
-    return (
-      <div {...common} aria-label={label} role="group">
-        {body}
-      </div>
-    );
+  if (!onOpen) return <div {...common}>{body}</div>;
   return (
-    <button type="button" {...common} aria-label={label} aria-current={current ? 'true' : undefined} onClick={() => onOpen(change)}>
+    <button
+      type="button"
+      {...common}
+      title={t('changes.openDiff', { path: change.path })}
+      aria-current={current ? 'true' : undefined}
+      onClick={() => onOpen(change)}
+    >
       {body}
     </button>
   );

@@ -9,8 +9,13 @@ import './live.css';
 export function GitMark({ status, id }: { status: GitFileStatus; id?: string }) {
   const { t } = useTranslation('live');
   return (
-    <span className={`git-mark git-${status}`} data-testid="git-mark" data-status={status} title={t(`git.status.${status}`)}>
-      <span aria-hidden="true">{t(`git.letter.${status}`)}</span>
+    <span
+      className={`git-mark git-${status}`}
+      data-testid="git-mark"
+      data-status={status}
+      data-letter={t(`git.letter.${status}`)}
+      title={t(`git.status.${status}`)}
+    >
       <span className="visually-hidden" id={id}>
         {t(`git.status.${status}`)}
       </span>
@@ -22,8 +27,7 @@ export function GitMark({ status, id }: { status: GitFileStatus; id?: string }) 
 export function FolderChangedMark({ id }: { id?: string }) {
   const { t } = useTranslation('live');
   return (
-    <span className="git-mark git-folder" data-testid="git-folder-mark" title={t('git.folderChanged')}>
-      <span aria-hidden="true">●</span>
+    <span className="git-mark git-folder" data-testid="git-folder-mark" data-letter="●" title={t('git.folderChanged')}>
       <span className="visually-hidden" id={id}>
         {t('git.folderChanged')}
       </span>

@@ -18,8 +18,10 @@ async function render(node: React.ReactNode, services = fakeServices()) {
   return { html, services };
 }
 
-describe('session views with fake services (issue 12: nothing is created during render)', () => {
-  it('S26 a session view mounts nothing that lists files or opens /lsp until its session and task are known', async () => {
+// Rendering only (no effect runs here): what an unsupported executor leads to is proven in the
+// browser against the real backend (s26-unsupported-executor.test.ts).
+describe('session views with fake services: nothing is created during render', () => {
+  it('a session view mounts nothing that lists files or opens /lsp until its session and task are known', async () => {
     const { html, services } = await render(<SessionView sessionId="s-1" />);
     expect(html).toContain('data-testid="session-view" data-session-id="s-1"');
     expect(html).toContain('data-testid="session-header"');

@@ -17,6 +17,7 @@ function monacoWithOpener() {
       return { dispose: () => (opener = undefined) };
     },
     setTheme: (theme: string) => void themes.push(theme),
+    defineTheme: (name: string) => void themes.push(`defined:${name}`),
   });
   return { fake, themes, open: (...args: Parameters<NonNullable<typeof opener>['openCodeEditor']>) => opener!.openCodeEditor(...args) };
 }
@@ -68,7 +69,7 @@ describe('Monaco setup: guards and the editor opener', () => {
     const original = { provideHover: () => 'builtin' };
     fake.languages.registerHoverProvider('typescript', original);
     expect(fake.registered[0]!.provider).not.toBe(original); // wrapped
-    expect(themes).toEqual(['vs']);
+    expect(themes).toEqual(['defined:kandev-dark', 'defined:kandev-light', 'vs']);
     for (const d of disposables) d.dispose();
     fake.languages.registerHoverProvider('typescript', original);
     expect(fake.registered[1]!.provider).toBe(original);

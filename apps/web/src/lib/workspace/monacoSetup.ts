@@ -1,6 +1,7 @@
 import { installBuiltinGuards, type BuiltinSuppression, type GuardableEditor, type GuardableLanguages } from '../lsp/builtins.js';
 import type { Disposable } from '@kandev/kit';
 import type { MonacoApi } from '../monaco/monacoApi.js';
+import { defineEditorThemes } from './monacoThemes.js';
 import { positionOf, resolveOpenTarget, type OpenTarget } from './navigation.js';
 import type { WorkspaceIdentityStore } from './workspaceIdentity.js';
 
@@ -33,6 +34,7 @@ export function setupMonaco(monaco: MonacoApi, deps: MonacoSetupDeps): Disposabl
       return true;
     },
   });
+  defineEditorThemes(monaco);
   // Semantic tokens are shown only when the theme allows them: ask for them explicitly.
   monaco.editor.setTheme('vs');
   return [guards, opener];

@@ -1,0 +1,124 @@
+/**
+ * The live workspace as a person sees it at desktop, tablet and phone sizes, light and dark: git
+ * marks in the Files tree, the Changes panel, the disk-change bar over unsaved changes and the
+ * diff against HEAD (screenshots in test-results/screens/live-*), with no serious or critical
+ * axe-core violation in the app around Monaco, and nothing overflowing a 390 px phone.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulateScheme, expectTheme, pageOverflowsHorizontally, screenshot, seriousAxeViolations } from '../support/app.js';
+import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { writeFiles } from '../support/files.js';
+import { openFile, openSession, sessionModelText, startEditorStack } from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+const VIEWPORTS: Viewport[] = ['desktop', 'tablet', 'phone'];
+const SCHEMES = ['light', 'dark'] as const;
+const THIRD_PARTY = ['.monaco-editor', '.code-editor', '.diff-editor'];
+
+const FILES: Record<string, string> = {
+  'README.md': '# Checkout\n',
+  'src/cart.ts': 'export function total(prices: number[]): number {\n  return prices.reduce((a, b) => a + b, 0);\n}\n',
+  'src/discount.ts': 'export function discount(total: number): number {\n  return total * 0.9;\n}\n',
+  'src/legacy.ts': 'export const legacy = true;\n',
+};
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } });
+}
+
+describe.runIf(run)('live workspace screens', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let workspace: string;
+  let sessionId: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-live-screens-')), FILES);
+    git(workspace, 'init', '-q', '-b', 'main');
+    git(workspace, 'add', '-A');
+    git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
+    // What an agent changed: one file rewritten, one added, one deleted.
+    writeFileSync(
+      join(workspace, 'src/discount.ts'),
+      'export function discount(total: number): number {\n  // round to cents\n  return Math.round(total * 90) / 100;\n}\n',
+    );
+    writeFileSync(join(workspace, 'src/rounding.ts'), 'export const cents = (n: number) => Math.round(n * 100) / 100;\n');
+    rmSync(join(workspace, 'src/legacy.ts'));
+    stack = await startEditorStack();
+    const task = await stack.createTask({ title: 'Checkout: round discounts to cents', workspace });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.stop();
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  async function pageFor(viewport: Viewport): Promise<Page> {
+    const context = await newContext(browser.browser, viewport);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  for (const viewport of VIEWPORTS) {
+    for (const scheme of SCHEMES) {
+      it(`${viewport} ${scheme}: tree marks, Changes panel${viewport === 'phone' ? ' (read-only)' : ', disk-change bar and diff against HEAD'}`, async () => {
+        const page = await pageFor(viewport);
+        await emulateScheme(page, scheme);
+        await openSession(page, stack.url, sessionId);
+        await expectTheme(page, scheme);
+        const found: string[] = [];
+        const changes = page.locator('[data-testid="change-row"]');
+        await page.locator('[data-testid="change-row"][data-path="src/legacy.ts"]').waitFor();
+        expect(await changes.count()).toBe(3);
+        if (viewport === 'phone') {
+          await page.locator('[data-testid="tree-node"][data-path="src"]').click();
+          await page.locator('[data-testid="tree-node"][data-path="src/discount.ts"] [data-testid="git-mark"]').waitFor();
+          // Read-only: the list opens nothing.
+          expect(await page.locator('button[data-testid="change-row"]').count()).toBe(0);
+          await screenshot(page, `live-changes-${viewport}-${scheme}`);
+          expect(await pageOverflowsHorizontally(page)).toBe(false);
+          found.push(...(await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `${v.id} ${v.nodes.join(' | ')}`));
+          expect(found).toEqual([]);
+          return;
+        }
+        await openFile(page, 'src/cart.ts');
+        await page.locator('[data-testid="editor"][data-path="src/cart.ts"] .view-lines').click();
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type('// typed here\n');
+        const text = await sessionModelText(page, sessionId, 'src/cart.ts');
+        // Another writer rewrites the file under the unsaved change.
+        writeFileSync(join(workspace, 'src/cart.ts'), FILES['src/cart.ts']!.replace('0);', '0) * 1;'));
+        await page.locator('[data-testid="disk-changed"]').waitFor();
+        await page.locator('[data-testid="tree-node"][data-path="src/discount.ts"] [data-testid="git-mark"]').waitFor();
+        await screenshot(page, `live-disk-bar-${viewport}-${scheme}`);
+        found.push(...(await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `bar: ${v.id} ${v.nodes.join(' | ')}`));
+        await page.locator('[data-testid="disk-compare"]').click();
+        await page.locator('[data-testid="disk-compare-editor"] .editor.modified .view-lines').waitFor();
+        await screenshot(page, `live-compare-${viewport}-${scheme}`);
+        await page.locator('[data-testid="disk-take-theirs"]').click();
+        await page.locator('[data-testid="disk-changed"]').waitFor({ state: 'detached' });
+        // Put the file back as HEAD has it, for the next screen size (nothing typed is lost: Undo holds it).
+        expect(text).toContain('// typed here');
+        writeFileSync(join(workspace, 'src/cart.ts'), FILES['src/cart.ts']!);
+
+        await page.locator('[data-testid="change-row"][data-path="src/discount.ts"]').click();
+        await page.locator('[data-testid="head-diff-editor"] .editor.modified .view-lines').waitFor();
+        await screenshot(page, `live-head-diff-${viewport}-${scheme}`);
+        found.push(...(await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `diff: ${v.id} ${v.nodes.join(' | ')}`));
+        expect(found).toEqual([]);
+      });
+    }
+  }
+});

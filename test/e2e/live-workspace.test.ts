@@ -1,0 +1,233 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
+import { writeFiles } from '../support/files.js';
+import { markers, openFile, recordSentMethods, sessionModelText, startEditorStack, waitForLspState } from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+/**
+ * The live workspace in Chromium with the real typescript-language-server, in a real git
+ * repository: the test writes the workspace on disk as an agent does, and never presses Refresh.
+ * The Files tree, clean and dirty tabs, deleted and renamed files follow; the Changes panel lists
+ * what changed against HEAD and opens Monaco's diff editor.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler' }, include: ['src'] }),
+  'src/main.ts': 'export const answer: number = 42;\n',
+  'src/conflict.ts': 'export const shared = 1;\n',
+  'src/gone.ts': 'export const gone = 1;\n',
+  'src/moving.ts': 'export const moving = 1;\n',
+  'src/notes.md': '# notes\n',
+  'src/lines.ts': 'export const one = 1;\nexport const two = 2;\nexport const three = 3;\nexport const four = 4;\n',
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } });
+}
+
+describe.runIf(run)('Live workspace with the real typescript-language-server in a git repository', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let workspace: string;
+  let sessionId: string;
+  let sentMethods: string[] = [];
+
+  const row = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
+  const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
+  const change = (path: string) => page.locator(`[data-testid="change-row"][data-path="${path}"]`);
+  const modelText = (path: string) => sessionModelText(page, sessionId, path);
+  const onDisk = (path: string) => readFileSync(join(workspace, path), 'utf8');
+  /** As an agent writes: straight to disk, no Kandev API involved. */
+  const agentWrites = (path: string, text: string) => writeFileSync(join(workspace, path), text);
+  async function typeAtTop(path: string, text: string): Promise<void> {
+    await tab(path).click();
+    await page.locator(`[data-testid="editor"][data-path="${path}"] .view-lines`).click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type(text);
+  }
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-live-')), FILES);
+    git(workspace, 'init', '-q', '-b', 'main');
+    git(workspace, 'add', '-A');
+    git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
+    ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Live workspace', workspace }));
+    sentMethods = recordSentMethods(page);
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // The first git state came: a clean repository on main.
+    await page.locator('[data-testid="changes-panel"][data-git="available"] [data-testid="changes-empty"]').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('the Files tree follows files an agent creates, deletes and renames, without Refresh', async () => {
+    agentWrites('src/agent.ts', 'export const byAgent = true;\n');
+    await row('src/agent.ts').waitFor();
+    rmSync(join(workspace, 'src/notes.md'));
+    await row('src/notes.md').waitFor({ state: 'detached' });
+    renameSync(join(workspace, 'src/agent.ts'), join(workspace, 'src/agent2.ts'));
+    await row('src/agent2.ts').waitFor();
+    expect(await row('src/agent.ts').count()).toBe(0);
+  });
+
+  it('a clean open tab takes the new text from disk at once, clean, and the server checks it (a normal didChange)', async () => {
+    const before = sentMethods.filter((m) => m === 'textDocument/didChange').length;
+    agentWrites('src/main.ts', "export const answer: number = 'forty-two';\n");
+    await expect.poll(() => modelText('src/main.ts')).toBe("export const answer: number = 'forty-two';\n");
+    expect(await tab('src/main.ts').getAttribute('data-dirty')).toBe('false');
+    await expect.poll(() => sentMethods.filter((m) => m === 'textDocument/didChange').length).toBeGreaterThan(before);
+    // typescript-language-server reads the open document, not the disk: its finding is about the new text.
+    await expect
+      .poll(async () => (await markers(page, sessionId, 'src/main.ts')).map((m) => m.message).join('\n'), { timeout: 30_000 })
+      .toMatch(/Type 'string' is not assignable to type 'number'/);
+  });
+
+  it('a dirty tab whose file changes on disk shows a bar: Compare shows disk against mine, Keep mine saves over the new disk version', async () => {
+    await openFile(page, 'src/conflict.ts');
+    await typeAtTop('src/conflict.ts', '// mine\n');
+    const mine = '// mine\nexport const shared = 1;\n';
+    expect(await modelText('src/conflict.ts')).toBe(mine);
+    agentWrites('src/conflict.ts', 'export const shared = 2; // theirs\n');
+    const bar = page.locator('[data-testid="disk-changed"][data-path="src/conflict.ts"]');
+    await bar.waitFor();
+    // Nothing typed was replaced.
+    expect(await modelText('src/conflict.ts')).toBe(mine);
+    expect(await tab('src/conflict.ts').getAttribute('data-dirty')).toBe('true');
+
+    await page.locator('[data-testid="disk-compare"]').click();
+    await page.locator('[data-testid="disk-compare-editor"] .editor.modified .view-lines').waitFor();
+    const sides = await page.evaluate(() => {
+      const diff = (window as any).__kandev.monaco.editor.getDiffEditors()[0];
+      const model = diff.getModel();
+      return { original: model.original.getValue() as string, modified: model.modified.getValue() as string, modifiedUri: String(model.modified.uri) };
+    });
+    expect(sides).toEqual({ original: 'export const shared = 2; // theirs\n', modified: mine, modifiedUri: `kandev-session://${sessionId}/src/conflict.ts` });
+
+    await page.locator('[data-testid="disk-keep-mine"]').click();
+    await bar.waitFor({ state: 'detached' });
+    // The comparison ends with the choice; the editor is back.
+    await page.locator('[data-testid="disk-compare-editor"]').waitFor({ state: 'detached' });
+    expect(await tab('src/conflict.ts').getAttribute('data-dirty')).toBe('true');
+    await page.locator('[data-testid="save"]').click();
+    await expect.poll(() => onDisk('src/conflict.ts')).toBe(mine);
+    expect(await page.locator('[data-testid="save-conflict"]').count()).toBe(0);
+    await expect.poll(() => tab('src/conflict.ts').getAttribute('data-dirty')).toBe('false');
+  });
+
+  it('Take theirs: the disk text as one undoable edit (Undo brings mine back)', async () => {
+    await typeAtTop('src/conflict.ts', '// again\n');
+    const mine = await modelText('src/conflict.ts');
+    agentWrites('src/conflict.ts', 'export const shared = 3; // theirs again\n');
+    await page.locator('[data-testid="disk-changed"][data-path="src/conflict.ts"]').waitFor();
+    await page.locator('[data-testid="disk-take-theirs"]').click();
+    await page.locator('[data-testid="disk-changed"]').waitFor({ state: 'detached' });
+    expect(await modelText('src/conflict.ts')).toBe('export const shared = 3; // theirs again\n');
+    expect(await tab('src/conflict.ts').getAttribute('data-dirty')).toBe('false');
+    await page.locator('[data-testid="editor"][data-path="src/conflict.ts"] .view-lines').click();
+    await page.keyboard.press('Control+Z');
+    expect(await modelText('src/conflict.ts')).toBe(mine);
+  });
+
+  it('a deleted open file is marked deleted (tab and bar), keeps its text, and Save recreates it', async () => {
+    await openFile(page, 'src/gone.ts');
+    rmSync(join(workspace, 'src/gone.ts'));
+    await page.locator('[data-testid="disk-deleted"][data-path="src/gone.ts"]').waitFor();
+    expect(await tab('src/gone.ts').getAttribute('data-disk')).toBe('deleted');
+    expect(await modelText('src/gone.ts')).toBe('export const gone = 1;\n');
+    await page.locator('[data-testid="save"]').click();
+    await expect.poll(() => existsSync(join(workspace, 'src/gone.ts'))).toBe(true);
+    expect(onDisk('src/gone.ts')).toBe('export const gone = 1;\n');
+    await page.locator('[data-testid="disk-deleted"]').waitFor({ state: 'detached' });
+    expect(await tab('src/gone.ts').getAttribute('data-disk')).toBeNull();
+  });
+
+  it('an open file renamed on disk: its tab follows to the new path', async () => {
+    await openFile(page, 'src/moving.ts');
+    renameSync(join(workspace, 'src/moving.ts'), join(workspace, 'src/moved.ts'));
+    await tab('src/moved.ts').waitFor();
+    expect(await tab('src/moving.ts').count()).toBe(0);
+    expect(await modelText('src/moved.ts')).toBe('export const moving = 1;\n');
+  });
+
+  it('the tree marks and the Changes panel list what changed against HEAD with line counts; a change opens the diff editor against HEAD', async () => {
+    // From the steps above: main.ts and conflict.ts modified, notes.md and moving.ts deleted, agent2.ts and moved.ts untracked.
+    await change('src/main.ts').waitFor();
+    const status = async (path: string) => change(path).getAttribute('data-status');
+    await expect.poll(() => status('src/notes.md')).toBe('deleted');
+    expect(await status('src/main.ts')).toBe('modified');
+    expect(await status('src/agent2.ts')).toBe('untracked');
+    expect(await change('src/main.ts').locator('[data-testid="change-lines"]').innerText()).toBe('+1 −1');
+    // The row reads as file, folder, counts in words and status word (the letter is drawn by CSS).
+    expect(await change('src/main.ts').textContent()).toBe('main.tssrc+1 −1, Lines added: 1, deleted: 1modified');
+    // The tree marks the file with its status (colour, letter and name).
+    const treeMark = row('src/main.ts').locator('[data-testid="git-mark"]');
+    expect(await treeMark.getAttribute('data-status')).toBe('modified');
+    expect(await treeMark.getAttribute('data-letter')).toBe('M');
+    const labelledBy = (await row('src/main.ts').getAttribute('aria-labelledby'))!.split(' ');
+    const name = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent).join(' '), labelledBy);
+    expect(name).toBe('main.ts modified');
+
+    await change('src/main.ts').click();
+    await page.locator('[data-testid="head-diff-editor"] .editor.modified .view-lines').waitFor();
+    const sides = await page.evaluate(() => {
+      const model = (window as any).__kandev.monaco.editor.getDiffEditors()[0].getModel();
+      return { original: model.original.getValue() as string, modified: model.modified.getValue() as string };
+    });
+    expect(sides).toEqual({ original: FILES['src/main.ts'], modified: "export const answer: number = 'forty-two';\n" });
+
+    // Live: another agent write shows in the diff and in the counts.
+    agentWrites('src/main.ts', "export const answer: number = 'forty-two';\nexport const more = 1;\n");
+    await expect.poll(() => change('src/main.ts').locator('[data-testid="change-lines"]').innerText()).toBe('+2 −1');
+    await expect
+      .poll(() => page.evaluate(() => (window as any).__kandev.monaco.editor.getDiffEditors()[0].getModel().modified.getValue()))
+      .toContain('export const more = 1;');
+    await page.locator('[data-testid="head-diff-close"]').click();
+    await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
+  });
+
+  it('an open editor shows added, changed and deleted lines in its gutter against HEAD, as the text changes', async () => {
+    await openFile(page, 'src/lines.ts');
+    expect(await page.locator('[data-testid="editor"][data-path="src/lines.ts"]').locator('.gutter-added, .gutter-modified, .gutter-deleted').count()).toBe(0);
+    // One line added above, one changed, the last one deleted.
+    agentWrites('src/lines.ts', 'export const zero = 0;\nexport const one = 1;\nexport const TWO = 2;\nexport const three = 3;\n');
+    const editor = page.locator('[data-testid="editor"][data-path="src/lines.ts"]');
+    await editor.locator('.gutter-added').waitFor();
+    const marked = () =>
+      page.evaluate((sid) => {
+        const monaco = (window as any).__kandev.monaco;
+        const model = monaco.editor.getModel(monaco.Uri.from({ scheme: 'kandev-session', authority: sid, path: '/src/lines.ts' }));
+        return model
+          .getAllDecorations()
+          .filter((d: any) => d.options.linesDecorationsClassName?.startsWith('gutter-'))
+          .map((d: any) => `${d.options.linesDecorationsClassName}@${d.range.startLineNumber}-${d.range.endLineNumber}`)
+          .sort();
+      }, sessionId);
+    expect(await marked()).toEqual(['gutter-added@1-1', 'gutter-deleted@4-4', 'gutter-modified@3-3']);
+    // Typing moves them (debounced): a new line at the top is one more added line.
+    await page.locator('[data-testid="editor"][data-path="src/lines.ts"] .view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('// typed\n');
+    await expect.poll(marked).toEqual(['gutter-added@1-2', 'gutter-deleted@5-5', 'gutter-modified@4-4']);
+  });
+
+  it('a non-git workspace says so in the Changes panel', async () => {
+    rmSync(join(workspace, '.git'), { recursive: true, force: true });
+    await page.locator('[data-testid="changes-unavailable"][data-reason="not_a_repository"]').waitFor();
+    expect(await row('src/main.ts').locator('[data-testid="git-mark"]').count()).toBe(0);
+  });
+});
