@@ -25,6 +25,8 @@
  *     (bench/results/soak.md).
  *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
  *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
+ *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of
+ *     a real typescript-language-server lease against a cold start, to the first hover answered.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
@@ -41,6 +43,7 @@ import { findingTimes, medianOf } from './findings.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
+import { restartBench } from './restart.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -60,13 +63,14 @@ import {
 } from './transport.js';
 
 const sections = new Set(
-  process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live', 'typing'],
+  process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live', 'typing', 'restart'],
 );
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
 /** Parts of the typing section to run (default all): typing, heap, idle, quickopen. */
 const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,heap,idle,quickopen').split(','));
+const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -330,6 +334,19 @@ async function typing(): Promise<void> {
   } finally {
     await stack.stop();
   }
+async function restart(): Promise<void> {
+  const { warm, cold } = await restartBench(RESTART_ROUNDS);
+  out(
+    `restart-to-ready (ms): SIGKILLed backend started again, to the first hover answered by typescript-language-server (${RESTART_ROUNDS} rounds)`,
+    table(
+      ['after the restart', 'p50', 'p95', 'mean'],
+      [
+        ['warm: task host re-adopted, lease resumed', fixed(warm.p50), fixed(warm.p95), fixed(warm.mean)],
+        ['cold: KANDEV_RESTART_GRACE_MS=0, server started again', fixed(cold.p50), fixed(cold.p95), fixed(cold.mean)],
+      ],
+    ),
+  );
+  results.restart = { warm, cold };
 }
 
 async function main(): Promise<void> {
@@ -359,6 +376,7 @@ async function main(): Promise<void> {
       out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
     }
     if (sections.has('typing')) await typing();
+    if (sections.has('restart')) await restart();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

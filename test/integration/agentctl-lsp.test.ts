@@ -43,6 +43,8 @@ describe('agentctl LSP bridge with real language servers', () => {
         tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')),
         network: existsSync('/usr/bin/bwrap') ? 'off' : 'unavailable',
       },
+      // The stream's id on this task host: what a restarted backend resumes.
+      stream: expect.any(Number),
     });
     const rootUri = pathToFileURL(workspace).href;
     const init = await client.request('initialize', { processId: null, rootUri, workspaceFolders: [{ uri: rootUri, name: 'ws' }], capabilities: {} });

@@ -60,8 +60,8 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
   return { child, stdout, stderr, exit };
 }
 
-async function start(args: string[]): Promise<Cli> {
-  const started = run(args);
+async function start(args: string[], env: Record<string, string> = {}): Promise<Cli> {
+  const started = run(args, env);
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: started.child.stdout! }).on('line', (line) => {
       const match = /^Kandev is running at (http:\/\/127\.0\.0\.1:\d+)\/$/.exec(line);
@@ -119,7 +119,7 @@ describe('kandev CLI', () => {
     expect(await cli.exit).toBe(0);
   });
 
-  it('reaps the agentctl a crashed backend left behind when it starts again', async () => {
+  it('re-adopts the agentctl a crashed backend left behind when it starts again, and SIGTERM then reaps it', async () => {
     const crashed = await start([]);
     const { tasks } = await api(crashed.url, 'GET', '/api/tasks');
     const session = await api(crashed.url, 'POST', `/api/tasks/${tasks[0].id}/sessions`);
@@ -128,14 +128,59 @@ describe('kandev CLI', () => {
     seenAgentctls.push(orphan as number);
     crashed.child.kill('SIGKILL');
     await crashed.exit;
-    // Nothing stopped it: the backend died without a word, its agentctl lives on.
+    // Nothing stopped it: the backend died without a word, its agentctl waits out its grace.
     expect(isAlive(orphan as number)).toBe(true);
 
     const next = await start([]);
+    // Listening means re-adoption is done: the same agentctl runs the session.
+    expect(await api(next.url, 'GET', `/api/sessions/${session.id}`)).toMatchObject({ status: 'running' });
+    expect(isAlive(orphan as number)).toBe(true);
+    next.child.kill('SIGTERM');
+    expect(await next.exit).toBe(0);
+    expect(isAlive(orphan as number)).toBe(false);
+  });
+
+  it('SIGUSR2 restarts: the backend exits 0 and leaves its agentctl running; the next start re-adopts it', async () => {
+    const before = await start([]);
+    const { tasks } = await api(before.url, 'GET', '/api/tasks');
+    const session = await api(before.url, 'POST', `/api/tasks/${tasks[0].id}/sessions`);
+    const [agentctl] = childPids(before.child.pid as number, 'agentctl');
+    seenAgentctls.push(agentctl as number);
+    before.child.kill('SIGUSR2');
+    expect(await before.exit).toBe(0);
+    expect(isAlive(agentctl as number)).toBe(true);
+
+    const after = await start([]);
+    expect(await api(after.url, 'GET', `/api/sessions/${session.id}`)).toMatchObject({ status: 'running' });
+    after.child.kill('SIGTERM');
+    expect(await after.exit).toBe(0);
+    expect(isAlive(agentctl as number)).toBe(false);
+  });
+
+  it('with KANDEV_RESTART_GRACE_MS=0 nothing is re-adopted: the next start marks the session stopped and reaps the agentctl left behind', async () => {
+    const crashed = await start([], { KANDEV_RESTART_GRACE_MS: '0' });
+    const { tasks } = await api(crashed.url, 'GET', '/api/tasks');
+    const session = await api(crashed.url, 'POST', `/api/tasks/${tasks[0].id}/sessions`);
+    const [orphan] = childPids(crashed.child.pid as number, 'agentctl');
+    seenAgentctls.push(orphan as number);
+    crashed.child.kill('SIGKILL');
+    await crashed.exit;
+
+    const next = await start([], { KANDEV_RESTART_GRACE_MS: '0' });
     expect(await eventually(() => !isAlive(orphan as number))).toBe(true);
     expect(await api(next.url, 'GET', `/api/sessions/${session.id}`)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
     next.child.kill('SIGTERM');
     expect(await next.exit).toBe(0);
+  });
+
+  it('refuses a second backend on the same KANDEV_HOME while the first runs (exit 1, naming the holder)', async () => {
+    const first = await start([]);
+    const second = run([]);
+    expect(await second.exit).toBe(1);
+    expect(second.stderr.join('\n')).toContain(`another Kandev backend (pid ${first.child.pid}) is running with this KANDEV_HOME`);
+    expect(await api(first.url, 'GET', '/api/health')).toEqual({ ok: true });
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
   });
 
   it('exits 2 naming the variable when the configuration is invalid', async () => {

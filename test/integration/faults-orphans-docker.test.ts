@@ -109,8 +109,14 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
     await client.closed;
   });
 
-  it('S55 a backend killed with SIGKILL leaves no container or process of a stubborn server behind', async () => {
-    const doomed = await startStack({ DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host', KANDEV_LOG_STDERR: '0' });
+  it('S55 a backend killed with SIGKILL and not started again leaves no container or process of a stubborn server behind once the restart grace is over', async () => {
+    const doomed = await startStack({
+      DOCKER_HOST: env.dockerHost,
+      KANDEV_DOCKER_IMAGE: env.image,
+      KANDEV_DOCKER_NETWORK: 'host',
+      KANDEV_LOG_STDERR: '0',
+      KANDEV_RESTART_GRACE_MS: '1500',
+    });
     try {
       const ws = dockerWorkspace(join(root, 'backend-sigkill'), { 'Main.kt': '' }, stubborn);
       const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });

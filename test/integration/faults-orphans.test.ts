@@ -3,7 +3,8 @@
  * however hard the language server resists (it ignores stdin EOF and SIGTERM, one child stays in
  * its process group, one starts its own session with setsid and also ignores SIGTERM), no process
  * of the task host's language-server trees survives (agentctl's watchdog and the backend's
- * marker sweeps are the backstops when agentctl itself is killed). Real processes, checked in /proc at the
+ * marker sweeps are the backstops when agentctl itself is killed; an agentctl whose backend died
+ * waits out the restart grace for a new one, then reaps). Real processes, checked in /proc at the
  * moment the owning side reports the end (host exited, stop answered, new backend listening).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -130,8 +131,8 @@ describe('Local PC: a backend that dies (SIGKILL) leaves nothing behind', () => 
     return new Promise((resolve) => stack.process.once('exit', resolve));
   }
 
-  it('S55 backend SIGKILL: agentctl sees its stdin close, reaps the tree (SIGKILL after the grace) and exits', async () => {
-    const { stack, agentctl, tree, client } = await stackWithServer();
+  it('S55 backend SIGKILL and no backend again: agentctl sees its stdin close, waits out the restart grace, then reaps the tree and exits', async () => {
+    const { stack, agentctl, tree, client } = await stackWithServer({ KANDEV_RESTART_GRACE_MS: '1500' });
     const gone = killed(stack);
     stack.process.kill('SIGKILL');
     await gone;

@@ -10,6 +10,7 @@ import { installLanguageServer } from './install/index.js';
 import { createLogger, errorFields } from './base/log.js';
 import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
+import { BackendLinks } from './host/backendLinks.js';
 import type { InstallLanguageServer } from './install/seam.js';
 
 /** SIGTERM then SIGKILL: how long a language server gets to exit on its own. */
@@ -42,7 +43,21 @@ async function main(): Promise<void> {
   // and the watchdog kills what carries it once this process is gone, however it ends.
   startWatchdog(process.env);
   logger.log('info', 'starting', { workspacePath: config.workspacePath, repos: config.repoSubpaths.length, platform: process.platform });
+  const keepalive = {
+    intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS),
+    maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES),
+  };
+  // How long the task host outlives its backend, so a restarted backend can re-adopt it (0: not at all).
+  const orphanGraceMs = positiveInt(process.env[AGENTCTL_ENV.orphanGraceMs], 0);
+  const links = new BackendLinks({
+    graceMs: orphanGraceMs,
+    keepalive,
+    writeDeadlineMs: WS_WRITE_DEADLINE_MS,
+    logger,
+    onOrphaned: () => stop('SIGTERM'),
+  });
   const server = await createAgentctlServer({
+    links,
     token: config.token,
     workspacePath: config.workspacePath,
     repoSubpaths: config.repoSubpaths,
@@ -56,10 +71,8 @@ async function main(): Promise<void> {
       reapGraceMs: REAP_GRACE_MS,
       exitFlushMs: EXIT_FLUSH_MS,
       exitReadGraceMs: EXIT_READ_GRACE_MS,
-      keepalive: {
-        intervalMs: positiveInt(process.env[AGENTCTL_ENV.pingIntervalMs], WS_PING_INTERVAL_MS),
-        maxMisses: positiveInt(process.env[AGENTCTL_ENV.pingMisses], WS_PING_MAX_MISSES),
-      },
+      keepalive,
+      parkGraceMs: orphanGraceMs,
     },
   });
 
@@ -94,8 +107,11 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   if (process.env[AGENTCTL_ENV.exitOnStdinClose] === '1') {
-    process.stdin.on('end', () => stop('SIGTERM'));
-    process.stdin.on('error', () => stop('SIGTERM'));
+    // The backend that started this task host is gone. With a grace period, a backend restarted on
+    // the same home may still link to it and re-adopt its servers; without one it stops now.
+    const parentGone = () => (orphanGraceMs > 0 ? links.unowned() : stop('SIGTERM'));
+    process.stdin.on('end', parentGone);
+    process.stdin.on('error', parentGone);
     process.stdin.resume();
   }
   // Bad input must never take the daemon down; a bug is logged, not fatal to every stream.

@@ -1,10 +1,14 @@
 import { deadline, systemClock } from '@kandev/kit';
 import {
+  CloseCode,
   LSP_MAX_BODY_BYTES,
+  RESUME_STREAM_PARAM,
   TASK_HOST_PATHS,
+  TASK_HOST_RESTART_PATHS,
   WORKSPACE_EVENTS_MAX_CHANGES,
   WORKSPACE_EVENTS_WINDOW_MS,
   pathToFileUri,
+  type LiveStreamsReply,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,6 +24,7 @@ import { errorFields } from './base/log.js';
 import { LspStream, type StreamHost } from './stream/lspStream.js';
 import { parseStreamParams } from './stream/params.js';
 import { StreamTable } from './stream/streamTable.js';
+import type { BackendLinks } from './host/backendLinks.js';
 import { childEnv } from './env/taskEnv.js';
 import { WorkspaceEventsFeed } from './events/eventsFeed.js';
 import { readGitState } from './git/gitState.js';
@@ -43,6 +48,8 @@ export interface AgentctlServerOptions extends Omit<StreamHost, 'workspace' | 'w
   token: string;
   workspacePath: string;
   repoSubpaths: string[];
+  /** The backends' links (absent: the link route answers 404 and nothing waits for a backend). */
+  links?: BackendLinks;
   /** The OS's file notifications; default @parcel/watcher (tests inject their own). */
   nativeWatcher?: NativeWatcher;
 }
@@ -59,7 +66,7 @@ export interface AgentctlServer {
 
 /** The HTTP server: bearer auth on everything, the files API, and the LSP stream upgrade. */
 export async function createAgentctlServer(options: AgentctlServerOptions): Promise<AgentctlServer> {
-  const { token, workspacePath, repoSubpaths, nativeWatcher, ...streamHost } = options;
+  const { token, workspacePath, repoSubpaths, links, nativeWatcher, ...streamHost } = options;
   const workspace = await Workspace.open(workspacePath);
   const clock = streamHost.timings.clock ?? systemClock;
   const gitEnv = childEnv(streamHost.env, {}, streamHost.platform);
@@ -113,6 +120,11 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       sendJson(res, 200, { ok: true, ...identity, platform: options.platform });
       return;
     }
+    if (url.pathname === TASK_HOST_RESTART_PATHS.streams && req.method === 'GET') {
+      const reply: LiveStreamsReply = { streams: streams.accounts() };
+      sendJson(res, 200, reply);
+      return;
+    }
     if (url.pathname === TASK_HOST_PATHS.gitHead && req.method === 'GET') {
       const path = url.searchParams.get('path');
       if (path === null || path === '') return sendError(res, 400, 'bad_request', 'path is required');
@@ -141,6 +153,10 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
       return;
     }
     const url = new URL(req.url ?? '/', 'http://agentctl');
+    if (url.pathname === TASK_HOST_RESTART_PATHS.link && links && !stopping) {
+      wss.handleUpgrade(req, socket, head, (ws) => links.accept(ws));
+      return;
+    }
     if (url.pathname === TASK_HOST_PATHS.workspaceEvents && !stopping) {
       eventsWss.handleUpgrade(req, socket, head, (ws) => {
         const frames = new FrameSocket(ws, {
@@ -160,6 +176,17 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     }
     if (stopping) {
       refuseUpgrade(socket, 503, 'task_host_unavailable', 'Service Unavailable');
+      return;
+    }
+    const resume = url.searchParams.get(RESUME_STREAM_PARAM);
+    if (resume !== null) {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const stream = /^\d{1,9}$/.test(resume) ? streams.get(Number(resume)) : undefined;
+        if (stream?.resume(ws)) return;
+        // Its server exited meanwhile (or there never was one): the lease cannot go on.
+        logger.log('warn', 'stream_resume_refused', { stream: resume.slice(0, 16) });
+        ws.close(CloseCode.ServerExited);
+      });
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -193,6 +220,7 @@ export async function createAgentctlServer(options: AgentctlServerOptions): Prom
     },
     async shutdown() {
       stopping = true;
+      links?.closeAll();
       http.close();
       events.dispose();
       git.dispose();

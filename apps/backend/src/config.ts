@@ -1,4 +1,4 @@
-import { SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
+import { DEFAULT_RESTART_GRACE_MS, SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
 import { homedir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
@@ -35,6 +35,11 @@ export interface BackendConfig {
   lspRestartLimit: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
+  /**
+   * How long task hosts outlive a backend that died or was restarted (KANDEV_RESTART_GRACE_MS,
+   * 2 minutes; 0: they stop with it), so the next backend on this home re-adopts them warm.
+   */
+  restartGraceMs: number;
   /** The folder `--demo` copies into $KANDEV_HOME/demo-workspace. */
   demoSource: string;
   logToStderr: boolean;
@@ -129,6 +134,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!restartLimit.ok) return restartLimit;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
+  const restartGrace = integer(env, 'KANDEV_RESTART_GRACE_MS', DEFAULT_RESTART_GRACE_MS, 0, 24 * 3_600_000);
+  if (!restartGrace.ok) return restartGrace;
   const logMaxBytes = integer(env, 'KANDEV_LOG_MAX_BYTES', DEFAULT_LOG_MAX_BYTES, 64 * 1024, 1024 * 1024 * 1024);
   if (!logMaxBytes.ok) return logMaxBytes;
   const logRetention = integer(env, 'KANDEV_LOG_RETENTION_DAYS', 14, 0, 3650);
@@ -158,6 +165,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     lspPingMisses: pingMisses.value,
     lspRestartLimit: restartLimit.value,
     taskHostIdleMs: idle.value,
+    restartGraceMs: restartGrace.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',
     logMaxBytes: logMaxBytes.value,

@@ -43,16 +43,34 @@ async function main(): Promise<number> {
     `Open ${signInUrl(backend.url, backend.access.value)} to sign in (the token is kept in ${backend.access.source === 'env' ? 'KANDEV_TOKEN' : backend.access.file}).\n`,
   );
   return new Promise<number>((resolve) => {
+    const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGUSR2'];
+    const done = (): void => signals.forEach((s) => process.off(s, onSignal));
+    // A stop stops: every task host ends and every tree is reaped.
     const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      done();
       backend.close().then(
         () => resolve(0),
         () => resolve(1),
       );
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    // A restart (`npm run restart`, or SIGUSR2): task hosts and their servers keep running for
+    // KANDEV_RESTART_GRACE_MS, and the next start on this home re-adopts them warm.
+    const restart = (): void => {
+      done();
+      const graceS = Math.round(config.value.restartGraceMs / 1000);
+      backend.closeForRestart().then(
+        () => {
+          process.stdout.write(`Kandev stopped for a restart: its task hosts keep running for ${graceS} s; start it again to resume them.\n`);
+          resolve(0);
+        },
+        () => resolve(1),
+      );
+    };
+    function onSignal(signal: NodeJS.Signals): void {
+      if (signal === 'SIGUSR2' && config.ok && config.value.restartGraceMs > 0) restart();
+      else stop();
+    }
+    signals.forEach((s) => process.on(s, onSignal));
   });
 }
 

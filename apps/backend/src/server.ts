@@ -13,6 +13,9 @@ import { serveStatic } from './api/staticFiles.js';
 import type { BackendConfig } from './config.js';
 import { LocalDockerExecutor } from './executors/localDocker.js';
 import { LocalPcExecutor, sweepOrphanedTrees } from './executors/localPc.js';
+import { acquireHomeLock, type HomeLock } from './restart/homeLock.js';
+import { readoptLeases } from './restart/readoption.js';
+import { LeaseRepository } from './store/leaseRepository.js';
 import { ownerTag } from './executors/taskHostMarker.js';
 import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger } from './base/log.js';
@@ -58,6 +61,12 @@ export interface RunningBackend {
   leases: LeaseInspector;
   /** Stops accepting, closes LSP streams, stops every session (reaping its task host), closes the store. */
   close(): Promise<void>;
+  /**
+   * A restart: stops accepting and closes the store, but leaves every task host and language server
+   * running for the next backend on this home to re-adopt (docs/restarts.md). The caller exits the
+   * process next, which drops every socket: browsers reconnect, agentctl parks its streams.
+   */
+  closeForRestart(): Promise<void>;
 }
 
 export interface LeaseInspector {
@@ -77,6 +86,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function startBackend(config: BackendConfig, options: BackendOptions = {}): Promise<RunningBackend> {
   // Task env, repository paths, the access token: KANDEV_HOME is for its owner's eyes only.
   ensurePrivateDir(config.home);
+  // One backend per home: a second one would re-adopt and sweep the first one's task hosts.
+  const lock = acquireHomeLock(config.home);
+  if (!lock.ok) throw new Error(lock.error);
+  try {
+    return await startLocked(config, options, lock.value);
+  } catch (err) {
+    lock.value.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: BackendConfig, options: BackendOptions, lock: HomeLock): Promise<RunningBackend> {
   const logDir = join(config.home, 'logs');
   ensurePrivateDir(logDir);
   const logFile = join(logDir, 'backend.log');
@@ -101,6 +122,8 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const tasks = new TaskRepository(db);
   const settings = new SettingsService(new SettingsRepository(db), log);
   const owner = ownerTag(config.home);
+  const keepalive = { intervalMs: config.lspPingIntervalMs, maxMisses: config.lspPingMisses };
+  const dockerExecutor = LocalDockerExecutor.fromConfig(config, { logDir, logMaxBytes: config.logMaxBytes, log });
   const executors = new ExecutorRegistry([
     new LocalPcExecutor({
       agentctlCommand: config.agentctlCommand,
@@ -111,15 +134,14 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       cwd: process.cwd(),
       backendEnv: process.env,
       owner,
+      restartGraceMs: config.restartGraceMs,
+      keepalive,
       log,
     }),
-    LocalDockerExecutor.fromConfig(config, { logDir, logMaxBytes: config.logMaxBytes, log }),
+    dockerExecutor,
   ]);
   const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
-  sessions.stopLeftovers(config.agentctlStopGraceMs);
-  // A previous backend with this KANDEV_HOME that was SIGKILLed together with its agentctl left
-  // their language-server trees running: nothing else would ever end them.
-  await sweepOrphanedTrees(owner, log);
+  const leaseStore = new LeaseRepository(db);
   // Logs of sessions long gone go too, now and once a day: a backend is meant to be left running.
   const logRetention = keepLogsFor(logDir, config.logRetentionDays, options.clock ?? systemClock, log);
 
@@ -131,7 +153,6 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   const originPolicy: OriginPolicy = { allowedOrigins: config.allowedOrigins, bindHost: config.host };
   // One lease broker per backend. It ends a session's leases when the session ends, and tells
   // live servers about saved settings (S23, C12).
-  const keepalive = { intervalMs: config.lspPingIntervalMs, maxMisses: config.lspPingMisses };
   const runtime = new BrokerRuntime({
     maxLeases: config.lspMaxConnections,
     restartLimit: config.lspRestartLimit,
@@ -149,6 +170,8 @@ export async function startBackend(config: BackendConfig, options: BackendOption
     },
     log,
     measured: ({ measure, ms, ok }) => (measure === 'install' ? metrics.installFinished(ms, ok) : metrics.serverStarted(ms)),
+    // Resumable lease state, for the backend that follows this one after a restart.
+    ...(config.restartGraceMs > 0 ? { leaseStore } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));
@@ -181,6 +204,17 @@ export async function startBackend(config: BackendConfig, options: BackendOption
   sessions.onRunning((id) => reclaimer.touch(id));
   sessions.onEnded((id) => reclaimer.ended(id));
 
+  // Before listening: the task hosts a previous backend of this home left running are re-adopted,
+  // their leases rebuilt detached, so a browser's first reconnect finds its lease warm.
+  const adopted = await sessions.recover(config.agentctlStopGraceMs, config.restartGraceMs > 0);
+  const readopted = await readoptLeases(adopted, leaseStore, runtime, log);
+  if (adopted.length > 0) log.info('lease_adopted', { hosts: adopted.length, ...readopted });
+  // A previous backend with this KANDEV_HOME that was SIGKILLed together with its agentctl left
+  // their language-server trees running: nothing else would ever end them. Re-adopted ones stay.
+  const adoptedMarkers = new Set(adopted.flatMap(({ host }) => (host.record?.marker ? [host.record.marker] : [])));
+  await sweepOrphanedTrees(owner, log, adoptedMarkers);
+  void dockerExecutor.removeLeftovers(new Set(adopted.flatMap(({ host }) => (host.record?.containerId ? [host.record.containerId] : []))));
+
   const router = createApiRouter({ tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) });
 
   const server = createServer((req, res) => {
@@ -212,12 +246,23 @@ export async function startBackend(config: BackendConfig, options: BackendOption
       await sessions.stopAll();
       server.closeAllConnections();
       db.close();
+      lock.release();
       log.info('backend_stopped');
       // Written out before close resolves: whoever stops the backend may read its log next.
       await log.close();
     })());
+  const closeForRestart = (): Promise<void> =>
+    (closing ??= (async () => {
+      log.info('backend_restart_requested', { graceMs: config.restartGraceMs, taskHosts: sessions.runningCount() });
+      reclaimer.dispose();
+      logRetention.dispose();
+      server.close();
+      db.close();
+      lock.release();
+      await log.close();
+    })());
 
-  return { url, access, port, log, flushLog: () => log.flush(), tasks, sessions, leases, close };
+  return { url, access, port, log, flushLog: () => log.flush(), tasks, sessions, leases, close, closeForRestart };
 }
 
 /** The whole HTTP API; the access tests enumerate its routes to prove each one needs the token. */

@@ -16,6 +16,12 @@ export const AGENTCTL_ENV = {
   port: 'AGENTCTL_PORT',
   /** '1': agentctl shuts down when its stdin reaches end-of-file (the backend that started it is gone). */
   exitOnStdinClose: 'AGENTCTL_EXIT_ON_STDIN_CLOSE',
+  /**
+   * Milliseconds agentctl keeps running once no backend is linked to it (its stdin closed, or its
+   * backend link dropped), so a restarted backend can re-adopt it; then it stops and reaps. Absent
+   * or 0: it stops at once, as before restarts were kept.
+   */
+  orphanGraceMs: 'AGENTCTL_ORPHAN_GRACE_MS',
   /** Test knobs: shorten the WebSocket keepalive so a dead client is detected within a test. */
   pingIntervalMs: 'AGENTCTL_PING_INTERVAL_MS',
   pingMisses: 'AGENTCTL_PING_MISSES',
@@ -34,6 +40,8 @@ export interface AgentctlLaunchSettings {
   /** 0 lets the OS pick; agentctl reports the port it got in the listening line. */
   port: number;
   exitOnStdinClose: boolean;
+  /** How long an unlinked agentctl waits for a backend to re-adopt it (0: it stops at once). */
+  orphanGraceMs?: number;
 }
 
 /** The AGENTCTL_* variables for one launch, to be laid over the (already filtered) task env. */
@@ -45,6 +53,7 @@ export function agentctlLaunchEnv(settings: AgentctlLaunchSettings): Record<stri
     [AGENTCTL_ENV.host]: settings.host,
     [AGENTCTL_ENV.port]: String(settings.port),
     ...(settings.exitOnStdinClose ? { [AGENTCTL_ENV.exitOnStdinClose]: '1' } : {}),
+    ...(settings.orphanGraceMs ? { [AGENTCTL_ENV.orphanGraceMs]: String(settings.orphanGraceMs) } : {}),
   };
 }
 

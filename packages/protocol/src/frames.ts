@@ -58,6 +58,8 @@ export interface HostReadyFrame extends WorkspaceIdentity {
   language: LanguageId;
   /** Additive: only on the task-host stream, and only when the stream was opened untrusted. */
   trustedTools?: TrustedToolPins;
+  /** Additive, task-host stream only: the stream's id there, so a later backend can resume it. */
+  stream?: number;
 }
 
 export interface ProgressItemSnapshot {

@@ -20,5 +20,6 @@ export * from './uri.js';
 export * from './catalog.js';
 export * from './serverDefaults.js';
 export * from './search.js';
+export * from './taskHostRestart.js';
 export * from './workspaceEvents.js';
 export * from './routes.js';

@@ -12,6 +12,7 @@ import {
   ReservedCloseCode,
   scanJsonNesting,
   tooDeepOutcome,
+  type RpcEnvelope,
 } from '@kandev/protocol';
 import { after, DisposableStore, systemClock, type Clock, type Disposable } from '@kandev/kit';
 import type { FrameSocket, IncomingFrame } from '@kandev/node-transport';
@@ -43,12 +44,24 @@ export interface BridgeOptions {
   onWatchedFiles?: (watchers: unknown[]) => void;
   /** The exit flush and stdin cutoff timers; default the system clock. */
   clock?: Clock;
+  /** Sees every JSON-RPC message forwarded to the server (its envelope and text), for the stream's account. */
+  observe?: (envelope: RpcEnvelope, text: string) => void;
 }
 
 export interface Bridge {
   /** Writes a message of agentctl's own (a JSON-RPC notification's text) to the server's stdin, whole. */
   notifyServer(body: string): void;
   dispose(): void;
+  /**
+   * The backend is gone but the server stays: the socket is let go and the server's stdout is no
+   * longer read (it waits in the pipe, so backpressure holds the server, nothing is lost or
+   * buffered here) until `rebind` hands over the next backend's socket. A server that exits
+   * meanwhile still ends the bridge (`server_exited`).
+   */
+  park(): void;
+  /** Bridges the parked server to a new socket; its held output flows from where it stopped. */
+  rebind(next: FrameSocket): void;
+  readonly parked: boolean;
 }
 
 function watchedFilesControl(text: string): WatchedFilesControl | undefined {
@@ -73,8 +86,10 @@ function wsErrorCode(err: Error): BadInputCode {
  * flows both ways instead of buffering without bound: the socket's high watermark pauses stdout,
  * a full stdin pauses reading the socket.
  */
-export function startBridge(socket: FrameSocket, server: LaunchedServer, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
+export function startBridge(initialSocket: FrameSocket, server: LaunchedServer, options: BridgeOptions, onEnd: (end: BridgeEnd) => void): Bridge {
+  let socket = initialSocket;
   let ended = false;
+  let parked = false;
   let exitTimer: Disposable | undefined;
   const clock = options.clock ?? systemClock;
   const finish = (end: BridgeEnd) => {
@@ -123,7 +138,8 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
       return;
     }
     // An escaped or repeated top-level key leaves the scan unsure: such a rare frame is decoded.
-    const shapeOk = readEnvelope(scan) !== undefined || (scan.balancedObject && scan.ambiguousKeys && parseFrame(text, scan).kind === 'jsonrpc');
+    const envelope = readEnvelope(scan);
+    const shapeOk = envelope !== undefined || (scan.balancedObject && scan.ambiguousKeys && parseFrame(text, scan).kind === 'jsonrpc');
     if (!shapeOk) {
       // Not JSON-RPC: the one control frame agentctl takes (release-stream, once per stream) is
       // decoded here; anything else is a bad frame.
@@ -150,6 +166,7 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
       return;
     }
     stdin.writeFrame(header, bytes);
+    if (envelope && options.observe) options.observe(envelope, text);
   };
   const onClosed = (code: number) => {
     const error = socket.lastError;
@@ -176,18 +193,21 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
   };
 
   stdout.on('data', onStdout);
-  // Held client frames are delivered as soon as onText registers, and may end the bridge then:
-  // the store disposes whatever is registered after that at once.
-  const registrations = new DisposableStore();
-  registrations.add(socket.onClose(onClosed));
-  registrations.add(
-    socket.onBackpressure((full) => {
-      if (ended) return;
-      if (full) stdout.pause();
-      else stdout.resume();
-    }),
-  );
-  registrations.add(socket.onText(onMessage));
+  let registrations = new DisposableStore();
+  const bind = () => {
+    // Held client frames are delivered as soon as onText registers, and may end the bridge then:
+    // the store disposes whatever is registered after that at once.
+    registrations.add(socket.onClose(onClosed));
+    registrations.add(
+      socket.onBackpressure((full) => {
+        if (ended || parked) return;
+        if (full) stdout.pause();
+        else stdout.resume();
+      }),
+    );
+    registrations.add(socket.onText(onMessage));
+  };
+  bind();
 
   // The server's last messages may still sit in the pipe when `exit` fires: flush stdout (bounded,
   // since a descendant may hold the pipe open forever), then report the exit.
@@ -213,10 +233,31 @@ export function startBridge(socket: FrameSocket, server: LaunchedServer, options
     stdout.resume();
   }
 
+  function park(): void {
+    if (ended || parked) return;
+    parked = true;
+    registrations.dispose();
+    registrations = new DisposableStore();
+    stdout.pause();
+  }
+
+  function rebind(next: FrameSocket): void {
+    if (ended || !parked) return;
+    socket = next;
+    parked = false;
+    bind();
+    if (!ended) stdout.resume();
+  }
+
   // A socket already closing never delivers its close to a listener added now: end at once.
   if (socket.isClosed) onClosed(ReservedCloseCode.Abnormal);
   return {
     dispose,
+    park,
+    rebind,
+    get parked() {
+      return parked;
+    },
     notifyServer(body) {
       if (ended) return;
       stdin.write(encodeLspFrame(body));

@@ -92,6 +92,7 @@ describe('task-host LSP stream around the installer', () => {
       repoSubpaths: [],
       // Untrusted: the server runs off the network where this host can (bubblewrap), and says so.
       trustedTools: { network: networkSandbox(process.platform).network },
+      stream: expect.any(Number),
     });
     const init = await client.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result).toMatchObject({ serverInfo: { name: 'scripted' } });

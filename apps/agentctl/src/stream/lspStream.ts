@@ -1,14 +1,16 @@
 import {
   CloseCode,
+  ReservedCloseCode,
   SERVER_STDERR_TAIL_BYTES,
   type HostReadyFrame,
   type LanguageId,
+  type LiveStreamAccount,
   type ReapedFrame,
   type ServerExitedFrame,
   type WorkspaceIdentity,
   WORKSPACE_EVENTS_WINDOW_MS,
 } from '@kandev/protocol';
-import { type Clock, deadline, systemClock } from '@kandev/kit';
+import { type Clock, type Disposable, DisposableStore, after, deadline, systemClock } from '@kandev/kit';
 import { DEFAULT_KEEPALIVE, FrameSocket, type KeepaliveTiming, type WsLike } from '@kandev/node-transport';
 import { startBridge, type Bridge, type BridgeEnd } from '../bridge/bridge.js';
 import { catalogLanguage, type CatalogLanguage } from '../catalog/catalog.js';
@@ -20,6 +22,7 @@ import { bridgeEndOutcome } from './closeRules.js';
 import type { InstallLanguageServer } from '../install/seam.js';
 import { runLauncherPhase } from './launcherPhase.js';
 import { OutputTail } from './outputTail.js';
+import { StreamAccount } from './streamAccount.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 import { findTrustedTools } from '../trust/trustedTools.js';
@@ -42,6 +45,12 @@ export interface StreamTimings {
   exitReadGraceMs: number;
   /** The socket's deadline and ping timers and the bridge's exit flush and stdin cutoff; default the system clock. */
   clock?: Clock;
+  /**
+   * How long a launched server outlives its backend's socket when that socket is lost without a
+   * close (the backend died or restarts): the stream is parked for a backend to resume, then
+   * closed and reaped. 0 or absent: a lost socket ends the stream at once.
+   */
+  parkGraceMs?: number;
 }
 
 /** What every stream of this agentctl shares: the workspace, the task env and the host's rules. */
@@ -68,7 +77,12 @@ export interface StreamHost {
 export class LspStream {
   private readonly abort = new AbortController();
   /** The WebSocket to the backend: write deadline, byte watermarks (the server's stdout pauses above the high one), pings. */
-  private readonly socket: FrameSocket;
+  private socket: FrameSocket;
+  /** This stream's listeners on the current socket (a resumed stream moves to a new one). */
+  private socketListeners = new DisposableStore();
+  /** Set while parked: the timer that ends the stream when no backend resumes it in time. */
+  private parkTimer: Disposable | undefined;
+  private readonly account = new StreamAccount();
   private readonly env: Record<string, string>;
   private server: LaunchedServer | undefined;
   private bridge: Bridge | undefined;
@@ -92,18 +106,92 @@ export class LspStream {
       params.ok && !params.value.trustWorkspaceTools ? untrustedEnvOverrides(params.value.language, host.env, host.workspaceReal, host.platform) : {};
     this.env = childEnv(host.env, guards, host.platform);
     this.closedSignal = new Promise((resolve) => (this.signalClosed = resolve));
-    this.socket = new FrameSocket(ws, {
-      writeDeadlineMs: host.timings.wsWriteDeadlineMs,
-      // The backend is pinged; one gone without a close (hung, lost network) is reaped for.
-      keepalive: host.timings.keepalive ?? DEFAULT_KEEPALIVE,
+    this.socket = this.wrap(ws);
+  }
+
+  get streamId(): number {
+    return this.id;
+  }
+
+  /** The socket's bounds and pings, and this stream's listeners on it. */
+  private wrap(ws: WsLike): FrameSocket {
+    const timings = this.host.timings;
+    const socket = new FrameSocket(ws, {
+      writeDeadlineMs: timings.wsWriteDeadlineMs,
+      // The backend is pinged; one gone without a close (hung, lost network) is reaped for, or parked.
+      keepalive: timings.keepalive ?? DEFAULT_KEEPALIVE,
       // The backend drains this stream always; one that still answers is slow, not gone.
       patientWithLivePeer: true,
-      ...(host.timings.clock ? { clock: host.timings.clock } : {}),
+      ...(timings.clock ? { clock: timings.clock } : {}),
     });
-    // Registered for the stream's whole life: the socket drops its listeners once closed.
-    this.socket.onClose(() => this.onClientGone());
-    this.socket.onWriteTimeout(() => this.onWriteStuck());
-    this.socket.onDead(() => this.onClientUnresponsive());
+    const listeners = new DisposableStore();
+    listeners.add(socket.onClose((code) => this.onClientGone(code)));
+    listeners.add(socket.onWriteTimeout(() => this.onWriteStuck()));
+    listeners.add(socket.onDead(() => this.onClientUnresponsive()));
+    this.socketListeners = listeners;
+    return socket;
+  }
+
+  /** What a backend re-adopting this stream needs; undefined before the server launched. */
+  liveAccount(): LiveStreamAccount | undefined {
+    if (!this.params.ok || !this.bridge || this.closed) return undefined;
+    const account: LiveStreamAccount = {
+      stream: this.id,
+      language: this.params.value.language,
+      trustWorkspaceTools: this.params.value.trustWorkspaceTools,
+      parked: this.bridge.parked,
+      documents: this.account.openDocuments(),
+      maxRequestId: this.account.maxRequestId,
+    };
+    if (this.server?.child.pid !== undefined) account.pid = this.server.child.pid;
+    return account;
+  }
+
+  /**
+   * A backend takes this stream over (after a restart): a parked stream is bridged to `ws` again;
+   * one still bound to an old socket (its backend hung, or is being replaced) lets that one go
+   * first. False when there is nothing to resume: the caller closes `ws` (the server is gone).
+   */
+  resume(ws: WsLike): boolean {
+    if (this.closed || !this.bridge) return false;
+    if (!this.bridge.parked) {
+      const old = this.socket;
+      this.park('takeover');
+      old.terminate();
+    }
+    this.parkTimer?.dispose();
+    this.parkTimer = undefined;
+    this.socket = this.wrap(ws);
+    this.bridge.rebind(this.socket);
+    this.log('info', 'stream_resumed');
+    return true;
+  }
+
+  /** Lets the current socket go and keeps the server for a backend to resume; bounded by the grace. */
+  private park(why: 'lost' | 'takeover'): void {
+    if (!this.bridge || this.bridge.parked) return;
+    this.socketListeners.dispose();
+    this.bridge.park();
+    this.log('info', 'stream_parked', { reason: why });
+    const graceMs = this.host.timings.parkGraceMs ?? 0;
+    this.parkTimer?.dispose();
+    this.parkTimer = after(this.host.timings.clock ?? systemClock, graceMs, () => {
+      this.parkTimer = undefined;
+      if (!this.bridge?.parked || this.closed) return;
+      this.log('warn', 'stream_park_expired', { graceMs });
+      this.close(CloseCode.GoingAway);
+    });
+  }
+
+  /** A lost socket (no close frame: the backend died or restarts) parks a bridged stream when parking is on. */
+  private parks(code: number | undefined): boolean {
+    return (
+      (this.host.timings.parkGraceMs ?? 0) > 0 &&
+      !this.closed &&
+      this.bridge !== undefined &&
+      !this.bridge.parked &&
+      (code === undefined || code === ReservedCloseCode.Abnormal)
+    );
   }
 
   /** Runs the stream to its bridged state (or its refusal). Resolves when that phase is over. */
@@ -132,6 +220,8 @@ export class LspStream {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.parkTimer?.dispose();
+    this.parkTimer = undefined;
     this.abort.abort();
     this.signalClosed();
   }
@@ -210,7 +300,7 @@ export class LspStream {
       void this.reapServer();
       return;
     }
-    const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace };
+    const ready: HostReadyFrame = { status: 'ready', language: language.id, ...this.host.workspace, stream: this.id };
     if (this.untrusted) {
       ready.trustedTools = {
         ...findTrustedTools(language.id, launcher, this.env, this.host.workspaceReal, this.host.platform),
@@ -241,6 +331,7 @@ export class LspStream {
       {
         stdinCutoffMs: timings.stdinCutoffMs,
         exitFlushMs: timings.exitFlushMs,
+        observe: (envelope, text) => this.account.observe(envelope, text),
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
         onWatchedFiles: (watchers) => this.watchedFiles?.setWatchers(watchers),
         ...(timings.clock ? { clock: timings.clock } : {}),
@@ -302,7 +393,8 @@ export class LspStream {
     void this.reapServer();
   }
 
-  private onClientGone(): void {
+  private onClientGone(code?: number): void {
+    if (this.parks(code)) return this.park('lost');
     if (!this.closed) this.log('info', 'stream_closed', { phase: this.server ? 'launched' : 'before_launch' });
     this.markClosed();
     // After the bridge's own close listener (same close, registered later) has said how it ended:
@@ -313,6 +405,8 @@ export class LspStream {
   /** The backend stopped answering pings: nobody can use this server any more; reap it. */
   private onClientUnresponsive(): void {
     if (this.closed) return;
+    // The socket terminates itself next; its close (1006) parks the stream when parking is on.
+    if (this.parks(undefined)) return;
     this.log('warn', 'stream_client_unresponsive', { intervalMs: this.host.timings.keepalive?.intervalMs ?? DEFAULT_KEEPALIVE.intervalMs });
     // The socket terminates itself once its dead listeners ran.
     this.markClosed();
@@ -321,6 +415,7 @@ export class LspStream {
 
   private onWriteStuck(): void {
     this.log('warn', 'stream_write_timeout', { deadlineMs: this.host.timings.wsWriteDeadlineMs });
+    if (this.parks(undefined)) return;
     // A close frame would queue behind the data the peer is not taking: the socket terminates
     // itself once its write-timeout listeners ran.
     this.markClosed();

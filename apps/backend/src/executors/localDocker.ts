@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
-import type { ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
+import type { AdoptRequest, ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
+import { adoptDockerTaskHost } from './docker/adoptContainer.js';
 import { isDirectory } from '../base/fsChecks.js';
 import type { Logger } from '../base/log.js';
 import { fail, ok, type Result } from '../base/result.js';
 import { AgentctlClient } from '../taskhost/agentctlClient.js';
+import { BackendLink } from '../taskhost/backendLink.js';
 import { createDockerClient } from './docker/dockerClient.js';
 import type { DockerConfig } from './docker/dockerConfig.js';
 import { dockerFailure, toExecutorError, type DockerError } from './docker/dockerErrors.js';
@@ -24,6 +26,7 @@ export interface LocalDockerSettings {
   agentctlBundle: string;
   agentctlStartTimeoutMs: number;
   agentctlStopGraceMs: number;
+  restartGraceMs?: number;
   docker: DockerConfig;
 }
 
@@ -39,6 +42,8 @@ export interface LocalDockerOptions {
   /** Per-session agentctl logs go here, each bounded by `logMaxBytes`. */
   logDir: string;
   logMaxBytes?: number;
+  /** How long a task container outlives this backend for the next one to re-adopt it (0: not at all). */
+  restartGraceMs?: number;
   log: Logger;
 }
 
@@ -64,19 +69,49 @@ export class LocalDockerExecutor implements TaskHostExecutor {
       stopGraceMs: config.agentctlStopGraceMs,
       logDir: deps.logDir,
       logMaxBytes: deps.logMaxBytes,
+      ...(config.restartGraceMs !== undefined ? { restartGraceMs: config.restartGraceMs } : {}),
       log: deps.log,
     });
-    // At start-up, as SessionService.stopLeftovers reaps a Local PC agentctl left behind.
-    void executor.removeLeftovers();
     return executor;
   }
 
   /**
-   * Removes the containers an earlier process of this backend (same owner) left running; their
-   * sessions are already marked stopped. Runs once; every start waits for it before creating.
+   * Removes the containers an earlier process of this backend (same owner) left running, except
+   * those re-adopted (`keep`); the others' sessions are already marked stopped. Called once at
+   * start-up after re-adoption; every start waits for it before creating.
    */
-  removeLeftovers(): Promise<number> {
-    return (this.swept ??= removeLeftoverContainers(this.options.docker, this.options.owner));
+  removeLeftovers(keep: ReadonlySet<string> = new Set()): Promise<number> {
+    return (this.swept ??= removeLeftoverContainers(this.options.docker, this.options.owner, undefined, keep));
+  }
+
+  async adopt({ sessionId, record }: AdoptRequest): Promise<Result<TaskHost, ExecutorError>> {
+    if (record.kind !== 'local_docker' || record.containerId === undefined) return fail({ code: 'unreachable', message: 'no Local Docker task host recorded' });
+    const adopted = await adoptDockerTaskHost(this.options.docker, {
+      containerId: record.containerId,
+      owner: this.options.owner,
+      stopGraceMs: this.options.stopGraceMs,
+      logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
+      logMaxBytes: this.options.logMaxBytes,
+    });
+    if (!adopted.ok) return fail(toExecutorError(adopted.error));
+    const host = adopted.value;
+    const endpoint = { baseUrl: `http://127.0.0.1:${record.port}`, token: record.token };
+    const health = await new AgentctlClient(endpoint).health(this.options.startTimeoutMs);
+    const link = health.ok ? await BackendLink.open(endpoint) : undefined;
+    if (!health.ok || !link?.ok) {
+      // Its container, but not reachable with our token: nobody can use it; it goes.
+      await host.stop();
+      return fail({ code: 'unreachable', message: health.ok ? (link && !link.ok ? link.error : 'no link') : health.error });
+    }
+    let requested = false;
+    const exited = host.exited.then(({ code }): TaskHostExit => ({ code, signal: null, requested }));
+    const stop = async (): Promise<TaskHostExit> => {
+      requested = true;
+      await host.stop();
+      return exited;
+    };
+    const { workspacePath, workspaceUri, repoSubpaths } = health.value;
+    return ok({ endpoint, record, pid: undefined, exited, stop, workspace: { workspacePath, workspaceUri, repoSubpaths } });
   }
 
   async start(request: StartRequest): Promise<Result<TaskHost, ExecutorError>> {
@@ -98,7 +133,17 @@ export class LocalDockerExecutor implements TaskHostExecutor {
     const network = this.options.config.network;
     const repositories = task.repositories.map((r) => resolve(r.path));
     const container = await startDockerTaskHost(this.options.docker, {
-      spec: { image, sessionId, owner: this.options.owner, token, repositories, taskEnv: task.env, network, mounts: mounts.value },
+      spec: {
+        image,
+        sessionId,
+        owner: this.options.owner,
+        token,
+        repositories,
+        taskEnv: task.env,
+        network,
+        mounts: mounts.value,
+        ...(this.options.restartGraceMs ? { orphanGraceMs: this.options.restartGraceMs } : {}),
+      },
       startTimeoutMs: this.options.startTimeoutMs,
       stopGraceMs: this.options.stopGraceMs,
       logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
@@ -123,7 +168,8 @@ export class LocalDockerExecutor implements TaskHostExecutor {
       return fail(dockerFailure('unreachable', health.error));
     }
     const { workspacePath, workspaceUri, repoSubpaths } = health.value;
-    return ok({ endpoint, pid: undefined, exited, stop, workspace: { workspacePath, workspaceUri, repoSubpaths } });
+    const record = { kind: 'local_docker' as const, port: host.port, token, containerId: host.containerId };
+    return ok({ endpoint, record, pid: undefined, exited, stop, workspace: { workspacePath, workspaceUri, repoSubpaths } });
   }
 
   /** Every bind source checked before Docker sees it: a missing one must be an error, not a new folder. */

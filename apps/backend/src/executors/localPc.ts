@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
+import type { AdoptRequest, ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
+import { processIdentity, signalHostGroup, waitUntilGone } from './processIdentity.js';
+import { BackendLink } from '../taskhost/backendLink.js';
+import type { KeepaliveTiming } from '@kandev/node-transport';
 import { spawnAgentctl } from './agentctlProcess.js';
 import { killMarked } from './markedProcesses.js';
 import { instanceMatch, newTaskHostMarker, ownerMatch, TASK_HOST_MARKER_VARIABLE } from './taskHostMarker.js';
@@ -23,6 +26,10 @@ export interface LocalPcOptions {
   backendEnv: Record<string, string | undefined>;
   /** ownerTag(KANDEV_HOME): every process of this backend's task hosts carries it (taskHostMarker.ts). */
   owner: string;
+  /** How long agentctl outlives this backend for the next one to re-adopt it (0: it stops with it). */
+  restartGraceMs?: number;
+  /** Pings on the link to a re-adopted agentctl. */
+  keepalive?: KeepaliveTiming;
   log: Logger;
 }
 
@@ -43,7 +50,10 @@ export class LocalPcExecutor implements TaskHostExecutor {
     const marker = newTaskHostMarker(this.options.owner);
     const spawned = await spawnAgentctl({
       argv: this.options.agentctlCommand,
-      env: { ...taskHostEnvironment(this.options.backendEnv, task.env, { token, workspacePath, repoSubpaths }), [TASK_HOST_MARKER_VARIABLE]: marker },
+      env: {
+        ...taskHostEnvironment(this.options.backendEnv, task.env, { token, workspacePath, repoSubpaths, orphanGraceMs: this.options.restartGraceMs ?? 0 }),
+        [TASK_HOST_MARKER_VARIABLE]: marker,
+      },
       cwd: this.options.cwd,
       logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
       logMaxBytes: this.options.logMaxBytes,
@@ -76,7 +86,53 @@ export class LocalPcExecutor implements TaskHostExecutor {
       return fail({ code: 'unreachable', message: health.error });
     }
     const { workspacePath: reportedPath, workspaceUri, repoSubpaths: reportedRepos } = health.value;
-    return ok({ endpoint, pid: agentctl.pid, exited, stop, workspace: { workspacePath: reportedPath, workspaceUri, repoSubpaths: reportedRepos } });
+    const identity = processIdentity(agentctl.pid);
+    const record = identity ? { kind: 'local_pc' as const, port: agentctl.port, token, pid: agentctl.pid, identity, marker } : undefined;
+    return ok({
+      endpoint,
+      ...(record ? { record } : {}),
+      pid: agentctl.pid,
+      exited,
+      stop,
+      workspace: { workspacePath: reportedPath, workspaceUri, repoSubpaths: reportedRepos },
+    });
+  }
+
+  /**
+   * Re-adopts an agentctl a previous backend of this home started: the recorded process must be
+   * that very one (pid and start time), answer with the recorded token, and take this backend's
+   * link. It is not our child: its end is seen as the link closing, then proven in /proc.
+   */
+  async adopt({ sessionId, record }: AdoptRequest): Promise<Result<TaskHost, ExecutorError>> {
+    const { pid, identity, marker } = record;
+    if (record.kind !== 'local_pc' || pid === undefined || identity === undefined || marker === undefined) {
+      return fail({ code: 'unreachable', message: 'no Local PC task host recorded' });
+    }
+    if (processIdentity(pid) !== identity) return fail({ code: 'unreachable', message: 'the recorded agentctl is gone' });
+    const endpoint = { baseUrl: `http://127.0.0.1:${record.port}`, token: record.token };
+    const health = await new AgentctlClient(endpoint).health(this.options.startTimeoutMs);
+    if (!health.ok) return fail({ code: 'unreachable', message: health.error });
+    const link = await BackendLink.open(endpoint, this.options.keepalive);
+    if (!link.ok) return fail({ code: 'unreachable', message: link.error });
+    let requested = false;
+    const graceMs = this.options.stopGraceMs;
+    const exited = link.value.closed.then(async (): Promise<TaskHostExit> => {
+      // The link closes as agentctl exits; one that lingers (hung) is ended like a stop that escalates.
+      if (!(await waitUntilGone(pid, identity, graceMs))) {
+        this.options.log.warn('task_host_kill_escalated', { sessionId, pid });
+        signalHostGroup(pid, identity, 'SIGKILL');
+        await waitUntilGone(pid, identity, graceMs);
+      }
+      await this.reapLeftovers(sessionId, marker);
+      return { code: null, signal: null, requested };
+    });
+    const stop = async (): Promise<TaskHostExit> => {
+      requested = true;
+      signalHostGroup(pid, identity, 'SIGTERM');
+      return exited;
+    };
+    const { workspacePath, workspaceUri, repoSubpaths } = health.value;
+    return ok({ endpoint, record, pid, exited, stop, workspace: { workspacePath, workspaceUri, repoSubpaths } });
   }
 
   /** Kills every process still carrying this agentctl's marker (none after an orderly exit). */
@@ -90,12 +146,14 @@ export class LocalPcExecutor implements TaskHostExecutor {
 }
 
 /**
- * Start-up sweep: kills every process carrying this owner's marker. A new backend has no task host
- * yet, so each such process was left by a previous backend of the same KANDEV_HOME (and its agentctl)
- * that died without reaping.
+ * Start-up sweep: kills every process carrying this owner's marker except the task hosts this
+ * backend re-adopted. Each such process was left by a previous backend of the same KANDEV_HOME (and
+ * its agentctl) that died without reaping.
  */
-export async function sweepOrphanedTrees(owner: string, log: Logger): Promise<void> {
-  const report = await killMarked(ownerMatch(owner));
+export async function sweepOrphanedTrees(owner: string, log: Logger, adopted: ReadonlySet<string> = new Set()): Promise<void> {
+  // Re-adopted task hosts keep their trees: only what nobody owns any more is killed.
+  const owned = ownerMatch(owner);
+  const report = await killMarked((value) => owned(value) && !adopted.has(value));
   if (report.found === 0) return;
   const fields = { found: report.found, survivors: report.survivors.length };
   if (report.survivors.length > 0) log.error('task_host_orphans_survived', fields);

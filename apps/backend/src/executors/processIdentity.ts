@@ -44,3 +44,21 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
     // Already gone.
   }
 }
+
+/**
+ * Resolves true once the process `pid` with `identity` is gone, false if it still runs after
+ * `timeoutMs`. Polled: it is not this process's child, so no exit event reaches us. A plain timer
+ * on purpose, like the marker sweep's: a stop must hold the process open until the end is proven.
+ */
+export async function waitUntilGone(pid: number, identity: string, timeoutMs: number, pollMs = 25): Promise<boolean> {
+  for (let waited = 0; processIdentity(pid) === identity; waited += pollMs) {
+    if (waited >= timeoutMs) return false;
+    await new Promise<void>((resolve) => setTimeout(resolve, pollMs));
+  }
+  return true;
+}
+
+/** SIGTERM or SIGKILL to the process group `pid` leads, only while `pid` is still `identity`. */
+export function signalHostGroup(pid: number, identity: string, signal: NodeJS.Signals): void {
+  if (processIdentity(pid) === identity) signalGroup(pid, signal);
+}

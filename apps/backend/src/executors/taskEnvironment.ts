@@ -11,7 +11,7 @@ const BACKEND_SECRETS = new Set(['KANDEV_TOKEN']);
 export function taskHostEnvironment(
   backendEnv: Record<string, string | undefined>,
   taskEnv: Record<string, string>,
-  agentctl: { token: string; workspacePath: string; repoSubpaths: string[] },
+  agentctl: { token: string; workspacePath: string; repoSubpaths: string[]; orphanGraceMs?: number },
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(backendEnv)) {
@@ -21,7 +21,8 @@ export function taskHostEnvironment(
     if (!key.startsWith(AGENTCTL_ENV_PREFIX)) env[key] = value;
   }
   // agentctl's stdin is a pipe from this backend: when it closes the backend is gone, and an
-  // orphaned task host must stop instead of serving (and spinning) for nobody.
+  // orphaned task host must stop instead of serving (and spinning) for nobody: at once, or after
+  // the restart grace when no restarted backend re-adopted it by then.
   Object.assign(env, agentctlLaunchEnv({ ...agentctl, host: '127.0.0.1', port: 0, exitOnStdinClose: true }));
   return env;
 }

@@ -23,6 +23,8 @@ import { LeaseTimers } from './leaseTimers.js';
 import type { BrowserEndpoint, BrowserFrame, LeaseRequest, LspRelay, UpstreamOpener } from './relay.js';
 import { TaskHostPins, type TaskHostPinView } from '../sessions/taskHostPins.js';
 import { UpstreamLinks } from './upstreamLinks.js';
+import { LeaseJournal, type LeaseStore } from './leaseJournal.js';
+import type { AdoptedLeaseState } from './broker/index.js';
 
 /** Kandev is single-user today: every lease belongs to this user. */
 export const LOCAL_USER = 'local';
@@ -58,6 +60,8 @@ export interface BrokerRuntimeOptions {
   slowBrowserHoldMs?: number;
   /** A server start or install the broker timed (for /metrics). */
   measured?: (measure: MeasureEffect) => void;
+  /** Where resumable lease state is persisted for the next backend (absent: leases die with this process). */
+  leaseStore?: LeaseStore;
 }
 
 export class BrokerRuntime implements LspRelay {
@@ -78,6 +82,7 @@ export class BrokerRuntime implements LspRelay {
   private readonly browsersHeldBy = new Map<string, BrowserEndpoint>();
   private draining = false;
   private nextAttachment = 0;
+  private readonly journal: LeaseJournal | undefined;
 
   constructor(private readonly options: BrokerRuntimeOptions) {
     this.clock = options.clock ?? systemClock;
@@ -102,6 +107,11 @@ export class BrokerRuntime implements LspRelay {
       },
       this.clock,
     );
+    if (options.leaseStore) {
+      this.journal = new LeaseJournal(options.leaseStore, (err) =>
+        options.log.error('request_failed', { reason: 'lease_journal_failed', detail: err instanceof Error ? err.message : String(err) }),
+      );
+    }
     const browsers = { get: (attachmentId: string) => this.attached.get(attachmentId) };
     this.targets = {
       browsers,
@@ -225,6 +235,14 @@ export class BrokerRuntime implements LspRelay {
     this.dispatch({ type: 'settingsChanged', userId: LOCAL_USER, settings });
   }
 
+  /**
+   * A lease of the previous backend process, rebuilt detached on its live server (docs/restarts.md):
+   * its stream is resumed, its hint routes to it again.
+   */
+  adoptLease(lease: AdoptedLeaseState): void {
+    this.dispatch({ type: 'leaseAdopted', lease, settings: this.options.settings() });
+  }
+
   /** The session's task host stopped: its leases end now (agentctl reaps their processes). */
   sessionStopped(sessionId: string): void {
     this.dispatch({ type: 'sessionStopped', sessionId });
@@ -262,6 +280,7 @@ export class BrokerRuntime implements LspRelay {
         // Inside the loop: a socket that starts reading may report frames at once, queued behind.
         if (this.unread.size > 0) this.readAdmitted();
       }
+      if (this.journal) this.journal.sync(this.broker.journalChanges(this.journal.signatures));
     } finally {
       this.draining = false;
     }

@@ -35,6 +35,7 @@ const LOG_EVENT: Record<LeaseLogEvent, LogEvent> = {
   eviction: 'lease_eviction',
   restart: 'lease_restart',
   exit: 'lease_exit',
+  adopt: 'lease_adopted',
 };
 
 /** A code that may go in a close frame: reserved and unknown codes become 4009. */
@@ -79,6 +80,16 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
         language: effect.language,
         autoInstall: effect.autoInstall,
         trustWorkspaceTools: effect.trustWorkspaceTools,
+      });
+      return;
+    case 'resumeUpstream':
+      t.pins.pin(effect.leaseId, effect.sessionId);
+      t.upstreams.open(effect.leaseId, {
+        sessionId: effect.sessionId,
+        language: effect.language,
+        autoInstall: false,
+        trustWorkspaceTools: effect.trustWorkspaceTools,
+        resumeStream: effect.stream,
       });
       return;
     case 'sendToUpstream':

@@ -75,6 +75,8 @@ export interface UpstreamTarget {
   autoInstall: boolean;
   /** From the task's trust switch when the lease was created, never from the browser. */
   trustWorkspaceTools: boolean;
+  /** Resume agentctl's live stream with this id (a lease re-adopted after a restart) instead of launching a server. */
+  resumeStream?: number;
 }
 
 /** Starts or resumes the session's task host if needed and opens one LSP stream; an error means 4002. */

@@ -17,10 +17,10 @@ export function taskHostStreamOpener(
   sessions: TaskHostSource,
   extra: Pick<UpstreamOptions, 'writeDeadlineMs' | 'keepalive' | 'onDead' | 'onRelayed'> = {},
 ): UpstreamOpener {
-  return async ({ sessionId, language, autoInstall, trustWorkspaceTools }) => {
+  return async ({ sessionId, language, autoInstall, trustWorkspaceTools, resumeStream }) => {
     const host = await sessions.hostFor(sessionId);
     if (!host) return fail('the session has no running task host');
-    const options: UpstreamOptions = { ...extra, language, autoInstall, trustWorkspaceTools };
+    const options: UpstreamOptions = { ...extra, language, autoInstall, trustWorkspaceTools, ...(resumeStream !== undefined ? { resumeStream } : {}) };
     return UpstreamStream.open(host.endpoint, options);
   };
 }

@@ -1,5 +1,13 @@
 import type { Disposable } from '@kandev/kit';
-import { BadInputCloseCode, LSP_MAX_BODY_BYTES, WS_WRITE_DEADLINE_MS, lspStreamPath, type LanguageId } from '@kandev/protocol';
+import {
+  BadInputCloseCode,
+  LSP_MAX_BODY_BYTES,
+  TASK_HOST_PATHS,
+  WS_WRITE_DEADLINE_MS,
+  lspStreamPath,
+  resumeStreamPath,
+  type LanguageId,
+} from '@kandev/protocol';
 import { WebSocket } from 'ws';
 import type { TaskHostEndpoint } from '../executors/executor.js';
 import { fail, messageOf, ok, type Result } from '../base/result.js';
@@ -21,6 +29,8 @@ export interface UpstreamOptions {
   onDead?: () => void;
   /** Told how long each frame from agentctl took until it was handed on (the relay's added latency). */
   onRelayed?: FrameTimer;
+  /** Resume agentctl's live stream with this id instead of opening a new one (docs/restarts.md). */
+  resumeStream?: number;
 }
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -37,7 +47,8 @@ export class UpstreamStream implements UpstreamEndpoint {
   ) {}
 
   static async open(endpoint: TaskHostEndpoint, options: UpstreamOptions): Promise<Result<UpstreamStream, string>> {
-    const url = new URL(lspStreamPath(options), endpoint.baseUrl.replace(/^http/, 'ws'));
+    const path = options.resumeStream === undefined ? lspStreamPath(options) : resumeStreamPath(TASK_HOST_PATHS.lspStream, options.resumeStream);
+    const url = new URL(path, endpoint.baseUrl.replace(/^http/, 'ws'));
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${endpoint.token}` },
       maxPayload: LSP_MAX_BODY_BYTES,

@@ -16,6 +16,12 @@ export interface StartFailure {
 
 export type SessionListener = (sessionId: string) => void;
 
+/** A task host re-adopted at start-up. */
+export interface RecoveredHost {
+  sessionId: string;
+  host: TaskHost;
+}
+
 /**
  * Session lifecycle: starting -> running -> stopped, or -> failed. Owns the live task hosts of this
  * backend process; the database only remembers what happened.
@@ -37,14 +43,34 @@ export class SessionService {
   ) {}
 
   /**
-   * Called once at start-up: sessions of a previous backend process are not live any more, and an
-   * agentctl that process left behind (it crashed or was killed) is reaped, not left to run forever.
+   * Called once at start-up, before the backend listens: the task hosts a previous backend process
+   * of this home left running (it crashed, was killed, or stopped for a restart) are re-adopted
+   * when they are still the very ones it recorded; every other session of that process is marked
+   * stopped and an agentctl it left behind is reaped, not left to run forever. Resolves with the
+   * re-adopted sessions. `readopt` false (KANDEV_RESTART_GRACE_MS=0): nothing is, as before restarts were kept.
    */
-  stopLeftovers(reapGraceMs: number): void {
-    const { stopped, hosts } = this.sessions.stopLeftovers();
+  async recover(reapGraceMs: number, readopt = true): Promise<RecoveredHost[]> {
+    const adopted: RecoveredHost[] = [];
+    let stopped = 0;
     let reaped = 0;
-    for (const host of hosts) if (reapOrphanedHost(host.pid, host.identity, reapGraceMs)) reaped++;
-    if (stopped > 0) this.log.info('sessions_recovered', { stopped, orphansReaped: reaped });
+    for (const { sessionId, taskId, record } of this.sessions.recorded()) {
+      const task = this.tasks.get(taskId);
+      const lookup = task ? this.executors.lookup(task.executor) : undefined;
+      if (readopt && task && record && lookup?.supported && lookup.executor.adopt) {
+        const taken = await lookup.executor.adopt({ sessionId, task, record });
+        if (taken.ok) {
+          this.track(sessionId, taken.value);
+          adopted.push({ sessionId, host: taken.value });
+          continue;
+        }
+        this.log.warn('task_host_not_adopted', { sessionId, executor: task.executor, detail: taken.error.message });
+      }
+      this.sessions.markLeftover(sessionId);
+      stopped++;
+      if (record?.pid !== undefined && record.identity !== undefined && reapOrphanedHost(record.pid, record.identity, reapGraceMs)) reaped++;
+    }
+    if (stopped > 0 || adopted.length > 0) this.log.info('sessions_recovered', { stopped, orphansReaped: reaped, adopted: adopted.length });
+    return adopted;
   }
 
   get(sessionId: string): Session | undefined {
@@ -115,10 +141,19 @@ export class SessionService {
       const code = started.error.code === 'workspace_invalid' ? 'bad_request' : 'task_host_unavailable';
       return fail({ error: apiError(code, started.error.message), session: this.sessions.get(sessionId) });
     }
-    const host = started.value;
+    this.track(sessionId, started.value);
+    return ok(this.sessions.get(sessionId) as Session);
+  }
+
+  /** A task host this backend now owns (started or re-adopted): live, recorded, watched for its end. */
+  private track(sessionId: string, host: TaskHost): void {
     this.live.set(sessionId, host);
     const identity = host.pid === undefined ? undefined : processIdentity(host.pid);
-    this.sessions.markRunning(sessionId, host.workspace.workspacePath, identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined);
+    this.sessions.markRunning(
+      sessionId,
+      host.workspace.workspacePath,
+      host.record ?? (identity && host.pid !== undefined ? { pid: host.pid, identity } : undefined),
+    );
     this.log.info('session_running', { sessionId, pid: host.pid });
     this.running.fire(sessionId);
     void host.exited.then((exit) => {
@@ -130,7 +165,6 @@ export class SessionService {
       this.log.warn('task_host_exited', { sessionId, code: exit.code, signal: exit.signal });
       this.notifyEnded(sessionId);
     });
-    return ok(this.sessions.get(sessionId) as Session);
   }
 
   /** Stops a session's task host and reaps what it owns. Idempotent; concurrent calls share one stop. */

@@ -8,6 +8,7 @@ import { MIGRATIONS } from './migrations.js';
 import { SessionRepository } from './sessionRepository.js';
 import { SettingsRepository } from './settingsRepository.js';
 import { TaskRepository } from './taskRepository.js';
+import { LeaseRepository } from './leaseRepository.js';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -90,8 +91,13 @@ describe('repositories', () => {
     sessions.markFailed(failed.id, 'boom');
     expect(sessions.get(running.id)).toMatchObject({ status: 'running', workspacePath: '/w' });
 
-    expect(sessions.stopLeftovers()).toEqual({ stopped: 2, hosts: [{ sessionId: running.id, pid: 4242, identity: 'boot:123' }] });
-    expect(sessions.stopLeftovers()).toEqual({ stopped: 0, hosts: [] });
+    // What a restarted backend finds: the sessions left starting or running, with what it recorded.
+    expect(sessions.recorded()).toEqual([
+      { sessionId: running.id, taskId: task.id },
+      { sessionId: starting.id, taskId: task.id },
+    ]);
+    for (const left of sessions.recorded()) sessions.markLeftover(left.sessionId);
+    expect(sessions.recorded()).toEqual([]);
     expect(sessions.get(starting.id)).toMatchObject({ status: 'stopped' });
     expect(sessions.get(running.id)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
     expect(sessions.get(running.id)?.workspacePath).toBeUndefined();
@@ -108,5 +114,48 @@ describe('repositories', () => {
     expect(repo.read()).toEqual({ settings: { ...DEFAULT_SETTINGS, locale: 'pt-pt' } });
     opened.value.db.prepare('UPDATE settings SET value = ? WHERE id = 1').run(JSON.stringify({ locale: 'klingon' }));
     expect(repo.read()).toMatchObject({ settings: DEFAULT_SETTINGS, problem: { kind: 'invalid' } });
+  });
+});
+
+describe('what a restarted backend re-adopts from', () => {
+  it('keeps a running task host record (token included) and each resumable lease until they end', () => {
+    const opened = open(tempDbPath());
+    if (!opened.ok) throw new Error(opened.error);
+    const tasks = new TaskRepository(opened.value.db);
+    const sessions = new SessionRepository(opened.value.db);
+    const leases = new LeaseRepository(opened.value.db);
+    const task = tasks.create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: {} });
+    const session = sessions.create(task.id);
+    const record = { kind: 'local_pc' as const, port: 4100, token: 'f'.repeat(64), pid: 77, identity: 'boot:9', marker: 'owner.uuid' };
+    sessions.markRunning(session.id, '/w', record);
+    expect(sessions.recorded()).toEqual([{ sessionId: session.id, taskId: task.id, record }]);
+
+    const lease = {
+      id: 'L1',
+      sessionId: session.id,
+      language: 'typescript' as const,
+      userId: 'local',
+      trustWorkspaceTools: false,
+      stream: 3,
+      workspace: { workspacePath: '/w', workspaceUri: 'file:///w', repoSubpaths: [] },
+      initializeParams: { capabilities: {} },
+      initializeResult: { capabilities: { hoverProvider: true } },
+      registrations: [],
+      configFingerprint: 'abc',
+      createdAt: 1,
+    };
+    leases.save(lease);
+    leases.save({ ...lease, registrations: [{ id: 'r', method: 'workspace/didChangeWatchedFiles' }] });
+    expect(leases.forSession(session.id)).toEqual([{ ...lease, registrations: [{ id: 'r', method: 'workspace/didChangeWatchedFiles' }] }]);
+    expect(leases.deleteOfEndedSessions()).toBe(0);
+
+    sessions.markStopped(session.id);
+    expect(leases.deleteOfEndedSessions()).toBe(1);
+    expect(leases.forSession(session.id)).toEqual([]);
+    expect(sessions.recorded()).toEqual([]);
+    // Deleting the task takes its leases along (a foreign key would refuse otherwise).
+    leases.save(lease);
+    expect(tasks.delete(task.id)).toBe(true);
+    expect(opened.value.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

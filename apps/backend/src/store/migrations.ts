@@ -59,4 +59,35 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tasks ADD COLUMN trust_workspace_tools INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    name: 'restart_readoption',
+    // What a restarted backend needs to re-adopt a running task host (docs/restarts.md): where it
+    // listens, its per-instance token (this file is 0600, never argv), its process marker, the
+    // container of a Local Docker host; and each live lease's retained broker state, keyed by the
+    // stream id agentctl gave it.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN host_kind TEXT;
+      ALTER TABLE sessions ADD COLUMN host_port INTEGER;
+      ALTER TABLE sessions ADD COLUMN host_token TEXT;
+      ALTER TABLE sessions ADD COLUMN host_marker TEXT;
+      ALTER TABLE sessions ADD COLUMN host_container TEXT;
+      CREATE TABLE lsp_leases (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        language TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        trust_workspace_tools INTEGER NOT NULL,
+        stream INTEGER NOT NULL,
+        workspace TEXT NOT NULL,
+        initialize_params TEXT,
+        initialize_result TEXT NOT NULL,
+        registrations TEXT NOT NULL,
+        trusted_tools TEXT,
+        config_fingerprint TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX lsp_leases_by_session ON lsp_leases(session_id);
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Session, SessionStatus } from '@kandev/protocol';
 import type { Db } from './database.js';
+import type { TaskHostRecord } from '../executors/executor.js';
 
 interface SessionRow {
   id: string;
@@ -12,13 +13,30 @@ interface SessionRow {
   error: string | null;
   host_pid: number | null;
   host_identity: string | null;
+  host_kind: string | null;
+  host_port: number | null;
+  host_token: string | null;
+  host_marker: string | null;
+  host_container: string | null;
 }
 
-/** A task-host process a previous backend process left behind. */
-export interface LeftoverHost {
+/** A session a previous backend process left starting or running, and how to re-adopt its task host. */
+export interface RecordedSession {
   sessionId: string;
-  pid: number;
-  identity: string;
+  taskId: string;
+  record?: TaskHostRecord;
+}
+
+const CLEAR_HOST = 'host_pid = NULL, host_identity = NULL, host_kind = NULL, host_port = NULL, host_token = NULL, host_marker = NULL, host_container = NULL';
+
+function recordOf(row: SessionRow): TaskHostRecord | undefined {
+  if ((row.host_kind !== 'local_pc' && row.host_kind !== 'local_docker') || row.host_port === null || row.host_token === null) return undefined;
+  const record: TaskHostRecord = { kind: row.host_kind, port: row.host_port, token: row.host_token };
+  if (row.host_pid !== null) record.pid = row.host_pid;
+  if (row.host_identity !== null) record.identity = row.host_identity;
+  if (row.host_marker !== null) record.marker = row.host_marker;
+  if (row.host_container !== null) record.containerId = row.host_container;
+  return record;
 }
 
 function toSession(row: SessionRow): Session {
@@ -47,40 +65,46 @@ export class SessionRepository {
     return (this.db.prepare('SELECT * FROM sessions WHERE task_id = ? ORDER BY created_at, rowid').all(taskId) as SessionRow[]).map(toSession);
   }
 
-  markRunning(id: string, workspacePath: string, host?: { pid: number; identity: string }): void {
+  markRunning(id: string, workspacePath: string, host?: Partial<TaskHostRecord> & { pid?: number; identity?: string }): void {
     this.db
-      .prepare("UPDATE sessions SET status = 'running', workspace_path = ?, error = NULL, host_pid = ?, host_identity = ? WHERE id = ?")
-      .run(workspacePath, host?.pid ?? null, host?.identity ?? null, id);
+      .prepare(
+        `UPDATE sessions SET status = 'running', workspace_path = ?, error = NULL, host_pid = ?, host_identity = ?,
+         host_kind = ?, host_port = ?, host_token = ?, host_marker = ?, host_container = ? WHERE id = ?`,
+      )
+      .run(
+        workspacePath,
+        host?.pid ?? null,
+        host?.identity ?? null,
+        host?.kind ?? null,
+        host?.port ?? null,
+        host?.token ?? null,
+        host?.marker ?? null,
+        host?.containerId ?? null,
+        id,
+      );
   }
 
   markStopped(id: string): void {
-    this.db
-      .prepare("UPDATE sessions SET status = 'stopped', ended_at = ?, host_pid = NULL, host_identity = NULL WHERE id = ?")
-      .run(new Date().toISOString(), id);
+    this.db.prepare(`UPDATE sessions SET status = 'stopped', ended_at = ?, ${CLEAR_HOST} WHERE id = ?`).run(new Date().toISOString(), id);
   }
 
   markFailed(id: string, error: string): void {
-    this.db
-      .prepare("UPDATE sessions SET status = 'failed', ended_at = ?, error = ?, host_pid = NULL, host_identity = NULL WHERE id = ?")
-      .run(new Date().toISOString(), error, id);
+    this.db.prepare(`UPDATE sessions SET status = 'failed', ended_at = ?, error = ?, ${CLEAR_HOST} WHERE id = ?`).run(new Date().toISOString(), error, id);
   }
 
-  /**
-   * Sessions a previous backend process left starting or running are stopped, never shown as live:
-   * nobody holds their token any more. Returns the count and the processes that may still run.
-   */
-  stopLeftovers(): { stopped: number; hosts: LeftoverHost[] } {
-    return this.db.transaction(() => {
-      const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running')").all() as SessionRow[];
-      this.db
-        .prepare(
-          "UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', host_pid = NULL, host_identity = NULL WHERE status IN ('starting', 'running')",
-        )
-        .run(new Date().toISOString());
-      const hosts = rows
-        .filter((r) => r.host_pid !== null && r.host_identity !== null)
-        .map((r) => ({ sessionId: r.id, pid: r.host_pid as number, identity: r.host_identity as string }));
-      return { stopped: rows.length, hosts };
-    })();
+  /** A session a previous backend process left running whose task host could not be re-adopted. */
+  markLeftover(id: string): void {
+    this.db
+      .prepare(`UPDATE sessions SET status = 'stopped', ended_at = ?, error = 'backend restarted', ${CLEAR_HOST} WHERE id = ?`)
+      .run(new Date().toISOString(), id);
+  }
+
+  /** Sessions a previous backend process left starting or running, with their re-adoption records. */
+  recorded(): RecordedSession[] {
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE status IN ('starting', 'running') ORDER BY created_at, rowid").all() as SessionRow[];
+    return rows.map((row) => {
+      const record = recordOf(row);
+      return { sessionId: row.id, taskId: row.task_id, ...(record ? { record } : {}) };
+    });
   }
 }

@@ -70,6 +70,7 @@ export class TaskRepository {
   /** Deletes a task and its session history; the caller stopped its live sessions first. */
   delete(id: string): boolean {
     return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM lsp_leases WHERE session_id IN (SELECT id FROM sessions WHERE task_id = ?)').run(id);
       this.db.prepare('DELETE FROM sessions WHERE task_id = ?').run(id);
       return this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id).changes > 0;
     })();

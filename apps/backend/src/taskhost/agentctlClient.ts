@@ -1,5 +1,12 @@
 import { type Clock, type Disposable, after, systemClock } from '@kandev/kit';
-import { TASK_HOST_PATHS, workspaceIdentityOf, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  TASK_HOST_PATHS,
+  TASK_HOST_RESTART_PATHS,
+  workspaceIdentityOf,
+  type LiveStreamAccount,
+  type LiveStreamsReply,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { TaskHostEndpoint } from './endpoint.js';
@@ -59,6 +66,19 @@ export class AgentctlClient {
   }
 
   /** One request to agentctl; the answer comes back unchanged (status, type, bytes). */
+  /** agentctl's account of its live LSP streams (what a re-adopting backend rebuilds leases from). */
+  async liveStreams(timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<LiveStreamAccount[], string>> {
+    const response = await this.forward('GET', TASK_HOST_RESTART_PATHS.streams, undefined, timeoutMs);
+    if (!response.ok) return response;
+    if (response.value.status !== 200) return fail(`agentctl streams answered HTTP ${response.value.status}`);
+    try {
+      const body = JSON.parse(response.value.body.toString('utf8')) as Partial<LiveStreamsReply>;
+      return Array.isArray(body.streams) ? ok(body.streams.filter(isStreamAccount)) : fail('agentctl streams: no list');
+    } catch {
+      return fail('agentctl streams is not JSON');
+    }
+  }
+
   async forward(method: string, pathAndQuery: string, body: string | undefined, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Result<ForwardedResponse, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.endpoint.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -108,4 +128,18 @@ export class AgentctlClient {
       headersDeadline.dispose();
     }
   }
+}
+
+function isStreamAccount(value: unknown): value is LiveStreamAccount {
+  const a = value as Partial<LiveStreamAccount> | null;
+  return (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof a.stream === 'number' &&
+    typeof a.language === 'string' &&
+    typeof a.trustWorkspaceTools === 'boolean' &&
+    typeof a.maxRequestId === 'number' &&
+    Array.isArray(a.documents) &&
+    a.documents.every((d) => typeof d?.uri === 'string' && typeof d?.version === 'number')
+  );
 }

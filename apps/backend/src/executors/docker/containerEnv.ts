@@ -15,6 +15,7 @@ export interface ContainerEnvInput {
   repoSubpaths: string[];
   listenHost: string;
   listenPort: number;
+  orphanGraceMs?: number;
 }
 
 /**
@@ -35,7 +36,8 @@ export function containerEnvironment(input: ContainerEnvInput): Record<string, s
   const basePath = input.taskEnv.PATH ?? imageVariable(input.imageEnv, 'PATH') ?? DOCKER_DEFAULT_PATH;
   env.PATH = basePath.split(':').includes(CONTAINER_BIN_DIR) ? basePath : `${basePath}:${CONTAINER_BIN_DIR}`;
   // The backend holds the container's stdin open (an attach); if the backend dies, agentctl sees
-  // end-of-file, shuts down as on SIGTERM, and the container ends (and is auto-removed) with it.
+  // end-of-file and, after the restart grace unless a restarted backend re-adopted it, shuts down
+  // as on SIGTERM, and the container ends (and is auto-removed) with it.
   Object.assign(
     env,
     agentctlLaunchEnv({
@@ -45,6 +47,7 @@ export function containerEnvironment(input: ContainerEnvInput): Record<string, s
       host: input.listenHost,
       port: input.listenPort,
       exitOnStdinClose: true,
+      ...(input.orphanGraceMs ? { orphanGraceMs: input.orphanGraceMs } : {}),
     }),
   );
   return env;

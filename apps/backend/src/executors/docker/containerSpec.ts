@@ -27,6 +27,8 @@ export interface ContainerSpecInput {
   network: DockerNetworkMode;
   /** Runtime (node, npm, agentctl) and configured extra mounts. */
   mounts: RuntimeMount[];
+  /** How long agentctl outlives the backend for a restarted one to re-adopt it (0 or absent: not at all). */
+  orphanGraceMs?: number;
 }
 
 /** Repository folder names inside /workspace: one repository is the workspace itself. */
@@ -63,6 +65,7 @@ export function containerSpec(input: ContainerSpecInput): Docker.ContainerCreate
     // port on every interface of the container's own namespace, published on 127.0.0.1 only.
     listenHost: host ? '127.0.0.1' : '0.0.0.0',
     listenPort: host ? 0 : CONTAINER_AGENTCTL_PORT,
+    ...(input.orphanGraceMs ? { orphanGraceMs: input.orphanGraceMs } : {}),
   });
   return {
     ...(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(input.sessionId) ? { name: `kandev-${input.sessionId}` } : {}),

@@ -10,7 +10,12 @@ const LIST_TIMEOUT_MS = 10_000;
  * one can reach them any more. Containers of other backends sharing the daemon are not touched.
  * Returns how many were removed; an unreachable Docker is not an error here (nothing to clean).
  */
-export async function removeLeftoverContainers(docker: Docker, owner: string, clock: Clock = systemClock): Promise<number> {
+export async function removeLeftoverContainers(
+  docker: Docker,
+  owner: string,
+  clock: Clock = systemClock,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<number> {
   let leftovers: Docker.ContainerInfo[];
   // A daemon that never answers must not hold every later start hostage.
   const listDeadline = deadline(clock, LIST_TIMEOUT_MS);
@@ -25,15 +30,17 @@ export async function removeLeftoverContainers(docker: Docker, owner: string, cl
     listDeadline.dispose();
   }
   const removed = await Promise.all(
-    leftovers.map((c) =>
-      docker
-        .getContainer(c.Id)
-        .remove({ force: true })
-        .then(
-          () => 1,
-          () => 0,
-        ),
-    ),
+    leftovers
+      .filter((c) => !keep.has(c.Id))
+      .map((c) =>
+        docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .then(
+            () => 1,
+            () => 0,
+          ),
+      ),
   );
   return removed.reduce<number>((a, b) => a + b, 0);
 }

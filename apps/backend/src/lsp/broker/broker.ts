@@ -68,6 +68,7 @@ import type {
 
 type InitializingRestart = Extract<RestartProcess, { step: 'initializing' }>;
 import { classifyUpstreamClose } from './upstreamClose.js';
+import { adoptedLease, persistableOf, persistSignature, type PersistableLease } from './adoption.js';
 
 export const DEFAULT_SHUTDOWN_WAIT_MS = 5_000;
 export const DEFAULT_REAP_WAIT_MS = 10_000;
@@ -158,8 +159,30 @@ export class LeaseBroker {
       case 'shutdown':
         this.shutdown(out);
         break;
+      case 'leaseAdopted':
+        this.adopt(event, out);
+        break;
     }
     return out.effects;
+  }
+
+  /**
+   * What changed in the resumable state of the leases since `known` (lease id -> signature): the
+   * leases to write again, and the ids no longer resumable (ended, or restarting a crashed server).
+   */
+  journalChanges(known: ReadonlyMap<LeaseId, string>): { save: PersistableLease[]; remove: LeaseId[] } {
+    const save: PersistableLease[] = [];
+    const live = new Set<LeaseId>();
+    for (const lease of this.table.all()) {
+      const signature = persistSignature(lease);
+      if (signature === undefined) continue;
+      live.add(lease.id);
+      if (known.get(lease.id) === signature) continue;
+      const persisted = persistableOf(lease, signature);
+      if (persisted) save.push(persisted);
+    }
+    const remove = [...known.keys()].filter((id) => !live.has(id));
+    return { save, remove };
   }
 
   metrics(): BrokerMetrics {
@@ -376,6 +399,37 @@ export class LeaseBroker {
     return { lease, attachment: lease.attachment };
   }
 
+  /**
+   * A lease of a previous backend process comes back detached on its very server: its stream is
+   * resumed, the documents that process's browser had open are closed (as on any detach), and the
+   * server hears of settings saved meanwhile. Its hint routes to it again; its deadline starts now.
+   */
+  private adopt(e: Extract<BrokerEvent, { type: 'leaseAdopted' }>, out: Outbox): void {
+    if (this.stopped || this.table.get(e.lease.id)) return;
+    const lease = adoptedLease(e.lease, ++this.seq);
+    this.table.add(lease);
+    out.push({
+      type: 'resumeUpstream',
+      leaseId: lease.id,
+      sessionId: lease.sessionId,
+      language: lease.language,
+      trustWorkspaceTools: lease.trustWorkspaceTools,
+      stream: e.lease.stream,
+    });
+    out.log('adopt', 'backend_restarted', lease.language);
+    for (const doc of e.lease.openDocuments) out.toServer(lease.id, notification('textDocument/didClose', { textDocument: { uri: doc.uri } }));
+    this.settings.observe(lease.userId, e.settings);
+    const config = leaseConfig({ settings: this.settings }, lease);
+    const fingerprint = configFingerprint(config);
+    if (fingerprint !== lease.configFingerprint) {
+      lease.configFingerprint = fingerprint;
+      out.toServer(lease.id, didChangeConfiguration(config));
+    }
+    lease.detachedAt = out.now;
+    const epoch = lease.deadline.arm();
+    out.arm({ kind: 'deadline', leaseId: lease.id, epoch }, this.timing.detachedDeadlineMs);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Browser -> broker -> server
   // -------------------------------------------------------------------------------------------
@@ -488,6 +542,8 @@ export class LeaseBroker {
         // packages/protocol's one ready-frame rule: an invalid identity ends the lease (1007 upstream).
         const host = readyFrameIdentity(frame);
         if (!host.ok) return this.endAbruptly(lease, 'upstream_lost', CloseCode.TransportFailure, out, BadInputCloseCode.InvalidPayload);
+        const stream = (frame as { stream?: unknown }).stream;
+        if (typeof stream === 'number' && Number.isInteger(stream)) lease.stream = stream;
         const pins = (frame as { trustedTools?: unknown }).trustedTools;
         if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
         if (phase.restart) return initializeRestarted(this.contextFor(out), lease, host.identity);

@@ -51,6 +51,13 @@ export class DocumentVersions {
     return this.last.get(key);
   }
 
+  /** A re-adopted lease's server last saw `version` for this URI: the next one goes above it. */
+  restore(key: string, version: number): void {
+    const previous = this.last.get(key);
+    if (previous === undefined) this.keyBytes += utf8Length(key) + 16;
+    this.last.set(key, Math.max(previous ?? 0, Math.max(0, Math.floor(version))));
+  }
+
   /** Retained bytes (URI keys plus a fixed cost per entry). */
   get retainedBytes(): number {
     return this.keyBytes;

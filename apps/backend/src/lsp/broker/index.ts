@@ -5,7 +5,10 @@ export { DETACHED_DEADLINE_MS } from './deadlines.js';
 export { RpcErrorCode } from '@kandev/protocol';
 export type { BrokerCounters, BrokerMetrics } from './metrics.js';
 export { ATTACH_REASONS, DETACH_REASONS, END_REASONS, EXIT_REASONS, LOG_EVENTS, LOG_REASONS } from './types.js';
+export type { PersistableLease } from './adoption.js';
 export type {
+  AdoptedLeaseState,
+  LeaseAdopted,
   AttachmentId,
   BrokerEvent,
   BrokerOptions,

@@ -65,6 +65,16 @@ export class InitializeExchange {
     return next;
   }
 
+  /** The exchange a previous backend completed with this very server (a lease re-adopted after a restart). */
+  static completed(params: unknown, result: unknown): InitializeExchange {
+    const done = new InitializeExchange();
+    done.params = params;
+    const folders = (params as { workspaceFolders?: unknown } | null | undefined)?.workspaceFolders;
+    done.workspaceFolders = folders ?? null;
+    done.state = { kind: 'answered', result, initializedSent: true };
+    return done;
+  }
+
   /** True once an `initialize` reached the server (other traffic may flow). */
   get forwarded(): boolean {
     return this.state.kind !== 'none';

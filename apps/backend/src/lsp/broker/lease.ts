@@ -70,6 +70,8 @@ export interface Lease {
   readonly trustWorkspaceTools: boolean;
   /** Task-host tools agentctl pinned (ready frame), used while untrusted. */
   trustedTools?: TrustedToolPins;
+  /** agentctl's id of the stream the server runs on (ready frame): what a restarted backend resumes. */
+  stream?: number;
   phase: LeasePhase;
   attachment?: Attachment;
   /** Set while detached (and not releasing). */

@@ -13,6 +13,8 @@ export const WATCHED_FILES_METHOD = 'workspace/didChangeWatchedFiles';
 export class RegistrationSet {
   private readonly byId = new Map<string, Registration>();
   private bytes = 0;
+  /** Moves on every change, so a journal of retained state knows when to write it again. */
+  private changes = 0;
   /** The watchers last handed to the task host (as JSON), so an unchanged set is not sent again. */
   private watchersSent = '[]';
 
@@ -33,6 +35,7 @@ export class RegistrationSet {
       this.byId.set(reg.id, reg);
       this.bytes += jsonBytes(reg);
     }
+    this.changes += 1;
     return true;
   }
 
@@ -43,6 +46,7 @@ export class RegistrationSet {
       if (!previous) continue;
       this.byId.delete(unreg.id);
       this.bytes -= jsonBytes(previous);
+      this.changes += 1;
     }
   }
 
@@ -62,6 +66,10 @@ export class RegistrationSet {
     if (text === this.watchersSent) return undefined;
     this.watchersSent = text;
     return watchers;
+  }
+
+  get revision(): number {
+    return this.changes;
   }
 
   list(): Registration[] {

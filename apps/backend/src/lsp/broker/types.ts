@@ -133,6 +133,37 @@ export interface Shutdown {
   type: 'shutdown';
 }
 
+/**
+ * A lease a previous backend process held, rebuilt after a restart from what that process
+ * persisted and from agentctl's account of the stream (docs/restarts.md). It comes back detached.
+ */
+export interface LeaseAdopted {
+  type: 'leaseAdopted';
+  lease: AdoptedLeaseState;
+  /** The user's persisted settings now (the server is told if they changed meanwhile). */
+  settings: UserSettings;
+}
+
+export interface AdoptedLeaseState {
+  id: LeaseId;
+  sessionId: SessionId;
+  language: LanguageId;
+  userId: UserId;
+  trustWorkspaceTools: boolean;
+  stream: number;
+  host: WorkspaceIdentity;
+  initializeParams?: unknown;
+  initializeResult: unknown;
+  registrations: unknown[];
+  trustedTools?: unknown;
+  configFingerprint?: string;
+  /** Documents the server still has open (the dead backend's attachment), with their versions. */
+  openDocuments: readonly { uri: string; version: number }[];
+  /** The highest request id the server was sent: this broker's ids start above it. */
+  maxRequestId: number;
+  createdAt: number;
+}
+
 export type BrokerEvent =
   | BrowserConnected
   | BrowserFrameEvent
@@ -145,7 +176,8 @@ export type BrokerEvent =
   | HolderSilent
   | SettingsChanged
   | SessionStopped
-  | Shutdown;
+  | Shutdown
+  | LeaseAdopted;
 
 // ---------------------------------------------------------------------------------------------
 // Effects
@@ -175,6 +207,8 @@ export type Effect =
    * pins its task host.
    */
   | { type: 'openUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; autoInstall: boolean; trustWorkspaceTools: boolean }
+  /** A re-adopted lease: resume agentctl's live stream `stream` (no new server); pins like openUpstream. */
+  | { type: 'resumeUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; trustWorkspaceTools: boolean; stream: number }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
   /** A message relayed as text, already serialized (a browser's or server's own bytes, id spliced). */
   | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string }
@@ -211,7 +245,7 @@ export type MeasureEffect = Extract<Effect, { type: 'measure' }>;
 // Closed vocabularies for logs and metrics
 // ---------------------------------------------------------------------------------------------
 
-export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit', 'restart'] as const;
+export const LOG_EVENTS = ['create', 'attach', 'detach', 'reattach', 'release', 'expiry', 'eviction', 'exit', 'restart', 'adopt'] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 
 /** Why a lease ended. Each lease ends exactly once, with exactly one of these. */
@@ -239,7 +273,15 @@ export const DETACH_REASONS = ['browser_closed', 'write_timeout', 'invalid_frame
  * survived its kill deadline, or never reported (stream lost, or we stopped waiting).
  */
 export const EXIT_REASONS = ['reaped', 'reap_incomplete', 'reap_timeout'] as const;
-export const LOG_REASONS = [...ATTACH_REASONS, ...DETACH_REASONS, ...EXIT_REASONS, 'detached_deadline', 'capacity', ...END_REASONS] as const;
+export const LOG_REASONS = [
+  ...ATTACH_REASONS,
+  ...DETACH_REASONS,
+  ...EXIT_REASONS,
+  'detached_deadline',
+  'capacity',
+  'backend_restarted',
+  ...END_REASONS,
+] as const;
 export type LogReason = (typeof LOG_REASONS)[number];
 export type AttachReason = (typeof ATTACH_REASONS)[number];
 export type DetachReason = (typeof DETACH_REASONS)[number];

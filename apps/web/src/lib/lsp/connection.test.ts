@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test fakes and assertions, as test/** allows */
 import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
-import { CAPACITY_RETRY_MS, LspConnection } from './connection.js';
+import { DEFAULT_RESTART_GRACE_MS } from '@kandev/protocol';
+import { CAPACITY_RETRY_MS, DEFAULT_RECONNECT_DELAYS_MS, LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
 import { LspConnectionRegistry } from './registry.js';
@@ -575,5 +576,14 @@ describe('LspConnection refused for capacity (4005)', () => {
     expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.4005' } });
     h.timers.advance(10_000);
     expect(h.sockets).toHaveLength(1);
+  });
+});
+
+describe('LspConnection reconnect schedule', () => {
+  it('keeps trying for at least the backend restart grace, so a restarted backend is met by the reconnect', () => {
+    const total = DEFAULT_RECONNECT_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThanOrEqual(DEFAULT_RESTART_GRACE_MS);
+    // The first retries stay quick: a network blip resumes within a second.
+    expect(DEFAULT_RECONNECT_DELAYS_MS[0]).toBeLessThanOrEqual(500);
   });
 });

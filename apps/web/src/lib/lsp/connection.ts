@@ -41,7 +41,12 @@ export interface LspConnectionOptions {
 /** After freeing capacity, the new ask waits this long so the backend has seen the detaches. */
 export const CAPACITY_RETRY_MS = 250;
 
-export const DEFAULT_RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000] as const;
+/**
+ * Quick retries for a network blip, then one every 10 s: about two minutes in all, the backend's
+ * default restart grace (KANDEV_RESTART_GRACE_MS), so a tab whose backend is restarted (or crashed
+ * and is started again) reconnects by itself and resumes its lease warm (docs/restarts.md).
+ */
+export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, ...Array.from({ length: 11 }, () => 10_000)];
 export const IDLE_RELEASE_MS = 120_000;
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * Leases across a backend restart (docs/restarts.md). Going out: what of a lease is worth
+ * persisting, and a cheap signature that moves whenever that changes. Coming back: a lease rebuilt
+ * detached, on the very server process, from the persisted state and agentctl's account.
+ */
+import { isRecord, type TrustedToolPins, type WorkspaceIdentity } from '@kandev/protocol';
+import { uriKey } from './documents.js';
+import { InitializeExchange } from './initialize.js';
+import { createLease, hostOf, type Lease } from './lease.js';
+import type { AdoptedLeaseState } from './types.js';
+
+/** A running lease's state as a restarted backend rebuilds it from (with agentctl's account). */
+export interface PersistableLease {
+  id: string;
+  sessionId: string;
+  language: AdoptedLeaseState['language'];
+  userId: string;
+  trustWorkspaceTools: boolean;
+  stream: number;
+  workspace: WorkspaceIdentity;
+  initializeParams?: unknown;
+  initializeResult: unknown;
+  registrations: unknown[];
+  trustedTools?: TrustedToolPins;
+  configFingerprint?: string;
+  createdAt: number;
+  /** Moves whenever any of the above does (compared, never stored). */
+  signature: string;
+}
+
+/**
+ * Only a lease whose server is initialized (the browser's or the broker's `initialized` sent) on a
+ * known stream can be resumed by another backend; any other is not persisted and starts cold. The
+ * signature is cheap (no copy of any state): it is asked after every event.
+ */
+export function persistSignature(lease: Lease): string | undefined {
+  if (lease.endReason !== undefined || lease.phase.kind !== 'running' || lease.stream === undefined || !lease.init.initializedSent) return undefined;
+  return `${lease.stream}|${lease.registrations.revision}|${lease.configFingerprint ?? ''}|${lease.trustedTools ? 1 : 0}`;
+}
+
+export function persistableOf(lease: Lease, signature: string): PersistableLease | undefined {
+  const host = hostOf(lease);
+  if (!host || lease.stream === undefined) return undefined;
+  const persisted: PersistableLease = {
+    id: lease.id,
+    sessionId: lease.sessionId,
+    language: lease.language,
+    userId: lease.userId,
+    trustWorkspaceTools: lease.trustWorkspaceTools,
+    stream: lease.stream,
+    workspace: host,
+    initializeResult: lease.init.result,
+    registrations: lease.registrations.list(),
+    createdAt: lease.createdAt,
+    signature,
+  };
+  if (lease.init.params !== undefined) persisted.initializeParams = lease.init.params;
+  if (lease.trustedTools) persisted.trustedTools = lease.trustedTools;
+  if (lease.configFingerprint !== undefined) persisted.configFingerprint = lease.configFingerprint;
+  return persisted;
+}
+
+/** The lease rebuilt: running on its host, initialized, registrations and versions as the server knows them. */
+export function adoptedLease(state: AdoptedLeaseState, seq: number): Lease {
+  const lease = createLease({
+    id: state.id,
+    sessionId: state.sessionId,
+    language: state.language,
+    userId: state.userId,
+    createdAt: state.createdAt,
+    seq,
+    trustWorkspaceTools: state.trustWorkspaceTools,
+  });
+  lease.phase = { kind: 'running', host: state.host };
+  lease.stream = state.stream;
+  lease.init = InitializeExchange.completed(state.initializeParams, state.initializeResult);
+  lease.registrations.register({ registrations: state.registrations });
+  for (const doc of state.openDocuments) lease.versions.restore(uriKey(doc.uri), doc.version);
+  // Answers to the old backend's requests may still arrive: this broker's ids never meet them.
+  lease.nextServerId = Math.max(1, Math.floor(state.maxRequestId) + 1);
+  if (state.configFingerprint !== undefined) lease.configFingerprint = state.configFingerprint;
+  if (isRecord(state.trustedTools)) lease.trustedTools = state.trustedTools as TrustedToolPins;
+  return lease;
+}

@@ -1,0 +1,89 @@
+/**
+ * Start-up after a restart (docs/restarts.md): the task hosts the previous backend process of this
+ * home left running are re-adopted (SessionService.recover checks each one's identity and token),
+ * then each one's leases are rebuilt detached from what that process persisted and from agentctl's
+ * account of its live streams. Whatever cannot be resumed ends cleanly: a persisted lease without a
+ * live stream is forgotten (its hint then gets a new lease), a live stream without a lease is closed
+ * (agentctl reaps its server), and only then are the trees nobody owns any more swept.
+ */
+import { CloseCode, type LiveStreamAccount } from '@kandev/protocol';
+import type { Logger } from '../base/log.js';
+import type { TaskHost } from '../executors/executor.js';
+import type { AdoptedLeaseState } from '../lsp/broker/index.js';
+import { UpstreamStream } from '../lsp/upstreamStream.js';
+import type { RecoveredHost } from '../sessions/sessionService.js';
+import type { LeaseRepository, PersistedLease } from '../store/leaseRepository.js';
+import { AgentctlClient } from '../taskhost/agentctlClient.js';
+
+export interface LeaseAdopter {
+  adoptLease(lease: AdoptedLeaseState): void;
+}
+
+export interface ReadoptionReport {
+  leases: number;
+  forgotten: number;
+  streamsClosed: number;
+}
+
+export async function readoptLeases(adopted: readonly RecoveredHost[], leases: LeaseRepository, broker: LeaseAdopter, log: Logger): Promise<ReadoptionReport> {
+  const report: ReadoptionReport = { leases: 0, forgotten: 0, streamsClosed: 0 };
+  // Leases of sessions that did not come back cannot be resumed by anyone.
+  report.forgotten += leases.deleteOfEndedSessions();
+  for (const { sessionId, host } of adopted) {
+    const persisted = leases.forSession(sessionId);
+    const accounts = await new AgentctlClient(host.endpoint).liveStreams();
+    const live = new Map((accounts.ok ? accounts.value : []).map((a) => [a.stream, a]));
+    for (const lease of persisted) {
+      const account = live.get(lease.stream);
+      if (!account || !matches(lease, account)) {
+        leases.delete(lease.id);
+        report.forgotten++;
+        log.info('lease_not_adopted', { language: lease.language, reason: account ? 'stream_mismatch' : 'server_gone' });
+        continue;
+      }
+      live.delete(lease.stream);
+      broker.adoptLease(adoptedState(lease, account));
+      report.leases++;
+    }
+    // A stream no persisted lease claims (its lease ended, or was never resumable): closed, reaped.
+    for (const account of live.values()) if (await closeStream(host, account)) report.streamsClosed++;
+  }
+  return report;
+}
+
+function matches(lease: PersistedLease, account: LiveStreamAccount): boolean {
+  return account.language === lease.language && account.trustWorkspaceTools === lease.trustWorkspaceTools;
+}
+
+function adoptedState(lease: PersistedLease, account: LiveStreamAccount): AdoptedLeaseState {
+  const state: AdoptedLeaseState = {
+    id: lease.id,
+    sessionId: lease.sessionId,
+    language: lease.language,
+    userId: lease.userId,
+    trustWorkspaceTools: lease.trustWorkspaceTools,
+    stream: lease.stream,
+    host: lease.workspace,
+    initializeResult: lease.initializeResult,
+    registrations: lease.registrations,
+    openDocuments: account.documents,
+    maxRequestId: account.maxRequestId,
+    createdAt: lease.createdAt,
+  };
+  if (lease.initializeParams !== undefined) state.initializeParams = lease.initializeParams;
+  if (lease.trustedTools !== undefined) state.trustedTools = lease.trustedTools;
+  if (lease.configFingerprint !== undefined) state.configFingerprint = lease.configFingerprint;
+  return state;
+}
+
+/** Resumes the stream only to close it normally: agentctl then reaps its server's tree. */
+async function closeStream(host: TaskHost, account: LiveStreamAccount): Promise<boolean> {
+  const opened = await UpstreamStream.open(host.endpoint, { language: account.language, autoInstall: false, resumeStream: account.stream });
+  if (!opened.ok) return false;
+  const stream = opened.value;
+  await new Promise<void>((resolve) => {
+    stream.onClose(() => resolve());
+    stream.close(CloseCode.Normal);
+  });
+  return true;
+}
