@@ -334,6 +334,8 @@ async function typing(): Promise<void> {
   } finally {
     await stack.stop();
   }
+}
+
 async function restart(): Promise<void> {
   const { warm, cold } = await restartBench(RESTART_ROUNDS);
   out(

@@ -46,7 +46,8 @@ async function gitSession(name: string): Promise<{ sessionId: string; dir: strin
   return { sessionId: await startSession(stack, task.json.id), dir };
 }
 
-const gitFrame = (f: WorkspaceEventFrame): f is Extract<WorkspaceEventFrame, { type: 'git' }> => f.type === 'git';
+type GitFrame = Extract<WorkspaceEventFrame, { type: 'git' }>;
+const gitFrame = (f: WorkspaceEventFrame): f is GitFrame => f.type === 'git';
 
 describe('the events stream: access', () => {
   it('is refused without the access token (401), from a foreign Origin (403), for an unknown session (404)', async () => {
@@ -71,7 +72,7 @@ describe('the events stream: what a page hears', () => {
   it('watch first, then the git state against HEAD; a new file arrives as a files frame and the git state follows', async () => {
     const { sessionId, dir } = await gitSession('frames');
     const page = new EventsClient(stack.url, sessionId);
-    const state = (await page.waitFor(gitFrame)).state as Extract<GitState, { available: true }>;
+    const state = (await page.waitFor<GitFrame>(gitFrame)).state as Extract<GitState, { available: true }>;
     expect(page.frames[0]).toEqual({ type: 'watch', mode: 'native' });
     expect(state).toMatchObject({ available: true, branch: 'main' });
     expect(state.head).toMatch(/^[0-9a-f]{40}$/);
@@ -98,7 +99,7 @@ describe('the events stream: what a page hears', () => {
   it('a commit made on the task host (HEAD, index and refs move) reaches the page as a clean git state', async () => {
     const { sessionId, dir } = await gitSession('commit');
     const page = new EventsClient(stack.url, sessionId);
-    const before = (await page.waitFor(gitFrame)).state as Extract<GitState, { available: true }>;
+    const before = (await page.waitFor<GitFrame>(gitFrame)).state as Extract<GitState, { available: true }>;
     expect(before.files.length).toBe(2);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'second');
@@ -115,7 +116,7 @@ describe('the events stream: what a page hears', () => {
     const task = await stack.api('POST', '/api/tasks', { title: 'plain', executor: 'local_pc', repositories: [{ path: dir }] });
     const sessionId = await startSession(stack, task.json.id);
     const page = new EventsClient(stack.url, sessionId);
-    expect((await page.waitFor(gitFrame)).state).toEqual({ available: false, reason: 'not_a_repository' });
+    expect((await page.waitFor<GitFrame>(gitFrame)).state).toEqual({ available: false, reason: 'not_a_repository' });
     page.close();
   });
 
@@ -133,7 +134,7 @@ describe('the events stream and idle task hosts', () => {
     // The page opens a minute before the idle stop is due: were listening a use, it would move it.
     clock.advance(29 * MINUTE);
     const page = new EventsClient(stack.url, sessionId);
-    await page.waitFor(gitFrame);
+    await page.waitFor<GitFrame>(gitFrame);
     expect(stack.backend.sessions.get(sessionId)?.status).toBe('running');
     clock.advance(MINUTE);
     expect(await page.closed).toBe(CloseCode.Unavailable);

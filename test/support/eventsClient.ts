@@ -36,7 +36,7 @@ export class EventsClient {
 
   waitFor<T extends WorkspaceEventFrame>(match: (f: WorkspaceEventFrame) => boolean): Promise<T> {
     const seen = this.frames.find(match);
-    return (seen ? Promise.resolve(seen) : new Promise((resolve) => this.waiters.push({ match, resolve }))) as Promise<T>;
+    return (seen ? Promise.resolve(seen) : new Promise<WorkspaceEventFrame>((resolve) => this.waiters.push({ match, resolve }))) as Promise<T>;
   }
 
   send(frame: unknown): void {
