@@ -124,7 +124,7 @@ const yamlText = () => `# yaml-language-server: $schema=http://127.0.0.1:${port}
  * unless `handledSchemaProtocols` lets it fetch http(s) itself: that is the fetch that must stay
  * off the network.
  */
-const _jsonFetchesItself = { handledSchemaProtocols: ['file', 'http', 'https'] };
+const jsonFetchesItself = { handledSchemaProtocols: ['file', 'http', 'https'] };
 const jsonText = () => JSON.stringify({ $schema: `http://127.0.0.1:${port}/json.schema.json`, name: 1 }, null, 2);
 
 describe.runIf(ready)('untrusted language servers are off the network (bubblewrap)', () => {
