@@ -1,5 +1,5 @@
 /**
- * Benchmarks (DESIGN section 8), run on demand with `npm run bench`, never in the test suite.
+ * Benchmarks (docs/architecture.md section 8), run on demand with `npm run bench`, never in the test suite.
  * One run compares, side by side (sections: `npm run bench -- transport load search profile faults findings`):
  *   - transport: a stub server (bench/echoServer.mjs) answering `bench/echo` of 200 B to 1 MB and
  *     flooding 20k notifications, reached by direct stdio, a 1-hop proxy that parses and re-encodes
@@ -254,7 +254,7 @@ async function profile(dir: string): Promise<void> {
     '',
     `Backend CPU profile (\`node --cpu-prof\`) of one run of the product path (bench/echo 200 B - 1 MB, then ${FLOOD.count} notifications),`,
     `measured ${new Date().toISOString()} by \`npm run bench -- profile\`. Top self time; "(idle)" and "(program)" are V8's own buckets.`,
-    'The relay work of issue 13 (top frames before and after, medians of runs, where a round trip goes): relay-profile.md.',
+    'The relay work (top frames before and after, medians of runs, where a round trip goes): relay-profile.md.',
     '',
     '```',
     body,

@@ -23,7 +23,7 @@ function freshContext(browser: Browser, options: { locale?: string; colorScheme?
   });
 }
 
-describe.runIf(run)('issue 11: the access token in Chromium', () => {
+describe.runIf(run)('the access token in Chromium', () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
   let sessionId: string;

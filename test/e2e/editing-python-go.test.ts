@@ -11,7 +11,7 @@ import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
 /**
- * Issue 15 editing features against pyright and gopls, where they offer them: document symbols
+ * editing features against pyright and gopls, where they offer them: document symbols
  * (Outline) and rename from both, server formatting from gopls (pyright has no formatter, so
  * Format Document is not offered by it and is not tested here).
  */

@@ -20,7 +20,7 @@ import {
 import type { RunningStack } from '../support/stack.js';
 
 /**
- * Issue 15: format on type is a per-language switch of the Editors page, off by default. None of
+ * format on type is a per-language switch of the Editors page, off by default. None of
  * the real servers here offers textDocument/onTypeFormatting (typescript-language-server, pyright
  * and gopls advertise no documentOnTypeFormattingProvider), so the scriptable fake server installed
  * as `kotlin-lsp` offers it; the switch is turned on by a person on the Settings page, not by the API.

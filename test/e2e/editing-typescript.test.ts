@@ -24,7 +24,7 @@ import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
 /**
- * Issue 15 editing features against the real typescript-language-server (TypeScript 6): the
+ * editing features against the real typescript-language-server (TypeScript 6): the
  * outline and breadcrumbs, rename across open and unopened files, a quick fix that adds a missing
  * import, document highlights, folding ranges, Go to Symbol in Workspace, server formatting and
  * format on save, inlay hints.

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 
 /**
- * Issue 11, the start link and files at rest: the built backend as `npm start` runs it, without
+ * the start link and files at rest: the built backend as `npm start` runs it, without
  * KANDEV_TOKEN. It generates a token into KANDEV_HOME (0600), prints the sign-in URL once on
  * stdout (never in a log), keeps KANDEV_HOME 0700 and its database files 0600.
  */

@@ -8,7 +8,7 @@ import { TEST_ACCESS_TOKEN } from '../support/access.js';
 import { BrowserClient, startTestBackend, type TestBackend } from './backend-support.js';
 
 /**
- * Issue 11, access: every HTTP route but /api/health and every LSP upgrade needs the access token
+ * access: every HTTP route but /api/health and every LSP upgrade needs the access token
  * (bearer header or the cookie of the start link); another origin stays refused with it; JSON
  * APIs take JSON only.
  */

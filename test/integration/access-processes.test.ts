@@ -16,7 +16,7 @@ import {
 } from './docker-support.js';
 
 /**
- * Issue 11, secrets at rest and in flight: agentctl's bearer token reaches agentctl through its
+ * secrets at rest and in flight: agentctl's bearer token reaches agentctl through its
  * environment only (never argv, where every local user can read it in /proc/PID/cmdline), and
  * neither it nor the access token is written to any log, for Local PC and for Local Docker.
  */

@@ -1,5 +1,5 @@
 /**
- * Memory bounded by bytes (DESIGN section 3, "Bounds"): a tab that stops reading while its server
+ * Memory bounded by bytes (docs/architecture.md section 3, "Bounds"): a tab that stops reading while its server
  * floods 200k x 1 KiB notifications must not make the backend buffer the flood. Above the byte
  * high-watermark the backend stops reading the lease's upstream, agentctl stops reading the
  * server's stdout, and the flood waits in the server; the 5 s write deadline then detaches the

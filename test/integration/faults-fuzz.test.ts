@@ -1,5 +1,5 @@
 /**
- * Fuzz (DESIGN section 3): over 10,000 malformed frames, from a deterministic seed, over many
+ * Fuzz (docs/architecture.md section 3): over 10,000 malformed frames, from a deterministic seed, over many
  * connections to the backend and to agentctl. Neither process crashes; a connection whose frame
  * the contract refuses ends with 1007, one where the contract answers errors (bad ids, deep
  * nesting, unknown response ids, cancel floods, a full pending table) stays up and answers; the

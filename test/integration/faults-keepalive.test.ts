@@ -1,5 +1,5 @@
 /**
- * Liveness on both WebSocket hops (DESIGN section 3, "Liveness"): the backend pings browsers and
+ * Liveness on both WebSocket hops (docs/architecture.md section 3, "Liveness"): the backend pings browsers and
  * agentctl; agentctl pings the backend. A peer that leaves its pings unanswered is dead: a frozen
  * tab is detached and its lease keeps its server, a hung agentctl (SIGSTOP) ends its leases like a
  * lost transport (4009) and frees their slots, a backend that stops answering gets its server

@@ -1,5 +1,5 @@
 /**
- * Bounded parsing (DESIGN section 3): JSON nested deeper than MAX_JSON_DEPTH (256) is refused on
+ * Bounded parsing (docs/architecture.md section 3): JSON nested deeper than MAX_JSON_DEPTH (256) is refused on
  * every hop before it is parsed. A request gets a JSON-RPC error naming the bound at once (no 30 s
  * wait, no pending slot), a notification is dropped with a log line, a response reaches its waiter
  * as that error, and the connection stays up. Was: ~4,500 levels overflowed the backend's stack

@@ -1,5 +1,5 @@
 /**
- * `released` means reaped (DESIGN sections 3 and 4): the broker answers a release only after
+ * `released` means reaped (docs/architecture.md sections 3 and 4): the broker answers a release only after
  * agentctl reported the server's whole tree gone. Checked AT THE MOMENT `released` arrives, on a
  * tree that takes the slow path: descendants that ignore SIGTERM (one in the server's process
  * group, one in its own session) and one more in its own session.

@@ -1,5 +1,5 @@
 /**
- * One rule for slow peers (DESIGN section 3, "Bounds" and "Liveness"): a hop's 5 s write deadline
+ * One rule for slow peers (docs/architecture.md section 3, "Bounds" and "Liveness"): a hop's 5 s write deadline
  * never ends a lease whose peer still answers (agentctl that stops reading its socket because its
  * server's stdin is full is slow, not dead), and the 30 s stdin cutoff is what ends a server that
  * stops reading, with its own reason: agentctl kills and reaps it and says why (`cause:

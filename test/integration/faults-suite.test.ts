@@ -1,7 +1,7 @@
 /**
  * The fault suite: faults that must keep holding, each reproduced against the real processes
  * (the backend bundle, agentctl, the fake server) and judged by its observable outcome. The relay
- * faults of issue 10 have their own files: faults-backpressure (memory bounded by bytes),
+ * faults named by the fault suite have their own files: faults-backpressure (memory bounded by bytes),
  * faults-nesting (bounded parsing), faults-keepalive (dead peers noticed), faults-fuzz.
  * Already covered elsewhere and not repeated here: 1007/1009 on the browser hop and 16 MiB+ client
  * frames and server headers at agentctl (backend-lsp, agentctl-failures), path escapes at agentctl

@@ -11,7 +11,7 @@ import { startReleaseServer, type ReleaseServer } from '../fixtures/release-serv
 
 /**
  * The rust-analyzer release installer against a local HTTP server on 127.0.0.1 serving a real gzip
- * archive of a tiny executable, with its sha256 (DESIGN section 8: rust-analyzer cannot be fetched here).
+ * archive of a tiny executable, with its sha256 (docs/architecture.md section 8: rust-analyzer cannot be fetched here).
  */
 const BANNER = 'rust-analyzer 0.0.0-kandev-fixture';
 const binary = Buffer.from(`#!/bin/sh\necho "${BANNER}"\n`);

@@ -13,7 +13,7 @@ import {
 } from './lease-support.js';
 
 /**
- * Idle task-host reclaim at the real backend on an injected clock (DESIGN section 5): a live lease
+ * Idle task-host reclaim at the real backend on an injected clock (docs/architecture.md section 5): a live lease
  * pins its task host; once the last lease ends (here, the one-hour detached expiry) the task host
  * may be reclaimed after the idle time, and that stop reaps agentctl and everything it runs.
  */

@@ -9,7 +9,7 @@ import { serverEnvironments, setTrust } from './trust-support.js';
 import { writeFiles } from '../support/files.js';
 
 /**
- * Workspace trust for the servers this machine cannot fetch (DESIGN section 8): the scriptable fake
+ * Workspace trust for the servers this machine cannot fetch (docs/architecture.md section 8): the scriptable fake
  * server installed as `rust-analyzer` and `kotlin-lsp`; its JSONL log is the witness of what the
  * server received, /proc of the environment it got. The real-server behaviour behind these
  * settings is documented in docs/workspace-trust.md.

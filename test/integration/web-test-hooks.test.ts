@@ -19,7 +19,7 @@ function servedText(folder: string): Map<string, string> {
 
 const withHooks = (files: Map<string, string>) => [...files].filter(([, text]) => text.includes('__kandev')).map(([name]) => name);
 
-describe('window test hooks exist only in the test build (issue 12)', () => {
+describe('window test hooks exist only in the test build', () => {
   beforeAll(() => {
     ensureBuilt('web');
     ensureBuilt('web-test');

@@ -192,7 +192,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   });
   const gateway = new LspGateway({ sessions, tasks, relay: runtime, metrics, log, originPolicy, keepalive, authenticate: (req) => gate.allows(req) });
   const leases: LeaseInspector = { pins: runtime.pins, list: () => runtime.leases(), metrics: () => runtime.metrics() };
-  // Idle task hosts are stopped unless a live lease pins them (DESIGN section 5, C07).
+  // Idle task hosts are stopped unless a live lease pins them (docs/architecture.md section 5, C07).
   const reclaimer = new IdleReclaimer({
     idleMs: config.taskHostIdleMs,
     clock: options.clock ?? systemClock,

@@ -1,5 +1,5 @@
 /**
- * How a browser and a script prove they may use a backend (DESIGN section 9, Access). The start URL
+ * How a browser and a script prove they may use a backend (docs/architecture.md section 9, Access). The start URL
  * carries the token once as `?token=`; the backend trades it for an HttpOnly cookie and redirects to
  * the same address without it. Scripts send `Authorization: Bearer <token>` instead.
  */

@@ -1,6 +1,6 @@
 import type { LanguageId } from './languages.js';
 
-/** HTTP API shapes of the backend (DESIGN section 9) and the task-host files API behind it. */
+/** HTTP API shapes of the backend (docs/architecture.md section 9) and the task-host files API behind it. */
 export const EXECUTOR_KINDS = ['local_pc', 'local_docker', 'remote_docker', 'ssh', 'sprites'] as const;
 export type ExecutorKind = (typeof EXECUTOR_KINDS)[number];
 export const SUPPORTED_EXECUTORS: readonly ExecutorKind[] = ['local_pc', 'local_docker'];
@@ -125,7 +125,7 @@ export interface ApiError {
   message: string;
 }
 
-/** Catalog card data for the Editors settings (DESIGN section 6). */
+/** Catalog card data for the Editors settings (docs/architecture.md section 6). */
 export interface LanguageCatalogEntry {
   id: LanguageId;
   name: string;

@@ -1,4 +1,4 @@
-/** Limits shared by every hop (DESIGN section 3). One place, so no hop disagrees with another. */
+/** Limits shared by every hop (docs/architecture.md section 3). One place, so no hop disagrees with another. */
 export const LSP_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const LSP_MAX_HEADER_LINE_BYTES = 8 * 1024;
 export const LSP_MAX_HEADER_BYTES = 32 * 1024;

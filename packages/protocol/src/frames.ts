@@ -6,7 +6,7 @@ import type { LanguageId } from './languages.js';
 import { RpcErrorCode, isJsonRpcId, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
 import { isRecord } from './records.js';
 
-/** Frames with `status` are ours; frames with `jsonrpc` are LSP (DESIGN section 3). */
+/** Frames with `status` are ours; frames with `jsonrpc` are LSP (docs/architecture.md section 3). */
 export interface InstallingFrame {
   status: 'installing';
   language: LanguageId;
@@ -89,7 +89,7 @@ export interface ReadyFrame extends HostReadyFrame {
  * agentctl -> backend only, the last frame of a task-host stream that was asked to release (a
  * `release-stream` control): the server's whole process tree is gone (`clean`), or agentctl gave up
  * after the kill deadline with something still running (`clean: false`). The broker answers the
- * browser `released` only after a clean report (DESIGN section 4).
+ * browser `released` only after a clean report (docs/architecture.md section 4).
  */
 export interface ReapedFrame {
   status: 'reaped';
@@ -101,7 +101,7 @@ export interface SynchronizedFrame {
 }
 
 /**
- * The server exited unexpectedly while leased and the lease restarts it (DESIGN section 3): attempt
+ * The server exited unexpectedly while leased and the lease restarts it (docs/architecture.md section 3): attempt
  * `attempt` of `of` within the restart window. `stderrTail` is the end of the crashed server's
  * stderr (at most SERVER_STDERR_TAIL_BYTES), for the status details. A `ready{resumed:true}` on the
  * same socket follows once the new process is initialized: the browser resumes as on a reattach.

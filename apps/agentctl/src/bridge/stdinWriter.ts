@@ -3,7 +3,7 @@ import { after, systemClock, type Clock, type Disposable } from '@kandev/kit';
 
 /**
  * Writes frames to a server's stdin. When stdin stops taking data the writer reports backpressure
- * (so the WebSocket is paused instead of buffering) and arms the cutoff (DESIGN: 30 s): a server
+ * (so the WebSocket is paused instead of buffering) and arms the cutoff (docs/architecture.md section 3: 30 s): a server
  * that does not drain by then is treated as hung.
  */
 export class StdinWriter {

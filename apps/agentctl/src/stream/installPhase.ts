@@ -32,7 +32,7 @@ export type InstallPhaseResult =
   | { kind: 'ended' };
 
 /**
- * installing -> installer -> installed | install_failed (DESIGN section 3). The installing frame goes
+ * installing -> installer -> installed | install_failed (docs/architecture.md section 3). The installing frame goes
  * out before any install work, and nothing is installed for a peer that cannot take it.
  */
 export async function runInstallPhase(ctx: InstallPhaseContext, installer: InstallLanguageServer): Promise<InstallPhaseResult> {

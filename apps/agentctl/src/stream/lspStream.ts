@@ -70,7 +70,7 @@ export interface StreamHost {
 }
 
 /**
- * One task-host LSP stream (DESIGN section 3): catalog -> resolve -> install (launcherPhase.ts,
+ * One task-host LSP stream (docs/architecture.md section 3): catalog -> resolve -> install (launcherPhase.ts,
  * installPhase.ts) -> launch -> bridge. Everything it acquires (install, process tree, bridge) it
  * disposes itself; closes never carry a reason text, the detail goes to the log.
  */

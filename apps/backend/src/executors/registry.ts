@@ -5,7 +5,7 @@ export type ExecutorLookup = { supported: true; executor: TaskHostExecutor } | {
 
 /**
  * Which executor runs a task kind. Remote Docker, SSH and Sprites are known kinds that this
- * release does not run (DESIGN section 5): their LSP streams close 4004 before anything starts.
+ * release does not run (docs/architecture.md section 5): their LSP streams close 4004 before anything starts.
  */
 export class ExecutorRegistry {
   private readonly byKind = new Map<ExecutorKind, TaskHostExecutor>();

@@ -10,7 +10,7 @@ export type Admission =
   { ok: true; sessionId: string; language: LanguageId; leaseHint: string | undefined } | { ok: false; code: CloseCode; reason: AdmissionRefusal };
 
 /**
- * The admission checks before the lease broker, in the contract's order (DESIGN section 3; the
+ * The admission checks before the lease broker, in the contract's order (docs/architecture.md section 3; the
  * caller already checked the Origin): language known, then executor supported (4004: nothing is
  * started or resumed for an unsupported kind). The lease (reattach, or a new one under capacity,
  * 4005) is the broker's next, and only then is the session's agentctl reached (else 4002).

@@ -6,7 +6,7 @@ export interface IdleReclaimerOptions {
   /** How long a running, unpinned task host may go without use before it is stopped; 0 disables. */
   idleMs: number;
   clock: Clock;
-  /** Live leases pin their task host: it is never reclaimed while pinned (DESIGN section 5). */
+  /** Live leases pin their task host: it is never reclaimed while pinned (docs/architecture.md section 5). */
   pins: TaskHostPinView;
   isRunning(sessionId: string): boolean;
   stop(sessionId: string): Promise<unknown>;

@@ -2,7 +2,7 @@
  * Which task hosts live leases pin. A lease pins its session's task host from the moment it asks
  * for an upstream (`openUpstream`) until its slot is released (`releaseSlot`), so whatever
  * reclaims idle task hosts asks `isPinned(sessionId)` first and, when told a session became
- * unpinned, may reclaim it once its processes are gone (DESIGN section 5). It lives in sessions/,
+ * unpinned, may reclaim it once its processes are gone (docs/architecture.md section 5). It lives in sessions/,
  * beside its consumer, and lsp/ (which pins) imports it: the dependency goes one way.
  */
 import { Emitter, type Disposable } from '@kandev/kit';

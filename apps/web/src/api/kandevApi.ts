@@ -83,7 +83,7 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
   return new ApiRequestError(res.status, code, invalid, session);
 }
 
-/** The backend's HTTP API (DESIGN section 9), relative to the page's origin. */
+/** The backend's HTTP API (docs/architecture.md section 9), relative to the page's origin. */
 export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
   const json = async <T>(url: string, init?: RequestInit): Promise<T> => {
     const res = await fetchImpl(url, {

@@ -47,7 +47,7 @@ function harness() {
   return { events, registry, scopes, clock };
 }
 
-describe('session scopes (issue 12: a session left for good releases what it held)', () => {
+describe('session scopes (a session left for good releases what it held)', () => {
   it('one scope per session; a connection per language is created on first use and then shared', () => {
     const { events, scopes } = harness();
     const a = scopes.acquire('A');

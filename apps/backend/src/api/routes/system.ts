@@ -6,7 +6,7 @@ import type { ApiDeps } from './deps.js';
 export function addSystemRoutes(router: Router, deps: ApiDeps): void {
   router.get(API_ROUTES.health, () => ({ status: 200, json: { ok: true } }));
   // The catalog cards of the Editors settings: what each language's server is, how to install it
-  // and where it goes. Never filtered by the backend's own OS: the task host decides (DESIGN 6).
+  // and where it goes. Never filtered by the backend's own OS: the task host decides (docs/architecture.md section 6).
   router.get(API_ROUTES.languages, () => ({ status: 200, json: { languages: LANGUAGE_CATALOG } }));
   router.get(METRICS_PATH, async () => ({
     status: 200,

@@ -10,7 +10,7 @@ function refusal(error: TaskInputError) {
   return errorReply(apiError, { invalid });
 }
 
-/** Tasks and their sessions (DESIGN section 9). */
+/** Tasks and their sessions (docs/architecture.md section 9). */
 export function addTaskRoutes(router: Router, deps: ApiDeps): void {
   // Each task with its sessions, so the list shows what runs without a request per task.
   router.get(API_ROUTES.tasks, () => ({

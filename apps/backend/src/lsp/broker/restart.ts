@@ -1,5 +1,5 @@
 /**
- * The crash budget (DESIGN section 3): a server that exits unexpectedly (agentctl closes 4006) while
+ * The crash budget (docs/architecture.md section 3): a server that exits unexpectedly (agentctl closes 4006) while
  * leased and initialized is restarted by its lease, at most `restartLimit` (SERVER_RESTART_LIMIT: 5) times within
  * SERVER_RESTART_WINDOW_MS, after a backoff:
  *

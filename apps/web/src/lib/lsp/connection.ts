@@ -25,7 +25,7 @@ export interface LspConnectionOptions {
   locale?: () => string | undefined;
   /** Delay before each automatic reattach after a transient loss; its length bounds the attempts. */
   reconnectDelaysMs?: readonly number[];
-  /** Last editor closed -> release after this long (DESIGN section 7: 2 min). */
+  /** Last editor closed -> release after this long (docs/architecture.md section 7: 2 min). */
   idleReleaseMs?: number;
   /** A release not acknowledged within this long is abandoned (socket closed, state Off). */
   stopTimeoutMs?: number;

@@ -78,7 +78,7 @@ export function availableActions(status: LspStatus): LspActions {
   }
 }
 
-/** The catalog key of the localized copy for a close code (DESIGN section 3). */
+/** The catalog key of the localized copy for a close code (docs/architecture.md section 3). */
 export function closeMessageKey(rawCode: number, language: LanguageId): string {
   const code = normalizeCloseCode(rawCode);
   if (code === CloseCode.TransportFailure && rawCode !== CloseCode.TransportFailure) return 'close.connectionLost';

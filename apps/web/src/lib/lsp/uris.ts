@@ -1,7 +1,7 @@
 import { canonicalFileUri, fileUriToPath, pathToFileUri, relativePathInWorkspace } from '@kandev/protocol';
 
 /**
- * Two URI spaces (DESIGN section 7): Monaco models are session-scoped
+ * Two URI spaces (docs/architecture.md section 7): Monaco models are session-scoped
  * (`kandev-session://<sessionId>/<workspace-relative path>`), so two sessions rooted at the same
  * task-host folder never share a model; servers only ever see the clean task-host `file://` URI.
  */

@@ -228,7 +228,7 @@ describe('editing features binding', () => {
     expect(fake.active().find((r) => r.kind === 'rename')!.provider.resolveRenameLocation).toBeTypeOf('function');
   });
 
-  it('issue 15: every editing feature a server registered dynamically is rebuilt from the replayed registrations after a reattach', async () => {
+  it('every editing feature a server registered dynamically is rebuilt from the replayed registrations after a reattach', async () => {
     const fake = createFakeMonaco();
     const editing = new EditingRegistry();
     const prefs = { formatOnSave: true, formatOnType: true, inlayHints: true };

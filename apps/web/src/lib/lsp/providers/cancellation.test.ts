@@ -15,7 +15,7 @@ import { registerRenameProvider } from './rename.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 
 /**
- * Issue 15: a request Monaco supersedes (the caret moved, the text changed, the menu closed) is
+ * a request Monaco supersedes (the caret moved, the text changed, the menu closed) is
  * cancelled with `$/cancelRequest`, as for the first release's features. The JSON-RPC layer turns
  * a cancelled token into `$/cancelRequest` (jsonRpc.test.ts) and the broker maps its id
  * (broker.requests.test.ts): what each new provider must do is hand Monaco's token to its request.
@@ -88,7 +88,7 @@ const cases: Array<[string, (s: ReturnType<typeof setup>) => void, string, Call]
   ['textDocument/inlayHint', (s) => registerInlayHintsProvider(s.switchedOn, reg('inlayHint')), 'inlayHint', (p, m, t) => p.provideInlayHints(m, range, t)],
 ];
 
-describe('issue 15: superseded editing requests are cancelled', () => {
+describe('superseded editing requests are cancelled', () => {
   it.each(cases)('%s is cancelled when Monaco cancels the token it asked with', async (method, register, kind, call) => {
     // The server never answers: the request is still in flight when Monaco supersedes it.
     const s = setup(() => new Promise(() => undefined));
