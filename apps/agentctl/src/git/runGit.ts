@@ -12,28 +12,9 @@ const GIT_TIMEOUT_MS = 20_000;
  * index lock (an agent's own git command must not fail because we looked) and never rewrites the
  * index, which the watcher would report as a git change, which would run a status, and so on.
  */
-export function runGit(args: string[], cwd: string, env: Record<string, string>): Promise<GitRun> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-        maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        timeout: GIT_TIMEOUT_MS,
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => {
-        if (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          resolve({ ok: false, missing: code === 'ENOENT', message: String(stderr || error.message).slice(0, 500) });
-          return;
-        }
-        resolve({ ok: true, stdout });
-      },
-    );
-  });
+export async function runGit(args: string[], cwd: string, env: Record<string, string>): Promise<GitRun> {
+  const run = await runGitBytes(args, cwd, env);
+  return run.ok ? { ok: true, stdout: run.bytes.toString('utf8') } : run;
 }
 
 /** The raw bytes of `git` output (a file's content at HEAD). */
