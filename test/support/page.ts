@@ -460,9 +460,31 @@ export function recordSentMethods(page: Page): string[] {
   return sent;
 }
 
-/** The Problems panel's entries for one file, as a person reads them (message, source, location). */
-export function problemRows(page: Page, path: string): Promise<string[]> {
-  return page.locator(`[data-testid="problems-group"][data-path="${path}"] [data-testid="problem-row"]`).allInnerTexts();
+/**
+ * The Problems panel's entries for one file, as a person reads them (message, source, location).
+ * The panel draws only the rows in view, so this scrolls it from top to bottom as a person would,
+ * reading the file's rows at each stop, and puts the scroll position back.
+ */
+export async function problemRows(page: Page, path: string): Promise<string[]> {
+  const list = page.locator('[data-testid="problems-rows"]');
+  if ((await list.count()) === 0) return [];
+  return list.evaluate(async (scroller, file) => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const byIndex = new Map<number, string>();
+    const before = scroller.scrollTop;
+    const step = Math.max(20, Math.floor(scroller.clientHeight / 2));
+    for (let top = 0; ; top += step) {
+      scroller.scrollTop = top;
+      await frame();
+      for (const row of scroller.querySelectorAll<HTMLElement>('[data-index]')) {
+        const entry = row.querySelector<HTMLElement>('[data-testid="problem-row"]');
+        if (entry?.dataset.path === file) byIndex.set(Number(row.dataset.index), entry.innerText);
+      }
+      if (top + scroller.clientHeight >= scroller.scrollHeight) break;
+    }
+    scroller.scrollTop = before;
+    return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
+  }, path);
 }
 
 /** The labels the visible suggest widget shows (the rows it renders). */

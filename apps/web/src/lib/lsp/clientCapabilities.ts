@@ -65,6 +65,11 @@ export function clientCapabilities(): ClientCapabilities {
     window: { workDoneProgress: true },
     workspace: {
       configuration: true,
+      // The folders of the initialize params, answered by the broker (they never change). Servers built
+      // on vscode-languageserver that see dynamic watched-files registration (yaml-language-server)
+      // subscribe to folder changes in their `initialized` handler, which throws without this and
+      // skips the rest of it, workspace/configuration included: the user's schemas were never read.
+      workspaceFolders: true,
       semanticTokens: { refreshSupport: true },
       // Workspace edits are applied atomically (docs/editing.md): all or nothing.
       applyEdit: true,
