@@ -237,9 +237,16 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     await client.closed;
   });
 
-  it('S55 a backend that dies (SIGKILL) leaves no task container or process behind', async () => {
+  it('S55 a backend that dies (SIGKILL) and is not started again leaves no task container or process behind once the restart grace is over', async () => {
     // The built backend, as users run it, in its own process so it can really die.
-    const doomed = await startStack({ DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host', KANDEV_LOG_STDERR: '0' });
+    // A task host outlives a dead backend for the restart grace, then ends itself: kept short here.
+    const doomed = await startStack({
+      DOCKER_HOST: env.dockerHost,
+      KANDEV_DOCKER_IMAGE: env.image,
+      KANDEV_DOCKER_NETWORK: 'host',
+      KANDEV_LOG_STDERR: '0',
+      KANDEV_RESTART_GRACE_MS: '1500',
+    });
     try {
       const ws = dockerWorkspace(join(root, 'backend-dies'), { 'Main.kt': '' }, { onStart: [{ spawnDescendant: { detached: true } }] });
       const task = await doomed.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
@@ -254,7 +261,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
       expect(pids.length).toBeGreaterThanOrEqual(4);
 
       doomed.process.kill('SIGKILL');
-      // No one stops it: the closed attach ends agentctl's stdin, and Docker removes the container.
+      // No one stops it and no backend re-adopts it: once the grace is over agentctl ends itself, and Docker removes the container.
       expect(await eventually(async () => (await ownedContainers(env.docker, doomed.home)).length === 0)).toBe(true);
       expect(pids.filter(isAlive)).toEqual([]);
     } finally {
