@@ -7,7 +7,7 @@
  * The backends run as users run them (the built bundle in a process of its own), so they can die.
  * The faults across a restart are in restart-faults.test.ts.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -99,6 +99,15 @@ describe('restarts', () => {
         }
       }),
     ).toBe(true);
+
+    // What the next backend needs is private: the database is 0600, the task host's token is in it and
+    // in no process's argv (agentctl and its servers are visible to every user in /proc).
+    expect(statSync(join(home, 'kandev.db')).mode & 0o777).toBe(0o600);
+    const db0 = new Database(join(home, 'kandev.db'), { readonly: true });
+    const { token } = db0.prepare('SELECT host_token AS token FROM sessions WHERE id = ?').get(session.id) as { token: string };
+    db0.close();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect([agentctl as number, ...tree].filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(token))).toEqual([]);
 
     const gone = killed(first);
     first.process.kill('SIGKILL');
