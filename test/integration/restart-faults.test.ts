@@ -83,6 +83,8 @@ function withDb<T>(home: string, read: (db: Database.Database) => T, readonly = 
 }
 
 const persistedLeases = (home: string) => withDb(home, (db) => (db.prepare('SELECT COUNT(*) AS n FROM lsp_leases').get() as { n: number }).n);
+/** How many `initialize` requests the fake server's processes received, by their own log. */
+const initializes = (logFile: string) => readLog(logFile).filter((l) => l.message.method === 'initialize').length;
 const integrity = (home: string) => withDb(home, (db) => db.pragma('integrity_check', { simple: true }));
 
 /** Whether `pid` holds an established TCP connection to 127.0.0.1:`port` (read from /proc, no tool). */
@@ -275,7 +277,7 @@ describe('restart faults', () => {
   });
 
   it('a backend that dies while it checks the task hosts leaves everything for the next one: the lease still resumes on the same server', async () => {
-    const { home, sessionId, agentctl, port, server, hint } = await leasedStack('dies-checking');
+    const { home, sessionId, agentctl, port, server, hint, logFile } = await leasedStack('dies-checking');
     // Frozen, agentctl cannot answer the identity check's health request: the next backend is
     // caught in the middle of re-adoption, its connection to agentctl open, and is killed there.
     process.kill(agentctl, 'SIGSTOP');
@@ -293,11 +295,12 @@ describe('restart faults', () => {
     const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
     expect(await client.resume([])).toMatchObject({ lease: hint, resumed: true });
     expect([agentctl, server].filter(isAlive)).toEqual([agentctl, server]);
+    expect(initializes(logFile)).toBe(1);
     expect(integrity(home)).toBe('ok');
   });
 
   it('a backend that dies while it rebuilds the leases leaves everything for the next one: the lease still resumes on the same server', async () => {
-    const { home, sessionId, agentctl, server, hint } = await leasedStack('dies-adopting');
+    const { home, sessionId, agentctl, server, hint, logFile } = await leasedStack('dies-adopting');
     // Killed once it re-adopted the task host, before (or while) it rebuilds the leases.
     const dying = rawBackend(home);
     const backendLog = join(home, 'logs/backend.log');
@@ -311,6 +314,8 @@ describe('restart faults', () => {
     const ready = await client.resume([]);
     expect(ready).toMatchObject({ lease: hint, resumed: true });
     expect([agentctl, server].filter(isAlive)).toEqual([agentctl, server]);
+    // One server all along, told `initialize` once, by the first backend.
+    expect(initializes(logFile)).toBe(1);
     const stopped = killed(next);
     next.process.kill('SIGTERM');
     await stopped;
@@ -320,7 +325,7 @@ describe('restart faults', () => {
   });
 
   it('two backends started at once on the same home after a crash: one re-adopts and serves, the other exits 1, and the lease still resumes on the same server', async () => {
-    const { home, sessionId, agentctl, server, hint } = await leasedStack('two-backends');
+    const { home, sessionId, agentctl, server, hint, logFile } = await leasedStack('two-backends');
     const [a, b] = [rawBackend(home), rawBackend(home)];
     // Exactly one of them refuses; the other keeps running.
     const loser = await Promise.race([exitOf(a).then((code) => ({ code, other: b })), exitOf(b).then((code) => ({ code, other: a }))]);
@@ -336,6 +341,7 @@ describe('restart faults', () => {
     expect(await next.api(`/api/sessions/${sessionId}`)).toMatchObject({ status: 'running' });
     const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
     expect(await client.resume([])).toMatchObject({ lease: hint, resumed: true });
+    expect(initializes(logFile)).toBe(1);
     expect(integrity(home)).toBe('ok');
   });
 });
