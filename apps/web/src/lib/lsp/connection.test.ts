@@ -268,6 +268,26 @@ describe('LspConnection', () => {
     expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
   });
 
+  it('C05 a reconnect that finds its lease gone (a backend restart that could not keep it) says starting, not reconnecting, and initializes again', async () => {
+    const h = harness({ reconnectDelaysMs: [100, 200] });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    h.timers.advance(100);
+    const again = h.sockets[1]!;
+    again.open();
+    expect(c.getStatus().state).toBe('reconnecting');
+    // A fresh server: the connection is back, and what follows is a cold start, shown as one.
+    again.receive({ ...READY, lease: 'L2' });
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'awaitingInitialize', message: { key: 'message.launched' } });
+    expect(again.methods()).toEqual(['initialize']);
+    again.receive({ jsonrpc: '2.0', id: again.lastRequest('initialize')!.id, result: { capabilities: { hoverProvider: true } } });
+    await settle();
+    expect(c.getStatus().state).toBe('ready');
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L2' });
+  });
+
   it('stop sends release and ends Off on the released acknowledgement, clearing the hint', async () => {
     const h = harness();
     const c = h.create();

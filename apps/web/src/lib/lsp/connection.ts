@@ -232,6 +232,9 @@ export class LspConnection implements Disposable {
       },
       onReadyFrame: (a, frame: ReadyFrame) => {
         if (!isCurrent(a)) return;
+        // Reconnected, but to a fresh server (the lease did not survive, e.g. a backend restart
+        // while it was still initializing): what follows is a cold start, and the status says so.
+        if (frame.resumed !== true) this.reconnectAttempt = 0;
         if (typeof frame.lease === 'string' && frame.lease) this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
         if (a.workspace) this.options.onWorkspaceIdentity?.(this.sessionId, a.workspace);
       },
