@@ -13,6 +13,7 @@ import {
   type ReleaseReason,
   type StatusFrame,
   type UserSettings,
+  type ServerNetwork,
   type TrustedToolPins,
   type WorkspaceIdentity,
   readyFrameIdentity,
@@ -89,6 +90,8 @@ export interface LeaseView {
   trackedRequestBytes: number;
   registrations: unknown[];
   retainedBytes: number;
+  /** An untrusted server's network as its task host reported it (absent for a trusted lease). */
+  network?: ServerNetwork;
 }
 
 export class LeaseBroker {
@@ -745,5 +748,6 @@ function viewOf(lease: Lease): LeaseView {
   if (lease.attachment) view.attachmentId = lease.attachment.id;
   if (lease.detachedAt !== undefined) view.detachedAt = lease.detachedAt;
   if (lease.endReason !== undefined) view.endReason = lease.endReason;
+  if (lease.trustedTools?.network) view.network = lease.trustedTools.network;
   return view;
 }
