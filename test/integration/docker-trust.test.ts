@@ -15,7 +15,7 @@
  * (the marker says so) and then fails to exec a real one, which pyright tolerates.
  *
  * Servers of an untrusted Docker task are not off the network: the container refuses the namespaces
- * bubblewrap needs, and the lease says so (`network: "unavailable"`), which is checked here too.
+ * bubblewrap needs, and the browser's ready frame says so (`network: "unavailable"`), checked here too.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,11 +101,6 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     await client.closed;
   }
 
-  /** What the task host said about the untrusted server's network (kept by the broker with the lease). */
-  function leaseNetwork(sessionId: string, language: string): string | undefined {
-    return stack.backend.leases.list().find((l) => l.sessionId === sessionId && l.language === language && l.phase === 'running')?.network;
-  }
-
   it('TypeScript: trusted, the workspace tsserver.js runs in the container; untrusted, it never does and the server still answers', async () => {
     const text = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\nexport const n: number = "not a number";\n';
     const ws = dockerHostile('ts', {
@@ -123,6 +118,7 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     expect(trusted.ready.workspaceUri).toBe('file:///workspace');
     expect((await trusted.client.waitFor((f) => f.method === '$/typescriptVersion')).params.source).toBe('workspace');
     await diagnosticsOf(trusted.client, trusted.uri);
+    expect(trusted.ready.network).toBeUndefined();
     expect(ws.runs().length).toBeGreaterThan(0);
     expect(ws.runs().every((line) => /^workspace tsserver \d+$/.test(line))).toBe(true);
     await release(trusted.client);
@@ -136,7 +132,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     expect(JSON.stringify((await diagnosticsOf(untrusted.client, untrusted.uri)).params.diagnostics)).toContain('not assignable');
     expect(await hoverText(untrusted.client, untrusted.uri, 0, 17)).toContain('greet(name: string): string');
     expect(ws.runs()).toHaveLength(before);
-    expect(leaseNetwork(sessionId, 'typescript')).toBe('unavailable');
+    // The page is told: the container could not take this server off the network.
+    expect(untrusted.ready.network).toBe('unavailable');
     await release(untrusted.client);
   }, 300_000);
 
@@ -159,6 +156,7 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     await setTrust(task.id, true);
     const trusted = await openFile(stack, sessionId, 'python', source);
     await diagnosticsOf(trusted.client, trusted.uri);
+    expect(trusted.ready.network).toBeUndefined();
     expect(ws.runs().length).toBeGreaterThan(0);
     expect(ws.runs().every((line) => line.startsWith('venv python'))).toBe(true);
     await release(trusted.client);
@@ -171,7 +169,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     expect(diagnostics).not.toContain('hostile_lib');
     expect(await hoverText(untrusted.client, untrusted.uri, 3, 22)).toContain('int');
     expect(ws.runs()).toHaveLength(before);
-    expect(leaseNetwork(sessionId, 'python')).toBe('unavailable');
+    // The page is told: the container could not take this server off the network.
+    expect(untrusted.ready.network).toBe('unavailable');
     await release(untrusted.client);
   }, 300_000);
 
@@ -206,7 +205,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
       expect(diagnostics.params.diagnostics.map((d: { message: string }) => d.message).join('\n')).toContain('cannot use "x"');
       expect(await hoverText(untrusted.client, untrusted.uri, 8, 7)).toContain('func Hello() string');
       expect(ws.runs()).toHaveLength(before);
-      expect(leaseNetwork(sessionId, 'go')).toBe('unavailable');
+      // The page is told: the container could not take this server off the network.
+      expect(untrusted.ready.network).toBe('unavailable');
       await release(untrusted.client);
     },
     300_000,

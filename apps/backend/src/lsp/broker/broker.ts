@@ -13,7 +13,6 @@ import {
   type ReleaseReason,
   type StatusFrame,
   type UserSettings,
-  type ServerNetwork,
   type TrustedToolPins,
   type WorkspaceIdentity,
   readyFrameIdentity,
@@ -90,8 +89,6 @@ export interface LeaseView {
   trackedRequestBytes: number;
   registrations: unknown[];
   retainedBytes: number;
-  /** An untrusted server's network as its task host reported it (absent for a trusted lease). */
-  network?: ServerNetwork;
 }
 
 export class LeaseBroker {
@@ -346,6 +343,7 @@ export class LeaseBroker {
       workspacePath: host.workspacePath,
       repoSubpaths: [...host.repoSubpaths],
     };
+    if (lease.trustedTools?.network) frame.network = lease.trustedTools.network;
     if (attachment.resumed) {
       frame.initializeResult = lease.init.result;
       frame.registrations = lease.registrations.list();
@@ -748,6 +746,5 @@ function viewOf(lease: Lease): LeaseView {
   if (lease.attachment) view.attachmentId = lease.attachment.id;
   if (lease.detachedAt !== undefined) view.detachedAt = lease.detachedAt;
   if (lease.endReason !== undefined) view.endReason = lease.endReason;
-  if (lease.trustedTools?.network) view.network = lease.trustedTools.network;
   return view;
 }
