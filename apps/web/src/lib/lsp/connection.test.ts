@@ -58,6 +58,27 @@ async function initialize(socket: FakeSocket, capabilities: Record<string, unkno
 }
 
 describe('LspConnection', () => {
+  it("the ready status carries what the ready frame said about an untrusted server's network, and nothing for a trusted one", async () => {
+    for (const [network, expected] of [
+      ['unavailable', 'unavailable'],
+      ['off', 'off'],
+      [undefined, undefined],
+      ['bogus', undefined],
+    ] as const) {
+      const h = harness();
+      const c = h.create();
+      c.start();
+      const socket = h.sockets[0]!;
+      socket.open();
+      socket.receive({ ...READY, ...(network ? { network } : {}) });
+      const init = socket.lastRequest('initialize')!;
+      socket.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: {} } });
+      await settle();
+      expect(c.getStatus().state).toBe('ready');
+      expect(c.getStatus().network).toBe(expected);
+    }
+  });
+
   it('a fresh lease: connecting -> starting (launched) -> initialize with honest capabilities -> initialized -> ready', async () => {
     const h = harness();
     h.documents.add('src/a.ts', 'let a = 1;');

@@ -1,4 +1,12 @@
-import { CloseCode, normalizeCloseCode, type LanguageId, type ProgressSnapshot, type ReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  CloseCode,
+  normalizeCloseCode,
+  type LanguageId,
+  type ProgressSnapshot,
+  type ReadyFrame,
+  type ServerNetwork,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { LspAttachment, type AttachmentEnv, type AttachmentHost } from './attachment.js';
 import { after, DisposableStore, Emitter, systemClock, type Clock, type Disposable, type Event } from '@kandev/kit';
 import type { OpenDocumentSource } from './documentSync.js';
@@ -65,6 +73,8 @@ export class LspConnection implements Disposable {
   private stopRequested = false;
   /** A 4005 already freed this window's background servers for this start: the next one is final. */
   private capacityFreed = false;
+  /** What the last ready frame said about the server's network, for the attachment of that generation. */
+  private readyNetwork?: { generation: number; network: ServerNetwork };
   private disposed = false;
   private reconnectTimer?: Disposable;
   private idleTimer?: Disposable;
@@ -237,12 +247,14 @@ export class LspConnection implements Disposable {
         if (frame.resumed !== true) this.reconnectAttempt = 0;
         if (typeof frame.lease === 'string' && frame.lease) this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
         if (a.workspace) this.options.onWorkspaceIdentity?.(this.sessionId, a.workspace);
+        this.readyNetwork = frame.network === 'off' || frame.network === 'unavailable' ? { generation: a.generation, network: frame.network } : undefined;
       },
       onReady: (a) => {
         if (!isCurrent(a)) return;
         this.reconnectAttempt = 0;
         this.capacityFreed = false;
-        if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation });
+        const network = this.readyNetwork?.generation === a.generation ? this.readyNetwork.network : undefined;
+        if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation, ...(network ? { network } : {}) });
         this.armIdleIfUnused();
       },
       onFailed: (a, message: StatusMessage) => {
