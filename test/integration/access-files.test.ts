@@ -196,29 +196,32 @@ describe('a token file this backend did not write is replaced, never trusted', (
     },
   ];
 
-  it.each(cases)('$name: a fresh 0600 token takes its place, the log says why, the new token works and the old content is refused', async ({ reason, plant, oldToken }) => {
-    const home = mkdtempSync(join(root, 'tampered-'));
-    const file = join(home, ACCESS_TOKEN_FILE);
-    plant(file, home);
-    const started = await start(home);
-    const replaced = await started.logged('access_token_replaced');
-    expect(replaced).toMatchObject({ level: 'warn', reason, file });
-    expect(lstatSync(file).isFile()).toBe(true);
-    expect(mode(file)).toBe(0o600);
-    const token = readFileSync(file, 'utf8').trim();
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(started.signIn).toBe(`${started.base}/?token=${token}`);
-    expect(await status(`${started.base}/api/access`, token)).toBe(200);
-    if (oldToken) expect(await status(`${started.base}/api/access`, oldToken)).toBe(401);
-    if (reason === 'not_a_file') expect(readFileSync(join(home, 'elsewhere'), 'utf8')).toBe(`${valid}\n`);
-    await stop(started.child);
-    expect(started.stderr.join('\n')).not.toContain(token);
-    // The next start keeps the fresh token: it is this backend's own now.
-    const again = await start(home);
-    expect(again.signIn).toBe(`${again.base}/?token=${token}`);
-    await stop(again.child);
-    expect(again.stderr.join('\n')).not.toContain('access_token_replaced');
-  });
+  it.each(cases)(
+    '$name: a fresh 0600 token takes its place, the log says why, the new token works and the old content is refused',
+    async ({ reason, plant, oldToken }) => {
+      const home = mkdtempSync(join(root, 'tampered-'));
+      const file = join(home, ACCESS_TOKEN_FILE);
+      plant(file, home);
+      const started = await start(home);
+      const replaced = await started.logged('access_token_replaced');
+      expect(replaced).toMatchObject({ level: 'warn', reason, file });
+      expect(lstatSync(file).isFile()).toBe(true);
+      expect(mode(file)).toBe(0o600);
+      const token = readFileSync(file, 'utf8').trim();
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(started.signIn).toBe(`${started.base}/?token=${token}`);
+      expect(await status(`${started.base}/api/access`, token)).toBe(200);
+      if (oldToken) expect(await status(`${started.base}/api/access`, oldToken)).toBe(401);
+      if (reason === 'not_a_file') expect(readFileSync(join(home, 'elsewhere'), 'utf8')).toBe(`${valid}\n`);
+      await stop(started.child);
+      expect(started.stderr.join('\n')).not.toContain(token);
+      // The next start keeps the fresh token: it is this backend's own now.
+      const again = await start(home);
+      expect(again.signIn).toBe(`${again.base}/?token=${token}`);
+      await stop(again.child);
+      expect(again.stderr.join('\n')).not.toContain('access_token_replaced');
+    },
+  );
 
   it('a folder in its place stops the start with an error naming the file (it is not ours to remove)', async () => {
     const home = mkdtempSync(join(root, 'folder-'));
