@@ -92,10 +92,8 @@ function safeSessionStorage(): Storage | undefined {
 export function createWindowServices(): WindowServices {
   const store = new DisposableStore();
   // Any 401 ends the page's sign-in; the watch asks GET /api/access before sockets reconnect.
-  let access: AccessWatch | undefined;
-  const api: KandevApi = createKandevApi(undefined, () => access?.refused());
-  access = store.add(new AccessWatch(() => api.checkAccess()));
-  const accessWatch = access;
+  const accessWatch: AccessWatch = store.add(new AccessWatch(() => api.checkAccess()));
+  const api: KandevApi = createKandevApi(undefined, () => accessWatch.refused());
   const settings = new SettingsStore(api);
   const lspRegistry = store.add(new LspConnectionRegistry());
   const suppression = new BuiltinSuppression();
