@@ -146,8 +146,9 @@ describe.runIf(run)('revoking access by deleting the token file, in Chromium', (
     expect(await lspStatus(page, 'typescript').getAttribute('data-state')).toBe('unavailable');
     expect(await page.evaluate(() => (window as any).__pageLoads)).toBe(1);
 
-    // Over a window longer than the longest LSP reconnect delay (10 s): nothing opened, nothing asked.
-    await page.waitForTimeout(12_000);
+    // Over a window longer than the longest reconnect delay (10 s for LSP, 30 s for the events
+    // stream): nothing opened, nothing asked.
+    await page.waitForTimeout(32_000);
     expect(await socketsOpened(page)).toBe(atRefusal.sockets);
     expect(await accessChecks(page)).toBe(atRefusal.checks);
     expect(await sessionModelText(page, sessionId, 'src/main.ts')).toBe(edited);
