@@ -3,6 +3,7 @@ import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { serverLocale } from '../i18n/i18n.js';
+import { AccessWatch } from '../lib/access/accessWatch.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
@@ -43,6 +44,8 @@ import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionL
  */
 export interface WindowServices extends Disposable {
   api: KandevApi;
+  /** The page's sign-in: signed out, every socket stops and the page says how to sign in again. */
+  access: AccessWatch;
   settings: SettingsStore;
   leaseHints: LeaseHints;
   /** Outline, workspace symbols and format-on-save sources of every connection in this window. */
@@ -86,8 +89,11 @@ function safeSessionStorage(): Storage | undefined {
 }
 
 /** The window's services as the app runs them: the real API, sockets, Monaco and sessionStorage. */
-export function createWindowServices(api: KandevApi = createKandevApi()): WindowServices {
+export function createWindowServices(): WindowServices {
   const store = new DisposableStore();
+  // Any 401 ends the page's sign-in; the watch asks GET /api/access before sockets reconnect.
+  const accessWatch: AccessWatch = store.add(new AccessWatch(() => api.checkAccess()));
+  const api: KandevApi = createKandevApi(undefined, () => accessWatch.refused());
   const settings = new SettingsStore(api);
   const lspRegistry = store.add(new LspConnectionRegistry());
   const suppression = new BuiltinSuppression();
@@ -104,6 +110,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
         new SessionLive({
           url: pageSocketUrl(window.location, sessionEventsPath(sessionId)),
           openSocket: openBrowserSocket,
+          access: accessWatch,
           readHead: (path) => api.readHeadFile(sessionId, path),
         }),
     ),
@@ -149,6 +156,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
       locale: () => serverLocale(i18next.language),
       // Refused for capacity: this window's sessions off screen let go of their servers first.
       freeCapacity: () => scopes?.detachOffScreen() ?? false,
+      access: accessWatch,
     });
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
@@ -196,6 +204,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   return {
     api,
+    access: accessWatch,
     settings,
     leaseHints,
     editing,

@@ -2,6 +2,7 @@
 import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RESTART_GRACE_MS } from '@kandev/protocol';
+import { AccessWatch, type AccessCheck } from '../access/accessWatch.js';
 import { CAPACITY_RETRY_MS, DEFAULT_RECONNECT_DELAYS_MS, LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
@@ -10,7 +11,7 @@ import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
 
 const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
 
-function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean } = {}) {
+function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean; access?: AccessWatch } = {}) {
   const sockets: FakeSocket[] = [];
   const storage = memoryStorage();
   const timers = new ManualClock(0);
@@ -45,6 +46,7 @@ function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => b
       stopTimeoutMs: 5_000,
       debounceMs: 50,
       ...(options.freeCapacity ? { freeCapacity: options.freeCapacity } : {}),
+      ...(options.access ? { access: options.access } : {}),
     });
   return { sockets, storage, timers, documents, bindings, identities, create };
 }
@@ -626,5 +628,60 @@ describe('LspConnection reconnect schedule', () => {
     expect(total).toBeGreaterThanOrEqual(DEFAULT_RESTART_GRACE_MS);
     // The first retries stay quick: a network blip resumes within a second.
     expect(DEFAULT_RECONNECT_DELAYS_MS[0]).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('LspConnection and the page sign-in', () => {
+  it('a reconnect asks the sign-in first: refused, no socket is opened, the status says signed out, and nothing retries', async () => {
+    let answer: AccessCheck = 'unreachable';
+    let asked = 0;
+    const access = new AccessWatch(async () => (asked++, answer));
+    const h = harness({ reconnectDelaysMs: [100, 200, 400], access });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    // The backend is down: the check gets no answer, the socket is tried as before.
+    h.timers.advance(100);
+    await settle();
+    expect(asked).toBe(1);
+    expect(h.sockets).toHaveLength(2);
+    // It comes back with another token: the check is refused, and no socket is opened for it.
+    answer = 'refused';
+    h.sockets[1]!.serverClose(1006);
+    h.timers.advance(200);
+    await settle();
+    expect(asked).toBe(2);
+    expect(h.sockets).toHaveLength(2);
+    expect(access.state).toBe('signed-out');
+    expect(c.getStatus()).toMatchObject({ state: 'unavailable', message: { key: 'close.signedOut' } });
+    h.timers.advance(10_000);
+    await settle();
+    expect(h.sockets).toHaveLength(2);
+    expect(asked).toBe(2);
+    // Signed in again: the same lease is asked for, by itself.
+    answer = 'ok';
+    expect(await access.recheck()).toBe(true);
+    expect(h.sockets).toHaveLength(3);
+    expect(h.sockets[2]!.url).toContain('lease=L1');
+  });
+
+  it('a 401 anywhere stops a pending reconnect at once; a start while signed out opens nothing', async () => {
+    const access = new AccessWatch(async () => 'ok');
+    const h = harness({ reconnectDelaysMs: [100], access });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    expect(c.getStatus().state).toBe('reconnecting');
+    access.refused();
+    expect(c.getStatus()).toMatchObject({ state: 'unavailable', message: { key: 'close.signedOut' } });
+    h.timers.advance(1_000);
+    await settle();
+    expect(h.sockets).toHaveLength(1);
+    c.stop();
+    c.start();
+    expect(h.sockets).toHaveLength(1);
+    expect(c.getStatus().state).toBe('unavailable');
   });
 });
