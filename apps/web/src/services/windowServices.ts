@@ -34,6 +34,7 @@ import { OutlineFeeds } from '../lib/lsp/editing/outlineFeeds.js';
 import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
+import { guardUnsavedOnLeave } from './unsavedGuard.js';
 import { SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
@@ -127,6 +128,7 @@ export function createWindowServices(): WindowServices {
         document.addEventListener('visibilitychange', sync);
         store.add({ dispose: () => document.removeEventListener('visibilitychange', sync) });
       }
+      if (typeof window !== 'undefined') store.add(guardUnsavedOnLeave(() => created.hasUnsavedChanges()));
     }
     return scopes;
   };
