@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_SYSTEM_PATH, dockerAvailable, startDockerEnv, stopDockerEnv, type DockerEnv } from '../integration/docker-support.js';
+import { CONTAINER_SYSTEM_PATH, dockerAvailable, dockerBackendEnv, type DockerEnv, startDockerEnv, stopDockerEnv } from '../integration/docker-support.js';
 import { emulateScheme, expectTheme, screenshot, settled } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
@@ -34,9 +34,7 @@ describe.runIf(run)('the status details say whether an untrusted server is off t
     env = startDockerEnv();
     ensureBuilt('web-test');
     stack = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });
     const docker = await stack.createTask({

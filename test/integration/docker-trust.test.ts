@@ -24,7 +24,7 @@ import type { Task } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/build.js';
 import { prerequisite } from '../support/env.js';
-import { CONTAINER_SYSTEM_PATH, dockerAvailable, startDockerEnv, stopDockerEnv, type DockerEnv } from './docker-support.js';
+import { CONTAINER_SYSTEM_PATH, dockerAvailable, dockerBackendEnv, type DockerEnv, startDockerEnv, stopDockerEnv } from './docker-support.js';
 import { startLeaseBackend, startSession, type LeaseBackend, type LeaseClient } from './lease-support.js';
 import { diagnosticsOf, hoverText, openFile } from './trust-support.js';
 
@@ -70,9 +70,7 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     const mounts = [`${join(repoRoot, 'node_modules')}:${CONTAINER_TOOLS}:ro`, `${markers}:${CONTAINER_MARKERS}:rw`];
     if (goReady) mounts.push(`${goRoot}:${goRoot}:ro`, `${goShare}:${goShare}:ro`, `/usr/bin/gopls:${CONTAINER_GOPLS}/gopls:ro`);
     stack = await startLeaseBackend({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_DOCKER_MOUNTS: JSON.stringify(mounts),
     });
   }, 600_000);

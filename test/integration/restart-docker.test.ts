@@ -15,12 +15,13 @@ import {
   CONTAINER_SYSTEM_PATH,
   containerHostPids,
   dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
   isAlive,
   ownedContainers,
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
 } from './docker-support.js';
 import { LeaseClient } from './lease-support.js';
 
@@ -58,9 +59,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the
   const backend = async () => {
     const stack = await startStack({
       KANDEV_HOME: home,
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_LOG_STDERR: '0',
       KANDEV_RESTART_GRACE_MS: '60000',
       // A read-only toolchain for the task container: the repository's npm language servers.
