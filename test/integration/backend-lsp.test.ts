@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from '../support/access.js';
-import { aliveWhen, BrowserClient, bundledServersPath, childPids, descendants, startTestBackend, type TestBackend } from './backend-support.js';
+import { aliveWhen, BrowserClient, bundledServersPath, childPids, descendants, serverRoots, startTestBackend, type TestBackend } from './backend-support.js';
 
 /** The LSP gateway end to end: browser -> backend -> agentctl -> typescript-language-server. */
 const root = mkdtempSync(join(tmpdir(), 'kandev-backend-lsp-'));
@@ -107,15 +107,17 @@ describe('admission', () => {
       const pid = small.backend.sessions.liveHost(session.json.id)?.pid as number;
       const first = BrowserClient.open(small.url, session.json.id, 'typescript');
       await first.waitFor((f) => f.status === 'ready');
-      const firstServers = descendants(pid);
+      // Servers are agentctl's direct children (the first one's own tree may still be growing).
+      const firstServer = serverRoots(pid);
       const second = BrowserClient.open(small.url, session.json.id, 'typescript');
       expect(await second.closed).toMatchObject({ code: 4005 });
-      expect(descendants(pid)).toEqual(firstServers);
+      expect(serverRoots(pid)).toEqual(firstServer);
       // Closing a tab only detaches (the lease keeps its slot); an explicit release gives it back.
+      const firstTree = descendants(pid);
       const aliveAtReleased = aliveWhen(
         first,
         (f) => f.status === 'released',
-        () => firstServers,
+        () => firstTree,
       );
       first.sendRaw(JSON.stringify({ control: 'release', reason: 'stop' }));
       expect(await first.waitFor((f) => f.status === 'released')).toEqual({ status: 'released', reason: 'stop' });

@@ -98,8 +98,13 @@ export function serverChildren(agentctlPid: number): number[] {
  * no one (it exits with agentctl), not part of any language-server tree.
  */
 export function descendants(pid: number): number[] {
-  const children = childPids(pid).filter((child) => !isWatchdog(child));
+  const children = serverRoots(pid);
   return [...children, ...children.flatMap((c) => descendants(c))];
+}
+
+/** agentctl's direct children that are language servers (or their sandbox): one per stream. */
+export function serverRoots(agentctlPid: number): number[] {
+  return childPids(agentctlPid).filter((child) => !isWatchdog(child));
 }
 
 function isWatchdog(pid: number): boolean {
