@@ -1,33 +1,20 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkspaceEventFrame } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/build.js';
-import { prerequisite } from '../support/env.js';
 import { EventsClient } from '../support/eventsClient.js';
+import { agentctlWithWatchLimit, canLimitWatches } from '../support/watchLimit.js';
 import { startLeaseBackend, startSession, type LeaseBackend } from './lease-support.js';
 
 /**
- * The OS watch limit, for real: agentctl runs in a user namespace of its own whose inotify watch
- * limit (`/proc/sys/user/max_inotify_watches`, counted per user namespace) is lowered below what the
- * workspace needs. @parcel/watcher then fails with ENOSPC as it would on a machine whose
- * `fs.inotify.max_user_watches` is used up, and nothing outside that namespace is touched.
+ * The inotify watch limit used up for real (agentctl in a user namespace of its own, see
+ * test/support/watchLimit.ts): the native watcher fails with ENOSPC, agentctl stays up and polls
+ * what the page has in view, and the page is told why.
  */
 const WATCH_LIMIT = 8;
 const FOLDERS = 40;
-
-function userNamespaces(): boolean {
-  try {
-    execFileSync('unshare', ['--user', '--map-root-user', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const run = prerequisite(userNamespaces(), 'user namespaces (util-linux unshare --user --map-root-user)');
+const run = canLimitWatches();
 
 describe.runIf(run)('the live workspace when the inotify watch limit is used up', () => {
   let stack: LeaseBackend;
@@ -37,18 +24,7 @@ describe.runIf(run)('the live workspace when the inotify watch limit is used up'
   beforeAll(async () => {
     for (let i = 0; i < FOLDERS; i++) mkdirSync(join(workspace, `pkg${i}`));
     writeFileSync(join(workspace, 'pkg0/open.ts'), 'export const one = 1;\n');
-    const bundle = join(repoRoot, 'apps/agentctl/dist/agentctl.mjs');
-    stack = await startLeaseBackend({
-      KANDEV_AGENTCTL_COMMAND: JSON.stringify([
-        'unshare',
-        '--user',
-        '--map-root-user',
-        'sh',
-        '-c',
-        `echo ${WATCH_LIMIT} > /proc/sys/user/max_inotify_watches && exec node "$0"`,
-        bundle,
-      ]),
-    });
+    stack = await startLeaseBackend(agentctlWithWatchLimit(WATCH_LIMIT));
     const task = await stack.api('POST', '/api/tasks', { title: 'watch limit', executor: 'local_pc', repositories: [{ path: workspace }] });
     sessionId = await startSession(stack, task.json.id);
   }, 120_000);
