@@ -18,10 +18,11 @@ export function useEscapeClose(shown: boolean, close: () => void, restoreFocus: 
       const focused = document.activeElement;
       if (focused instanceof Element && focused.closest('[role="dialog"], [role="alertdialog"]')) return;
       event.preventDefault();
-      const inView = focused instanceof Element && focused.closest('.diff-view') !== null;
+      // Looked up before closing: once closed, nothing says any more what the view was opened from.
+      const landing = focused instanceof Element && focused.closest('.diff-view') !== null ? latest.current.restoreFocus() : null;
+      // The view and the focus inside it go: focus lands first (not on the page body), then the view closes.
+      landing?.focus();
       latest.current.close();
-      // The view and the focus inside it are gone: give focus a place to land, not the page body.
-      if (inView) queueMicrotask(() => latest.current.restoreFocus()?.focus());
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
