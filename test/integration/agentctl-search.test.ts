@@ -109,7 +109,9 @@ describe('cancelling a streamed search', () => {
     try {
       const cancelled = new Promise<Record<string, unknown>>((resolve) => {
         agentctl.child.stderr!.on('data', (chunk: string) => {
-          for (const line of String(chunk).split('\n')) if (line.includes('"search_')) resolve(JSON.parse(line) as Record<string, unknown>);
+          // A search's own lines, not the start-up line naming the engine (which may come late).
+          for (const line of String(chunk).split('\n'))
+            if (line.includes('"search_') && !line.includes('"search_engine"')) resolve(JSON.parse(line) as Record<string, unknown>);
         });
       });
       const abort = new AbortController();

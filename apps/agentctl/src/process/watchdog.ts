@@ -12,7 +12,7 @@ const WATCHED_VARIABLE = 'KANDEV_WATCHDOG_INSTANCE';
  * The watchdog: a tiny detached Node process holding the read end of a pipe from agentctl. When
  * agentctl ends, however it ends (SIGKILL and OOM included, when nobody else is left to clean up:
  * its backend may be dead too), the pipe closes; the watchdog then freezes (SIGSTOP) and kills
- * (SIGKILL) every process carrying this instance's marker in /proc/<pid>/environ, and exits. After
+ * (SIGKILL) every process carrying this instance's marker in /proc/<pid>/environ, waits until they are gone, and exits. After
  * an orderly exit (agentctl reaped everything) it finds nothing. It does not carry the marker
  * itself. Plain CommonJS so it needs no bundle of its own.
  */
@@ -41,7 +41,23 @@ function sweep() {
     for (const pid of fresh) { seen.add(pid); signal(pid, 'SIGSTOP'); }
   }
   for (const pid of seen) signal(pid, 'SIGKILL');
-  process.exit(0);
+  // A killed process takes a moment to be torn down on a busy machine: the watchdog's own exit
+  // means "nothing marked runs any more", so it waits for that (a few seconds at most).
+  const deadline = Date.now() + 5000;
+  const finish = () => {
+    if ([...seen].every(ended) || Date.now() > deadline) process.exit(0);
+    setTimeout(finish, 20);
+  };
+  finish();
+}
+function ended(pid) {
+  try {
+    const stat = fs.readFileSync('/proc/' + pid + '/stat', 'latin1');
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
 }
 process.on('SIGTERM', () => {});
 process.on('SIGHUP', () => {});

@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { logServerStderr } from '../bridge/stderrLog.js';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../base/log.js';
@@ -27,6 +29,14 @@ export interface ServerProcessContext {
  */
 export async function startServer(ctx: ServerProcessContext, language: CatalogLanguage, launcher: string): Promise<LaunchedServer | undefined> {
   const plain = launchCommand(launcher, language.args, ctx.platform, ctx.env);
+  const wrapped = ctx.sandbox?.network === 'off';
+  // Inside the sandbox the wrapper starts, and a server it cannot exec would look like one that exited
+  // (4006): the same launch failure (4008, with its errno in the log) is found before wrapping.
+  const unlaunchable = wrapped ? cannotExecute(plain.command) : undefined;
+  if (unlaunchable) {
+    ctx.log('warn', 'launch_failed', { path: launcher, errorCode: unlaunchable.code, error: unlaunchable.message });
+    return undefined;
+  }
   const command = ctx.sandbox?.network === 'off' ? ctx.sandbox.wrap(plain) : plain;
   const result = await launchServer({ command, cwd: ctx.cwd, env: ctx.env, marker: newTreeMarker() });
   if (!result.ok) {
@@ -61,4 +71,15 @@ export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer
       return false;
     },
   );
+}
+
+/** Why an absolute command cannot be executed (EACCES, ENOENT), or undefined when it can be. */
+function cannotExecute(command: string): NodeJS.ErrnoException | undefined {
+  if (!isAbsolute(command)) return undefined;
+  try {
+    accessSync(command, constants.X_OK);
+    return undefined;
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
 }
