@@ -460,6 +460,13 @@ export function recordSentMethods(page: Page): string[] {
   return sent;
 }
 
+/** The Outline as a person reads it, row by row, each as `level:name` (the tree's aria-level). */
+export function outlineTree(page: Page): Promise<string[]> {
+  return page
+    .locator('[data-testid="outline"] [role="treeitem"]')
+    .evaluateAll((items) => items.map((item) => `${item.getAttribute('aria-level')}:${item.querySelector('[data-symbol]')?.getAttribute('data-symbol')}`));
+}
+
 /**
  * The Problems panel's entries for one file, as a person reads them (message, source, location).
  * The panel draws only the rows in view, so this scrolls it from top to bottom as a person would,
