@@ -2,7 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_SYSTEM_PATH, dockerAvailable, removeOwnedContainers, startDockerEnv, stopDockerEnv, type DockerEnv } from '../integration/docker-support.js';
+import {
+  CONTAINER_SYSTEM_PATH,
+  dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
+  removeOwnedContainers,
+  startDockerEnv,
+  stopDockerEnv,
+} from '../integration/docker-support.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt, repoRoot } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
@@ -28,9 +36,7 @@ describe.runIf(run)('live workspace in Chromium on Local Docker: pyright hears a
     env = startDockerEnv();
     ensureBuilt('web-test');
     stack = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       // The repository's npm language servers, read-only, as the container's toolchain.
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });

@@ -8,11 +8,12 @@ import {
   containerCreations,
   containerHostPids,
   dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
   ownedContainers,
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
 } from '../integration/docker-support.js';
 import { authHeaders } from '../support/access.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
@@ -39,9 +40,7 @@ describe.runIf(run)('two Local Docker tasks rooted at /workspace in the browser'
     env = startDockerEnv();
     ensureBuilt('web-test');
     stack = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_LSP_MAX_CONNECTIONS: '2',
       // The repository's npm language servers, read-only, as the containers' toolchain.
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),

@@ -200,4 +200,23 @@ describe.runIf(run)('saving a document the fake server (kotlin-lsp) tracks', () 
       await page.unroute('**/api/sessions/*/file?*');
     }
   });
+
+  it('leaving a page whose editor holds unsaved text asks first; a page with nothing unsaved leaves without asking', async () => {
+    // The previous test left `inFlight`'s file dirty (the newer text was never saved).
+    await tab('true').waitFor();
+    const asked: string[] = [];
+    const record = (dialog: { type(): string }) => asked.push(dialog.type());
+    page.on('dialog', record);
+    try {
+      await page.reload();
+      expect(asked).toEqual(['beforeunload']);
+      await openFile(page, MAIN);
+      await waitForLspState(page, 'kotlin', 'ready');
+      await tab('false').waitFor();
+      await page.reload();
+      expect(asked).toEqual(['beforeunload']);
+    } finally {
+      page.off('dialog', record);
+    }
+  });
 });

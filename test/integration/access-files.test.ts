@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -129,13 +129,13 @@ describe('access token on disk and the start link', () => {
     const token = readFileSync(join(home, ACCESS_TOKEN_FILE), 'utf8').trim();
     chmodSync(home, 0o755);
     chmodSync(join(home, 'kandev.db'), 0o644);
-    chmodSync(join(home, ACCESS_TOKEN_FILE), 0o644);
     const again = await start(home);
     expect(again.signIn).toBe(`${again.base}/?token=${token}`);
     expect(mode(home)).toBe(0o700);
     expect(mode(join(home, 'kandev.db'))).toBe(0o600);
     expect(mode(join(home, ACCESS_TOKEN_FILE))).toBe(0o600);
     await stop(again.child);
+    expect(again.stderr.join('\n')).not.toContain('access_token_replaced');
   });
 
   it('KANDEV_TOKEN fixes the token for scripted use and writes no token file', async () => {
@@ -165,5 +165,81 @@ describe('access token on disk and the start link', () => {
     expect(await status(`${local}/`)).toBe(401);
     expect(await status(`${local}/api/tasks`, token)).toBe(200);
     await stop(exposed.child);
+  });
+});
+
+describe('a token file this backend did not write is replaced, never trusted', () => {
+  const valid = 'planted-token-0123456789abcdef';
+  const cases: Array<{ name: string; reason: string; plant(file: string, home: string): void; oldToken?: string }> = [
+    { name: 'garbage bytes', reason: 'not_a_token', plant: (file) => writeFileSync(file, Buffer.from([0, 255, 10, 13, 0x80, 0x41]), { mode: 0o600 }) },
+    { name: 'too short', reason: 'not_a_token', plant: (file) => writeFileSync(file, 'abc\n', { mode: 0o600 }), oldToken: 'abc' },
+    { name: 'too long', reason: 'not_a_token', plant: (file) => writeFileSync(file, `${'a'.repeat(5000)}\n`, { mode: 0o600 }) },
+    { name: 'two tokens', reason: 'not_a_token', plant: (file) => writeFileSync(file, `${valid}\n${valid}\n`, { mode: 0o600 }) },
+    {
+      name: 'readable by others (mode 0644)',
+      reason: 'open_mode',
+      plant: (file) => {
+        writeFileSync(file, `${valid}\n`, { mode: 0o600 });
+        chmodSync(file, 0o644);
+      },
+      oldToken: valid,
+    },
+    {
+      name: 'a symbolic link to another file',
+      reason: 'not_a_file',
+      plant: (file, home) => {
+        const elsewhere = join(home, 'elsewhere');
+        writeFileSync(elsewhere, `${valid}\n`, { mode: 0o600 });
+        symlinkSync(elsewhere, file);
+      },
+      oldToken: valid,
+    },
+  ];
+
+  it.each(cases)(
+    '$name: a fresh 0600 token takes its place, the log says why, the new token works and the old content is refused',
+    async ({ reason, plant, oldToken }) => {
+      const home = mkdtempSync(join(root, 'tampered-'));
+      const file = join(home, ACCESS_TOKEN_FILE);
+      plant(file, home);
+      const started = await start(home);
+      const replaced = await started.logged('access_token_replaced');
+      expect(replaced).toMatchObject({ level: 'warn', reason, file });
+      expect(lstatSync(file).isFile()).toBe(true);
+      expect(mode(file)).toBe(0o600);
+      const token = readFileSync(file, 'utf8').trim();
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(started.signIn).toBe(`${started.base}/?token=${token}`);
+      expect(await status(`${started.base}/api/access`, token)).toBe(200);
+      if (oldToken) expect(await status(`${started.base}/api/access`, oldToken)).toBe(401);
+      if (reason === 'not_a_file') expect(readFileSync(join(home, 'elsewhere'), 'utf8')).toBe(`${valid}\n`);
+      await stop(started.child);
+      expect(started.stderr.join('\n')).not.toContain(token);
+      // The next start keeps the fresh token: it is this backend's own now.
+      const again = await start(home);
+      expect(again.signIn).toBe(`${again.base}/?token=${token}`);
+      await stop(again.child);
+      expect(again.stderr.join('\n')).not.toContain('access_token_replaced');
+    },
+  );
+
+  it('a folder in its place stops the start with an error naming the file (it is not ours to remove)', async () => {
+    const home = mkdtempSync(join(root, 'folder-'));
+    mkdirSync(join(home, ACCESS_TOKEN_FILE));
+    await expect(start(home)).rejects.toThrow(/cannot keep the access token in .*access-token: a folder is in its place/);
+  });
+
+  it('deleting the file revokes: the next start makes a new token and the old one is refused', async () => {
+    const home = mkdtempSync(join(root, 'revoke-'));
+    const first = await start(home);
+    const old = readFileSync(join(home, ACCESS_TOKEN_FILE), 'utf8').trim();
+    await stop(first.child);
+    unlinkSync(join(home, ACCESS_TOKEN_FILE));
+    const second = await start(home);
+    const fresh = readFileSync(join(home, ACCESS_TOKEN_FILE), 'utf8').trim();
+    expect(fresh).not.toBe(old);
+    expect(await status(`${second.base}/api/access`, old)).toBe(401);
+    expect(await status(`${second.base}/api/access`, fresh)).toBe(200);
+    await stop(second.child);
   });
 });

@@ -9,10 +9,11 @@ import {
   CONTAINER_SYSTEM_PATH,
   containerHostPids,
   dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
 } from './docker-support.js';
 
 /**
@@ -108,9 +109,7 @@ describe.runIf(dockerAvailable)('Local Docker: tokens stay out of argv and logs'
   it('the container gets agentctl token by its environment (visible to root through docker inspect only), never by argv', async () => {
     env = startDockerEnv();
     stack = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });
     const task = await stack.api<{ id: string }>('/api/tasks', {

@@ -138,6 +138,13 @@ describe('kandev CLI', () => {
     next.child.kill('SIGTERM');
     expect(await next.exit).toBe(0);
     expect(isAlive(orphan as number)).toBe(false);
+    // Its log went on across the takeover: agentctl writes the session's log file itself, so what it
+    // said after its first backend died (the new link, its shutdown) is there.
+    const events = readFileSync(join(home, 'logs', `agentctl-${session.id}.log`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events.slice(events.indexOf('backend_linked'))).toEqual(expect.arrayContaining(['backend_linked', 'shutdown_begin', 'shutdown_done']));
   });
 
   it('SIGUSR2 restarts: the backend exits 0 and leaves its agentctl running; the next start re-adopts it', async () => {

@@ -64,7 +64,7 @@ describe('search through the backend', () => {
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('"a-first.txt"');
     abort.abort();
-    // agentctl's own log (kept by the backend per session) says how that search ended.
+    // agentctl's own log (one per session) says how that search ended.
     const log = join(stack.home, 'logs', `agentctl-${sessionId}.log`);
     await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : ''), { timeout: 20_000 }).toMatch(/"search_cancelled"/);
     expect(readFileSync(log, 'utf8').match(/"search_(finished|cancelled)"/g)).toEqual(['"search_finished"', '"search_cancelled"']); // streamed searches only

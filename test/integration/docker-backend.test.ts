@@ -23,7 +23,10 @@ import {
   containerCreations,
   containerHostPids,
   dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
   dockerWorkspace,
+  type DockerWorkspace,
   eventually,
   innerPid,
   isAlive,
@@ -32,8 +35,6 @@ import {
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
-  type DockerWorkspace,
 } from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-backend-'));
@@ -54,9 +55,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     env = startDockerEnv();
     ensureBuilt('agentctl');
     stack = await startTestBackend({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       // A read-only toolchain for every task container: the repository's npm language servers.
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });
@@ -241,9 +240,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     // The built backend, as users run it, in its own process so it can really die.
     // A task host outlives a dead backend for the restart grace, then ends itself: kept short here.
     const doomed = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_LOG_STDERR: '0',
       KANDEV_RESTART_GRACE_MS: '1500',
     });

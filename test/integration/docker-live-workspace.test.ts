@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/build.js';
 import { EventsClient } from '../support/eventsClient.js';
 import { copyDemoWorkspace } from '../support/stack.js';
-import { CONTAINER_SYSTEM_PATH, dockerAvailable, startDockerEnv, stopDockerEnv, type DockerEnv } from './docker-support.js';
+import { CONTAINER_SYSTEM_PATH, dockerAvailable, dockerBackendEnv, type DockerEnv, startDockerEnv, stopDockerEnv } from './docker-support.js';
 import { CLIENT_CAPABILITIES, LeaseClient, startLeaseBackend, startSession, type LeaseBackend } from './lease-support.js';
 
 describe.skipIf(!dockerAvailable)('the live workspace in a Local Docker task host', () => {
@@ -24,9 +24,7 @@ describe.skipIf(!dockerAvailable)('the live workspace in a Local Docker task hos
   beforeAll(async () => {
     env = startDockerEnv();
     stack = await startLeaseBackend({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       // The repository's npm language servers, read-only, as the container's toolchain.
       KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });

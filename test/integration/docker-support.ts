@@ -62,6 +62,11 @@ export function startDockerEnv(): DockerEnv {
   return { dockerHost, image, docker: new Docker({ socketPath: dockerHost.slice('unix://'.length) }), startedHere: !wasRunning };
 }
 
+/** A backend's environment for tasks in this private dockerd: its image, on the host network. */
+export function dockerBackendEnv(env: DockerEnv, extra: Record<string, string> = {}): Record<string, string> {
+  return { DOCKER_HOST: env.dockerHost, KANDEV_DOCKER_IMAGE: env.image, KANDEV_DOCKER_NETWORK: 'host', ...extra };
+}
+
 export function stopDockerEnv(env: DockerEnv | undefined): void {
   if (env?.startedHere) execFileSync('bash', [script, 'stop'], { stdio: 'inherit' });
 }

@@ -16,7 +16,10 @@ import { startStack } from '../support/stack.js';
 import {
   containerHostPids,
   dockerAvailable,
+  dockerBackendEnv,
+  type DockerEnv,
   dockerWorkspace,
+  type DockerWorkspace,
   eventually,
   innerPid,
   isAlive,
@@ -24,8 +27,6 @@ import {
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
-  type DockerWorkspace,
 } from './docker-support.js';
 import { LeaseClient, startLeaseBackend, type LeaseBackend } from './lease-support.js';
 
@@ -57,9 +58,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
   beforeAll(async () => {
     env = startDockerEnv();
     stack = await startLeaseBackend({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_AGENTCTL_STOP_GRACE_MS: '3000',
     });
   });
@@ -111,9 +110,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: no language-server process outl
 
   it('S55 a backend killed with SIGKILL and not started again leaves no container or process of a stubborn server behind once the restart grace is over', async () => {
     const doomed = await startStack({
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_LOG_STDERR: '0',
       KANDEV_RESTART_GRACE_MS: '1500',
     });

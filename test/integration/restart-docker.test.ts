@@ -1,32 +1,45 @@
 /**
- * A backend restart keeps a Local Docker task host: the backend is SIGKILLed with a leased server
- * in a task container, started again on the same KANDEV_HOME, and re-adopts the very same container
- * (same id, same server process); the lease hint resumes without a second `initialize`. A stop
- * then still stops: SIGTERM removes the container with every process in it.
+ * A backend restart keeps a Local Docker task host: the backend is SIGKILLed with a leased, warmed
+ * typescript-language-server in a task container (the repository's npm servers mounted read-only),
+ * started again on the same KANDEV_HOME, and re-adopts the very same container (same id, same server
+ * process); the lease hint resumes without a second `initialize` and hover is answered. A stop then
+ * still stops: SIGTERM removes the container with every process in it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { readLog } from '../support/fakeServer.js';
+import { repoRoot } from '../support/build.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import {
+  CONTAINER_SYSTEM_PATH,
   containerHostPids,
   dockerAvailable,
-  dockerWorkspace,
+  dockerBackendEnv,
+  type DockerEnv,
   isAlive,
   ownedContainers,
   removeOwnedContainers,
   startDockerEnv,
   stopDockerEnv,
-  type DockerEnv,
 } from './docker-support.js';
 import { LeaseClient } from './lease-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-restart-docker-'));
 const home = join(root, 'home');
-const script: FakeScript = { capabilities: { hoverProvider: true } };
+const TEXT = 'export function hello(name: string): string {\n  return name;\n}\n';
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+function hover(client: LeaseClient, uri: string) {
+  return client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 17 } });
+}
 
 describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the task container', () => {
   let env: DockerEnv;
@@ -46,30 +59,34 @@ describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the
   const backend = async () => {
     const stack = await startStack({
       KANDEV_HOME: home,
-      DOCKER_HOST: env.dockerHost,
-      KANDEV_DOCKER_IMAGE: env.image,
-      KANDEV_DOCKER_NETWORK: 'host',
+      ...dockerBackendEnv(env),
       KANDEV_LOG_STDERR: '0',
       KANDEV_RESTART_GRACE_MS: '60000',
+      // A read-only toolchain for the task container: the repository's npm language servers.
+      KANDEV_DOCKER_MOUNTS: JSON.stringify([`${join(repoRoot, 'node_modules')}:/opt/tools/node_modules:ro`]),
     });
     stacks.push(stack);
     return stack;
   };
 
-  it('C05 across a backend restart: a SIGKILLed backend started again re-adopts the same container and server; the lease resumes; SIGTERM then removes it all', async () => {
-    const ws = dockerWorkspace(join(root, 'workspace'), { 'Main.kt': 'fun main() {}\n' }, script);
+  it('C05 across a backend restart: a SIGKILLed backend started again re-adopts the same container and its typescript-language-server; the lease resumes without a second initialize and answers hover; SIGTERM then removes it all', async () => {
+    const dir = join(root, 'workspace');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }));
+    writeFileSync(join(dir, 'a.ts'), TEXT);
     const first = await backend();
-    const task = await first.createTask({ executor: 'local_docker', workspace: ws.dir, env: ws.env });
-    // The fake server lives inside the workspace mount, which an untrusted stream never runs.
-    await first.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
+    const task = await first.createTask({ executor: 'local_docker', workspace: dir, env: { PATH: `/opt/tools/node_modules/.bin:${CONTAINER_SYSTEM_PATH}` } });
     const session = await first.startSession(task.id);
-    const client = new LeaseClient(first.url, session.id, 'kotlin');
-    const { ready } = await client.initialize();
+    const client = new LeaseClient(first.url, session.id, 'typescript');
+    const { ready, result } = await client.initialize();
+    const uri = `${ready.workspaceUri}/a.ts`;
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: TEXT } });
+    // Answered once the project is loaded; it also orders the lease's write-down before the kill.
+    expect(JSON.stringify((await hover(client, uri)).result)).toContain('function hello(name: string): string');
     const [container] = await ownedContainers(env.docker, home);
     const pids = await containerHostPids(env.docker, container?.Id as string);
-    const serverPid = readLog(ws.logFile)[0]?.pid;
-    // Written down once the backend saw `initialized`: a hover round trip orders it before the kill.
-    await client.request('textDocument/hover', { textDocument: { uri: `${ready.workspaceUri}/Main.kt` }, position: { line: 0, character: 4 } });
+    const server = pids.find((pid) => cmdline(pid).includes('typescript-language-server'));
+    expect(server).toBeDefined();
 
     const died = new Promise((resolve) => first.process.once('exit', resolve));
     first.process.kill('SIGKILL');
@@ -79,20 +96,28 @@ describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the
     const second = await backend();
     expect(await second.api(`/api/sessions/${session.id}`)).toMatchObject({ status: 'running' });
     expect((await ownedContainers(env.docker, home)).map((c) => c.Id)).toEqual([container?.Id]);
-    const back = new LeaseClient(second.url, session.id, 'kotlin', ready.lease as string);
-    expect(await back.resume([])).toMatchObject({ lease: ready.lease, resumed: true });
-    const answer = await back.request('textDocument/hover', { textDocument: { uri: `${ready.workspaceUri}/Main.kt` }, position: { line: 0, character: 4 } });
+    const back = new LeaseClient(second.url, session.id, 'typescript', ready.lease as string);
+    const resumed = await back.waitFor((f) => f.status === 'ready');
+    // Resumed: the browser must not initialize again; the retained result is the server's one answer.
+    expect(resumed).toMatchObject({ lease: ready.lease, resumed: true });
+    expect(resumed.initializeResult).toEqual(result.result);
+    back.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: TEXT } });
+    back.control({ control: 'attachment-ready' });
+    await back.waitFor((f) => f.status === 'synchronized');
+    const answer = await hover(back, uri);
     expect(answer.error).toBeUndefined();
-    // One server process all along: it received one initialize.
-    const log = readLog(ws.logFile);
-    expect([...new Set(log.map((l) => l.pid))]).toEqual([serverPid]);
-    expect(log.filter((l) => l.message.method === 'initialize')).toHaveLength(1);
+    expect(JSON.stringify(answer.result)).toContain('function hello(name: string): string');
+    // The very same processes: nothing in the container was started again.
     expect(pids.filter(isAlive)).toEqual(pids);
+    expect(await containerHostPids(env.docker, container?.Id as string)).toEqual(expect.arrayContaining(pids));
+    expect((await containerHostPids(env.docker, container?.Id as string)).filter((pid) => cmdline(pid).includes('typescript-language-server'))).toEqual([
+      server,
+    ]);
 
     const stopped = new Promise((resolve) => second.process.once('exit', resolve));
     second.process.kill('SIGTERM');
     await stopped;
     expect(await ownedContainers(env.docker, home)).toEqual([]);
     expect(pids.filter(isAlive)).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -5,19 +5,15 @@
  * second `initialize` (the resumed ready frame carries the retained result), documents reopened,
  * hover answered. Then a stop still stops: SIGTERM ends every task host and reaps every tree.
  * The backends run as users run them (the built bundle in a process of its own), so they can die.
+ * The faults across a restart are in restart-faults.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
-import { testTokenEnv } from '../support/access.js';
-import { repoRoot } from '../support/build.js';
-import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { installFakeServer, writeScript } from '../support/fakeServer.js';
-import { childPids, descendants, eventually, isAlive, LeaseClient, readLog } from './lease-support.js';
+import { childPids, descendants, eventually, isAlive, LeaseClient } from './lease-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-restart-'));
 const home = join(root, 'home');
@@ -104,6 +100,15 @@ describe('restarts', () => {
       }),
     ).toBe(true);
 
+    // What the next backend needs is private: the database is 0600, the task host's token is in it and
+    // in no process's argv (agentctl and its servers are visible to every user in /proc).
+    expect(statSync(join(home, 'kandev.db')).mode & 0o777).toBe(0o600);
+    const db0 = new Database(join(home, 'kandev.db'), { readonly: true });
+    const { token } = db0.prepare('SELECT host_token AS token FROM sessions WHERE id = ?').get(session.id) as { token: string };
+    db0.close();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect([agentctl as number, ...tree].filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(token))).toEqual([]);
+
     const gone = killed(first);
     first.process.kill('SIGKILL');
     await gone;
@@ -157,148 +162,5 @@ describe('restarts', () => {
     } finally {
       db.close();
     }
-  });
-});
-
-/**
- * Faults across a restart (the scriptable fake server installed as kotlin-lsp): each ends cleanly,
- * with the contract's close codes, nothing orphaned, and a consistent database.
- */
-describe('restart faults', () => {
-  const script: FakeScript = { capabilities: { hoverProvider: true } };
-
-  /** agentctl's watchdog: its child carrying KANDEV_WATCHDOG_INSTANCE. */
-  function watchdogOf(agentctl: number): number | undefined {
-    return childPids(agentctl).find((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes('KANDEV_WATCHDOG_INSTANCE=');
-      } catch {
-        return false;
-      }
-    });
-  }
-
-  async function leasedStack(
-    name: string,
-  ): Promise<{ stack: RunningStack; home: string; sessionId: string; agentctl: number; server: number; hint: string; logFile: string }> {
-    const dir = join(root, name);
-    const workspace = join(dir, 'workspace');
-    mkdirSync(workspace, { recursive: true });
-    writeFileSync(join(workspace, 'Main.kt'), 'fun main() {}\n');
-    const bin = join(dir, 'bin');
-    installFakeServer(bin, 'kotlin-lsp');
-    const logFile = join(dir, 'server.jsonl');
-    const faultHome = join(dir, 'home');
-    const stack = await startStack({ ...env, KANDEV_HOME: faultHome });
-    stacks.push(stack);
-    const task = await stack.createTask({ workspace, env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, script), FAKE_LSP_LOG: logFile } });
-    const session = await stack.startSession(task.id);
-    const [agentctl] = childPids(stack.process.pid as number, 'agentctl');
-    seen.push(agentctl as number);
-    const client = new LeaseClient(stack.url, session.id, 'kotlin');
-    const { ready } = await client.initialize();
-    const server = readLog(logFile)[0]?.pid as number;
-    seen.push(server);
-    // Resumable once the backend has seen `initialized` and written the lease down.
-    expect(await eventually(() => persistedLeases(faultHome) === 1)).toBe(true);
-    const died = killed(stack);
-    stack.process.kill('SIGKILL');
-    await died;
-    await client.closed;
-    return { stack, home: faultHome, sessionId: session.id, agentctl: agentctl as number, server, hint: ready.lease as string, logFile };
-  }
-
-  function persistedLeases(faultHome: string): number {
-    const db = new Database(join(faultHome, 'kandev.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM lsp_leases').get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  }
-
-  function integrity(faultHome: string): unknown {
-    const db = new Database(join(faultHome, 'kandev.db'), { readonly: true });
-    try {
-      return db.pragma('integrity_check', { simple: true });
-    } finally {
-      db.close();
-    }
-  }
-
-  it('a task host whose token no longer matches is not adopted: the session is stopped, its agentctl and server are reaped, and its hint closes 4002', async () => {
-    const { home: faultHome, sessionId, agentctl, server, hint } = await leasedStack('token');
-    const db = new Database(join(faultHome, 'kandev.db'));
-    db.prepare('UPDATE sessions SET host_token = ? WHERE id = ?').run('f'.repeat(64), sessionId);
-    db.close();
-    const next = await startStack({ ...env, KANDEV_HOME: faultHome });
-    stacks.push(next);
-    expect(await next.api(`/api/sessions/${sessionId}`)).toMatchObject({ status: 'stopped', error: 'backend restarted' });
-    const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
-    expect((await client.readyOrClose()).close?.code).toBe(4002);
-    // Not adopted means not owned: reaped (SIGTERM to its group, SIGKILL after the grace).
-    expect(await eventually(() => !isAlive(agentctl))).toBe(true);
-    expect(await eventually(() => !isAlive(server))).toBe(true);
-    expect(integrity(faultHome)).toBe('ok');
-  });
-
-  it('a task host that died meanwhile: the next backend sweeps its trees before it listens and the hint closes 4002', async () => {
-    const { home: faultHome, sessionId, agentctl, server, hint } = await leasedStack('host-died');
-    // Frozen first so it cannot reap, its watchdog killed too (as an OOM killer taking everything).
-    const watchdog = watchdogOf(agentctl);
-    process.kill(agentctl, 'SIGSTOP');
-    if (watchdog !== undefined) process.kill(watchdog, 'SIGKILL');
-    process.kill(agentctl, 'SIGKILL');
-    expect(await eventually(() => !isAlive(agentctl))).toBe(true);
-    const next = await startStack({ ...env, KANDEV_HOME: faultHome });
-    stacks.push(next);
-    expect(isAlive(server)).toBe(false);
-    expect(await next.api(`/api/sessions/${sessionId}`)).toMatchObject({ status: 'stopped' });
-    const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
-    expect((await client.readyOrClose()).close?.code).toBe(4002);
-    expect(integrity(faultHome)).toBe('ok');
-  });
-
-  it('a lease whose server exited during the gap is not resumed: its hint gets a fresh server on the re-adopted task host', async () => {
-    const { home: faultHome, sessionId, agentctl, server, hint, logFile } = await leasedStack('server-died');
-    process.kill(server, 'SIGKILL');
-    expect(await eventually(() => !isAlive(server))).toBe(true);
-    const next = await startStack({ ...env, KANDEV_HOME: faultHome });
-    stacks.push(next);
-    expect(await next.api(`/api/sessions/${sessionId}`)).toMatchObject({ status: 'running' });
-    expect(isAlive(agentctl)).toBe(true);
-    const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
-    const { ready } = await client.initialize();
-    expect(ready).toMatchObject({ resumed: false });
-    expect(ready.lease).not.toBe(hint);
-    const pids = [...new Set(readLog(logFile).map((l) => l.pid))];
-    expect(pids).toHaveLength(2);
-    expect(integrity(faultHome)).toBe('ok');
-  });
-
-  it('a backend that dies while it re-adopts leaves everything for the next one: the lease still resumes on the same server', async () => {
-    const { home: faultHome, sessionId, agentctl, server, hint } = await leasedStack('dies-adopting');
-    // Killed once it re-adopted the task host, before (or while) it rebuilds the leases.
-    const dying = spawn(process.execPath, [join(repoRoot, 'apps/backend/dist/backend.mjs')], {
-      env: { ...process.env, ...testTokenEnv, ...env, KANDEV_HOME: faultHome, KANDEV_PORT: '0' },
-      stdio: 'ignore',
-    });
-    const backendLog = join(faultHome, 'logs/backend.log');
-    expect(await eventually(() => existsSync(backendLog) && readFileSync(backendLog, 'utf8').includes('"sessions_recovered"'), 1_200)).toBe(true);
-    const died = new Promise((resolve) => dying.once('exit', resolve));
-    dying.kill('SIGKILL');
-    await died;
-    const next = await startStack({ ...env, KANDEV_HOME: faultHome });
-    stacks.push(next);
-    expect(await next.api(`/api/sessions/${sessionId}`)).toMatchObject({ status: 'running' });
-    const client = new LeaseClient(next.url, sessionId, 'kotlin', hint);
-    const ready = await client.resume([]);
-    expect(ready).toMatchObject({ lease: hint, resumed: true });
-    expect([agentctl, server].filter(isAlive)).toEqual([agentctl, server]);
-    const stopped = killed(next);
-    next.process.kill('SIGTERM');
-    await stopped;
-    expect([agentctl, server].filter(isAlive)).toEqual([]);
-    expect(integrity(faultHome)).toBe('ok');
   });
 });

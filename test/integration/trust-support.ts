@@ -62,7 +62,7 @@ export async function hoverText(client: LeaseClient, uri: string, line: number, 
 
 /** Opens a fresh lease, initializes it (with `initializationOptions` a browser might send) and opens one file. */
 export async function openFile(
-  stack: RunningStack,
+  stack: Pick<RunningStack, 'url'>,
   sessionId: string,
   language: string,
   file: { path: string; languageId: string; text: string },

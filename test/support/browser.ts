@@ -51,6 +51,9 @@ export type Viewport = 'desktop' | 'tablet' | 'phone';
 export async function newContext(browser: Browser, viewport: Viewport = 'desktop', locale = 'en-US'): Promise<BrowserContext> {
   const context = await browser.newContext(contextOptions(viewport, locale));
   await context.addCookies(accessCookies());
+  // A page with unsaved text asks before it is left; the tests reload such pages on purpose, as a
+  // person who confirms would. Any other dialog is dismissed, as Playwright does by default.
+  context.on('page', (page) => page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss())));
   return context;
 }
 

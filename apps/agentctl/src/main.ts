@@ -7,7 +7,7 @@ import { after, systemClock } from '@kandev/kit';
 import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS, formatListeningLine } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
-import { createLogger, errorFields } from './base/log.js';
+import { createLogger, errorFields, logTargets } from './base/log.js';
 import { startWatchdog } from './process/watchdog.js';
 import { createAgentctlServer } from './server.js';
 import { BackendLinks } from './host/backendLinks.js';
@@ -31,13 +31,15 @@ function positiveInt(raw: string | undefined, fallback: number): number {
 }
 
 async function main(): Promise<void> {
-  const logger = createLogger();
   const parsed = readConfig(process.env);
   if (!parsed.ok) {
-    logger.log('error', 'config_invalid', { error: parsed.error });
-    logger.flushSync();
+    // On stderr: the backend quotes it when agentctl ends before it listens (and keeps it in the log).
+    const early = createLogger();
+    early.log('error', 'config_invalid', { error: parsed.error });
+    early.flushSync();
     process.exit(2);
   }
+  const logger = createLogger({ targets: logTargets(process.env) });
   const config = parsed.value;
   // Before any stream exists: every process started from here on carries this instance's marker,
   // and the watchdog kills what carries it once this process is gone, however it ends.

@@ -109,6 +109,9 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   const access = loadedToken.value;
   const gate = new AccessGate(access.value);
   log.info('access_ready', { source: access.source, created: access.created });
+  // A token file this backend did not write is never trusted: say why a fresh token took its place
+  // (every browser must sign in again with the new start link).
+  if (access.replaced && access.replaced !== 'missing') log.warn('access_token_replaced', { file: access.file, reason: access.replaced });
 
   const dbPath = join(config.home, 'kandev.db');
   // SQLite gives its -wal and -shm files the database file's mode: create that one 0600 first.

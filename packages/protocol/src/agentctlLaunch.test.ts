@@ -35,6 +35,15 @@ describe('agentctl launch contract', () => {
     );
   });
 
+  it("names agentctl's own log file only when there is one", () => {
+    const base = { token: 't', workspacePath: '/w', repoSubpaths: [], host: '127.0.0.1', port: 0, exitOnStdinClose: true };
+    expect(agentctlLaunchEnv({ ...base, logFile: '/h/logs/agentctl-s.log', logMaxBytes: 1024 })).toMatchObject({
+      AGENTCTL_LOG_FILE: '/h/logs/agentctl-s.log',
+      AGENTCTL_LOG_MAX_BYTES: '1024',
+    });
+    expect(Object.keys(agentctlLaunchEnv(base)).filter((k) => k.startsWith('AGENTCTL_LOG'))).toEqual([]);
+  });
+
   it('recognizes agentctl variables in any case', () => {
     expect(isAgentctlVariable('AGENTCTL_TOKEN')).toBe(true);
     expect(isAgentctlVariable('agentctl_token')).toBe(true);

@@ -22,6 +22,13 @@ export const AGENTCTL_ENV = {
    * or 0: it stops at once, as before restarts were kept.
    */
   orphanGraceMs: 'AGENTCTL_ORPHAN_GRACE_MS',
+  /**
+   * An absolute path: agentctl appends its JSON log lines to this file itself (rotated past
+   * AGENTCTL_LOG_MAX_BYTES) instead of stderr, so a task host that outlives the backend which
+   * started it, and is re-adopted by the next one, keeps a log (stderr was a pipe to the dead one).
+   */
+  logFile: 'AGENTCTL_LOG_FILE',
+  logMaxBytes: 'AGENTCTL_LOG_MAX_BYTES',
   /** Test knobs: shorten the WebSocket keepalive so a dead client is detected within a test. */
   pingIntervalMs: 'AGENTCTL_PING_INTERVAL_MS',
   pingMisses: 'AGENTCTL_PING_MISSES',
@@ -42,6 +49,9 @@ export interface AgentctlLaunchSettings {
   exitOnStdinClose: boolean;
   /** How long an unlinked agentctl waits for a backend to re-adopt it (0: it stops at once). */
   orphanGraceMs?: number;
+  /** Where agentctl writes its own log (absent: stderr), and its bound before it moves to `.1`. */
+  logFile?: string;
+  logMaxBytes?: number;
 }
 
 /** The AGENTCTL_* variables for one launch, to be laid over the (already filtered) task env. */
@@ -54,6 +64,8 @@ export function agentctlLaunchEnv(settings: AgentctlLaunchSettings): Record<stri
     [AGENTCTL_ENV.port]: String(settings.port),
     ...(settings.exitOnStdinClose ? { [AGENTCTL_ENV.exitOnStdinClose]: '1' } : {}),
     ...(settings.orphanGraceMs ? { [AGENTCTL_ENV.orphanGraceMs]: String(settings.orphanGraceMs) } : {}),
+    ...(settings.logFile ? { [AGENTCTL_ENV.logFile]: settings.logFile } : {}),
+    ...(settings.logFile && settings.logMaxBytes ? { [AGENTCTL_ENV.logMaxBytes]: String(settings.logMaxBytes) } : {}),
   };
 }
 

@@ -79,6 +79,11 @@ export interface ProgressSnapshot {
 export interface ReadyFrame extends HostReadyFrame {
   lease: string;
   resumed: boolean;
+  /**
+   * Only for a lease of an untrusted workspace: whether its server runs off the network (`off`) or
+   * this task host could not cut it off (`unavailable`), so the page can say which.
+   */
+  network?: ServerNetwork;
   /** Only when resumed: what the broker retained for the browser to rebuild from. */
   initializeResult?: unknown;
   registrations?: unknown[];

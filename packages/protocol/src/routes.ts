@@ -8,6 +8,11 @@ export const API_PREFIX = '/api';
 export const API_ROUTES = {
   /** GET: `{"ok": true}`, without an access token (liveness probes). */
   health: '/api/health',
+  /**
+   * GET: `{"signedIn": true}` with the access token; 401 `unauthorized` without it, like every route.
+   * A page asks it after a lost socket: a 401 there means its sign-in ended (the token changed).
+   */
+  access: '/api/access',
   /** GET: the language catalog cards of the Editors settings. */
   languages: '/api/languages',
   /** GET the user settings, PUT any subset of them. */

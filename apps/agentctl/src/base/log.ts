@@ -1,3 +1,5 @@
+import { isAbsolute } from 'node:path';
+import { AGENTCTL_ENV } from '@kandev/protocol';
 import {
   createLogger as createTransportLogger,
   type Logger as TransportLogger,
@@ -69,6 +71,19 @@ export type Logger = TransportLogger<LogEvent>;
 /** agentctl's logger: JSON lines on stderr, which the backend keeps per session. */
 export function createLogger(options: LoggerOptions = { targets: [{ stderr: true }] }): TransportOwnedLogger<LogEvent> {
   return createTransportLogger<LogEvent>(options);
+}
+
+/**
+ * Where agentctl's log goes: the file the backend named in AGENTCTL_LOG_FILE when it is an absolute
+ * path (written here, so it outlives the backend that started this process), else stderr (a task
+ * container, whose output the backend reads from the container's log).
+ */
+export function logTargets(env: Record<string, string | undefined>): LoggerOptions['targets'] {
+  const file = env[AGENTCTL_ENV.logFile];
+  if (!file || !isAbsolute(file)) return [{ stderr: true }];
+  const raw = env[AGENTCTL_ENV.logMaxBytes];
+  const maxBytes = raw !== undefined && /^\d{1,12}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
+  return [maxBytes === undefined ? { file } : { file, maxBytes }];
 }
 
 /** A logger that discards everything; for unit tests that do not assert on logs. */

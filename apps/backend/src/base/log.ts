@@ -16,6 +16,7 @@ export const LOG_EVENTS = [
   'backend_stopped',
   'backend_exposed',
   'access_ready',
+  'access_token_replaced',
   'config_invalid',
   'store_migrated',
   'request_failed',

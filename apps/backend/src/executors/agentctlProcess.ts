@@ -8,7 +8,10 @@ export interface AgentctlSpawnOptions {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
-  /** agentctl's stderr (its JSON logs) is appended here; task-host detail stays in these logs. */
+  /**
+   * agentctl's log: it writes its JSON lines here itself (AGENTCTL_LOG_FILE), and whatever it still
+   * says on stderr (a crash before its logger exists) is appended here by this backend.
+   */
   logFile: string;
   /** The log file past this moves to `.1` (default DEFAULT_LOG_MAX_BYTES). */
   logMaxBytes?: number;

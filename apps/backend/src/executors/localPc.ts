@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { AdoptRequest, ExecutorError, StartRequest, TaskHost, TaskHostExecutor, TaskHostExit } from './executor.js';
 import { processIdentity, signalHostGroup, waitUntilGone } from './processIdentity.js';
 import { BackendLink } from '../taskhost/backendLink.js';
@@ -48,14 +48,24 @@ export class LocalPcExecutor implements TaskHostExecutor {
     const token = randomBytes(32).toString('hex');
     const { workspacePath, repoSubpaths } = layout.value;
     const marker = newTaskHostMarker(this.options.owner);
+    // agentctl writes this file itself, not through a pipe to this backend, so its log goes on
+    // after a restart when the next backend re-adopts it.
+    const logFile = resolve(this.options.logDir, `agentctl-${sessionId}.log`);
     const spawned = await spawnAgentctl({
       argv: this.options.agentctlCommand,
       env: {
-        ...taskHostEnvironment(this.options.backendEnv, task.env, { token, workspacePath, repoSubpaths, orphanGraceMs: this.options.restartGraceMs ?? 0 }),
+        ...taskHostEnvironment(this.options.backendEnv, task.env, {
+          token,
+          workspacePath,
+          repoSubpaths,
+          orphanGraceMs: this.options.restartGraceMs ?? 0,
+          logFile,
+          ...(this.options.logMaxBytes ? { logMaxBytes: this.options.logMaxBytes } : {}),
+        }),
         [TASK_HOST_MARKER_VARIABLE]: marker,
       },
       cwd: this.options.cwd,
-      logFile: join(this.options.logDir, `agentctl-${sessionId}.log`),
+      logFile,
       logMaxBytes: this.options.logMaxBytes,
       startTimeoutMs: this.options.startTimeoutMs,
     });

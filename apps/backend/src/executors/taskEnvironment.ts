@@ -11,7 +11,7 @@ const BACKEND_SECRETS = new Set(['KANDEV_TOKEN']);
 export function taskHostEnvironment(
   backendEnv: Record<string, string | undefined>,
   taskEnv: Record<string, string>,
-  agentctl: { token: string; workspacePath: string; repoSubpaths: string[]; orphanGraceMs?: number },
+  agentctl: { token: string; workspacePath: string; repoSubpaths: string[]; orphanGraceMs?: number; logFile?: string; logMaxBytes?: number },
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(backendEnv)) {

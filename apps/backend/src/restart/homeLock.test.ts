@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,25 @@ describe('one backend per KANDEV_HOME', () => {
       expect(JSON.parse(readFileSync(join(dir, 'backend.lock'), 'utf8')).pid).toBe(other.pid);
     } finally {
       other.kill('SIGKILL');
+    }
+  });
+
+  it("two backends taking over the same stale lock at once: the one that loses the race is refused, it never removes the winner's lock", () => {
+    const dir = home();
+    const lock = join(dir, 'backend.lock');
+    writeFileSync(lock, JSON.stringify({ pid: 2_000_000_000, identity: 'gone' }));
+    const winner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      let won: ReturnType<typeof acquireHomeLock> | undefined;
+      // This backend judged the lock stale; before it acts, the other one takes it over.
+      const late = acquireHomeLock(dir, process.pid, { beforeTakeover: () => (won ??= acquireHomeLock(dir, winner.pid as number)) });
+      expect(won?.ok).toBe(true);
+      expect(late).toEqual({ ok: false, error: expect.stringContaining(`another Kandev backend (pid ${winner.pid}) is running`) });
+      expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(winner.pid);
+      // Nothing is left beside the lock.
+      expect(readdirSync(dir)).toEqual(['backend.lock']);
+    } finally {
+      winner.kill('SIGKILL');
     }
   });
 

@@ -28,7 +28,9 @@ import {
   type WriteFileRequest,
   type GitHeadResponse,
   sessionGitHeadPath,
+  UNAUTHORIZED_STATUS,
 } from '@kandev/protocol';
+import type { AccessCheck } from '../lib/access/accessWatch.js';
 import { NdjsonDecoder } from './ndjson.js';
 
 /** A failed API call: the HTTP status and the API's error code when it sent one. Never shown raw. */
@@ -83,8 +85,16 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
   return new ApiRequestError(res.status, code, invalid, session);
 }
 
-/** The backend's HTTP API (docs/architecture.md section 9), relative to the page's origin. */
-export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+/**
+ * The backend's HTTP API (docs/architecture.md section 9), relative to the page's origin.
+ * `onUnauthorized` hears every 401: the page's sign-in ended (lib/access/accessWatch.ts).
+ */
+export function createKandevApi(send: FetchLike = (input, init) => fetch(input, init), onUnauthorized?: () => void) {
+  const fetchImpl: FetchLike = async (input, init) => {
+    const res = await send(input, init);
+    if (res.status === UNAUTHORIZED_STATUS) onUnauthorized?.();
+    return res;
+  };
   const json = async <T>(url: string, init?: RequestInit): Promise<T> => {
     const res = await fetchImpl(url, {
       ...init,
@@ -95,6 +105,16 @@ export function createKandevApi(fetchImpl: FetchLike = (input, init) => fetch(in
   };
 
   return {
+    /** Whether this page's sign-in is still valid; never throws (a backend that is down is `unreachable`). */
+    async checkAccess(): Promise<AccessCheck> {
+      try {
+        const res = await fetchImpl(API_ROUTES.access, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+        if (res.ok) return 'ok';
+        return res.status === UNAUTHORIZED_STATUS ? 'refused' : 'unreachable';
+      } catch {
+        return 'unreachable';
+      }
+    },
     async listTasks(): Promise<TaskSummary[]> {
       const body = await json<TaskSummary[] | { tasks?: TaskSummary[] }>(API_ROUTES.tasks);
       return Array.isArray(body) ? body : Array.isArray(body.tasks) ? body.tasks : [];

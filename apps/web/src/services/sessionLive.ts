@@ -3,6 +3,7 @@ import type { FileChange } from '@kandev/protocol';
 import { WorkspaceEventsStream, type InView } from '../lib/live/eventsStream.js';
 import { HeadTexts } from '../lib/live/headTexts.js';
 import { LiveState } from '../lib/live/liveState.js';
+import type { AccessGate } from '../lib/access/accessWatch.js';
 import type { SocketFactory } from '../lib/lsp/socket.js';
 import { parentFolder } from '../lib/workspace/fileActions.js';
 import type { FileTreeModel } from '../lib/workspace/fileTree.js';
@@ -13,6 +14,7 @@ export interface SessionLiveOptions {
   openSocket: SocketFactory;
   readHead(path: string): Promise<string | undefined>;
   clock?: Clock;
+  access?: AccessGate;
 }
 
 /**
@@ -35,7 +37,7 @@ export class SessionLive implements Disposable {
 
   constructor(options: SessionLiveOptions) {
     this.heads = new HeadTexts(options.readHead);
-    this.stream = this.store.add(new WorkspaceEventsStream({ url: options.url, openSocket: options.openSocket, clock: options.clock }));
+    this.stream = this.store.add(new WorkspaceEventsStream({ url: options.url, openSocket: options.openSocket, clock: options.clock, access: options.access }));
     this.store.add(
       this.stream.onFrame((frame) => {
         if (frame.type === 'files') this.files.fire(frame.changes);

@@ -173,6 +173,12 @@ export class SessionScopes implements Disposable {
     for (const scope of this.scopes.values()) scope.setPageVisible(visible);
   }
 
+  /** Whether any session of this window holds text nobody saved (leaving the page would lose it). */
+  hasUnsavedChanges(): boolean {
+    for (const scope of this.scopes.values()) if (scope.workspace.hasUnsavedChanges()) return true;
+    return false;
+  }
+
   get(sessionId: string): SessionScope | undefined {
     return this.scopes.get(sessionId);
   }

@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type UserSettings } from '@kandev/protocol';
 import type { KandevApi } from '../api/kandevApi.js';
+import { AccessWatch } from '../lib/access/accessWatch.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
@@ -49,6 +50,7 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
     calls,
     left,
     api,
+    access: new AccessWatch(async () => 'ok'),
     settings,
     leaseHints: new LeaseHints(memoryStorage()),
     editing,

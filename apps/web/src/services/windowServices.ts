@@ -3,6 +3,7 @@ import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { serverLocale } from '../i18n/i18n.js';
+import { AccessWatch } from '../lib/access/accessWatch.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
@@ -33,6 +34,7 @@ import { OutlineFeeds } from '../lib/lsp/editing/outlineFeeds.js';
 import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
+import { guardUnsavedOnLeave } from './unsavedGuard.js';
 import { SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
@@ -43,6 +45,8 @@ import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionL
  */
 export interface WindowServices extends Disposable {
   api: KandevApi;
+  /** The page's sign-in: signed out, every socket stops and the page says how to sign in again. */
+  access: AccessWatch;
   settings: SettingsStore;
   leaseHints: LeaseHints;
   /** Outline, workspace symbols and format-on-save sources of every connection in this window. */
@@ -86,8 +90,11 @@ function safeSessionStorage(): Storage | undefined {
 }
 
 /** The window's services as the app runs them: the real API, sockets, Monaco and sessionStorage. */
-export function createWindowServices(api: KandevApi = createKandevApi()): WindowServices {
+export function createWindowServices(): WindowServices {
   const store = new DisposableStore();
+  // Any 401 ends the page's sign-in; the watch asks GET /api/access before sockets reconnect.
+  const accessWatch: AccessWatch = store.add(new AccessWatch(() => api.checkAccess()));
+  const api: KandevApi = createKandevApi(undefined, () => accessWatch.refused());
   const settings = new SettingsStore(api);
   const lspRegistry = store.add(new LspConnectionRegistry());
   const suppression = new BuiltinSuppression();
@@ -104,6 +111,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
         new SessionLive({
           url: pageSocketUrl(window.location, sessionEventsPath(sessionId)),
           openSocket: openBrowserSocket,
+          access: accessWatch,
           readHead: (path) => api.readHeadFile(sessionId, path),
         }),
     ),
@@ -120,6 +128,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
         document.addEventListener('visibilitychange', sync);
         store.add({ dispose: () => document.removeEventListener('visibilitychange', sync) });
       }
+      if (typeof window !== 'undefined') store.add(guardUnsavedOnLeave(() => created.hasUnsavedChanges()));
     }
     return scopes;
   };
@@ -149,6 +158,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
       locale: () => serverLocale(i18next.language),
       // Refused for capacity: this window's sessions off screen let go of their servers first.
       freeCapacity: () => scopes?.detachOffScreen() ?? false,
+      access: accessWatch,
     });
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
@@ -196,6 +206,7 @@ export function createWindowServices(api: KandevApi = createKandevApi()): Window
 
   return {
     api,
+    access: accessWatch,
     settings,
     leaseHints,
     editing,

@@ -1,6 +1,7 @@
 import { Keyboard, LayoutGrid } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SignedOutBanner } from '../components/access/SignedOutBanner.js';
 import { SessionView } from '../components/session/SessionView.js';
 import { SettingsPage } from '../components/settings/SettingsPage.js';
 import { ShortcutsDialog } from '../components/shortcuts/ShortcutsDialog.js';
@@ -76,6 +77,7 @@ export function App() {
           <Keyboard size={16} aria-hidden="true" />
         </button>
       </header>
+      <SignedOutBanner />
       {route.name === 'session' ? (
         <SessionView
           key={route.sessionId}

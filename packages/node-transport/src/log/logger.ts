@@ -60,7 +60,8 @@ function outputFor(target: LogTarget): Output {
     const stream = { write: (line: string) => target.lines(line) };
     return { stream, flush: async () => undefined, flushSync: () => undefined, close: async () => undefined };
   }
-  const boom = pino.destination({ dest: 'file' in target ? target.file : 2, sync: false, append: true });
+  // A log file is private (0600), the rotated-in one as much as the first: logs name paths and hosts.
+  const boom = pino.destination({ dest: 'file' in target ? target.file : 2, sync: false, append: true, ...('file' in target ? { mode: 0o600 } : {}) });
   boom.on('error', () => undefined);
   const settled = (fn: (done: () => void) => void): Promise<void> =>
     new Promise((resolve) => {

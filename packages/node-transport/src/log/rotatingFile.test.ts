@@ -50,6 +50,8 @@ describe('log files bounded for a process left running', () => {
     expect(statSync(`${path}.1`).size).toBeLessThanOrEqual(300);
     expect(kept.at(-1)).toBe(39);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, k) => 40 - kept.length + k));
+    // Private, the file it started anew included.
+    expect([statSync(path).mode & 0o777, statSync(`${path}.1`).mode & 0o777]).toEqual([0o600, 0o600]);
   });
 
   it('pruning removes only matching files nobody wrote to for the given age', () => {

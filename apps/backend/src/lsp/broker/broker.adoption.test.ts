@@ -1,7 +1,22 @@
 import { DEFAULT_SETTINGS } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
 import type { AdoptedLeaseState } from './types.js';
-import { BrokerHarness, INIT_RESULT, WORKSPACE, didChange, didOpen, notif, ofType, openedLease, req, res, statusFrames, toServer } from './testkit.js';
+import {
+  BrokerHarness,
+  INIT_RESULT,
+  WORKSPACE,
+  didChange,
+  didOpen,
+  notif,
+  ofType,
+  openedLease,
+  req,
+  res,
+  settingsWith,
+  statusFrames,
+  toServer,
+} from './testkit.js';
+import { configFingerprint } from './settings.js';
 import { DETACHED_DEADLINE_MS } from './deadlines.js';
 
 const URI = 'file:///workspace/repoA/main.go';
@@ -86,6 +101,22 @@ describe('leases across a backend restart', () => {
     const hover = toServer(h.fromBrowser('a2', req('h', 'textDocument/hover', { textDocument: { uri: URI }, position: { line: 0, character: 0 } })));
     expect(hover[0]?.id).toBe(41);
     expect(h.broker.journalChanges(new Map()).save.map((l) => [l.id, l.stream])).toEqual([['old-lease', 7]]);
+  });
+
+  it('settings saved while no backend ran reach the adopted server once; settings it was already told are not pushed again', () => {
+    const told = settingsWith({ go: { gopls: { staticcheck: false } } });
+    const toldFingerprint = configFingerprint({ gopls: { staticcheck: false } });
+    const same = new BrokerHarness().handle({ type: 'leaseAdopted', lease: adoptedState({ configFingerprint: toldFingerprint }), settings: told });
+    expect(toServer(same, 'old-lease').filter((m) => 'method' in m && m.method === 'workspace/didChangeConfiguration')).toEqual([]);
+
+    const h = new BrokerHarness();
+    const saved = settingsWith({ go: { gopls: { staticcheck: true } } });
+    const changed = h.handle({ type: 'leaseAdopted', lease: adoptedState({ configFingerprint: toldFingerprint }), settings: saved });
+    expect(toServer(changed, 'old-lease').filter((m) => 'method' in m && m.method === 'workspace/didChangeConfiguration')).toEqual([
+      notif('workspace/didChangeConfiguration', { settings: { gopls: { staticcheck: true } } }),
+    ]);
+    // What the server was told now is what the next restart compares with.
+    expect(h.broker.journalChanges(new Map()).save[0]?.configFingerprint).toBe(configFingerprint({ gopls: { staticcheck: true } }));
   });
 
   it('an adopted lease nobody reclaims expires after the detached deadline like any other', () => {

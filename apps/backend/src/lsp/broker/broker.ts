@@ -343,6 +343,7 @@ export class LeaseBroker {
       workspacePath: host.workspacePath,
       repoSubpaths: [...host.repoSubpaths],
     };
+    if (lease.trustedTools?.network) frame.network = lease.trustedTools.network;
     if (attachment.resumed) {
       frame.initializeResult = lease.init.result;
       frame.registrations = lease.registrations.list();

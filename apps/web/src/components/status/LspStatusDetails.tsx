@@ -79,6 +79,11 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
             {t('panel.elapsed', { elapsed: elapsed(view.elapsedMs) })}
           </p>
         )}
+        {view.network && (
+          <p className="lsp-network" role="note" data-testid="lsp-network" data-network={view.network.network}>
+            {t(view.network.key)}
+          </p>
+        )}
         {view.notice && (
           <p className="lsp-notice" role="note" data-testid="lsp-long-running">
             {'key' in view.notice ? t(view.notice.key, { language: t(`languages.${language}`), elapsed: elapsed(view.elapsedMs ?? 0) }) : view.notice.text}

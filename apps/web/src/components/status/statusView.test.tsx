@@ -32,6 +32,18 @@ async function render(locale: Locale, status: LspStatus, progress: ProgressSnaps
 const starting: LspStatus = { state: 'starting', phase: 'awaitingInitialize', message: { key: 'message.launched' }, since: 10_000, generation: 1 };
 
 describe('status surfaces (popover/drawer content)', () => {
+  it("an untrusted workspace's ready server says whether it is off the network; a trusted one says nothing about it", async () => {
+    const unavailable = await render('en', { state: 'ready', generation: 1, network: 'unavailable' }, EMPTY_PROGRESS, 0);
+    expect(unavailable.html).toContain('data-network="unavailable"');
+    expect(unavailable.text).toContain('this task host cannot take its language server off the network');
+    const off = await render('pt-pt', { state: 'ready', generation: 1, network: 'off' }, EMPTY_PROGRESS, 0);
+    expect(off.text).toContain('corre sem acesso à rede');
+    const trusted = await render('en', { state: 'ready', generation: 1 }, EMPTY_PROGRESS, 0);
+    expect(trusted.html).not.toContain('lsp-network');
+    // Only while ready: a server that is starting or gone has no network to speak of yet.
+    expect((await render('en', { ...starting, network: 'off' }, EMPTY_PROGRESS, 10_000)).html).not.toContain('lsp-network');
+  });
+
   it('S39 a launched process waiting for initialize: distinct from ready, elapsed time, no ETA, Stop', async () => {
     const { view, text, html } = await render('en', starting, EMPTY_PROGRESS, 10_000 + 12_000);
     expect(view.elapsedMs).toBe(12_000);

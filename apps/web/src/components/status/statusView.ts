@@ -19,6 +19,8 @@ export interface StatusView {
   /** Elapsed ms of the current step, when time is running for something the person waits on. */
   elapsedMs?: number;
   notice?: StatusMessage;
+  /** Ready, untrusted workspace: whether the server is off the network or the task host could not cut it off. */
+  network?: { key: string; network: 'off' | 'unavailable' };
   /** The end of a crashed server's stderr, as it wrote it (restarting, or the final 4006). */
   serverOutput?: string;
   /** Server-reported work; shown only while a server process is attached. */
@@ -41,6 +43,7 @@ export function statusView(status: LspStatus, progress: ProgressSnapshot, langua
     view.ticking = true;
   }
   view.notice = longInitializeNotice(status, language, now);
+  if (status.state === 'ready' && status.network) view.network = { key: `network.${status.network}`, network: status.network };
   if (status.stderrTail && (status.state === 'starting' || status.state === 'error')) view.serverOutput = status.stderrTail;
   if (status.state === 'starting' || status.state === 'ready') {
     view.work = summarizeProgress(progress);

@@ -2,6 +2,7 @@ import { ManualClock } from '@kandev/kit';
 import type { WorkspaceEventFrame } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
 import type { SocketLike } from '../lsp/socket.js';
+import { AccessWatch, type AccessCheck } from '../access/accessWatch.js';
 import { WorkspaceEventsStream } from './eventsStream.js';
 
 class FakeSocket implements SocketLike {
@@ -29,7 +30,7 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function setup() {
+function setup(access?: AccessWatch) {
   const clock = new ManualClock();
   const sockets: FakeSocket[] = [];
   const stream = new WorkspaceEventsStream({
@@ -41,6 +42,7 @@ function setup() {
     },
     clock,
     reconnectDelaysMs: [500, 1_000, 4_000],
+    ...(access ? { access } : {}),
   });
   const frames: WorkspaceEventFrame[] = [];
   let resyncs = 0;
@@ -139,6 +141,43 @@ describe('WorkspaceEventsStream', () => {
     expect(frames).toEqual([]);
     expect(stream.state).toBe('stopped');
     stream.start();
+    expect(sockets).toHaveLength(1);
+  });
+});
+
+describe('WorkspaceEventsStream and the page sign-in', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('asks the sign-in before reconnecting: refused, it stops opening sockets until signed in again, then resyncs', async () => {
+    let answer: AccessCheck = 'refused';
+    const access = new AccessWatch(async () => answer);
+    const { clock, sockets, stream, resyncs, last } = setup(access);
+    stream.start();
+    last().open();
+    last().lose();
+    clock.advance(500);
+    await settle();
+    expect(sockets).toHaveLength(1);
+    expect(stream.state).toBe('stopped');
+    clock.advance(60_000);
+    await settle();
+    expect(sockets).toHaveLength(1);
+    answer = 'ok';
+    await access.recheck();
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(resyncs()).toBe(1);
+  });
+
+  it('a 401 elsewhere while it waits to reconnect stops it at once', () => {
+    const access = new AccessWatch(async () => 'ok');
+    const { clock, sockets, stream, last } = setup(access);
+    stream.start();
+    last().open();
+    last().lose();
+    access.refused();
+    expect(stream.state).toBe('stopped');
+    clock.advance(60_000);
     expect(sockets).toHaveLength(1);
   });
 });

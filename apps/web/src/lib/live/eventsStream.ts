@@ -1,5 +1,6 @@
 import { after, Emitter, systemClock, type Clock, type Disposable, type Event } from '@kandev/kit';
 import { CloseCode, type WorkspaceEventControl, type WorkspaceEventFrame, type WorkspacePath } from '@kandev/protocol';
+import type { AccessGate } from '../access/accessWatch.js';
 import type { SocketFactory, SocketLike } from '../lsp/socket.js';
 import { parseWorkspaceEventFrame } from './eventFrames.js';
 
@@ -17,6 +18,8 @@ export interface EventsStreamOptions {
   openSocket: SocketFactory;
   clock?: Clock;
   reconnectDelaysMs?: readonly number[];
+  /** The page's sign-in: asked before each reconnect; signed out, the stream stops until signed in again. */
+  access?: AccessGate;
 }
 
 export interface InView {
@@ -38,6 +41,7 @@ export class WorkspaceEventsStream implements Disposable {
   private openedBefore = false;
   private current: EventsStreamState = 'stopped';
   private disposed = false;
+  private haltedBySignOut = false;
   private inView: InView = { files: [], folders: [] };
   private sentInView: string | undefined;
   private readonly clock: Clock;
@@ -53,14 +57,27 @@ export class WorkspaceEventsStream implements Disposable {
   constructor(private readonly options: EventsStreamOptions) {
     this.clock = options.clock ?? systemClock;
     this.delays = options.reconnectDelaysMs ?? EVENTS_RECONNECT_DELAYS_MS;
+    this.signIns = options.access?.onDidChange((state) => {
+      if (this.disposed) return;
+      if (state === 'signed-out') {
+        // Waiting to reconnect: stop now. An open socket stays (its upgrade was accepted).
+        if (this.current === 'waiting') this.haltSignedOut();
+        return;
+      }
+      if (!this.haltedBySignOut) return;
+      this.haltedBySignOut = false;
+      this.connect();
+    });
   }
+
+  private readonly signIns: Disposable | undefined;
 
   get state(): EventsStreamState {
     return this.current;
   }
 
   start(): void {
-    if (this.disposed || this.current !== 'stopped') return;
+    if (this.disposed || this.current !== 'stopped' || this.haltedBySignOut) return;
     this.connect();
   }
 
@@ -110,13 +127,44 @@ export class WorkspaceEventsStream implements Disposable {
 
   private retry(): void {
     if (this.current === 'stopped') return;
+    if (this.options.access?.state === 'signed-out') {
+      this.haltSignedOut();
+      return;
+    }
     const delay = this.delays[Math.min(this.attempt, this.delays.length - 1)] ?? 1_000;
     this.attempt++;
     this.setState('waiting');
-    this.timer = after(this.clock, delay, () => {
+    this.timer = after(this.clock, delay, () => this.reconnectIfAdmitted());
+  }
+
+  /** The backend refuses a signed-out page's upgrade (seen here as a plain close): ask first. */
+  private reconnectIfAdmitted(): void {
+    const access = this.options.access;
+    if (!access) {
       this.timer = undefined;
       this.connect();
+      return;
+    }
+    let cancelled = false;
+    const waiting: Disposable = { dispose: () => (cancelled = true) };
+    this.timer = waiting;
+    void access.admit().then((admitted) => {
+      if (cancelled || this.disposed || this.timer !== waiting) return;
+      this.timer = undefined;
+      if (admitted) {
+        this.connect();
+        return;
+      }
+      this.haltSignedOut();
     });
+  }
+
+  /** Signed out: no socket until the page is signed in again (then it resyncs, as after any loss). */
+  private haltSignedOut(): void {
+    this.timer?.dispose();
+    this.timer = undefined;
+    this.haltedBySignOut = true;
+    this.setState('stopped');
   }
 
   private sendInView(): void {
@@ -137,6 +185,7 @@ export class WorkspaceEventsStream implements Disposable {
     if (this.disposed) return;
     this.setState('stopped');
     this.disposed = true;
+    this.signIns?.dispose();
     this.timer?.dispose();
     this.timer = undefined;
     const socket = this.socket;

@@ -2,6 +2,7 @@
 import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RESTART_GRACE_MS } from '@kandev/protocol';
+import { AccessWatch, type AccessCheck } from '../access/accessWatch.js';
 import { CAPACITY_RETRY_MS, DEFAULT_RECONNECT_DELAYS_MS, LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
@@ -10,7 +11,7 @@ import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
 
 const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
 
-function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean } = {}) {
+function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean; access?: AccessWatch } = {}) {
   const sockets: FakeSocket[] = [];
   const storage = memoryStorage();
   const timers = new ManualClock(0);
@@ -45,6 +46,7 @@ function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => b
       stopTimeoutMs: 5_000,
       debounceMs: 50,
       ...(options.freeCapacity ? { freeCapacity: options.freeCapacity } : {}),
+      ...(options.access ? { access: options.access } : {}),
     });
   return { sockets, storage, timers, documents, bindings, identities, create };
 }
@@ -58,6 +60,27 @@ async function initialize(socket: FakeSocket, capabilities: Record<string, unkno
 }
 
 describe('LspConnection', () => {
+  it("the ready status carries what the ready frame said about an untrusted server's network, and nothing for a trusted one", async () => {
+    for (const [network, expected] of [
+      ['unavailable', 'unavailable'],
+      ['off', 'off'],
+      [undefined, undefined],
+      ['bogus', undefined],
+    ] as const) {
+      const h = harness();
+      const c = h.create();
+      c.start();
+      const socket = h.sockets[0]!;
+      socket.open();
+      socket.receive({ ...READY, ...(network ? { network } : {}) });
+      const init = socket.lastRequest('initialize')!;
+      socket.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: {} } });
+      await settle();
+      expect(c.getStatus().state).toBe('ready');
+      expect(c.getStatus().network).toBe(expected);
+    }
+  });
+
   it('a fresh lease: connecting -> starting (launched) -> initialize with honest capabilities -> initialized -> ready', async () => {
     const h = harness();
     h.documents.add('src/a.ts', 'let a = 1;');
@@ -266,6 +289,26 @@ describe('LspConnection', () => {
     expect(c.getStatus()).toMatchObject({ state: 'error', message: { key: 'close.connectionLost' } });
     expect(h.sockets).toHaveLength(3);
     expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
+  });
+
+  it('C05 a reconnect that finds its lease gone (a backend restart that could not keep it) says starting, not reconnecting, and initializes again', async () => {
+    const h = harness({ reconnectDelaysMs: [100, 200] });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    h.timers.advance(100);
+    const again = h.sockets[1]!;
+    again.open();
+    expect(c.getStatus().state).toBe('reconnecting');
+    // A fresh server: the connection is back, and what follows is a cold start, shown as one.
+    again.receive({ ...READY, lease: 'L2' });
+    expect(c.getStatus()).toMatchObject({ state: 'starting', phase: 'awaitingInitialize', message: { key: 'message.launched' } });
+    expect(again.methods()).toEqual(['initialize']);
+    again.receive({ jsonrpc: '2.0', id: again.lastRequest('initialize')!.id, result: { capabilities: { hoverProvider: true } } });
+    await settle();
+    expect(c.getStatus().state).toBe('ready');
+    expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L2' });
   });
 
   it('stop sends release and ends Off on the released acknowledgement, clearing the hint', async () => {
@@ -585,5 +628,60 @@ describe('LspConnection reconnect schedule', () => {
     expect(total).toBeGreaterThanOrEqual(DEFAULT_RESTART_GRACE_MS);
     // The first retries stay quick: a network blip resumes within a second.
     expect(DEFAULT_RECONNECT_DELAYS_MS[0]).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('LspConnection and the page sign-in', () => {
+  it('a reconnect asks the sign-in first: refused, no socket is opened, the status says signed out, and nothing retries', async () => {
+    let answer: AccessCheck = 'unreachable';
+    let asked = 0;
+    const access = new AccessWatch(async () => (asked++, answer));
+    const h = harness({ reconnectDelaysMs: [100, 200, 400], access });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    // The backend is down: the check gets no answer, the socket is tried as before.
+    h.timers.advance(100);
+    await settle();
+    expect(asked).toBe(1);
+    expect(h.sockets).toHaveLength(2);
+    // It comes back with another token: the check is refused, and no socket is opened for it.
+    answer = 'refused';
+    h.sockets[1]!.serverClose(1006);
+    h.timers.advance(200);
+    await settle();
+    expect(asked).toBe(2);
+    expect(h.sockets).toHaveLength(2);
+    expect(access.state).toBe('signed-out');
+    expect(c.getStatus()).toMatchObject({ state: 'unavailable', message: { key: 'close.signedOut' } });
+    h.timers.advance(10_000);
+    await settle();
+    expect(h.sockets).toHaveLength(2);
+    expect(asked).toBe(2);
+    // Signed in again: the same lease is asked for, by itself.
+    answer = 'ok';
+    expect(await access.recheck()).toBe(true);
+    expect(h.sockets).toHaveLength(3);
+    expect(h.sockets[2]!.url).toContain('lease=L1');
+  });
+
+  it('a 401 anywhere stops a pending reconnect at once; a start while signed out opens nothing', async () => {
+    const access = new AccessWatch(async () => 'ok');
+    const h = harness({ reconnectDelaysMs: [100], access });
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.sockets[0]!.serverClose(1006);
+    expect(c.getStatus().state).toBe('reconnecting');
+    access.refused();
+    expect(c.getStatus()).toMatchObject({ state: 'unavailable', message: { key: 'close.signedOut' } });
+    h.timers.advance(1_000);
+    await settle();
+    expect(h.sockets).toHaveLength(1);
+    c.stop();
+    c.start();
+    expect(h.sockets).toHaveLength(1);
+    expect(c.getStatus().state).toBe('unavailable');
   });
 });

@@ -1,6 +1,15 @@
-import { CloseCode, normalizeCloseCode, type LanguageId, type ProgressSnapshot, type ReadyFrame, type WorkspaceIdentity } from '@kandev/protocol';
+import {
+  CloseCode,
+  normalizeCloseCode,
+  type LanguageId,
+  type ProgressSnapshot,
+  type ReadyFrame,
+  type ServerNetwork,
+  type WorkspaceIdentity,
+} from '@kandev/protocol';
 import { LspAttachment, type AttachmentEnv, type AttachmentHost } from './attachment.js';
 import { after, DisposableStore, Emitter, systemClock, type Clock, type Disposable, type Event } from '@kandev/kit';
+import type { AccessGate } from '../access/accessWatch.js';
 import type { OpenDocumentSource } from './documentSync.js';
 import type { FeatureBinder } from './features.js';
 import type { ClientInfo } from './initializeParams.js';
@@ -36,7 +45,16 @@ export interface LspConnectionOptions {
    * refused connection then asks once more.
    */
   freeCapacity?: () => boolean;
+  /**
+   * The page's sign-in: each reconnect asks it first, and a page that is signed out opens no
+   * socket at all (the backend would refuse the upgrade, which a browser only sees as a network
+   * failure) until it is signed in again, when a connection stopped that way starts by itself.
+   */
+  access?: AccessGate;
 }
+
+/** What an editor's status says while the page is signed out (its copy tells how to sign in again). */
+export const SIGNED_OUT_MESSAGE = { key: 'close.signedOut' } as const;
 
 /** After freeing capacity, the new ask waits this long so the backend has seen the detaches. */
 export const CAPACITY_RETRY_MS = 250;
@@ -65,7 +83,11 @@ export class LspConnection implements Disposable {
   private stopRequested = false;
   /** A 4005 already freed this window's background servers for this start: the next one is final. */
   private capacityFreed = false;
+  /** What the last ready frame said about the server's network, for the attachment of that generation. */
+  private readyNetwork?: { generation: number; network: ServerNetwork };
   private disposed = false;
+  /** Stopped because the page is signed out: it starts again when the page is signed in. */
+  private haltedBySignOut = false;
   private reconnectTimer?: Disposable;
   private idleTimer?: Disposable;
   private stopTimer?: Disposable;
@@ -90,6 +112,7 @@ export class LspConnection implements Disposable {
     this.host = this.createHost();
     this.store.add(options.documents.onDidOpen(() => this.cancelIdle()));
     this.store.add(options.documents.onDidClose(() => this.armIdleIfUnused()));
+    if (options.access) this.store.add(options.access.onDidChange((state) => this.onAccess(state)));
   }
 
   getStatus(): LspStatus {
@@ -114,8 +137,13 @@ export class LspConnection implements Disposable {
   start(): void {
     if (this.disposed || this.current || this.reconnectTimer) return;
     this.stoppedByUser = false;
+    this.haltedBySignOut = false;
     this.reconnectAttempt = 0;
     this.capacityFreed = false;
+    if (this.options.access?.state === 'signed-out') {
+      this.haltSignedOut(this.generation);
+      return;
+    }
     this.connect();
   }
 
@@ -153,6 +181,7 @@ export class LspConnection implements Disposable {
   /** Releases the lease: the server is shut down and reaped, not merely detached. */
   release(reason: 'stop' | 'editor_idle'): void {
     if (this.disposed) return;
+    this.haltedBySignOut = false;
     this.cancelIdle();
     this.reconnectTimer?.dispose();
     this.reconnectTimer = undefined;
@@ -232,14 +261,19 @@ export class LspConnection implements Disposable {
       },
       onReadyFrame: (a, frame: ReadyFrame) => {
         if (!isCurrent(a)) return;
+        // Reconnected, but to a fresh server (the lease did not survive, e.g. a backend restart
+        // while it was still initializing): what follows is a cold start, and the status says so.
+        if (frame.resumed !== true) this.reconnectAttempt = 0;
         if (typeof frame.lease === 'string' && frame.lease) this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
         if (a.workspace) this.options.onWorkspaceIdentity?.(this.sessionId, a.workspace);
+        this.readyNetwork = frame.network === 'off' || frame.network === 'unavailable' ? { generation: a.generation, network: frame.network } : undefined;
       },
       onReady: (a) => {
         if (!isCurrent(a)) return;
         this.reconnectAttempt = 0;
         this.capacityFreed = false;
-        if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation });
+        const network = this.readyNetwork?.generation === a.generation ? this.readyNetwork.network : undefined;
+        if (!this.stopRequested) this.setStatus({ state: 'ready', generation: a.generation, ...(network ? { network } : {}) });
         this.armIdleIfUnused();
       },
       onFailed: (a, message: StatusMessage) => {
@@ -270,12 +304,13 @@ export class LspConnection implements Disposable {
           this.setStatus({ ...OFF_STATUS, generation: a.generation });
         } else if (decision.kind === 'reconnect') {
           const delay = this.delays[this.reconnectAttempt] ?? 0;
+          if (this.options.access?.state === 'signed-out') {
+            this.haltSignedOut(a.generation);
+            return;
+          }
           this.reconnectAttempt++;
           this.setStatus(this.reconnectingStatus(a.generation));
-          this.reconnectTimer = after(this.clock, delay, () => {
-            this.reconnectTimer = undefined;
-            if (!this.disposed && !this.current) this.connect();
-          });
+          this.reconnectTimer = after(this.clock, delay, () => this.reconnectIfAdmitted(a.generation));
         } else {
           if (decision.leaseEnded) this.options.leaseHints.clear(this.sessionId, this.language);
           this.reconnectAttempt = 0;
@@ -317,6 +352,49 @@ export class LspConnection implements Disposable {
       if (!this.disposed && !this.current) this.connect();
     });
     return true;
+  }
+
+  /**
+   * A reconnect's turn came: the page's sign-in is asked first (one question for the window). The
+   * reconnect timer stays set while it is asked, so nothing else starts a second attempt meanwhile.
+   */
+  private reconnectIfAdmitted(generation: number): void {
+    const access = this.options.access;
+    if (!access) {
+      this.reconnectTimer = undefined;
+      if (!this.disposed && !this.current) this.connect();
+      return;
+    }
+    let cancelled = false;
+    const waiting: Disposable = { dispose: () => (cancelled = true) };
+    this.reconnectTimer = waiting;
+    void access.admit().then((admitted) => {
+      if (cancelled || this.disposed || this.reconnectTimer !== waiting) return;
+      this.reconnectTimer = undefined;
+      if (this.current) return;
+      if (admitted) this.connect();
+      else this.haltSignedOut(generation);
+    });
+  }
+
+  /** Signed out: no socket, no retry; the lease hint stays so signing in again resumes the same server. */
+  private haltSignedOut(generation: number): void {
+    this.endCurrent();
+    this.haltedBySignOut = true;
+    this.reconnectAttempt = 0;
+    this.setStatus({ state: 'unavailable', message: SIGNED_OUT_MESSAGE, generation });
+  }
+
+  private onAccess(state: 'signed-in' | 'signed-out'): void {
+    if (this.disposed) return;
+    if (state === 'signed-out') {
+      // A socket that is open stays (its upgrade was accepted); one waiting to reconnect stops now.
+      if (this.reconnectTimer && !this.current) this.haltSignedOut(this.generation);
+      return;
+    }
+    if (!this.haltedBySignOut) return;
+    this.haltedBySignOut = false;
+    this.start();
   }
 
   /** Disposes the current attachment (a detach: the socket closes, the lease hint stays). */

@@ -80,6 +80,32 @@ describe('SettledRequests: requests the editor makes on its own wait for quiet a
     expect(sent.map((s) => s.what)).toEqual(['one']);
   });
 
+  it('identical calls while the key still waits share the wait: both get the answer (folding and sticky scroll ask alike)', async () => {
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('Main.kt', 'foldingRange');
+    const first = settled.request(key, 'v4', 300, undefined, send('folding'));
+    clock.advance(100);
+    const second = settled.request(key, 'v4', 300, undefined, send('sticky'));
+    clock.advance(200);
+    await flush();
+    expect(sent.map((s) => s.what)).toEqual(['folding']);
+    sent[0]?.answer([{ startLine: 0, endLine: 1 }]);
+    expect(await Promise.all([first, second])).toEqual([1, 2].map(() => ({ kind: 'answered', value: [{ startLine: 0, endLine: 1 }] })));
+    // One of them giving up while both wait leaves the other waiting, and its request is sent.
+    const cancel = new CancelSource();
+    const gone = settled.request(key, 'v5', 300, cancel.token, send('gone'));
+    const stays = settled.request(key, 'v5', 300, undefined, send('stays'));
+    cancel.cancel();
+    expect(await gone).toEqual({ kind: 'superseded' });
+    clock.advance(300);
+    await flush();
+    expect(sent.map((s) => s.what)).toEqual(['folding', 'gone']);
+    sent[1]?.answer('v5 answer');
+    expect(await stays).toEqual({ kind: 'answered', value: 'v5 answer' });
+  });
+
   it("the caller's token cancels the wait, and cancels the request only when no joined caller still wants it", async () => {
     const clock = new ManualClock();
     const settled = new SettledRequests(clock);

@@ -7,10 +7,18 @@ export type Settled<T> = { kind: 'answered'; value: T } | { kind: 'superseded' }
 
 const SUPERSEDED = { kind: 'superseded' } as const;
 
+/** One caller waiting for its key to be quiet, with its own way of giving up. */
+interface Caller {
+  resolve(result: Settled<unknown> | Promise<Settled<unknown>>): void;
+  token: CancellationLike | undefined;
+  subscription: Disposable | undefined;
+}
+
 interface Waiting {
   fingerprint: string;
   timer: Disposable;
-  settle(result: Settled<unknown>): void;
+  /** Everyone who asked for exactly this (an editor's folding and its sticky scroll ask alike). */
+  callers: Set<Caller>;
 }
 
 interface InFlight {
@@ -38,7 +46,8 @@ interface Slot {
  * - a call whose fingerprint (the request's params and the document version) equals the last
  *   answered one of its key gets that answer back and sends nothing: a caret resting in a file, or a
  *   view asking again for what it already has, costs the server nothing;
- * - a call equal to the request in flight joins it instead of sending a second one.
+ * - a call equal to one still waiting, or to the request in flight, joins it instead of sending a
+ *   second one (two views of one editor asking alike must both get the answer).
  *
  * Keys are per document and kind (`keyOf`), so one document's typing never delays another's. One
  * instance per connection generation; disposing it cancels everything of it.
@@ -61,31 +70,54 @@ export class SettledRequests implements Disposable {
     if (!slot) this.slots.set(key, (slot = {}));
     if (slot.answered?.fingerprint === fingerprint) return Promise.resolve({ kind: 'answered', value: slot.answered.value as T });
     if (slot.inflight?.fingerprint === fingerprint) return this.join(slot.inflight, token) as Promise<Settled<T>>;
-    slot.waiting?.settle(SUPERSEDED);
+    if (slot.waiting?.fingerprint === fingerprint) return this.wait(slot, slot.waiting, token) as Promise<Settled<T>>;
+    this.supersede(slot);
     const current = slot;
-    return new Promise<Settled<T>>((resolve) => {
-      let done = false;
-      const subscription = token?.onCancellationRequested(() => waiting.settle(SUPERSEDED));
-      const waiting: Waiting = {
-        fingerprint,
-        timer: after(this.clock, delayMs, () => {
-          if (done) return;
-          done = true;
-          subscription?.dispose();
-          if (current.waiting === waiting) current.waiting = undefined;
-          resolve(this.start(key, current, fingerprint, token, send) as Promise<Settled<T>>);
-        }),
-        settle: (result) => {
-          if (done) return;
-          done = true;
-          waiting.timer.dispose();
-          subscription?.dispose();
-          if (current.waiting === waiting) current.waiting = undefined;
-          resolve(result as Settled<T>);
-        },
-      };
-      current.waiting = waiting;
+    const waiting: Waiting = {
+      fingerprint,
+      callers: new Set(),
+      timer: after(this.clock, delayMs, () => {
+        if (current.waiting === waiting) current.waiting = undefined;
+        const callers = [...waiting.callers];
+        waiting.callers.clear();
+        // The first caller starts the request; the others join it, each with its own token.
+        for (const caller of callers) {
+          caller.subscription?.dispose();
+          caller.resolve(this.start(key, current, fingerprint, caller.token, send));
+        }
+      }),
+    };
+    current.waiting = waiting;
+    return this.wait(current, waiting, token) as Promise<Settled<T>>;
+  }
+
+  /** Adds a caller to the wait; its token giving up settles it alone, and the last one ends the wait. */
+  private wait(slot: Slot, waiting: Waiting, token: CancellationLike | undefined): Promise<Settled<unknown>> {
+    return new Promise((resolve) => {
+      const caller: Caller = { resolve, token, subscription: undefined };
+      caller.subscription = token?.onCancellationRequested(() => {
+        if (!waiting.callers.delete(caller)) return;
+        caller.subscription?.dispose();
+        resolve(SUPERSEDED);
+        if (waiting.callers.size > 0) return;
+        waiting.timer.dispose();
+        if (slot.waiting === waiting) slot.waiting = undefined;
+      });
+      waiting.callers.add(caller);
     });
+  }
+
+  /** A newer call of the key (another fingerprint): whoever waited for the old one gets `superseded`. */
+  private supersede(slot: Slot): void {
+    const waiting = slot.waiting;
+    if (!waiting) return;
+    slot.waiting = undefined;
+    waiting.timer.dispose();
+    for (const caller of waiting.callers) {
+      caller.subscription?.dispose();
+      caller.resolve(SUPERSEDED);
+    }
+    waiting.callers.clear();
   }
 
   private start<T>(
@@ -149,7 +181,7 @@ export class SettledRequests implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const slot of this.slots.values()) {
-      slot.waiting?.settle(SUPERSEDED);
+      this.supersede(slot);
       slot.inflight?.source.cancel();
     }
     this.slots.clear();

@@ -1,4 +1,4 @@
-import { CloseCode, LANGUAGE_DESCRIPTORS, languageDescriptor, normalizeCloseCode, type LanguageId } from '@kandev/protocol';
+import { CloseCode, LANGUAGE_DESCRIPTORS, languageDescriptor, normalizeCloseCode, type LanguageId, type ServerNetwork } from '@kandev/protocol';
 import { ResponseError } from './jsonRpc.js';
 
 /**
@@ -46,6 +46,8 @@ export interface LspStatus {
   stderrTail?: string;
   /** Generation of the attachment this status describes (0 before the first start). */
   generation: number;
+  /** Ready, untrusted workspace: whether the server runs off the network or the task host could not cut it off. */
+  network?: ServerNetwork;
 }
 
 export const OFF_STATUS: LspStatus = { state: 'off', generation: 0 };

@@ -54,6 +54,12 @@ export class SessionModels implements Disposable {
     return this.entries.get(path);
   }
 
+  /** Whether any model holds text that differs from what was last read or saved. */
+  anyDirty(): boolean {
+    for (const path of this.entries.keys()) if (this.isDirty(path)) return true;
+    return false;
+  }
+
   isDirty(path: string): boolean {
     const entry = this.entries.get(path);
     return entry !== undefined && entry.model.getAlternativeVersionId() !== entry.savedAltVersion;

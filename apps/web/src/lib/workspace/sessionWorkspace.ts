@@ -125,6 +125,10 @@ export class SessionWorkspace implements Disposable {
     if (dirtyChanged) this.changed();
   }
 
+  hasUnsavedChanges(): boolean {
+    return this.models.anyDirty();
+  }
+
   isDirty(path: string): boolean {
     return this.models.isDirty(path);
   }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { guardUnsavedOnLeave } from './unsavedGuard.js';
+
+/** A beforeunload event as the browser hands it: cancelable. */
+const leaving = () => new Event('beforeunload', { cancelable: true });
+
+describe('leaving the page with unsaved text', () => {
+  it('asks the browser to confirm only while some editor holds unsaved text, and stops once disposed', () => {
+    const target = new EventTarget();
+    let unsaved = false;
+    const guard = guardUnsavedOnLeave(() => unsaved, target as unknown as Window);
+
+    const clean = leaving();
+    target.dispatchEvent(clean);
+    expect(clean.defaultPrevented).toBe(false);
+
+    unsaved = true;
+    const dirty = leaving();
+    target.dispatchEvent(dirty);
+    expect(dirty.defaultPrevented).toBe(true);
+
+    guard.dispose();
+    const after = leaving();
+    target.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
+  });
+});
