@@ -1,8 +1,9 @@
 /**
  * The live workspace as a person sees it at desktop, tablet and phone sizes, light and dark: git
- * marks in the Files tree, the Changes panel, the disk-change bar over unsaved changes and the
- * diff against HEAD (screenshots in test-results/screens/live-*), with no serious or critical
- * axe-core violation in the app around Monaco, and nothing overflowing a 390 px phone.
+ * marks in the Files tree, the Changes panel, the disk-change bar over unsaved changes, the diff
+ * against HEAD and a binary file's diff reached from the keyboard (screenshots in
+ * test-results/screens/live-*), with no serious or critical axe-core violation in the app around
+ * Monaco, and nothing overflowing a 390 px phone.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ const FILES: Record<string, string> = {
   'src/cart.ts': 'export function total(prices: number[]): number {\n  return prices.reduce((a, b) => a + b, 0);\n}\n',
   'src/discount.ts': 'export function discount(total: number): number {\n  return total * 0.9;\n}\n',
   'src/legacy.ts': 'export const legacy = true;\n',
+  'assets/logo.png': '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR',
 };
 
 function git(cwd: string, ...args: string[]): void {
@@ -52,6 +54,7 @@ describe.runIf(run)('live workspace screens', () => {
     );
     writeFileSync(join(workspace, 'src/rounding.ts'), 'export const cents = (n: number) => Math.round(n * 100) / 100;\n');
     rmSync(join(workspace, 'src/legacy.ts'));
+    writeFileSync(join(workspace, 'assets/logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 2, 0xff]));
     stack = await startEditorStack();
     const task = await stack.createTask({ title: 'Checkout: round discounts to cents', workspace });
     sessionId = (await stack.startSession(task.id)).id;
@@ -81,7 +84,7 @@ describe.runIf(run)('live workspace screens', () => {
         const found: string[] = [];
         const changes = page.locator('[data-testid="change-row"]');
         await page.locator('[data-testid="change-row"][data-path="src/legacy.ts"]').waitFor();
-        expect(await changes.count()).toBe(3);
+        expect(await changes.count()).toBe(4);
         if (viewport === 'phone') {
           await page.locator('[data-testid="tree-node"][data-path="src"]').click();
           await page.locator('[data-testid="tree-node"][data-path="src/discount.ts"] [data-testid="git-mark"]').waitFor();
@@ -117,6 +120,15 @@ describe.runIf(run)('live workspace screens', () => {
         await page.locator('[data-testid="head-diff-editor"] .editor.modified .view-lines').waitFor();
         await screenshot(page, `live-head-diff-${viewport}-${scheme}`);
         found.push(...(await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `diff: ${v.id} ${v.nodes.join(' | ')}`));
+        // From the keyboard: the row above (the binary image) and Enter; its diff says it is binary.
+        await page.locator('[data-testid="change-row"][data-path="src/discount.ts"]').focus();
+        await page.keyboard.press('ArrowUp');
+        await page.keyboard.press('Enter');
+        await page.locator('[data-testid="head-diff"][data-path="assets/logo.png"] [data-testid="head-diff-binary"]').waitFor();
+        await screenshot(page, `live-binary-diff-${viewport}-${scheme}`);
+        found.push(...(await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `binary: ${v.id} ${v.nodes.join(' | ')}`));
+        await page.keyboard.press('Escape');
+        await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
         expect(found).toEqual([]);
       });
     }

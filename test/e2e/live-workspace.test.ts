@@ -26,6 +26,10 @@ const FILES: Record<string, string> = {
   'src/gone.ts': 'export const gone = 1;\n',
   'src/moving.ts': 'export const moving = 1;\n',
   'src/notes.md': '# notes\n',
+  'src/pkg/one.ts': 'export const one = 1;\n',
+  'src/pkg/deep/two.ts': 'export const two = 2;\n',
+  // Not text (a NUL byte): no model is made for it, and there is no line diff.
+  'assets/logo.png': '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR',
   'src/lines.ts': 'export const one = 1;\nexport const two = 2;\nexport const three = 3;\nexport const four = 4;\n',
 };
 
@@ -164,6 +168,25 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
     expect(await modelText('src/moved.ts')).toBe('export const moving = 1;\n');
   });
 
+  it('an open folder renamed on disk: the tabs inside follow to the new paths, unsaved text included, none marked deleted', async () => {
+    await openFile(page, 'src/pkg/deep/two.ts');
+    await openFile(page, 'src/pkg/one.ts');
+    await typeAtTop('src/pkg/one.ts', '// mine\n');
+    renameSync(join(workspace, 'src/pkg'), join(workspace, 'src/core'));
+    await tab('src/core/one.ts').waitFor();
+    await tab('src/core/deep/two.ts').waitFor();
+    expect(await tab('src/pkg/one.ts').count()).toBe(0);
+    expect(await tab('src/pkg/deep/two.ts').count()).toBe(0);
+    expect(await page.locator('[data-testid="editor-tab"][data-disk="deleted"]').count()).toBe(0);
+    expect(await tab('src/core/one.ts').getAttribute('data-dirty')).toBe('true');
+    expect(await modelText('src/core/one.ts')).toBe('// mine\nexport const one = 1;\n');
+    expect(await modelText('src/core/deep/two.ts')).toBe('export const two = 2;\n');
+    // Saved where the file now is; nothing is written back to the old folder.
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => onDisk('src/core/one.ts')).toBe('// mine\nexport const one = 1;\n');
+    expect(existsSync(join(workspace, 'src/pkg'))).toBe(false);
+  });
+
   it('the tree marks and the Changes panel list what changed against HEAD with line counts; a change opens the diff editor against HEAD', async () => {
     // From the steps above: main.ts and conflict.ts modified, notes.md and moving.ts deleted, agent2.ts and moved.ts untracked.
     await change('src/main.ts').waitFor();
@@ -198,6 +221,56 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
       .toContain('export const more = 1;');
     await page.locator('[data-testid="head-diff-close"]').click();
     await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
+  });
+
+  it('a binary file in the Changes panel: its diff says it is binary and that there is no text diff, at once', async () => {
+    writeFileSync(join(workspace, 'assets/logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 2, 0xff]));
+    await change('assets/logo.png').waitFor();
+    // git gives no line counts for it.
+    expect(await change('assets/logo.png').locator('.change-lines').innerText()).toBe('binary');
+    await change('assets/logo.png').click();
+    const note = page.locator('[data-testid="head-diff"][data-path="assets/logo.png"] [data-testid="head-diff-binary"]');
+    await note.waitFor();
+    expect(await note.innerText()).toBe('assets/logo.png is a binary file: there is no text diff to show.');
+    expect(await page.locator('[data-testid="head-diff"] .loading').count()).toBe(0);
+    expect(await page.locator('[data-testid="head-diff-editor"]').count()).toBe(0);
+    // One message, not two: the editor's own binary notice stays hidden under the diff view.
+    expect(await page.locator('[data-testid="binary-file"]').count()).toBe(0);
+    await page.locator('[data-testid="head-diff-close"]').click();
+    await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
+  });
+
+  it('keyboard: arrows move between Changes rows (one Tab stop), Enter shows the diff, Escape closes it and focus returns to the row', async () => {
+    const rows = page.locator('[data-testid="changes-panel"] button[data-testid="change-row"]');
+    const paths = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-path')!));
+    expect(paths.length).toBeGreaterThan(2);
+    expect(await rows.evaluateAll((els) => els.filter((el) => el.getAttribute('tabindex') === '0').length)).toBe(1);
+    const focusedPath = () => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? document.activeElement?.tagName);
+    await rows.first().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedPath()).toBe(paths[1]);
+    await page.keyboard.press('End');
+    expect(await focusedPath()).toBe(paths[paths.length - 1]);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedPath()).toBe(paths[0]);
+    // Down to main.ts's row, and Enter.
+    for (let i = 0; i < paths.indexOf('src/main.ts'); i++) await page.keyboard.press('ArrowDown');
+    expect(await focusedPath()).toBe('src/main.ts');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="head-diff"][data-path="src/main.ts"]').waitFor();
+    // Escape from the row that opened it.
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
+    expect(await focusedPath()).toBe('src/main.ts');
+    // Escape from inside Monaco's diff editor: the view closes and focus lands back on the row.
+    await change('src/main.ts').click();
+    await page.locator('[data-testid="head-diff-editor"] .editor.modified .view-lines').click();
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="head-diff-editor"]') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="head-diff"]').waitFor({ state: 'detached' });
+    expect(await focusedPath()).toBe('src/main.ts');
+    expect(await page.locator('[data-testid="head-diff-close"]').count()).toBe(0);
   });
 
   it('an open editor shows added, changed and deleted lines in its gutter against HEAD, as the text changes', async () => {

@@ -48,6 +48,19 @@ describe('Changes panel fed by events-stream frames', () => {
     expect(html.match(/<button type="button" class="change-row/g)).toHaveLength(4);
   });
 
+  it('the list is one Tab stop (the first row, or the one shown) and says how its arrow keys move', async () => {
+    const html = await render([GIT]);
+    expect([...html.matchAll(/data-path="([^"]+)"[^>]*tabindex="(-?\d)"/g)].map((m) => `${m[1]}:${m[2]}`)).toEqual([
+      'src/a.ts:0',
+      'src/b.ts:-1',
+      'logo.png:-1',
+      'src/old.ts:-1',
+    ]);
+    expect(html).toMatch(/<ul class="changes-list" aria-label="Changes" aria-describedby="([^"]+)"/);
+    expect(html).toContain('Up and down arrows move between changes; Enter shows one.');
+    expect(await render([GIT], { readOnly: true })).not.toContain('tabindex');
+  });
+
   it('the phone viewer lists them read-only (nothing to press)', async () => {
     const html = await render([GIT], { readOnly: true });
     expect(html.match(/<div class="change-row/g)).toHaveLength(4);

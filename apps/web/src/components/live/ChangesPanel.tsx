@@ -1,6 +1,6 @@
 import type { GitFileChange, Locale } from '@kandev/protocol';
 import { ChevronDown } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countText } from '../../i18n/format.js';
 import { isLocale } from '../../i18n/i18n.js';
@@ -28,6 +28,10 @@ export function ChangesPanel({ live, onOpen, currentPath }: ChangesPanelProps) {
   const id = useId();
   const git = live.git;
   const files = git?.available ? [...git.files].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.path.localeCompare(b.path)) : [];
+  // One Tab stop for the whole list (the row last focused, else the one shown, else the first); arrows move within it.
+  const [focused, setFocused] = useState<string | undefined>();
+  const listed = (path: string | undefined) => (path !== undefined && files.some((f) => f.path === path) ? path : undefined);
+  const tabStop = listed(focused) ?? listed(currentPath) ?? files[0]?.path;
   return (
     <section
       className="changes-panel"
@@ -71,16 +75,32 @@ export function ChangesPanel({ live, onOpen, currentPath }: ChangesPanelProps) {
           )}
           {git?.available && (
             <>
+              {onOpen && files.length > 0 && (
+                <p id={`${id}-keys`} className="visually-hidden">
+                  {t('changes.listKeys')}
+                </p>
+              )}
               <p className="changes-branch">{git.branch ? t('changes.branch', { branch: git.branch }) : t('changes.detached')}</p>
               {files.length === 0 ? (
                 <p className="changes-note" data-testid="changes-empty">
                   {t('changes.none')}
                 </p>
               ) : (
-                <ul className="changes-list" aria-label={t('changes.title')}>
+                <ul
+                  className="changes-list"
+                  aria-label={t('changes.title')}
+                  aria-describedby={onOpen ? `${id}-keys` : undefined}
+                  onKeyDown={onOpen ? moveFocus : undefined}
+                >
                   {files.map((change) => (
                     <li key={change.path}>
-                      <ChangeRow change={change} onOpen={onOpen} current={change.path === currentPath} />
+                      <ChangeRow
+                        change={change}
+                        onOpen={onOpen}
+                        current={change.path === currentPath}
+                        tabbable={change.path === tabStop}
+                        onFocus={() => setFocused(change.path)}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -93,7 +113,34 @@ export function ChangesPanel({ live, onOpen, currentPath }: ChangesPanelProps) {
   );
 }
 
-function ChangeRow({ change, onOpen, current }: { change: GitFileChange; onOpen?(change: GitFileChange): void; current: boolean }) {
+const MOVES: Record<string, (index: number, last: number) => number> = {
+  ArrowDown: (i, last) => Math.min(i + 1, last),
+  ArrowUp: (i) => Math.max(i - 1, 0),
+  Home: () => 0,
+  End: (_i, last) => last,
+};
+
+/** Arrow keys, Home and End move the focus between the rows of the list (Enter or Space opens one). */
+function moveFocus(event: KeyboardEvent<HTMLUListElement>): void {
+  const move = MOVES[event.key];
+  if (!move || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const rows = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button[data-testid="change-row"]')];
+  const index = rows.findIndex((row) => row === document.activeElement);
+  if (index < 0) return;
+  event.preventDefault();
+  rows[move(index, rows.length - 1)]?.focus();
+}
+
+interface ChangeRowProps {
+  change: GitFileChange;
+  onOpen?(change: GitFileChange): void;
+  current: boolean;
+  /** The list's one Tab stop. */
+  tabbable: boolean;
+  onFocus(): void;
+}
+
+function ChangeRow({ change, onOpen, current, tabbable, onFocus }: ChangeRowProps) {
   const { t } = useTranslation('live');
   const slash = change.path.lastIndexOf('/');
   const name = change.path.slice(slash + 1);
@@ -127,6 +174,8 @@ function ChangeRow({ change, onOpen, current }: { change: GitFileChange; onOpen?
       {...common}
       title={t('changes.openDiff', { path: change.path })}
       aria-current={current ? 'true' : undefined}
+      tabIndex={tabbable ? 0 : -1}
+      onFocus={onFocus}
       onClick={() => onOpen(change)}
     >
       {body}

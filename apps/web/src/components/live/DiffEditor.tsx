@@ -46,8 +46,13 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
     });
     editor.setModel({ original: left, modified });
     originalModel.current = left;
+    const host = container.current;
     return () => {
       originalModel.current = null;
+      // Disposed with the focus inside, Monaco's diff editor reacts to losing it halfway through its
+      // own disposal and throws (its services already gone), which can take the page down with it.
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && host.contains(focused)) focused.blur();
       editor.dispose();
       left.dispose();
     };

@@ -5,6 +5,7 @@ import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import { useServices } from '../../services/ServicesContext.js';
 import { DiffEditor } from './DiffEditor.js';
+import { CLOSE_DIFF_KEY } from './useEscapeClose.js';
 
 interface DiskCompareViewProps {
   monaco: MonacoApi;
@@ -37,7 +38,7 @@ export function DiskCompareView({ monaco, workspace, path, diskVersion, onClose 
     <section className="diff-view" data-testid="disk-compare" data-path={path} aria-label={t('disk.compareTitle', { path })}>
       <div className="diff-view-header">
         <h2 className="diff-view-title">{t('disk.compareTitle', { path })}</h2>
-        <button type="button" className="btn btn-sm" data-testid="disk-compare-close" onClick={onClose}>
+        <button type="button" className="btn btn-sm" data-testid="disk-compare-close" aria-keyshortcuts={CLOSE_DIFF_KEY} onClick={onClose}>
           <X size={14} aria-hidden="true" />
           {t('disk.closeCompare')}
         </button>

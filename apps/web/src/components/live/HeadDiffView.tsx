@@ -4,9 +4,10 @@ import { X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
-import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
+import { looksBinary, type SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 import type { SessionLive } from '../../services/sessionLive.js';
 import { DiffEditor } from './DiffEditor.js';
+import { CLOSE_DIFF_KEY } from './useEscapeClose.js';
 import { GitMark } from '../files/GitMark.js';
 
 interface HeadDiffViewProps {
@@ -16,6 +17,8 @@ interface HeadDiffViewProps {
   /** HEAD commit the view is drawn against: a new one reads HEAD again. */
   head: string | null;
   change: GitFileChange;
+  /** Why the working-tree file has no model (it is binary or too large to open): no diff is drawn. */
+  unreadable?: 'binary' | 'too_large';
   onClose(): void;
 }
 
@@ -26,7 +29,7 @@ type HeadText = { state: 'loading' } | { state: 'loaded'; text: string } | { sta
  * session model (its tab follows the disk, and what is typed there is a normal edit); a deleted
  * file is shown against an empty, read-only text.
  */
-export function HeadDiffView({ monaco, workspace, live, head, change, onClose }: HeadDiffViewProps) {
+export function HeadDiffView({ monaco, workspace, live, head, change, unreadable, onClose }: HeadDiffViewProps) {
   const { t } = useTranslation('live');
   const [headText, setHeadText] = useState<HeadText>({ state: 'loading' });
   const newToGit = change.status === 'added' || change.status === 'untracked';
@@ -59,18 +62,28 @@ export function HeadDiffView({ monaco, workspace, live, head, change, onClose }:
     };
   }, [monaco, deleted]);
   const modified = deleted ? standIn : workspace.modelOf(change.path);
+  // Binary on either side: there are no lines to compare, and saying so beats waiting forever.
+  const binary = unreadable === 'binary' || (headText.state === 'loaded' && looksBinary(headText.text));
 
   return (
     <section className="diff-view" data-testid="head-diff" data-path={change.path} aria-label={t('changes.diffTitle', { path: change.path })}>
       <div className="diff-view-header">
         <GitMark status={change.status} />
         <h2 className="diff-view-title">{t('changes.diffTitle', { path: change.path })}</h2>
-        <button type="button" className="btn btn-sm" data-testid="head-diff-close" onClick={onClose}>
+        <button type="button" className="btn btn-sm" data-testid="head-diff-close" aria-keyshortcuts={CLOSE_DIFF_KEY} onClick={onClose}>
           <X size={14} aria-hidden="true" />
           {t('changes.closeDiff')}
         </button>
       </div>
-      {headText.state === 'failed' ? (
+      {binary ? (
+        <p className="diff-view-note" role="status" data-testid="head-diff-binary">
+          {t('changes.binaryDiff', { path: change.path })}
+        </p>
+      ) : unreadable === 'too_large' ? (
+        <p className="diff-view-note" role="status" data-testid="head-diff-too-large">
+          {t('changes.tooLargeDiff', { path: change.path })}
+        </p>
+      ) : headText.state === 'failed' ? (
         <p role="alert" className="banner banner-error">
           {t('changes.diffFailed', { path: headPath })}
         </p>

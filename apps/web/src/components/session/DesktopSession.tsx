@@ -35,6 +35,7 @@ import { ChangesPanel } from '../live/ChangesPanel.js';
 import { DiskChangeBar } from '../live/DiskChangeBar.js';
 import { DiskCompareView } from '../live/DiskCompareView.js';
 import { HeadDiffView } from '../live/HeadDiffView.js';
+import { useEscapeClose } from '../live/useEscapeClose.js';
 import { useGutterMarks } from '../live/useGutterMarks.js';
 import { useLiveSnapshot, useSessionLive } from '../live/useSessionLive.js';
 
@@ -123,6 +124,15 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
   const headChange = diff?.kind === 'head' ? (liveSnapshot.changes.get(diff.change.path) ?? diff.change) : undefined;
   const gitMarks = liveSnapshot.git?.available ? { changes: liveSnapshot.changes, changedFolders: liveSnapshot.changedFolders } : undefined;
   const comparing = diff?.kind === 'disk' && active !== undefined && diff.path === active.path;
+  // Escape closes a diff; focus goes back to what opened it (its row in Changes, or Compare).
+  useEscapeClose(
+    diff !== undefined,
+    () => setDiff(undefined),
+    () => {
+      const opener = diff?.kind === 'head' ? `[data-testid="change-row"][data-path="${CSS.escape(diff.change.path)}"]` : '[data-testid="disk-compare"]';
+      return document.querySelector<HTMLElement>(opener);
+    },
+  );
   useEffect(() => {
     // The comparison ends with the disk change it was about (kept, taken, saved).
     if (comparing && active?.disk !== 'changed') setDiff(undefined);
@@ -222,12 +232,12 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             {t('editor.openFailed', { path: snapshot.activePath })}
           </p>
         )}
-        {snapshot.activePath && snapshot.binary.has(snapshot.activePath) && (
+        {snapshot.activePath && snapshot.binary.has(snapshot.activePath) && !headChange && (
           <p className="binary-notice" data-testid="binary-file" data-path={snapshot.activePath}>
             {t('editor.binary', { path: snapshot.activePath })}
           </p>
         )}
-        {snapshot.activePath && snapshot.tooLarge.has(snapshot.activePath) && (
+        {snapshot.activePath && snapshot.tooLarge.has(snapshot.activePath) && !headChange && (
           <p className="binary-notice" role="alert" data-testid="file-too-large" data-path={snapshot.activePath}>
             {t('editor.tooLarge', { path: snapshot.activePath, limit: mebibytes(MAX_OPEN_FILE_BYTES).replace(/\.0$/, '') })}
           </p>
@@ -241,6 +251,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             live={live}
             head={liveSnapshot.git?.available ? liveSnapshot.git.head : null}
             change={headChange}
+            unreadable={snapshot.binary.has(headChange.path) ? 'binary' : snapshot.tooLarge.has(headChange.path) ? 'too_large' : undefined}
             onClose={() => setDiff(undefined)}
           />
         )}

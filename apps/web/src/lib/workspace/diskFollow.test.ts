@@ -126,8 +126,35 @@ describe('SessionWorkspace follows the disk', () => {
     for (const p of ['src/a.ts', 'src/lib/b.ts', 'srcx.ts']) await ws.open(p);
     delete files['src/a.ts'];
     delete files['src/lib/b.ts'];
-    await ws.applyDiskChanges([{ kind: 'deleted', path: 'src', directory: true }]);
+    // The watcher cannot tell a deleted path was a folder: it is reported as a file.
+    await ws.applyDiskChanges([{ kind: 'deleted', path: 'src', directory: false }]);
     expect([tab('src/a.ts')?.disk, tab('src/lib/b.ts')?.disk, tab('srcx.ts')?.disk]).toEqual(['deleted', 'deleted', undefined]);
+  });
+
+  it('a renamed folder (reported as the old one deleted and a new one created): its open tabs follow, unsaved text and focus included', async () => {
+    const { ws, files, type, tab } = diskWorkspace({ 'lib/a.ts': 'a', 'lib/sub/b.ts': 'b', 'other/c.ts': 'c', 'top.ts': 't' });
+    for (const p of ['top.ts', 'lib/a.ts', 'lib/sub/b.ts']) await ws.open(p);
+    type('lib/a.ts', 'mine');
+    ws.activate('lib/sub/b.ts');
+    for (const p of ['lib/a.ts', 'lib/sub/b.ts']) {
+      files[p.replace('lib/', 'core/')] = files[p]!;
+      delete files[p];
+    }
+    files['fresh/x.ts'] = 'x';
+    // As @parcel/watcher reports `mv lib core` (the files inside are listed as created later, if at all).
+    await ws.applyDiskChanges([
+      { kind: 'created', path: 'fresh', directory: true },
+      { kind: 'created', path: 'core', directory: true },
+      { kind: 'deleted', path: 'lib', directory: false },
+    ]);
+    expect(ws.getSnapshot().tabs.map((t) => [t.path, t.dirty, t.disk])).toEqual([
+      ['top.ts', false, undefined],
+      ['core/a.ts', true, undefined],
+      ['core/sub/b.ts', false, undefined],
+    ]);
+    expect(ws.modelOf('core/a.ts')!.getValue()).toBe('mine');
+    expect(ws.getSnapshot().activePath).toBe('core/sub/b.ts');
+    expect(tab('top.ts')?.disk).toBeUndefined();
   });
 
   it('a renamed open file: the tab follows to the new path, unsaved text and focus included', async () => {

@@ -47,12 +47,14 @@ export class DiskFollower {
         moves.push([change.from, change.path]);
         continue;
       }
-      for (const path of this.openPathsUnder(change.path, change.directory)) check.add(path);
+      // A deleted path is reported as a file (it is gone, nobody can tell): open tabs below it say it was a folder.
+      for (const path of this.openPathsUnder(change.path, change.directory || change.kind === 'deleted')) check.add(path);
     }
     const work: Promise<void>[] = [...folders].map((folder) => this.host.tree.refresh(folder));
-    for (const [from, to] of [...moves, ...(await this.inferRenames(changes))]) {
+    const inferred = [...(await this.inferRenames(changes)), ...(await this.inferFolderRenames(changes))];
+    for (const [from, to] of [...moves, ...inferred]) {
       work.push(this.followRename(from, to));
-      check.delete(from);
+      for (const path of this.openPathsUnder(from, true)) check.delete(path);
     }
     for (const path of check) if (tabs.has(path)) work.push(this.follow(path));
     await Promise.all(work);
@@ -111,6 +113,40 @@ export class DiskFollower {
       const to = created[index] as string;
       taken.add(to);
       renames.push([from, to]);
+    }
+    return renames;
+  }
+
+  /**
+   * A renamed folder is reported as the old folder deleted and the new one created, nothing about
+   * the files inside. A deleted path with open tabs below it, in a window where a folder was created
+   * that holds the first of those files with exactly its disk text, was moved there: its tabs follow.
+   */
+  private async inferFolderRenames(changes: readonly FileChange[]): Promise<Array<[string, string]>> {
+    const { tabs, models } = this.host;
+    const last = new Map<string, FileChange>();
+    for (const change of changes) last.set(change.path, change);
+    const gone = [...last.values()].filter((c) => c.kind === 'deleted').map((c) => c.path);
+    const created = [...last.values()].filter((c) => c.kind === 'created' && c.directory).map((c) => c.path);
+    if (gone.length === 0 || created.length === 0 || created.length > MAX_RENAME_CANDIDATES) return [];
+    const renames: Array<[string, string]> = [];
+    const taken = new Set<string>();
+    for (const from of gone) {
+      const probe = tabs.list().find((tab) => tab.path.startsWith(`${from}/`) && !!models.get(tab.path)?.baseVersion);
+      if (!probe) continue;
+      const base = models.get(probe.path)?.baseVersion;
+      const rest = probe.path.slice(from.length);
+      for (const to of created) {
+        if (taken.has(to)) continue;
+        const version = await this.host.api.readFile(this.host.sessionId, to + rest).then(
+          (file) => file.version,
+          () => undefined,
+        );
+        if (version === undefined || version !== base) continue;
+        taken.add(to);
+        renames.push([from, to]);
+        break;
+      }
     }
     return renames;
   }
