@@ -19,6 +19,16 @@ interface DiffEditorProps {
   testId: string;
 }
 
+/**
+ * Each standalone editor Monaco creates sets one page-wide hover factory with the services it was
+ * made with; a diff editor's inner editors set it to the diff editor's own services, which are
+ * disposed with it. From then on every editor's first hover or suggest list throws ("has been
+ * disposed") and the page goes blank. A throwaway editor on Monaco's own services sets it back.
+ */
+function restoreSharedHoverFactory(monaco: MonacoApi): void {
+  monaco.editor.create(document.createElement('div')).dispose();
+}
+
 /** Monaco's diff editor over a read-only text and a live model; side by side when there is room, inline when not. */
 export function DiffEditor({ monaco, path, original, modified, readOnly = false, testId }: DiffEditorProps) {
   const container = useRef<HTMLDivElement>(null);
@@ -45,6 +55,7 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       fixedOverflowWidgets: true,
     });
     editor.setModel({ original: left, modified });
+    restoreSharedHoverFactory(monaco);
     originalModel.current = left;
     const host = container.current;
     return () => {
@@ -53,7 +64,15 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       // own disposal and throws (its services already gone), which can take the page down with it.
       const focused = document.activeElement;
       if (focused instanceof HTMLElement && host.contains(focused)) focused.blur();
-      editor.dispose();
+      // The models are let go of first: the modified one is the session's and may be disposed
+      // before or after this view (a closed tab, a deleted file's stand-in), and Monaco throws when
+      // a diff editor still holds a disposed model. A throw here would take the whole page down.
+      try {
+        editor.setModel(null);
+        editor.dispose();
+      } catch (err) {
+        console.warn('diff editor disposal', err);
+      }
       left.dispose();
     };
   }, [monaco, path, modified, readOnly]);
