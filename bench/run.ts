@@ -278,7 +278,7 @@ async function typing(): Promise<void> {
         table(
           ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
           rows.map((r) => [
-            String(r.lines),
+            `${r.lines} (${r.round})`,
             fixed(r.browserMs, 0),
             fixed(r.stdioMs, 0),
             fixed(r.browserMs / r.stdioMs, 2),

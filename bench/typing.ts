@@ -69,6 +69,8 @@ async function settle(page: Page, requests: { total(): number }, quietMs = 3_000
 
 export interface TypingRow {
   lines: number;
+  /** The session's first completion (the server builds its completion caches then) or a later one. */
+  round: 'first in session' | 'warm';
   /** Trigger character typed -> suggestion list visible, in the browser (ms). */
   browserMs: number;
   /** First keystroke of the edit -> suggestion list visible (ms). */
@@ -80,7 +82,7 @@ export interface TypingRow {
   methods: Record<string, number>;
 }
 
-async function browserTyping(page: Page, requests: ReturnType<typeof countRequests>, lines: number): Promise<Omit<TypingRow, 'stdioMs'>> {
+async function browserTyping(page: Page, requests: ReturnType<typeof countRequests>, lines: number): Promise<Omit<TypingRow, 'stdioMs' | 'round'>> {
   const path = `src/big${lines}.ts`;
   await openFile(page, path);
   await waitForLspState(page, 'typescript', 'ready', 180_000);
@@ -163,10 +165,17 @@ export async function typingBench(stack: RunningStack, sessionId: string, worksp
     const requests = countRequests(page);
     await openSession(page, stack.url, sessionId);
     const rows: TypingRow[] = [];
-    for (const lines of TYPING_SIZES) {
+    // The first size twice: the session's first completion pays the server's one-time warm-up (the
+    // identifiers typed before the trigger ask for global completions, auto-imports included), which
+    // the stdio side, asked once after the edits, never sees. Both are reported.
+    const rounds = [
+      { lines: TYPING_SIZES[0] as number, round: 'first in session' as const },
+      ...TYPING_SIZES.map((lines) => ({ lines, round: 'warm' as const })),
+    ];
+    for (const { lines, round } of rounds) {
       const inBrowser = await browserTyping(page, requests, lines);
       const stdioMs = await stdioTyping(workspace, lines);
-      rows.push({ ...inBrowser, stdioMs });
+      rows.push({ ...inBrowser, round, stdioMs });
     }
     return rows;
   } finally {
