@@ -119,7 +119,8 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     await menu.waitFor();
     expect((await menu.locator('[role="menuitem"]').allInnerTexts()).map((t) => t.trim())).toEqual(['New file…', 'Rename…', 'Delete…', 'Copy path']);
     await menu.locator('[data-testid="file-menu-rename"]').click();
-    expect(await page.locator('[data-testid="file-name-input"]').inputValue()).toBe('main.ts');
+    // The dialog opens first and takes the row's name as it settles.
+    await expect.poll(() => page.locator('[data-testid="file-name-input"]').inputValue()).toBe('main.ts');
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
     expect(existsSync(join(workspace, 'src/main.ts'))).toBe(true);
@@ -128,9 +129,11 @@ describe.runIf(run)('Files panel actions with the real typescript-language-serve
     await focusRow('src/other.ts');
     await page.keyboard.press('Shift+F10');
     await menu.waitFor();
+    // The menu takes the focus as it opens; the keys are for it, not for the tree behind it.
+    await expect.poll(() => menu.evaluate((m) => m.contains(document.activeElement))).toBe(true);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    expect(await page.locator('[data-testid="file-name-input"]').inputValue()).toBe('other.ts');
+    await expect.poll(() => page.locator('[data-testid="file-name-input"]').inputValue()).toBe('other.ts');
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="file-name-dialog"]').waitFor({ state: 'detached' });
   });
