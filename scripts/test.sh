@@ -32,9 +32,14 @@ if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "
 fi
 # One project after another: browser and integration suites each start real servers, and on two
 # cores running them side by side only makes both slower and flakier.
+# A run can fail with every test passed (an unhandled error, a crashed worker): such projects are
+# named at the end, so the closing line never reads green while the exit code is red.
+failed_projects=()
 for project in unit integration e2e; do
   echo "== $project tests"
-  npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="test-results/$project.json" ${1:+--passWithNoTests} "$@" || status=1
+  npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="test-results/$project.json" ${1:+--passWithNoTests} "$@" \
+    || { status=1; failed_projects+=("$project"); }
 done
 node scripts/summarize-tests.mjs test-results/*.json || status=1
+[ ${#failed_projects[@]} -eq 0 ] || echo "vitest failed for: ${failed_projects[*]} (see 'Unhandled Errors' or 'FAIL' above)"
 exit $status
