@@ -21,8 +21,9 @@
  *     Problems, with every language on: first use (servers installed on the way), cold (a new
  *     session, every server launched) and warm (the file reopened while its server runs).
  *   - soak (bench/soak.ts, only when named): a compressed day of use for BENCH_SOAK_MINUTES (30),
- *     memory, descriptors, handles and leases over time, leftovers and SQLite integrity at the end
- *     (bench/results/soak.md).
+ *     seeded (BENCH_SOAK_SEED, printed), a checkpoint every BENCH_SOAK_CHECKPOINT_S (180): memory,
+ *     descriptors, handles, timers and leases over time, zombies, leftovers and SQLite integrity at
+ *     the end (bench/results/soak.md).
  *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
  *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
  *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of

@@ -1,96 +1,82 @@
 /**
- * A day of use, compressed (`npm run bench -- soak`, BENCH_SOAK_MINUTES, default 30): tabs that
- * open, type, save, reload and close across sessions and languages (the real
- * typescript-language-server on the demo workspace, the scriptable fake server as kotlin in two
- * more sessions), network cuts (a socket dropped without a close), server crashes within the
- * crash budget, and searches, over the product's real processes (the bundled backend, one agentctl
- * per session). Installs are not driven here: they need the npm registry on every round.
+ * A day of use, compressed (`npm run bench -- soak`; BENCH_SOAK_MINUTES, default 30; BENCH_SOAK_SEED
+ * to drive a run again; BENCH_SOAK_CHECKPOINT_S). Over the product's real processes (the bundled
+ * backend, one agentctl per session) and real servers (typescript-language-server, pyright and
+ * gopls on the demo workspace), plus the scriptable fake server as kotlin, the one language whose
+ * server is crashed on purpose: tabs open, type, save, reload (the socket closes and the page comes
+ * back with its lease hint), lose their network (no close at all, then the same resume) and close;
+ * server crashes inside the restart budget; automatic installs of a "released" server (the fake one,
+ * as rust-analyzer, from a release server on 127.0.0.1) in new sessions that are stopped afterwards;
+ * searches. Every choice comes from one seeded generator; the seed is printed and reported.
  *
- * Every SAMPLE_MS it records the backend's and every agentctl's RSS and open file descriptors
- * (/proc), and from /metrics the leases (and the backend's active handles and timers where
- * /metrics exposes Node's own gauges; it does not today, so those columns read "-"). At the end: every tab released, every process tree under the backend listed, the
- * backend stopped, nothing of it left running, and SQLite `integrity_check` on its database. The
- * verdict "flat" compares the last quarter of the samples with the second (after warm-up).
+ * Every checkpoint records the backend's RSS and descriptors, each agentctl's, the leases, and from
+ * /metrics Node's active resources and the clock's timers; the processes under the backend and any
+ * zombie among them. At the end: every tab released, every process tree listed, the backend
+ * stopped, nothing carrying the run's marker left anywhere, SQLite `integrity_check`.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { apiPath, lspSocketPath, METRICS_PATH } from '@kandev/protocol';
 import Database from 'better-sqlite3';
+import { startReleaseServer, type ReleaseServer } from '../test/fixtures/release-server/server.js';
 import { authHeaders } from '../test/support/access.js';
-import { installFakeServer, writeScript } from '../test/support/fakeServer.js';
-import { MiB, rssBytes } from '../test/support/procStatus.js';
+import { fakeServerBundle, installFakeServer } from '../test/support/fakeServer.js';
 import { copyDemoWorkspace, startStack, taskPath, type RunningStack } from '../test/support/stack.js';
-import { WsLspClient } from './wsLspClient.js';
+import { checkpoint, type Checkpoint } from './soak/checkpoint.js';
+import { commandOf, describeProcess, hasMarker, processesMarked, tree } from './soak/procs.js';
+import { SeededRandom, soakSeed } from './soak/random.js';
+import { SoakTab } from './soak/tab.js';
 
-const SAMPLE_MS = Number(process.env.BENCH_SOAK_SAMPLE_MS ?? 10_000);
-/** The crash budget is 5 in 3 minutes: one crash a minute stays well inside it. */
-const CRASH_EVERY_MS = 60_000;
+export { soakReport } from './soak/report.js';
 
-interface Sample {
-  atS: number;
-  backendRssMiB: number;
-  backendFds: number;
-  agentctlRssMiB: number;
-  agentctlFds: number;
-  leases: number;
-  handles: number;
-  timers: number;
+/** The restart budget is 5 crashes in 3 minutes: one a minute or so stays inside it. */
+const CRASH_GAP_MS = 60_000;
+const CRASH_TARGET = 'KANDEV_SOAK_ROLE=crash-target';
+
+interface Doc {
+  language: 'typescript' | 'python' | 'go' | 'kotlin' | 'rust';
+  file: string;
+  comment: string;
+  text: string;
+}
+
+interface SessionUnderTest {
+  name: string;
+  id: string;
+  workspace: string;
+  docs: Doc[];
+  workspaceUri?: string;
+}
+
+interface OpenTab {
+  session: SessionUnderTest;
+  doc: Doc;
+  tab: SoakTab;
+  lease: string;
+}
+
+export interface SoakOptions {
+  minutes?: number;
+  checkpointMs?: number;
+  seed?: number;
+  log?: (line: string) => void;
 }
 
 export interface SoakResult {
   minutes: number;
+  seed: number;
   actions: Record<string, number>;
   errors: string[];
-  samples: Sample[];
+  checkpoints: Checkpoint[];
   treeAtEnd: string[];
+  leasesAfterRelease: number;
   leftOver: string[];
   integrity: string;
-  flat: Record<string, { warm: number; end: number; growth: number }>;
 }
 
-interface Tab {
-  session: SessionUnderTest;
-  client: WsLspClient;
-  lease: string;
-  version: number;
-}
-
-interface SessionUnderTest {
-  id: string;
-  language: 'typescript' | 'kotlin';
-  file: string;
-  text: string;
-  workspaceUri?: string;
-}
-
-const children = (pid: number): number[] =>
-  readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-
-const tree = (pid: number): number[] => children(pid).flatMap((c) => [c, ...tree(c)]);
-const commandOf = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 160);
-  } catch {
-    return '';
-  }
-};
-const fds = (pid: number): number => {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return 0;
-  }
-};
 /** Every step is bounded: a step that hangs is an error of the run, never a hung run. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -98,254 +84,330 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const uriOf = (session: SessionUnderTest, doc: Doc) => `${session.workspaceUri}/${doc.file}`;
 
-const metric = (text: string, name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN);
-
-async function openTab(stack: RunningStack, session: SessionUnderTest, lease?: string): Promise<Tab> {
-  const url = `${stack.url.replace('http', 'ws')}/lsp/${session.id}?language=${session.language}${lease ? `&lease=${lease}` : ''}`;
-  const client = await WsLspClient.open(url, { ...authHeaders(), Origin: stack.url });
-  const frame = await within(
-    client.waitFor((m) => m.status === 'ready'),
-    120_000,
-    'ready',
-  );
-  session.workspaceUri = frame.workspaceUri as string;
-  const uri = `${session.workspaceUri}/${session.file}`;
-  if (!frame.resumed) {
-    await within(client.request('initialize', { processId: null, rootUri: session.workspaceUri, capabilities: {} }), 120_000, 'initialize');
-    client.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+/** Opens a tab (a resume when `hint` names a lease that still waits), up to its document being open. */
+async function openTab(stack: RunningStack, session: SessionUnderTest, doc: Doc, hint?: string): Promise<OpenTab & { resumed: boolean }> {
+  const url = `${stack.url.replace('http', 'ws')}${lspSocketPath(session.id, doc.language, hint)}`;
+  const tab = await SoakTab.open(url, { ...authHeaders(), Origin: stack.url });
+  const gone = tab.closed.then((code) => Promise.reject(new Error(`${doc.language} socket closed ${code} before ready`)));
+  gone.catch(() => undefined);
+  const ready = await within(Promise.race([tab.status((m) => m.status === 'ready'), gone]), 180_000, `${doc.language} ready`);
+  session.workspaceUri = ready.workspaceUri as string;
+  const resumed = ready.resumed === true;
+  if (!resumed) {
+    const initialize = tab.request('initialize', { processId: null, rootUri: session.workspaceUri, capabilities: {} });
+    await within(Promise.race([initialize, gone]), 120_000, `${doc.language} initialize`);
+    tab.notify('initialized', {});
   }
-  client.send({
-    jsonrpc: '2.0',
-    method: 'textDocument/didOpen',
-    params: { textDocument: { uri, languageId: session.language, version: 1, text: session.text } },
-  });
-  if (frame.resumed) {
-    client.send({ control: 'attachment-ready' });
+  tab.notify('textDocument/didOpen', { textDocument: { uri: uriOf(session, doc), languageId: doc.language, version: tab.version, text: doc.text } });
+  if (resumed) {
+    tab.send({ control: 'attachment-ready' });
     await within(
-      client.waitFor((m) => m.status === 'synchronized'),
+      tab.status((m) => m.status === 'synchronized'),
       30_000,
-      'synchronized',
+      `${doc.language} synchronized`,
     );
   }
-  return { session, client, lease: frame.lease as string, version: 1 };
+  return { session, doc, tab, lease: ready.lease as string, resumed };
 }
 
-async function fakeSession(stack: RunningStack, dir: string, name: string): Promise<SessionUnderTest> {
-  const workspace = join(dir, name);
-  mkdirSync(workspace, { recursive: true });
-  const text = 'fun main() = println("hi")\n';
-  writeFileSync(join(workspace, 'Main.kt'), text);
-  const bin = join(dir, `${name}-bin`);
-  installFakeServer(bin, 'kotlin-lsp');
-  const task = await stack.createTask({
-    title: name,
-    workspace,
-    env: { PATH: taskPath(bin), FAKE_LSP_SCRIPT: writeScript(dir, {}), FAKE_LSP_LOG: join(dir, `${name}.jsonl`) },
-  });
-  return { id: (await stack.startSession(task.id)).id, language: 'kotlin', file: 'Main.kt', text };
-}
+export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
+  const minutes = options.minutes ?? Number(process.env.BENCH_SOAK_MINUTES ?? 30);
+  const durationMs = minutes * 60_000;
+  const checkpointMs = options.checkpointMs ?? Number(process.env.BENCH_SOAK_CHECKPOINT_S ?? (minutes >= 10 ? 180 : Math.max(15, (minutes * 60) / 4))) * 1000;
+  const seed = options.seed ?? soakSeed();
+  const log = options.log ?? ((line: string) => console.log(line));
+  log(`soak: seed ${seed} (BENCH_SOAK_SEED=${seed} drives the same choices), ${minutes} min, a checkpoint every ${checkpointMs / 1000} s`);
+  const rng = new SeededRandom(seed);
 
-export async function runSoak(minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 30)): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-soak-'));
   // Its own KANDEV_HOME, kept past the stop for integrity_check (the stack removes only its own).
   const home = join(dir, 'home');
   mkdirSync(home, { recursive: true });
+  // Inherited by everything the backend starts: what still carries it after the stop was left over.
+  const marker = `KANDEV_SOAK_RUN=${seed}-${process.pid}-${Date.now()}`;
+  const [markerName, markerValue] = marker.split('=') as [string, string];
   // Idle reclaim off: a task host with no lease for a while would otherwise be stopped between two
   // rounds of a compressed day, which a person's day does not do in minutes.
-  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '8', KANDEV_HOME: home, KANDEV_TASK_HOST_IDLE_MS: '0' });
+  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '10', KANDEV_HOME: home, KANDEV_TASK_HOST_IDLE_MS: '0', [markerName]: markerValue });
   const backend = stack.process.pid as number;
   const actions: Record<string, number> = {};
   const errors: string[] = [];
-  const samples: Sample[] = [];
+  const checkpoints: Checkpoint[] = [];
   const count = (what: string) => (actions[what] = (actions[what] ?? 0) + 1);
   const started = Date.now();
-  const deadline = started + minutes * 60_000;
+  const deadline = started + durationMs;
+  const release = await releasedRustAnalyzer();
+  let sampler: NodeJS.Timeout | undefined;
 
-  const demo = copyDemoWorkspace();
-  const tsTask = await stack.createTask({ title: 'soak typescript', workspace: demo });
-  const sessions: SessionUnderTest[] = [
-    { id: (await stack.startSession(tsTask.id)).id, language: 'typescript', file: 'src/main.ts', text: readFileSync(join(demo, 'src/main.ts'), 'utf8') },
-    await fakeSession(stack, dir, 'kotlin-a'),
-    await fakeSession(stack, dir, 'kotlin-b'),
-  ];
-
-  const sample = async () => {
-    const agentctls = children(backend).filter((p) => commandOf(p).includes('agentctl'));
-    const text = await (await fetch(`${stack.url}/metrics`, { headers: authHeaders(), signal: AbortSignal.timeout(10_000) })).text();
-    samples.push({
-      atS: Math.round((Date.now() - started) / 1000),
-      backendRssMiB: (rssBytes(backend) ?? 0) / MiB,
-      backendFds: fds(backend),
-      agentctlRssMiB: agentctls.reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0) / MiB,
-      agentctlFds: agentctls.reduce((sum, p) => sum + fds(p), 0),
-      leases: metric(text, 'kandev_lsp_leases'),
-      handles: metric(text, 'nodejs_active_handles_total'),
-      timers: metric(text, 'nodejs_active_timers_total') || metric(text, 'nodejs_active_handles') || NaN,
-    });
-  };
-  await sample();
-  const sampler = setInterval(() => void sample().catch((err) => errors.push(`sample: ${String(err)}`)), SAMPLE_MS);
-
-  const tabs: Tab[] = [];
-  const hints = new Map<string, string>();
-  let lastCrash = Date.now();
-  let round = 0;
   try {
+    const demo = copyDemoWorkspace();
+    const read = (file: string) => readFileSync(join(demo, file), 'utf8');
+    // The real servers do not need the network; gopls must not try a module proxy.
+    const demoTask = await stack.createTask({ title: 'soak demo', workspace: demo, env: { PATH: taskPath(), GOPROXY: 'off', GOFLAGS: '-mod=mod' } });
+    const kotlinWorkspace = join(dir, 'kotlin');
+    mkdirSync(kotlinWorkspace, { recursive: true });
+    const kotlinText = 'fun main() = println("hi")\n';
+    writeFileSync(join(kotlinWorkspace, 'Main.kt'), kotlinText);
+    const kotlinBin = join(dir, 'kotlin-bin');
+    installFakeServer(kotlinBin, 'kotlin-lsp');
+    const kotlinTask = await stack.createTask({
+      title: 'soak kotlin',
+      workspace: kotlinWorkspace,
+      env: { PATH: taskPath(kotlinBin), KANDEV_SOAK_ROLE: 'crash-target' },
+    });
+    const sessions: SessionUnderTest[] = [
+      {
+        name: 'demo',
+        id: (await stack.startSession(demoTask.id)).id,
+        workspace: demo,
+        docs: [
+          { language: 'typescript', file: 'src/main.ts', comment: '//', text: read('src/main.ts') },
+          { language: 'python', file: 'app/main.py', comment: '#', text: read('app/main.py') },
+          { language: 'go', file: 'main.go', comment: '//', text: read('main.go') },
+        ],
+      },
+      {
+        name: 'kotlin',
+        id: (await stack.startSession(kotlinTask.id)).id,
+        workspace: kotlinWorkspace,
+        docs: [{ language: 'kotlin', file: 'Main.kt', comment: '//', text: kotlinText }],
+      },
+    ];
+    const rustWorkspace = join(dir, 'rust');
+    mkdirSync(rustWorkspace, { recursive: true });
+    writeFileSync(join(rustWorkspace, 'main.rs'), 'fn main() {}\n');
+    await stack.api(apiPath('settings', {}), { method: 'PUT', body: { lsp_auto_install_languages: ['rust'] } });
+    const sessionOfWorkspace = (cwd: string) => (cwd === demo ? 'demo' : cwd === kotlinWorkspace ? 'kotlin' : cwd === rustWorkspace ? 'install' : cwd || '?');
+
+    const record = async () => {
+      const point = await checkpoint(stack.url, backend, Math.round((Date.now() - started) / 1000), marker, sessionOfWorkspace);
+      checkpoints.push(point);
+      log(
+        `soak: checkpoint at ${point.atS} s: backend ${point.backendRssMiB.toFixed(1)} MiB, ${point.backendFds} fds, leases ${point.leases}, actions ${JSON.stringify(actions)}, errors ${errors.length}`,
+      );
+    };
+    await record();
+    // On its own timer: a long step (an install, a slow server start) does not delay a checkpoint.
+    let recording = Promise.resolve();
+    sampler = setInterval(() => {
+      recording = recording.then(() => record().catch((err) => void errors.push(`checkpoint: ${String(err)}`)));
+    }, checkpointMs);
+
+    const tabs: OpenTab[] = [];
+    const drop = (t: OpenTab) => tabs.splice(tabs.indexOf(t), 1);
+    let lastCrash = 0;
+    let nextInstall = started + durationMs * (0.05 + 0.1 * rng.next());
+    let round = 0;
+    const docs = sessions.flatMap((session) => session.docs.map((doc) => ({ session, doc })));
+
     while (Date.now() < deadline) {
       round++;
-      const session = sessions[round % sessions.length] as SessionUnderTest;
-      const step = round % 9;
+      let action = 'idle';
       try {
-        const mine = tabs.filter((t) => t.session === session);
-        if (mine.length === 0 || step === 0) {
-          // Open a tab (a reload's second half, with the hint, when there is one).
-          tabs.push(await openTab(stack, session, hints.get(session.id)));
-          count('open');
+        if (Date.now() >= nextInstall) {
+          action = 'install';
+          await install(stack, rustWorkspace, release, dir, round);
+          nextInstall = Date.now() + (durationMs / 5) * (0.7 + 0.6 * rng.next());
+          count('install');
           continue;
         }
-        const tab = mine[0] as Tab;
-        const uri = `${session.workspaceUri}/${session.file}`;
-        if (step <= 3) {
-          // Typing: a burst of changes, then a request whose answer follows them.
-          for (let i = 0; i < 20; i++) {
-            tab.version++;
-            tab.client.send({
-              jsonrpc: '2.0',
-              method: 'textDocument/didChange',
-              params: { textDocument: { uri, version: tab.version }, contentChanges: [{ text: `${session.text}// ${round}.${i}\n` }] },
-            });
-          }
-          await within(tab.client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 1 } }), 60_000, 'hover');
-          count('type');
-        } else if (step === 4) {
-          const res = await fetch(`${stack.url}/api/sessions/${session.id}/file?path=${encodeURIComponent(session.file)}`, {
-            method: 'PUT',
-            headers: { ...authHeaders(), 'content-type': 'application/json', Origin: stack.url },
-            body: JSON.stringify({ content: session.text }),
-            signal: AbortSignal.timeout(30_000),
-          });
-          if (!res.ok) errors.push(`save ${res.status}`);
-          count('save');
-        } else if (step === 5) {
-          const res = await fetch(`${stack.url}/api/sessions/${session.id}/search?q=main`, {
+        const closedDocs = docs.filter(({ session, doc }) => !tabs.some((t) => t.session === session && t.doc === doc));
+        const choice = rng.weighted({
+          open: closedDocs.length ? 3 + 6 * closedDocs.length : 0,
+          type: tabs.length ? 40 : 0,
+          save: tabs.length ? 10 : 0,
+          search: 8,
+          reload: tabs.length ? 8 : 0,
+          cut: tabs.length ? 6 : 0,
+          close: tabs.length ? 5 : 0,
+          crash: tabs.some((t) => t.doc.language === 'kotlin') && Date.now() - lastCrash > CRASH_GAP_MS ? 6 : 0,
+        });
+        action = choice;
+        if (choice === 'open') {
+          const { session, doc } = rng.pick(closedDocs);
+          tabs.push(await openTab(stack, session, doc));
+        } else if (choice === 'search') {
+          const session = rng.pick(sessions);
+          const q = rng.pick(['main', 'greet', 'def ', 'func', 'import', 'println', 'util']);
+          const res = await fetch(`${stack.url}${apiPath('sessionSearch', { id: session.id }, { q })}`, {
             headers: { ...authHeaders(), Origin: stack.url },
             signal: AbortSignal.timeout(30_000),
           });
           await res.text();
-          count('search');
-        } else if (step === 6) {
-          // Reload: the socket closes, the page comes back with its hint.
-          hints.set(session.id, tab.lease);
-          await within(tab.client.close(), 15_000, 'close');
-          tabs.splice(tabs.indexOf(tab), 1);
-          tabs.push(await openTab(stack, session, tab.lease));
-          count('reload');
-        } else if (step === 7) {
-          // Network cut: the connection drops without a close; the next open resumes by hint.
-          hints.set(session.id, tab.lease);
-          tab.client.socket.terminate();
-          tabs.splice(tabs.indexOf(tab), 1);
-          count('network_cut');
-        } else if (session.language === 'kotlin' && Date.now() - lastCrash > CRASH_EVERY_MS) {
-          // A crash inside the budget: the lease restarts its server on the same socket.
-          const pid = Number(
-            readFileSync(join(dir, `${session === sessions[1] ? 'kotlin-a' : 'kotlin-b'}.jsonl`), 'utf8')
-              .trim()
-              .split('\n')
-              .map((l) => JSON.parse(l).pid)
-              .pop(),
-          );
-          const restarted = tab.client.waitFor((m) => m.status === 'ready' && m.resumed === true && tab.client.received.some((r) => r.status === 'restarting'));
-          if (!(Number.isInteger(pid) && pid > 0) || !alive(pid)) {
-            count('crash_skipped');
-            continue;
-          }
-          process.kill(pid, 'SIGKILL');
-          await within(restarted, 60_000, 'restart');
-          tab.client.send({
-            jsonrpc: '2.0',
-            method: 'textDocument/didOpen',
-            params: { textDocument: { uri, languageId: session.language, version: ++tab.version, text: session.text } },
-          });
-          tab.client.send({ control: 'attachment-ready' });
-          lastCrash = Date.now();
-          count('crash');
+          if (!res.ok) throw new Error(`search ${res.status}`);
         } else {
-          // Close the tab: the editor's idle release.
-          tab.client.send({ control: 'release', reason: 'stop' });
-          await within(tab.client.closed, 30_000, 'release');
-          tabs.splice(tabs.indexOf(tab), 1);
-          hints.delete(session.id);
-          count('close');
+          const t = rng.pick(choice === 'crash' ? tabs.filter((x) => x.doc.language === 'kotlin') : tabs);
+          action = `${choice} ${t.doc.language}`;
+          if (choice === 'type') await typeBurst(t, round, rng.between(5, 30));
+          else if (choice === 'save') await save(stack, t, round);
+          else if (choice === 'reload' || choice === 'cut') {
+            drop(t);
+            if (choice === 'reload') await within(t.tab.close(), 15_000, 'close');
+            else {
+              t.tab.cut();
+              await sleep(rng.between(200, 3_000));
+            }
+            const back = await openTab(stack, t.session, t.doc, t.lease);
+            tabs.push(back);
+            // The page came back with its hint while the lease waited: it must get the same lease.
+            if (!back.resumed || back.lease !== t.lease) throw new Error(`not resumed (lease ${t.lease} -> ${back.lease})`);
+            count(`${choice}_resumed`);
+          } else if (choice === 'close') {
+            drop(t);
+            t.tab.send({ control: 'release', reason: 'stop' });
+            await within(t.tab.closed, 30_000, 'release');
+          } else if (choice === 'crash') {
+            await crash(backend, t);
+            lastCrash = Date.now();
+          }
         }
+        count(choice);
       } catch (err) {
-        errors.push(`${round}: ${String(err)}`);
+        errors.push(`${Math.round((Date.now() - started) / 1000)} s, ${action}: ${err instanceof Error ? err.message : String(err)}`);
         // A tab whose step failed is dropped as a network cut would drop it.
-        for (const tab of tabs.filter((t) => t.session === session)) {
-          tab.client.socket.terminate();
-          tabs.splice(tabs.indexOf(tab), 1);
+        for (const t of tabs.filter((x) => action.endsWith(x.doc.language))) {
+          t.tab.cut();
+          drop(t);
         }
       }
     }
-  } finally {
     clearInterval(sampler);
+    await recording;
+    await record();
+    for (const t of tabs.splice(0)) {
+      t.tab.send({ control: 'release', reason: 'stop' });
+      await within(t.tab.closed, 30_000, 'final release').catch((err) => errors.push(String(err)));
+    }
+  } catch (err) {
+    clearInterval(sampler);
+    errors.push(`setup: ${err instanceof Error ? err.message : String(err)}`);
   }
-  await sample();
-  for (const tab of tabs) {
-    tab.client.send({ control: 'release', reason: 'stop' });
-    await Promise.race([tab.client.closed, new Promise((r) => setTimeout(r, 15_000))]);
-  }
-  const treeAtEnd = tree(backend).map((p) => `${p} ${commandOf(p)}`);
+  const leasesAfterRelease = await leasesNow(stack);
   const everything = tree(backend);
+  const treeAtEnd = everything.map(describeProcess);
   await stack.stop();
-  await new Promise((r) => setTimeout(r, 2_000));
-  const leftOver = everything.filter((p) => commandOf(p) !== '').map((p) => `${p} ${commandOf(p)}`);
+  await release.server.close();
+  // The backend waited for its task hosts; give what they reaped a moment to be gone from /proc.
+  let leftOver: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    leftOver = [...new Set([...everything.filter((p) => commandOf(p) !== ''), ...processesMarked(marker)])];
+    if (leftOver.length === 0) break;
+    await sleep(500);
+  }
   const db = new Database(join(home, 'kandev.db'), { readonly: true });
   const integrity = String(db.pragma('integrity_check', { simple: true }));
   db.close();
-
-  const quarter = Math.max(1, Math.floor(samples.length / 4));
-  const mean = (xs: Sample[], key: keyof Sample) => xs.reduce((s, x) => s + (x[key] as number), 0) / Math.max(1, xs.length);
-  const flat: SoakResult['flat'] = {};
-  for (const key of ['backendRssMiB', 'backendFds', 'agentctlRssMiB', 'agentctlFds', 'leases', 'handles', 'timers'] as const) {
-    const warm = mean(samples.slice(quarter, 2 * quarter), key);
-    const end = mean(samples.slice(-quarter), key);
-    flat[key] = { warm, end, growth: end - warm };
-  }
-  return { minutes, actions, errors, samples, treeAtEnd, leftOver, integrity, flat };
+  rmSync(dir, { recursive: true, force: true });
+  return { minutes, seed, actions, errors, checkpoints, treeAtEnd, leasesAfterRelease, leftOver: leftOver.map(describeProcess), integrity };
 }
 
-export function soakReport(r: SoakResult): string {
-  const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(1));
-  const lines = [
-    `Soak: ${r.minutes} min; actions ${Object.entries(r.actions)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}; errors ${r.errors.length}`,
-    '',
-    '| t (s) | backend RSS MiB | backend fds | agentctl RSS MiB (all) | agentctl fds | leases | handles | timers |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...r.samples.map(
-      (s) => `| ${s.atS} | ${f(s.backendRssMiB)} | ${s.backendFds} | ${f(s.agentctlRssMiB)} | ${s.agentctlFds} | ${s.leases} | ${s.handles} | ${s.timers} |`,
-    ),
-    '',
-    '| figure | after warm-up (2nd quarter) | last quarter | growth |',
-    '| --- | ---: | ---: | ---: |',
-    ...Object.entries(r.flat).map(([k, v]) => `| ${k} | ${f(v.warm)} | ${f(v.end)} | ${f(v.growth)} |`),
-    '',
-    `Process trees at the end (after every tab released): ${r.treeAtEnd.length ? '' : 'none'}`,
-    ...r.treeAtEnd.map((l) => `- ${l}`),
-    `Left over after the backend stopped: ${r.leftOver.length ? r.leftOver.join('; ') : 'nothing'}`,
-    `SQLite integrity_check: ${r.integrity}`,
-    ...(r.errors.length ? ['', 'Errors:', ...r.errors.slice(0, 20).map((e) => `- ${e}`)] : []),
-  ];
-  return lines.join('\n');
+async function leasesNow(stack: RunningStack): Promise<number> {
+  // A release is acknowledged before its slot is freed at the broker: wait for the count to settle.
+  let leases = NaN;
+  for (let i = 0; i < 30; i++) {
+    const text = await (await fetch(`${stack.url}${METRICS_PATH}`, { headers: authHeaders(), signal: AbortSignal.timeout(15_000) })).text();
+    leases = Number(/^kandev_lsp_leases ([0-9.]+)$/m.exec(text)?.[1] ?? NaN);
+    if (leases === 0) break;
+    await sleep(1_000);
+  }
+  return leases;
+}
+
+/** Typing: a burst of full-text changes, then a hover whose answer comes after all of them. */
+async function typeBurst(t: OpenTab, round: number, keys: number): Promise<void> {
+  const uri = uriOf(t.session, t.doc);
+  for (let i = 0; i < keys; i++) {
+    t.tab.notify('textDocument/didChange', {
+      textDocument: { uri, version: ++t.tab.version },
+      contentChanges: [{ text: `${t.doc.text}${t.doc.comment} soak ${round}.${i}\n` }],
+    });
+  }
+  await within(t.tab.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 1 } }), 60_000, 'hover');
+}
+
+/** Save: the editor's text written through the files API against the version it read. */
+async function save(stack: RunningStack, t: OpenTab, round: number): Promise<void> {
+  const path = apiPath('sessionFile', { id: t.session.id }, { path: t.doc.file });
+  const headers = { ...authHeaders(), Origin: stack.url };
+  const current = await fetch(`${stack.url}${path}`, { headers, signal: AbortSignal.timeout(30_000) });
+  if (!current.ok) throw new Error(`read before save ${current.status}`);
+  const { version } = (await current.json()) as { version: string };
+  const res = await fetch(`${stack.url}${path}`, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: `${t.doc.text}${t.doc.comment} saved ${round}\n`, baseVersion: version }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  await res.text();
+  if (!res.ok) throw new Error(`save ${res.status}`);
+}
+
+/** A server crash inside the budget: the lease restarts the server on the same socket. */
+async function crash(backend: number, t: OpenTab): Promise<void> {
+  const server = tree(backend).find((p) => commandOf(p).includes('fake-lsp-server') && hasMarker(p, CRASH_TARGET));
+  if (server === undefined) throw new Error('no kotlin server to crash');
+  const restarting = t.tab.next((m) => m.status === 'restarting');
+  const ready = t.tab.next((m) => m.status === 'ready');
+  process.kill(server, 'SIGKILL');
+  await within(restarting, 30_000, 'restarting');
+  const frame = await within(ready, 60_000, 'ready after the crash');
+  if (frame.resumed !== true) throw new Error('the restarted server was not resumed on the lease');
+  const synchronized = t.tab.next((m) => m.status === 'synchronized');
+  t.tab.notify('textDocument/didOpen', { textDocument: { uri: uriOf(t.session, t.doc), languageId: 'kotlin', version: ++t.tab.version, text: t.doc.text } });
+  t.tab.send({ control: 'attachment-ready' });
+  await within(synchronized, 30_000, 'synchronized after the crash');
+}
+
+interface Release {
+  server: ReleaseServer;
+  /** Served as the release's file name, per the host's CPU. */
+  name: string;
+}
+
+/** The fake server "released" as rust-analyzer: a gzip launcher with its sha256, on 127.0.0.1. */
+async function releasedRustAnalyzer(): Promise<Release> {
+  installFakeServer(mkdtempSync(join(tmpdir(), 'kandev-soak-fake-')), 'kotlin-lsp'); // builds the bundle if needed
+  const binary = gzipSync(Buffer.from(`#!/bin/sh\nexec "${process.execPath}" "${fakeServerBundle}" "$@"\n`));
+  const name = `rust-analyzer-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-unknown-linux-gnu.gz`;
+  const server = await startReleaseServer({ [name]: binary, [`${name}.sha256`]: `${createHash('sha256').update(binary).digest('hex')}  ${name}\n` });
+  return { server, name };
+}
+
+/**
+ * An install: a new session whose HOME has no rust-analyzer opens a rust tab, agentctl downloads,
+ * verifies and publishes the release, the server answers, the tab closes and the session stops.
+ */
+async function install(stack: RunningStack, workspace: string, release: Release, dir: string, round: number): Promise<void> {
+  const home = join(dir, `install-home-${round}`);
+  mkdirSync(home, { recursive: true });
+  // No rust-analyzer of the machine's (a rustup proxy) may be found first: the install is the point.
+  const path = taskPath()
+    .split(delimiter)
+    .filter((entry) => !existsSync(join(entry, 'rust-analyzer')))
+    .join(delimiter);
+  const task = await stack.createTask({
+    title: `soak install ${round}`,
+    workspace,
+    env: { PATH: path, HOME: home, KANDEV_RUST_ANALYZER_BASE_URL: release.server.baseUrl },
+  });
+  const session = await stack.startSession(task.id);
+  try {
+    const under: SessionUnderTest = { name: 'install', id: session.id, workspace, docs: [] };
+    const opened = await openTab(stack, under, { language: 'rust', file: 'main.rs', comment: '//', text: 'fn main() {}\n' });
+    const statuses = opened.tab.statuses.map((m) => m.status).filter((s) => typeof s === 'string');
+    if (!statuses.includes('installed')) throw new Error(`no install seen: ${statuses.join(', ')}`);
+    await within(
+      opened.tab.request('textDocument/hover', { textDocument: { uri: uriOf(under, opened.doc) }, position: { line: 0, character: 1 } }),
+      60_000,
+      'hover',
+    );
+    opened.tab.send({ control: 'release', reason: 'stop' });
+    await within(opened.tab.closed, 30_000, 'release');
+  } finally {
+    await stack.api(apiPath('sessionStop', { id: session.id }), { method: 'POST', body: {} });
+    rmSync(home, { recursive: true, force: true });
+  }
 }

@@ -4,10 +4,11 @@
 // Usage: node scripts/build.mjs [agentctl] [backend] [fake-lsp-server] [web] [web-test]   (no argument: all)
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installAddon } from './lib/watcherAddon.mjs';
 import { precompress } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,14 +61,15 @@ const targets = {
  * The file watcher's native addon (@parcel/watcher's prebuilt binary for this platform) beside the
  * one-file bundle, which loads it from there (apps/agentctl/src/watch/nativeWatcher.ts); the Local
  * Docker executor mounts it next to the bundle. A platform without a prebuild gets none, and
- * agentctl then polls what pages have in view.
+ * agentctl then polls what pages have in view. Never written in place: running agentctls have it
+ * loaded (scripts/lib/watcherAddon.mjs).
  */
 function copyWatcherAddon() {
   const libc = process.platform === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? '-glibc' : '-musl') : '';
   const target = join(root, 'apps/agentctl/dist/parcel-watcher.node');
   try {
     const pkg = createRequire(join(root, 'apps/agentctl/package.json')).resolve(`@parcel/watcher-${process.platform}-${process.arch}${libc}/package.json`);
-    copyFileSync(join(dirname(pkg), 'watcher.node'), target);
+    installAddon(join(dirname(pkg), 'watcher.node'), target);
   } catch (err) {
     rmSync(target, { force: true });
     console.warn(`no @parcel/watcher addon for ${process.platform}-${process.arch}${libc}: agentctl will poll (${err.message})`);

@@ -21,7 +21,7 @@ import { ExecutorRegistry } from './executors/registry.js';
 import { createLogger, type Logger } from './base/log.js';
 import type { BrokerMetrics, LeaseView } from './lsp/broker/index.js';
 import { BrokerRuntime } from './lsp/brokerRuntime.js';
-import { systemClock, type Clock } from '@kandev/kit';
+import { pendingSystemClockTimers, systemClock, type Clock } from '@kandev/kit';
 import { keepLogsFor } from './base/logRetention.js';
 import { LspGateway } from './lsp/gateway.js';
 import { EventsGateway } from './events/eventsGateway.js';
@@ -31,6 +31,7 @@ import { taskHostStreamOpener } from './lsp/taskHostStreams.js';
 import type { TaskHostPinView } from './sessions/taskHostPins.js';
 import { createBackendMetrics } from './metrics/backendMetrics.js';
 import { registerLeaseMetrics } from './metrics/leaseMetrics.js';
+import { registerProcessMetrics } from './metrics/processMetrics.js';
 import { messageOf } from './base/result.js';
 import { AccessGate } from './security/accessGate.js';
 import { loadAccessToken, type AccessToken } from './security/accessToken.js';
@@ -180,6 +181,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   sessions.onEnded((sessionId) => runtime.sessionStopped(sessionId));
   settings.onChange(({ next }) => runtime.settingsChanged(next));
   registerLeaseMetrics(metrics.registry, () => runtime.metrics());
+  registerProcessMetrics(metrics.registry, { activeResources: () => process.getActiveResourcesInfo(), clockTimers: pendingSystemClockTimers });
   // The live workspace: one agentctl events stream per session, fanned out to its pages. It never
   // touches the reclaimer, so a page that only listens does not keep a task host running.
   const eventsHub = new SessionEventsHub(eventsUpstreamOpener({ liveEndpoint: (id) => sessions.liveHost(id)?.endpoint, keepalive }), log);

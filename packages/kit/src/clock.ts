@@ -46,14 +46,26 @@ function unref(handle: TimerHandle): void {
   if (typeof handle === 'object' && handle !== null && 'unref' in handle) (handle as { unref(): void }).unref();
 }
 
+/**
+ * systemClock timers still pending (scheduled and not yet fired or disposed, plus every `every`
+ * not disposed). Its timers are unref'd, so Node's own count of active resources leaves them out;
+ * this is the figure that shows a timer leak (the backend's /metrics reads it).
+ */
+let pendingSystemTimers = 0;
+export function pendingSystemClockTimers(): number {
+  return pendingSystemTimers;
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   schedule(atMs, fire) {
     let timer: TimerHandle | undefined;
+    pendingSystemTimers++;
     const arm = (): void => {
       const delay = atMs - Date.now();
       if (delay <= 0) {
         timer = undefined;
+        pendingSystemTimers--;
         fire();
         return;
       }
@@ -63,14 +75,20 @@ export const systemClock: Clock = {
     timer = setTimeout(arm, Math.max(0, Math.min(atMs - Date.now(), MAX_TIMEOUT_MS)));
     unref(timer);
     return toDisposable(() => {
-      if (timer !== undefined) clearTimeout(timer);
+      if (timer === undefined) return;
+      clearTimeout(timer);
       timer = undefined;
+      pendingSystemTimers--;
     });
   },
   every(intervalMs, fire) {
     const handle = setInterval(fire, intervalMs);
     unref(handle);
-    return toDisposable(() => clearInterval(handle));
+    pendingSystemTimers++;
+    return toDisposable(() => {
+      clearInterval(handle);
+      pendingSystemTimers--;
+    });
   },
 };
 

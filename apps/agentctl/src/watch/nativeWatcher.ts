@@ -57,6 +57,17 @@ function isMusl(): boolean {
 
 let binding: ParcelBinding | undefined;
 
+/**
+ * The addon's options for one watch. The backend is named on Linux: left to autodetect, the addon
+ * first asks a shell whether watchman is installed and never reaps that `sh`, leaving a zombie
+ * child in agentctl for every backend it starts. Elsewhere the platform default has no such check
+ * worth avoiding here (macOS and Windows builds are not run by agentctl today).
+ */
+export function parcelOptions(platform: NodeJS.Platform, ignore: string[]): { ignorePaths: string[]; backend?: 'inotify' } {
+  // Plain folder paths only (no globs): the addon then skips them while crawling.
+  return platform === 'linux' ? { ignorePaths: ignore, backend: 'inotify' } : { ignorePaths: ignore };
+}
+
 /** @parcel/watcher, loaded on first use; a load failure rejects the subscribe (polling takes over). */
 export const parcelWatcher: NativeWatcher = {
   async subscribe(root, ignore, onEvents, onError) {
@@ -66,8 +77,7 @@ export const parcelWatcher: NativeWatcher = {
       if (err) onError(err);
       else onEvents(events);
     };
-    // Plain folder paths only (no globs): the addon then skips them while crawling.
-    const options = { ignorePaths: ignore };
+    const options = parcelOptions(process.platform, ignore);
     await native.subscribe(root, listener, options);
     let closed: Promise<void> | undefined;
     const close = () => (closed ??= native.unsubscribe(root, listener, options).catch(() => undefined));

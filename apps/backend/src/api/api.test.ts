@@ -218,6 +218,13 @@ describe('metrics', () => {
     expect(metrics.text).toContain('# TYPE kandev_lsp_connections_opened_total counter');
     expect(metrics.text).toContain('# TYPE kandev_lsp_connections_closed_total counter');
   });
+
+  it("exposes the backend process's own resources: its listening socket and the clock's timers", async () => {
+    const metrics = await call('GET', '/metrics');
+    // The server under test listens: Node reports that socket among the process's active resources.
+    expect(Number(/^kandev_process_active_resources\{type="TCPServerWrap"\} (\d+)$/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(metrics.text).toMatch(/^# TYPE kandev_process_clock_timers gauge\nkandev_process_clock_timers \d+$/m);
+  });
 });
 
 describe('static web app', () => {

@@ -1,0 +1,74 @@
+/** The soak's result as Markdown: one row per checkpoint, then what grew from warm-up to the end. */
+import type { SoakResult } from '../soak.js';
+import type { Checkpoint } from './checkpoint.js';
+
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+const total = (r: Record<string, number>) => Object.values(r).reduce((s, n) => s + n, 0);
+const agentctlsOf = (c: Checkpoint, name: string) => c.agentctls.filter((a) => a.name === name);
+const agentctl = (c: Checkpoint, name: string) => {
+  const found = agentctlsOf(c, name);
+  return found.length ? found.map((a) => `${f1(a.rssMiB)} / ${a.fds}`).join(', ') : '-';
+};
+
+/** The figures whose drift tells a leak, read off a checkpoint. */
+export const FIGURES: Record<string, (c: Checkpoint) => number> = {
+  'backend RSS MiB': (c) => c.backendRssMiB,
+  'backend fds': (c) => c.backendFds,
+  'backend active resources': (c) => total(c.resources),
+  'backend Timeout (ref’d timers)': (c) => c.resources.Timeout ?? 0,
+  'backend clock timers': (c) => c.clockTimers,
+  'agentctl demo RSS MiB': (c) => agentctlsOf(c, 'demo')[0]?.rssMiB ?? NaN,
+  'agentctl demo fds': (c) => agentctlsOf(c, 'demo')[0]?.fds ?? NaN,
+  'agentctl kotlin RSS MiB': (c) => agentctlsOf(c, 'kotlin')[0]?.rssMiB ?? NaN,
+  'agentctl kotlin fds': (c) => agentctlsOf(c, 'kotlin')[0]?.fds ?? NaN,
+  'processes under the backend': (c) => c.processes,
+  zombies: (c) => c.zombies.length,
+};
+
+export function soakReport(r: SoakResult): string {
+  const points = r.checkpoints;
+  // Warm-up: the first checkpoint at or after a fifth of the run (every server started and typed at).
+  const warmIndex = Math.max(
+    1,
+    points.findIndex((c) => c.atS >= (r.minutes * 60) / 5),
+  );
+  const warm = points[Math.min(warmIndex, points.length - 1)];
+  const end = points.at(-1);
+  const intervals = Math.max(1, points.length - 1 - Math.min(warmIndex, points.length - 1));
+  const lines = [
+    `Soak: ${r.minutes} min, seed ${r.seed} (BENCH_SOAK_SEED=${r.seed} to drive the same choices); actions ${Object.entries(r.actions)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; errors ${r.errors.length}`,
+    '',
+    'agentctl cells are RSS MiB / open fds of each agentctl serving that session ("install" ones come and go).',
+    '',
+    '| t (s) | backend RSS MiB | backend fds | active resources (Timeout) | clock timers | leases (detached) | agentctl demo | agentctl kotlin | agentctl install | processes | marked | zombies |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...points.map(
+      (c) =>
+        `| ${c.atS} | ${f1(c.backendRssMiB)} | ${c.backendFds} | ${total(c.resources)} (${c.resources.Timeout ?? 0}) | ${c.clockTimers} | ${c.leases} (${c.leasesDetached}) | ${agentctl(c, 'demo')} | ${agentctl(c, 'kotlin')} | ${agentctl(c, 'install')} | ${c.processes} | ${c.marked} | ${c.zombies.length} |`,
+    ),
+    '',
+    warm && end
+      ? `| figure | after warm-up (${warm.atS} s) | end (${end.atS} s) | growth | per checkpoint |`
+      : '| figure | after warm-up | end | growth | per checkpoint |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...(warm && end
+      ? Object.entries(FIGURES).map(([name, read]) => {
+          const growth = read(end) - read(warm);
+          return `| ${name} | ${f1(read(warm))} | ${f1(read(end))} | ${f1(growth)} | ${f1(growth / intervals)} |`;
+        })
+      : []),
+    '',
+    `Active resources by type at the end: ${end ? JSON.stringify(end.resources) : '-'}`,
+    `Zombies seen: ${[...new Set(points.flatMap((c) => c.zombies))].join('; ') || 'none'}`,
+    `Leases once every tab was released: ${r.leasesAfterRelease}`,
+    `Process trees under the backend at the end (after every tab released, before the stop): ${r.treeAtEnd.length ? '' : 'none'}`,
+    ...r.treeAtEnd.map((l) => `- ${l}`),
+    `Left over after the backend stopped (its trees, and anything carrying the run's marker): ${r.leftOver.length ? r.leftOver.join('; ') : 'nothing'}`,
+    `SQLite integrity_check: ${r.integrity}`,
+    ...(r.errors.length ? ['', 'Errors:', ...r.errors.slice(0, 30).map((e) => `- ${e}`)] : []),
+  ];
+  return lines.join('\n');
+}
