@@ -7,11 +7,10 @@
  * same page back with its text. A tampered token file is replaced at start: the fresh token signs
  * in, the planted one is refused.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACCESS_TOKEN_FILE, API_ROUTES, type Session, type Task } from '@kandev/protocol';
+import { ACCESS_TOKEN_FILE, API_ROUTES } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessCookies } from '../support/access.js';
@@ -19,47 +18,10 @@ import { launchChromium, newContext, type LaunchedBrowser } from '../support/bro
 import { ensureBuilt } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { lspStatus, openFile, openSession, placeCaret, sessionModelText, waitForLspState } from '../support/page.js';
-import { copyDemoWorkspace, startStack, taskPath, type RunningStack } from '../support/stack.js';
+import { demoSession, fileTokenEnv, freePort, tokenIn } from '../support/revoke.js';
+import { startStack, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The stack's env with the token in the file under KANDEV_HOME (an empty KANDEV_TOKEN is no token). */
-function fileTokenEnv(home: string, port: number): Record<string, string> {
-  return { KANDEV_HOME: home, KANDEV_PORT: String(port), KANDEV_TOKEN: '', KANDEV_RESTART_GRACE_MS: '90000', KANDEV_LOG_STDERR: '0' };
-}
-
-const tokenIn = (home: string) => readFileSync(join(home, ACCESS_TOKEN_FILE), 'utf8').trim();
-
-async function call<T>(stack: RunningStack, token: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path} -> ${res.status}`);
-  return (await res.json()) as T;
-}
-
-async function demoSession(stack: RunningStack, token: string): Promise<string> {
-  const task = await call<Task>(stack, token, API_ROUTES.tasks, {
-    title: 'Access',
-    executor: 'local_pc',
-    repositories: [{ path: copyDemoWorkspace() }],
-    env: { PATH: taskPath() },
-  });
-  return (await call<Session>(stack, token, `/api/tasks/${task.id}/sessions`, {})).id;
-}
 
 /** Every WebSocket the page opens and every sign-in check it asks, in the page (kept across reconnects). */
 async function recordConnections(page: Page): Promise<void> {

@@ -3,9 +3,14 @@
  * the API, opened from the task list as a user would. The session view shows the localized copy of
  * close code 4004 with the executor's name instead of a file tree or a generic "start failed"; the
  * backend starts no agentctl, the page opens no /lsp WebSocket, and opening it again reopens the
- * same failed session rather than recording another refused start.
+ * same failed session rather than recording another refused start. A link straight to a file in
+ * such a session mounts no editor either.
+ *
+ * The tasks name a real folder (a copy of the demo workspace), so that a backend that ran them
+ * anyway would really start agentctl there and a page that trusted it would really open the file:
+ * each "nothing started" check has something to find when the executor check is taken out.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +20,7 @@ import { repoRoot } from '../support/build.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { startEditorStack } from '../support/page.js';
-import type { RunningStack } from '../support/stack.js';
+import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
@@ -48,6 +53,19 @@ function descendantCommands(pid: number): string[] {
   });
 }
 
+/** What the backend logs about a refused session: its failed start, then any /lsp socket it refused. */
+const REFUSAL_EVENTS = new Set(['session_failed', 'lsp_refused', 'lsp_closed']);
+
+/** The backend's structured log lines (logs/backend.log) that name `sessionId`. */
+function backendLogEvents(home: string, sessionId: string): Array<{ event: string; reason?: string }> {
+  const path = join(home, 'logs', 'backend.log');
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(sessionId))
+    .map((line) => JSON.parse(line) as { event: string; reason?: string });
+}
+
 describe.runIf(run)('S26 unsupported executors in the browser', () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
@@ -61,7 +79,7 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     browser = await launchChromium();
     for (const executor of ['remote_docker', 'ssh'] as const) {
       tasks[executor] = await stack.api<Task>('/api/tasks', {
-        body: { title: `Deploy via ${executor}`, executor, repositories: [{ path: '/workspace/app' }] },
+        body: { title: `Deploy via ${executor}`, executor, repositories: [{ path: copyDemoWorkspace() }] },
       });
     }
   });
@@ -146,9 +164,67 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
     expect((await sessionsOf(tasks.ssh!.id)).map((s) => s.status)).toEqual(['failed']);
   });
 
-  it('S26 the backend started no agentctl and the pages opened no /lsp WebSocket', () => {
+  /**
+   * What a start leaves behind, for every session recorded for these tasks: the backend's log lines
+   * about it (once its refusal is written: the log is written asynchronously) and agentctl's own log
+   * file, which the backend names before it spawns agentctl and agentctl writes itself.
+   */
+  async function expectNothingStarted(): Promise<void> {
+    const recorded = [...(await sessionsOf(tasks.remote_docker!.id)), ...(await sessionsOf(tasks.ssh!.id))];
+    expect(recorded.length).toBeGreaterThanOrEqual(2);
+    for (const session of recorded) {
+      await expect.poll(() => backendLogEvents(stack.home, session.id).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Its refusal, and the refusals of /lsp sockets for it: nothing that starts, runs or resumes a task host.
+      const events = backendLogEvents(stack.home, session.id);
+      expect(events[0]).toMatchObject({ event: 'session_failed', reason: 'executor_unsupported' });
+      expect(events.filter((e) => !REFUSAL_EVENTS.has(e.event))).toEqual([]);
+      expect(events.filter((e) => e.event === 'lsp_refused').every((e) => e.reason === 'executor_unsupported')).toBe(true);
+      expect(existsSync(join(stack.home, 'logs', `agentctl-${session.id}.log`)), session.id).toBe(false);
+    }
     expect(descendantCommands(stack.process.pid!).filter((cmd) => cmd.includes('agentctl'))).toEqual([]);
+  }
+
+  it('S26 the backend started no agentctl (no session_starting, no agentctl log) and the pages opened no /lsp WebSocket', async () => {
+    await expectNothingStarted();
     expect(lspSockets).toEqual([]);
+  });
+
+  it('S26 a link that opens src/main.ts in the remote_docker session mounts no editor: the notice instead, no file read, no model, no /lsp socket', async () => {
+    const page = await pageFor(browser.browser, 'desktop');
+    const task = tasks.remote_docker!;
+    // The session opening from the list recorded; when this test runs alone, a start through the API
+    // (refused with 422, which still records the failed session).
+    if ((await sessionsOf(task.id)).length === 0) await stack.startSession(task.id).catch(() => undefined);
+    const refused = (await sessionsOf(task.id))[0]!;
+    const fileRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith(`/api/sessions/${refused.id}/file`)) fileRequests.push(request.url());
+    });
+    const socketsBefore = lspSockets.length;
+    await page.goto(`${stack.url}/#/sessions/${refused.id}?file=src/main.ts&line=1&column=1`);
+    // Whichever the page settles on first: the notice, an editor on the file, or an ended session.
+    await page
+      .locator(`[data-testid="session-view"][data-session-id="${refused.id}"]`)
+      .locator('[data-testid="session-unsupported"], [data-testid="editor"], [data-testid="session-ended"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid="editor"]').count()).toBe(0);
+    await expectNotice(page, 'remote_docker', 'en');
+    expect(await page.locator('[data-testid="editor"], [data-testid="editor-tab"]').count()).toBe(0);
+    // The page has painted what it has: still no editor, no model of the file, nothing read or opened.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    expect(await page.locator('.monaco-editor, [data-testid="editor"]').count()).toBe(0);
+    // No Monaco model of this session at all (none when Monaco was never even loaded).
+    const models = await page.evaluate((sid) => {
+      const monaco = (window as any).__kandev?.monaco;
+      return monaco
+        ? (monaco.editor.getModels() as Array<{ uri: { authority: string; path: string } }>).filter((m) => m.uri.authority === sid).map((m) => m.uri.path)
+        : [];
+    }, refused.id);
+    expect(models).toEqual([]);
+    expect(fileRequests).toEqual([]);
+    expect(lspSockets.slice(socketsBefore)).toEqual([]);
+    await page.context().close();
   });
 
   it('S26 an editor that starts LSP for the session anyway (its signed-in /lsp socket) is refused with 4004 and nothing starts or resumes', async () => {
@@ -168,7 +244,7 @@ describe.runIf(run)('S26 unsupported executors in the browser', () => {
       `/lsp/${refused.id}?language=typescript`,
     );
     expect(close).toEqual({ code: CloseCode.ExecutorUnsupported, frames: [] });
-    expect(descendantCommands(stack.process.pid!).filter((cmd) => cmd.includes('agentctl'))).toEqual([]);
+    await expectNothingStarted();
     expect((await sessionsOf(tasks.remote_docker!.id)).map((s) => [s.id, s.status])).toEqual([[refused.id, 'failed']]);
     await context.close();
   });

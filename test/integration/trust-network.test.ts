@@ -14,8 +14,8 @@ import { CLIENT_CAPABILITIES, LeaseClient, startLeaseBackend, startSession, type
  * The witness is an HTTP listener on 127.0.0.1 that the repository's files point at and that must
  * never be contacted while the workspace is untrusted: a YAML `$schema` modeline and a JSON
  * `$schema`. Trusted, the same files make the same servers contact it: that proves the test can fail.
- * (bash-language-server's explainshell lookup is not here: configured through the user's settings
- * it made no request even when trusted, so it could not witness anything.)
+ * (bash-language-server's explainshell lookup is witnessed in the browser, where the editor's
+ * client pulls the user's shell settings: test/e2e/trust-network-shell.test.ts.)
  * Each wait ends on the server's answer that comes after its fetch was tried (diagnostics of a
  * validation that resolved the schema), never on a clock.
  */

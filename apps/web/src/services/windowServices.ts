@@ -4,6 +4,7 @@ import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { serverLocale } from '../i18n/i18n.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
+import { preloadCodicons } from '../lib/monaco/preloadCodicons.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
@@ -192,6 +193,8 @@ export function createWindowServices(): WindowServices {
   let monacoPromise: Promise<MonacoApi> | undefined;
   const loadMonaco = (): Promise<MonacoApi> => {
     monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco, setMonacoWorkers }) => {
+      // Its icon font now, while signed in: fetched at the first icon, it could be refused once signed out.
+      void preloadCodicons();
       setMonacoWorkers(typescriptWorker);
       for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorker.open('builtin provider') })) store.add(d);
       // A constant at build time: the production bundle drops this branch and the hooks module.

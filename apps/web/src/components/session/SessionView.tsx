@@ -2,6 +2,7 @@ import { ArrowLeft, Plus, Square } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormFactor } from '../../app/hooks.js';
+import { useSnapshot } from '../../app/useSnapshot.js';
 import { sessionHash } from '../../app/route.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
@@ -25,14 +26,17 @@ interface SessionViewProps {
 export function SessionView({ sessionId, initialFile, initialPosition }: SessionViewProps) {
   const { t, i18n } = useTranslation();
   const { t: tw } = useTranslation('workbench');
-  const { api, sessions } = useServices();
+  const { api, sessions, access } = useServices();
+  // Signed out, the page hears nothing more about the session and could not stop it: its last
+  // known state would be a claim, so the header says it is unknown and offers no Stop.
+  const signedOut = useSnapshot(access.onDidChange, () => access.state) === 'signed-out';
   const form = useFormFactor();
   const { info, setSession } = useSessionInfo(sessionId);
   const [busy, setBusy] = useState<'stopping' | 'starting' | undefined>();
   const [failure, setFailure] = useState<'stop' | 'start' | undefined>();
   const session = info.state === 'loaded' ? info.session : undefined;
   const task = info.state === 'loaded' ? info.task : undefined;
-  const live = session?.status === 'running' || session?.status === 'starting';
+  const live = !signedOut && (session?.status === 'running' || session?.status === 'starting');
   // Until the session and its task are known, mount nothing that could list files or open an /lsp
   // socket: an unsupported executor (S26) must not get either.
   const body = session ? sessionBody(session, task) : info.state === 'loading' ? 'loading' : 'workbench';
@@ -88,7 +92,7 @@ export function SessionView({ sessionId, initialFile, initialPosition }: Session
           </h1>
           <div className="session-meta">
             {task && <ExecutorBadge executor={task.executor} testId="session-executor" />}
-            {session && <SessionStateBadge status={session.status} testId="session-state" />}
+            {session && <SessionStateBadge status={signedOut ? 'unknown' : session.status} testId="session-state" />}
             {session && <span className="meta-text">{tw('sessions.startedAt', { time: formatStartTime(session.createdAt, i18n.language) })}</span>}
           </div>
         </div>
