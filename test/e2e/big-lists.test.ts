@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { emulateScheme, screenshot } from '../support/app.js';
+import { emulateScheme, screenshot, seriousAxeViolations } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { documentOverflowsHorizontally, openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
@@ -104,12 +104,31 @@ describe.runIf(run)('big lists stay light: Outline and Problems are virtualized 
     await page.context().close();
   });
 
-  it('phone: the viewer opens the 40,000-line file without a language server and without overflowing', async () => {
-    const page = await (await newContext(browser.browser, 'phone')).newPage();
-    await openSession(page, stack.url, sessionId);
-    await openFile(page, 'src/big.ts');
-    expect(await documentOverflowsHorizontally(page)).toBe(false);
-    await screenshot(page, 'big-file-phone-light');
-    await page.context().close();
-  });
+  it.each(['light', 'dark'] as const)(
+    'phone %s: the read-only viewer draws a window of the 40,001 lines, reaches the last one and passes axe',
+    async (scheme) => {
+      const page = await (await newContext(browser.browser, 'phone')).newPage();
+      await emulateScheme(page, scheme);
+      await openSession(page, stack.url, sessionId);
+      await openFile(page, 'src/big.ts');
+      const text = page.locator('[data-testid="readonly-lines"]');
+      // The file's 40,000 lines and the empty one after its last newline.
+      await page.locator(`[data-testid="readonly-lines"][data-rows="${OUTLINE_ROWS + 1}"]`).waitFor();
+      await page.locator('[data-testid="readonly-line"]').first().waitFor();
+      const drawn = await page.locator('[data-testid="readonly-line"]').count();
+      expect(drawn).toBeGreaterThanOrEqual(10);
+      expect(drawn).toBeLessThanOrEqual(200);
+      expect(await documentOverflowsHorizontally(page)).toBe(false);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, `big-file-phone-${scheme}`);
+      await text.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      const last = page.locator(`[data-testid="readonly-line"][data-line="${OUTLINE_ROWS}"]`);
+      await last.waitFor();
+      expect(await last.innerText()).toContain(`export const v${OUTLINE_ROWS - 1}: number = ${OUTLINE_ROWS - 1};`);
+      expect(await page.locator('[data-testid="readonly-line"]').count()).toBeLessThanOrEqual(200);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, `big-file-phone-end-${scheme}`);
+      await page.context().close();
+    },
+  );
 });

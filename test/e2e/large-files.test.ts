@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LARGE_FILE_BYTES, LARGE_FILE_LINES, MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
+import { LARGE_FILE_BYTES, LARGE_FILE_LINES, MAX_OPEN_FILE_BYTES, MAX_SAVE_BYTES } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from '../support/app.js';
@@ -24,6 +24,9 @@ function bigJson(bytes: number): string {
   const record = '  {"id": 123456, "name": "a record of the big file", "tags": ["x", "y", "z"]},\n';
   return `[\n${record.repeat(Math.ceil(bytes / record.length))}  {"id": 0}\n]\n`;
 }
+
+/** The files API's one-file route (GET reads, PUT saves). */
+const isFileRoute = (url: URL) => url.pathname.endsWith('/file');
 
 describe.runIf(run)('large files open in large-file mode; too large ones say why (real typescript-language-server)', () => {
   let stack: RunningStack;
@@ -99,6 +102,31 @@ describe.runIf(run)('large files open in large-file mode; too large ones say why
     await withEditor(page, (editor, monaco) => editor.getModel().applyEdits([{ range: new monaco.Range(1, 2, 1, 2), text: ' ' }]));
     await page.getByTestId('save').click();
     await page.locator('[data-testid="save-conflict"][data-path="data/big.json"]').waitFor({ timeout: 60_000 });
+  });
+
+  it('a save refused as too large says so, with the limit, and keeps the edits', async () => {
+    // The task host's real refusal is covered by test/integration/large-save.test.ts; here only the
+    // page's answer to it matters, so the PUT is answered with that refusal without a 64 MiB buffer.
+    await page.route(isFileRoute, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 413,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'too_large', message: 'too large' }, limit: MAX_SAVE_BYTES }),
+          })
+        : route.fallback(),
+    );
+    await page.locator('[data-testid="editor-tab"][data-path="data/big.json"] .tab-label').click();
+    await withEditor(page, (editor, monaco) => editor.getModel().applyEdits([{ range: new monaco.Range(1, 2, 1, 2), text: ' ' }]));
+    await page.getByTestId('save').click();
+    const refused = page.getByTestId('save-too-large');
+    await refused.waitFor();
+    expect(await refused.innerText()).toBe(
+      'data/big.json was not saved: it is larger than 64 MiB, the most the editor saves. Your edits are still here; make the file smaller, or change it with a tool on the task host.',
+    );
+    expect(await page.locator('[data-testid="editor-tab"][data-path="data/big.json"]').getAttribute('data-dirty')).toBe('true');
+    await screenshot(page, 'save-too-large-desktop-light');
+    await page.unroute(isFileRoute);
   });
 
   it('a file over the limit is refused with why and what to do, not "could not open"', async () => {

@@ -35,7 +35,7 @@ import { registerProcessMetrics } from './metrics/processMetrics.js';
 import { messageOf } from './base/result.js';
 import { AccessGate } from './security/accessGate.js';
 import { loadAccessToken, type AccessToken } from './security/accessToken.js';
-import { jsonContentTypeAllowed } from './security/contentType.js';
+import { fileBytesContentType, jsonContentTypeAllowed } from './security/contentType.js';
 import { hostAllowed, isLoopbackName, originAllowed, type OriginPolicy } from './security/origin.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './security/privateFiles.js';
 import { signIn, writeUnauthenticatedStatic } from './security/signIn.js';
@@ -335,12 +335,13 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Req
     writeReply(res, errorOf('forbidden', 'this origin may not change anything here'));
     return;
   }
-  if (changesState && !jsonContentTypeAllowed(req)) {
+  const match = router.match(req.method ?? 'GET', url.pathname);
+  const bytesAllowed = match.kind === 'found' && match.acceptsBytes && fileBytesContentType(req);
+  if (changesState && !jsonContentTypeAllowed(req) && !bytesAllowed) {
     log.warn('request_refused', { reason: 'content_type_not_json', method: req.method });
     writeReply(res, errorOf('unsupported_media_type', 'send the body as Content-Type: application/json'));
     return;
   }
-  const match = router.match(req.method ?? 'GET', url.pathname);
   if (match.kind === 'not_found') {
     writeReply(res, errorOf('not_found', `no such endpoint: ${req.method} ${url.pathname}`));
     return;

@@ -61,6 +61,19 @@ export interface WriteFileRequest {
   content: string;
   baseVersion?: string;
 }
+/**
+ * A save's body is the file's raw bytes with this content type; the version the client read goes in
+ * the WRITE_BASE_VERSION_PARAM query parameter (absent: write whatever is on disk; empty: the file
+ * must not exist).
+ */
+export const FILE_BYTES_CONTENT_TYPE = 'application/octet-stream';
+export const WRITE_BASE_VERSION_PARAM = 'baseVersion';
+/** 413 `too_large` of a read or a save: the limit in bytes (and, for a read, the file's size). */
+export interface TooLargeResponse {
+  error: ApiError;
+  limit: number;
+  size?: number;
+}
 export interface WriteFileResponse {
   version: string;
 }

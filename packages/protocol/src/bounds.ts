@@ -47,6 +47,23 @@ export const MAX_OPEN_FILE_BYTES = 64 * 1024 * 1024;
 /** A write body may be JSON-escaped content: room for twice the largest file, refused unread beyond. */
 export const MAX_WRITE_BODY_BYTES = 2 * MAX_OPEN_FILE_BYTES + 1024 * 1024;
 /**
+ * A save sent as the file's raw bytes (FILE_BYTES_CONTENT_TYPE): at most this many bytes, the most
+ * the editor opens. Every hop streams the body and counts while it streams, so a larger one is
+ * refused with 413 `too_large` and `limit` (TooLargeResponse) after at most this many bytes,
+ * never buffered whole; agentctl stages it in a temp file and renames it over the file.
+ */
+export const MAX_SAVE_BYTES = MAX_OPEN_FILE_BYTES;
+/**
+ * The older JSON form of a save (`{"content","baseVersion"}`, for scripts) is parsed whole, so it
+ * stays small; the editor sends raw bytes.
+ */
+export const MAX_JSON_SAVE_BODY_BYTES = 1024 * 1024;
+/**
+ * A streamed save's inactivity bound on the backend's hop to agentctl: restarted by every chunk,
+ * so a slow large upload is never cut by a whole-request timer, while a stalled one is.
+ */
+export const SAVE_IDLE_TIMEOUT_MS = 30_000;
+/**
  * Above either bound the editor opens a file in large-file mode: no language server sync (a didOpen
  * must stay well inside LSP_MAX_BODY_BYTES once JSON-escaped), no syntax colouring, folding or
  * minimap, and a one-line notice that says so and why.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_WRITE_BODY_BYTES, TASK_HOST_PATHS, isRecord, scanJsonNesting, type WriteFileRequest } from '@kandev/protocol';
+import { MAX_WRITE_BODY_BYTES, TASK_HOST_PATHS } from '@kandev/protocol';
 import { readBoundedBody } from '@kandev/node-transport';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../base/log.js';
@@ -9,7 +9,7 @@ import { streamWorkspaceFile } from './readStream.js';
 import type { FilesResult } from '../base/filesResult.js';
 import type { SearchEngineChoice } from './search.js';
 import { handleSearch } from './searchRoute.js';
-import { writeWorkspaceFile } from './write.js';
+import { handleWrite } from './writeRoute.js';
 import type { Workspace } from './workspace.js';
 
 function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, route: string): void {
@@ -19,21 +19,6 @@ function answer<T>(res: ServerResponse, result: FilesResult<T>, logger: Logger, 
   }
   if (result.error.code === 'path_outside_workspace') logger.log('warn', 'path_refused', { route });
   sendError(res, result.error.status, result.error.code, result.error.message);
-}
-
-function parseWriteRequest(text: string): WriteFileRequest | undefined {
-  let value: unknown;
-  if (scanJsonNesting(text).tooDeep) return undefined;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value)) return undefined;
-  const { content, baseVersion } = value;
-  if (typeof content !== 'string') return undefined;
-  if (baseVersion !== undefined && typeof baseVersion !== 'string') return undefined;
-  return { content, baseVersion };
 }
 
 /** The files API of docs/internals.md. Returns false when the path is not one of its routes. */
@@ -61,20 +46,7 @@ export async function handleFilesRoute(
         return true;
       }
       if (req.method === 'PUT') {
-        const body = await readBoundedBody(req, MAX_WRITE_BODY_BYTES);
-        if (!body.ok) {
-          if (body.reason === 'too_large') sendError(res, 413, 'too_large', 'request body is too large');
-          else res.destroy();
-          return true;
-        }
-        const request = parseWriteRequest(body.text);
-        if (!request) {
-          sendError(res, 400, 'bad_request', 'body must be {"content": string, "baseVersion"?: string}');
-          return true;
-        }
-        const outcome = await writeWorkspaceFile(workspace, path, request.content, request.baseVersion);
-        if (!outcome.ok && 'currentVersion' in outcome) sendError(res, 409, 'conflict', outcome.error.message, { currentVersion: outcome.currentVersion });
-        else answer(res, outcome, logger, 'file');
+        await handleWrite(workspace, path, req, res, url, logger);
         return true;
       }
       break;

@@ -9,14 +9,22 @@ export interface RouteContext {
 
 export type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
 
+/** What a route's body may be: JSON (every write route), or a file's raw bytes too (a save). */
+export interface RouteOptions {
+  acceptsBytes?: boolean;
+}
+
 interface Route {
   method: string;
   segments: string[];
   handler: Handler;
+  acceptsBytes: boolean;
 }
 
 export type RouteMatch =
-  { kind: 'found'; handler: Handler; params: Record<string, string> } | { kind: 'method_not_allowed'; allow: string[] } | { kind: 'not_found' };
+  | { kind: 'found'; handler: Handler; params: Record<string, string>; acceptsBytes: boolean }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'not_found' };
 
 /**
  * Method + path patterns with `:name` segments; nothing else. A path that exists under another
@@ -25,8 +33,8 @@ export type RouteMatch =
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method: method.toUpperCase(), segments: split(pattern), handler });
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    this.routes.push({ method: method.toUpperCase(), segments: split(pattern), handler, acceptsBytes: options.acceptsBytes === true });
     return this;
   }
 
@@ -38,8 +46,8 @@ export class Router {
     return this.add('POST', pattern, handler);
   }
 
-  put(pattern: string, handler: Handler): this {
-    return this.add('PUT', pattern, handler);
+  put(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add('PUT', pattern, handler, options);
   }
 
   /** Every registered route as `METHOD /pattern` pairs (the access tests enumerate them). */
@@ -62,7 +70,7 @@ export class Router {
     for (const route of this.routes) {
       const params = matchSegments(route.segments, segments);
       if (!params) continue;
-      if (route.method === wanted) return { kind: 'found', handler: route.handler, params };
+      if (route.method === wanted) return { kind: 'found', handler: route.handler, params, acceptsBytes: route.acceptsBytes };
       allow.push(route.method);
     }
     return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };

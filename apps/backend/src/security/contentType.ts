@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { FILE_BYTES_CONTENT_TYPE } from '@kandev/protocol';
 
 /**
  * JSON APIs take JSON only. A cross-site form or `fetch` without preflight can send `text/plain`
@@ -16,4 +17,12 @@ function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
   return length !== undefined && length !== '0';
+}
+
+/**
+ * A save's raw bytes (FILE_BYTES_CONTENT_TYPE), for the routes that take them. Like JSON, it is not
+ * a type a cross-site form or a fetch without preflight can send.
+ */
+export function fileBytesContentType(req: IncomingMessage): boolean {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === FILE_BYTES_CONTENT_TYPE;
 }

@@ -72,3 +72,82 @@ describe('AgentctlClient health', () => {
     expect(await new AgentctlClient(endpoint).health(5_000)).toEqual({ ok: false, error: 'agentctl health: repoSubpaths must be an array of strings' });
   });
 });
+
+describe('AgentctlClient.upload: a save streamed through', () => {
+  /** A body whose chunks the test releases one at a time (`next`), or ends (`end`). */
+  function heldBody() {
+    const waiting: Array<(chunk: Buffer | undefined) => void> = [];
+    let pulled: () => void = () => undefined;
+    async function* body() {
+      for (;;) {
+        const chunk = await new Promise<Buffer | undefined>((resolve) => {
+          waiting.push(resolve);
+          pulled();
+        });
+        if (!chunk) return;
+        yield chunk;
+      }
+    }
+    /** Settles once the upload asks for the next chunk. */
+    const asked = () => (waiting.length > 0 ? Promise.resolve() : new Promise<void>((resolve) => (pulled = resolve)));
+    const give = (chunk: Buffer | undefined) => waiting.shift()?.(chunk);
+    return { body: body(), asked, give };
+  }
+
+  const options = (limit = 100) => ({ contentType: 'application/octet-stream', limit, idleTimeoutMs: 5_000, complete: () => true });
+
+  it('a slow upload outlives any whole-request timer: every chunk restarts the idle deadline', async () => {
+    let received = 0;
+    const { endpoint } = await agentctl((req, res) => {
+      req.on('data', (c: Buffer) => (received += c.length));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"version":"v"}'));
+    });
+    const clock = new ManualClock();
+    const held = heldBody();
+    const upload = new AgentctlClient(endpoint, clock).upload('PUT', '/api/v1/file?path=a', held.body, options());
+    for (let i = 0; i < 4; i++) {
+      await held.asked();
+      // 4 s between chunks, 16 s in all: past the 5 s bound as a whole, never idle that long.
+      clock.advance(4_000);
+      held.give(Buffer.from('0123456789'));
+    }
+    await held.asked();
+    held.give(undefined);
+    const result = await upload;
+    expect(result.ok && result.value.kind).toBe('answered');
+    expect(received).toBe(40);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('a stalled upload is broken off after the idle deadline', async () => {
+    const { endpoint } = await agentctl(() => undefined);
+    const clock = new ManualClock();
+    const held = heldBody();
+    const upload = new AgentctlClient(endpoint, clock).upload('PUT', '/api/v1/file?path=a', held.body, options());
+    await held.asked();
+    held.give(Buffer.from('some'));
+    await held.asked();
+    clock.advance(5_000);
+    const result = await upload;
+    expect(!result.ok && result.error).toMatch(/^agentctl unreachable: .*progress/);
+  });
+
+  it('a body over the limit is broken off towards agentctl and reported as too large', async () => {
+    let ended = false;
+    let received = 0;
+    const { endpoint } = await agentctl((req) => {
+      req.on('data', (c: Buffer) => (received += c.length));
+      req.on('end', () => (ended = true));
+    });
+    const clock = new ManualClock();
+    const held = heldBody();
+    const upload = new AgentctlClient(endpoint, clock).upload('PUT', '/api/v1/file?path=a', held.body, options(15));
+    await held.asked();
+    held.give(Buffer.from('0123456789'));
+    await held.asked();
+    held.give(Buffer.from('0123456789'));
+    expect(await upload).toEqual({ ok: true, value: { kind: 'too_large', limit: 15 } });
+    expect(ended).toBe(false);
+    expect(received).toBeLessThanOrEqual(10);
+  });
+});

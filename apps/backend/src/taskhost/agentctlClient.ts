@@ -26,6 +26,24 @@ export interface StreamedResponse {
   abort(): void;
 }
 
+/** How a streamed upload ended: agentctl answered, the body passed the limit, or it never ended. */
+export type UploadOutcome = { kind: 'answered'; response: ForwardedResponse } | { kind: 'too_large'; limit: number } | { kind: 'cut_off' };
+
+export interface UploadOptions {
+  contentType: string;
+  /** The most bytes the body may have: counted as it passes, the upload is aborted beyond. */
+  limit: number;
+  /** Inactivity bound, restarted by every chunk passing and once more when the body has ended. */
+  idleTimeoutMs: number;
+  /** False when the body ended without being complete (the browser's request was cut off). */
+  complete(): boolean;
+  /** Aborted when the body's source is gone (the browser hung up), whether or not a chunk is awaited. */
+  cutOff?: AbortSignal;
+}
+
+/** Thrown into the request body so agentctl sees it broken off, never ended short (a truncated file). */
+class UploadStopped extends Error {}
+
 export interface HostHealth extends WorkspaceIdentity {
   platform?: string;
 }
@@ -100,6 +118,75 @@ export class AgentctlClient {
       return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
     } finally {
       timer.dispose();
+    }
+  }
+
+  /**
+   * A request whose body is passed on as it arrives (a save): at most one chunk is held here. The
+   * bytes are counted while they pass; past `limit` the request to agentctl is broken off (agentctl
+   * then drops what it staged) and the outcome says so. No whole-request timer: the deadline is
+   * `idleTimeoutMs` without progress, so a slow large upload goes through and a stalled one does not.
+   */
+  async upload(method: string, pathAndQuery: string, body: AsyncIterable<Uint8Array>, options: UploadOptions): Promise<Result<UploadOutcome, string>> {
+    const controller = new AbortController();
+    const stall = () => controller.abort(new DOMException('The upload made no progress in time', 'TimeoutError'));
+    let idle = after(this.clock, options.idleTimeoutMs, stall);
+    const progress = () => {
+      idle.dispose();
+      idle = after(this.clock, options.idleTimeoutMs, stall);
+    };
+    let stopped: 'too_large' | 'cut_off' | undefined;
+    const stop = (why: 'too_large' | 'cut_off'): never => {
+      stopped = why;
+      controller.abort();
+      throw new UploadStopped(why);
+    };
+    const hungUp = () => {
+      stopped ??= 'cut_off';
+      controller.abort();
+    };
+    if (options.cutOff?.aborted) hungUp();
+    options.cutOff?.addEventListener('abort', hungUp, { once: true });
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      let sent = 0;
+      try {
+        for await (const chunk of body) {
+          progress();
+          sent += chunk.byteLength;
+          if (sent > options.limit) stop('too_large');
+          yield chunk;
+        }
+      } catch (err) {
+        if (err instanceof UploadStopped) throw err;
+        stop('cut_off');
+      }
+      if (!options.complete()) stop('cut_off');
+      // The body is all there: agentctl's answer (version check, rename) gets a fresh bound.
+      progress();
+    }
+    try {
+      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+        method,
+        headers: { authorization: `Bearer ${this.endpoint.token}`, 'content-type': options.contentType },
+        body: counted() as unknown as RequestInit['body'],
+        duplex: 'half',
+        signal: controller.signal,
+        redirect: 'error',
+      } as RequestInit);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      // A refusal agentctl answered before the body had all arrived (413) is still its answer.
+      return ok({
+        kind: 'answered',
+        response: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: bytes },
+      });
+    } catch (err) {
+      if (stopped === 'too_large') return ok({ kind: 'too_large', limit: options.limit });
+      if (stopped === 'cut_off') return ok({ kind: 'cut_off' });
+      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+    } finally {
+      idle.dispose();
+      options.cutOff?.removeEventListener('abort', hungUp);
     }
   }
 

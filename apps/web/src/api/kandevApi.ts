@@ -25,7 +25,8 @@ import {
   type ApplyFilesResponse,
   type FileOperation,
   type WriteFileResponse,
-  type WriteFileRequest,
+  FILE_BYTES_CONTENT_TYPE,
+  WRITE_BASE_VERSION_PARAM,
   type GitHeadResponse,
   sessionGitHeadPath,
   UNAUTHORIZED_STATUS,
@@ -42,6 +43,8 @@ export class ApiRequestError extends Error {
     readonly invalid?: TaskInvalid,
     /** The session a refused start recorded (422 executor_unsupported answers with it, failed). */
     readonly session?: Session,
+    /** 413 too_large: the most bytes the server takes (a file to open or save). */
+    readonly limit?: number,
   ) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}`);
     this.name = 'ApiRequestError';
@@ -71,8 +74,10 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
   let code: ApiErrorCode | undefined;
   let invalid: TaskInvalid | undefined;
   let session: Session | undefined;
+  let limit: number | undefined;
   try {
-    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid>; session?: Partial<Session> };
+    const body = (await res.json()) as { error?: { code?: unknown }; invalid?: Partial<TaskInvalid>; session?: Partial<Session>; limit?: unknown };
+    if (typeof body?.limit === 'number') limit = body.limit;
     if (typeof body?.session?.id === 'string' && typeof body.session.taskId === 'string') session = body.session as Session;
     if (typeof body?.error?.code === 'string') code = body.error.code as ApiErrorCode;
     if (typeof body?.invalid?.reason === 'string' && typeof body.invalid.field === 'string') {
@@ -82,7 +87,7 @@ async function errorOf(res: Response): Promise<ApiRequestError> {
   } catch {
     // not JSON
   }
-  return new ApiRequestError(res.status, code, invalid, session);
+  return new ApiRequestError(res.status, code, invalid, session, limit);
 }
 
 /**
@@ -152,12 +157,16 @@ export function createKandevApi(send: FetchLike = (input, init) => fetch(input, 
     readFile(sessionId: string, path: string): Promise<ReadFileResponse> {
       return json<ReadFileResponse>(apiPath('sessionFile', { id: sessionId }, { path }));
     },
-    /** PUT with baseVersion; a 409 is an outcome (the conflict banner), not an exception. */
+    /**
+     * PUT of the file's bytes (streamed through to the task host; the base version in the query);
+     * a 409 is an outcome (the conflict banner), not an exception; 413 is an ApiRequestError with the limit.
+     */
     async writeFile(sessionId: string, path: string, content: string, baseVersion: string | undefined): Promise<WriteOutcome> {
-      const res = await fetchImpl(apiPath('sessionFile', { id: sessionId }, { path }), {
+      const query: Record<string, string> = baseVersion === undefined ? { path } : { path, [WRITE_BASE_VERSION_PARAM]: baseVersion };
+      const res = await fetchImpl(apiPath('sessionFile', { id: sessionId }, query), {
         method: 'PUT',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: JSON.stringify((baseVersion === undefined ? { content } : { content, baseVersion }) satisfies WriteFileRequest),
+        headers: { Accept: 'application/json', 'Content-Type': FILE_BYTES_CONTENT_TYPE },
+        body: content,
       });
       if (res.status === 409) {
         let currentVersion: string | undefined;

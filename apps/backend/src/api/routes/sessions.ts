@@ -1,8 +1,22 @@
-import { API_ROUTES, MAX_WRITE_BODY_BYTES, SEARCH_QUERY_PARAMS, SESSION_GIT_HEAD_ROUTE, taskHostFilesPath, type WriteFileRequest } from '@kandev/protocol';
+import type { IncomingMessage } from 'node:http';
+import {
+  API_ROUTES,
+  FILE_BYTES_CONTENT_TYPE,
+  MAX_JSON_SAVE_BODY_BYTES,
+  MAX_SAVE_BYTES,
+  MAX_WRITE_BODY_BYTES,
+  SAVE_IDLE_TIMEOUT_MS,
+  SEARCH_QUERY_PARAMS,
+  SESSION_GIT_HEAD_ROUTE,
+  taskHostFilesPath,
+  type WriteFileRequest,
+} from '@kandev/protocol';
 import type { Router } from '../router.js';
 import { errorOf, errorReply, readJsonBody, type Reply } from '../http.js';
 import type { ApiDeps } from './deps.js';
 import { AgentctlClient } from '../../taskhost/agentctlClient.js';
+import { apiError } from '../../base/result.js';
+import { fileBytesContentType } from '../../security/contentType.js';
 
 /**
  * Sessions and their files. The files endpoints forward to the session's agentctl unchanged
@@ -32,16 +46,23 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
   // A file's text at HEAD for the diff editor; agentctl confines the path like every files route.
   router.get(SESSION_GIT_HEAD_ROUTE, ({ params, url }) => forward(deps, params.id as string, 'GET', taskHostFilesPath('gitHead', url.search)));
 
-  router.put(API_ROUTES.sessionFile, async ({ params, url, req }) => {
-    const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
-    if (!body.ok) return errorReply(body.error);
-    const value = body.value.value as { [K in keyof WriteFileRequest]?: unknown } | null;
-    if (typeof value !== 'object' || value === null || typeof value.content !== 'string') {
-      return errorOf('bad_request', 'the body must be {"content": string, "baseVersion"?: string}');
-    }
-    if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
-    return forward(deps, params.id as string, 'PUT', taskHostFilesPath('file', url.search), body.value.text);
-  });
+  // A save: the file's raw bytes streamed through to agentctl (forwardSave), or the older small
+  // JSON form `{"content","baseVersion"}`, checked and passed on whole.
+  router.put(
+    API_ROUTES.sessionFile,
+    async ({ params, url, req }) => {
+      if (fileBytesContentType(req)) return forwardSave(deps, params.id as string, taskHostFilesPath('file', url.search), req);
+      const body = await readJsonBody(req, MAX_JSON_SAVE_BODY_BYTES);
+      if (!body.ok) return body.error.code === 'too_large' ? tooLarge(MAX_JSON_SAVE_BODY_BYTES) : errorReply(body.error);
+      const value = body.value.value as { [K in keyof WriteFileRequest]?: unknown } | null;
+      if (typeof value !== 'object' || value === null || typeof value.content !== 'string') {
+        return errorOf('bad_request', 'the body must be {"content": string, "baseVersion"?: string}');
+      }
+      if (value.baseVersion !== undefined && typeof value.baseVersion !== 'string') return errorOf('bad_request', 'baseVersion must be a string');
+      return forward(deps, params.id as string, 'PUT', taskHostFilesPath('file', url.search), body.value.text);
+    },
+    { acceptsBytes: true },
+  );
 
   // A language server's WorkspaceEdit on files that are not open: agentctl checks every version
   // and confines every path before writing any (docs/editing.md).
@@ -70,6 +91,60 @@ async function forward(deps: ApiDeps, sessionId: string, method: string, agentPa
   // A 401 from agentctl means our token is wrong: the browser's request was fine, the host is not.
   if (response.value.status === 401) return errorOf('task_host_unavailable', 'the task host refused the session credentials');
   return { status: response.value.status, contentType: response.value.contentType, body: response.value.body };
+}
+
+function tooLarge(limit: number): Reply {
+  return errorReply(apiError('too_large', `the content is larger than ${limit} bytes`), { limit });
+}
+
+/**
+ * A save of up to MAX_SAVE_BYTES, passed on to agentctl chunk by chunk as it arrives (never held
+ * whole here). The bytes are counted as they pass: a declared length over the limit is refused
+ * before reading, and a body that passes it is broken off towards agentctl (which drops what it
+ * staged) and refused with 413 and the limit. The deadline is inactivity, restarted by each chunk.
+ */
+async function forwardSave(deps: ApiDeps, sessionId: string, agentPath: string, req: IncomingMessage): Promise<Reply> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_SAVE_BYTES) {
+    req.resume();
+    return tooLarge(MAX_SAVE_BYTES);
+  }
+  const session = deps.sessions.get(sessionId);
+  if (!session) return errorOf('not_found', 'no such session');
+  const host = deps.sessions.liveHost(sessionId);
+  if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
+  deps.taskHostUsed?.(sessionId);
+  // The request stays readable when the upload stops early, so the rest can be drained and answered.
+  const body = req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
+  // A browser that hangs up mid-body ends the upload to agentctl at once, also when no chunk is
+  // being awaited at that moment (the body's iterator would only notice on its next read).
+  const hangUp = new AbortController();
+  const onClose = () => {
+    if (!req.complete) hangUp.abort();
+  };
+  if (req.destroyed) onClose();
+  req.once('close', onClose);
+  const uploaded = await new AgentctlClient(host.endpoint).upload('PUT', agentPath, body, {
+    contentType: FILE_BYTES_CONTENT_TYPE,
+    limit: MAX_SAVE_BYTES,
+    idleTimeoutMs: SAVE_IDLE_TIMEOUT_MS,
+    complete: () => req.complete,
+    cutOff: hangUp.signal,
+  });
+  req.off('close', onClose);
+  if (!uploaded.ok) {
+    deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: uploaded.error });
+    return errorOf('task_host_unavailable', 'the task host did not answer');
+  }
+  const outcome = uploaded.value;
+  if (outcome.kind === 'too_large') {
+    req.resume();
+    return tooLarge(outcome.limit);
+  }
+  // The browser went away mid-body: nobody reads this answer, and agentctl kept nothing.
+  if (outcome.kind === 'cut_off') return errorOf('bad_request', 'the request body was cut off');
+  if (outcome.response.status === 401) return errorOf('task_host_unavailable', 'the task host refused the session credentials');
+  return { status: outcome.response.status, contentType: outcome.response.contentType, body: outcome.response.body };
 }
 
 /**

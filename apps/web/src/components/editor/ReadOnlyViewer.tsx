@@ -4,10 +4,17 @@ import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
 import { mebibytes } from '../../lib/workspace/largeFile.js';
 import { useServices } from '../../services/ServicesContext.js';
+import { VirtualList } from '../ui/VirtualList.js';
+
+/** Every line is one row of this height (no wrapping: a long line scrolls sideways), so nothing is measured. */
+const LINE_PX = 18;
 
 type Load = { state: 'loading' } | { state: 'error'; tooLarge: boolean } | { state: 'loaded'; lines: string[] };
 
-/** A plain, read-only text view with line numbers (phones). */
+/**
+ * A plain, read-only text view with line numbers (phones). Only the lines in view are drawn, so a
+ * file of 40,000 lines costs a screenful of rows, inside a box that scrolls on its own.
+ */
 export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: string }) {
   const { api } = useServices();
   const { t } = useTranslation();
@@ -23,6 +30,7 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
       live = false;
     };
   }, [api, sessionId, path]);
+  const gutter = load.state === 'loaded' ? `calc(${String(load.lines.length).length}ch + 20px)` : undefined;
   return (
     <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
       <h2 className="panel-title readonly-path">{path}</h2>
@@ -33,16 +41,24 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
         </p>
       )}
       {load.state === 'loaded' && (
-        <pre className="readonly-text" tabIndex={0} aria-label={path}>
-          {load.lines.map((line, i) => (
-            <div key={i} className="readonly-line">
-              <span className="line-number" aria-hidden="true">
+        // The gutter fits the largest line number, so it keeps its width whichever lines are drawn.
+        <VirtualList
+          className="readonly-text"
+          testId="readonly-lines"
+          scrollerLabel={path}
+          count={load.lines.length}
+          estimateRowPx={LINE_PX}
+          fixedRows
+          rowKey={String}
+          renderRow={(i) => (
+            <div className="readonly-line" data-testid="readonly-line" data-line={i + 1}>
+              <span className="line-number" aria-hidden="true" style={{ minWidth: gutter }}>
                 {i + 1}
               </span>
-              <code>{line}</code>
+              <code>{load.lines[i]}</code>
             </div>
-          ))}
-        </pre>
+          )}
+        />
       )}
     </section>
   );

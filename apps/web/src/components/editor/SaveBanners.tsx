@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { DocumentView } from '../../lib/workspace/sessionWorkspace.js';
+import { mebibytes } from '../../lib/workspace/largeFile.js';
 
 interface SaveBannersProps {
   document: DocumentView;
@@ -26,7 +27,11 @@ export function SaveBanners({ document, onReload, onOverwrite, onDismissError }:
       )}
       {document.saveFailed && (
         <div role="alert" className="banner banner-error" data-testid="save-error">
-          <span>{t('save.failed', { path: document.path })}</span>
+          <span data-testid={document.saveTooLarge === undefined ? undefined : 'save-too-large'}>
+            {document.saveTooLarge === undefined
+              ? t('save.failed', { path: document.path })
+              : t('save.tooLarge', { path: document.path, limit: mebibytes(document.saveTooLarge).replace(/\.0$/, '') })}
+          </span>
           <button type="button" onClick={onDismissError}>
             {t('save.dismiss')}
           </button>

@@ -1,5 +1,5 @@
 import { Emitter, type Disposable, type Event } from '@kandev/kit';
-import type { KandevApi } from '../../api/kandevApi.js';
+import { ApiRequestError, type KandevApi } from '../../api/kandevApi.js';
 import type { SyncedDocument } from '../lsp/documentSync.js';
 import type { SessionModels, TextModel } from './sessionModels.js';
 import type { SessionTabs } from './sessionTabs.js';
@@ -47,9 +47,11 @@ export class SaveFlow implements Disposable {
     let outcome;
     try {
       outcome = await this.api.writeFile(this.sessionId, path, text, base);
-    } catch {
+    } catch (err) {
       tab.saving = false;
       tab.saveFailed = true;
+      // Too large is said as such (with the limit): trying again cannot help, unlike a lost connection.
+      tab.saveTooLarge = err instanceof ApiRequestError && err.code === 'too_large' ? (err.limit ?? 0) : undefined;
       this.changed();
       return 'failed';
     }

@@ -8,6 +8,8 @@ export interface Tab {
   document: SyncedDocument;
   saving: boolean;
   saveFailed: boolean;
+  /** The last save was refused as larger than the server takes (413): the limit in bytes. */
+  saveTooLarge?: number;
   /** A save was refused with 409; `currentVersion` is what the disk holds. */
   conflict?: { currentVersion?: string };
   /**

@@ -29,6 +29,8 @@ export interface DocumentView {
   /** A save was refused with 409: the banner offers reload or overwrite. */
   conflict: boolean;
   saveFailed: boolean;
+  /** With saveFailed: the save was refused as too large, over this many bytes (the banner says so). */
+  saveTooLarge: number | undefined;
   /** The file changed on disk under unsaved changes, or was deleted (see DiskFollower). */
   disk: 'changed' | 'deleted' | undefined;
   /** The disk version a `changed` mark is about. */
@@ -107,6 +109,7 @@ export class SessionWorkspace implements Disposable {
         saving: t.saving,
         conflict: t.conflict !== undefined,
         saveFailed: t.saveFailed,
+        saveTooLarge: t.saveFailed ? t.saveTooLarge : undefined,
         disk: t.disk?.kind,
         diskVersion: t.disk?.kind === 'changed' ? t.disk.version : undefined,
       })),
