@@ -1,11 +1,12 @@
 import type { WriteFileResponse } from '@kandev/protocol';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fail, ok, type FilesError, type FilesResult } from '../base/filesResult.js';
 import { MAX_READ_BYTES } from './read.js';
 import { fileVersion } from './version.js';
 import { withPathLock } from './pathLocks.js';
+import { stagingName } from './stagingName.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -31,11 +32,6 @@ export interface StagedWriteOptions {
    * never settle for a request that closed before it was first read; this ends the wait regardless.
    */
   cutOff?: AbortSignal;
-}
-
-/** The temp file a body is staged in: hidden, named after its target, unique. */
-export function stagingName(target: string): string {
-  return `.${basename(target)}.kandev-${randomBytes(6).toString('hex')}.tmp`;
 }
 
 type Staged = { ok: true; temp: string; version: string } | Exclude<StagedWriteOutcome, { ok: true } | { currentVersion: string }>;

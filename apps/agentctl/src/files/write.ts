@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MAX_READ_BYTES } from './read.js';
 import type { FilesError, FilesResult } from '../base/filesResult.js';
-import { stagingName, writeWorkspaceFileFrom } from './stagedWrite.js';
+import { writeWorkspaceFileFrom } from './stagedWrite.js';
+import { stagingName } from './stagingName.js';
 import type { Workspace } from './workspace.js';
 
 export type WriteOutcome = FilesResult<WriteFileResponse> | { ok: false; error: FilesError; currentVersion: string };

@@ -44,7 +44,7 @@ async function watcherOn(native: NativeWatcher) {
 }
 
 describe('WorkspaceWatcher', () => {
-  it('reports workspace-relative changes; .git internals never, HEAD/index/refs as a git wake-up', async () => {
+  it('reports workspace-relative changes; .git internals and staged saves never, HEAD/index/refs as a git wake-up', async () => {
     const native = new ScriptedNative();
     const { root, watcher, changes, git } = await watcherOn(native);
     expect(native.ignored).toContain(join(root, '.git', 'objects'));
@@ -54,6 +54,8 @@ describe('WorkspaceWatcher', () => {
       { path: join(root, '.git/index'), type: 'update' },
       { path: join(root, 'b.ts'), type: 'delete' },
       { path: '/elsewhere/x', type: 'create' },
+      // A save's body staged next to its file (files/stagingName.ts): never a workspace change.
+      { path: join(root, 'src/.a.ts.kandev-0123456789ab.tmp'), type: 'create' },
     ]);
     expect(changes).toEqual([
       [
@@ -79,6 +81,7 @@ describe('WorkspaceWatcher', () => {
     expect(changes).toEqual([]); // the first look is the baseline
     writeFileSync(join(root, 'src/open.ts'), 'two, longer');
     writeFileSync(join(root, 'src/new.ts'), 'new');
+    writeFileSync(join(root, 'src/.new.ts.kandev-0123456789ab.tmp'), 'staged');
     writeFileSync(join(root, 'unseen.ts'), 'two, longer');
     clock.advance(1_000);
     await watcher.polled();

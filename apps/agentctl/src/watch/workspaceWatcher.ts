@@ -9,6 +9,7 @@ import { join, sep } from 'node:path';
 import { after, Emitter, type Clock, type Disposable } from '@kandev/kit';
 import type { WatchDegradedReason, WatchMode } from '@kandev/protocol';
 import { errorFields, type Logger } from '../base/log.js';
+import { isStagingPath } from '../files/stagingName.js';
 import type { ChangeKind } from './coalescer.js';
 import { classifyGitPath, UNWATCHED_GIT_FOLDERS } from './gitPaths.js';
 import type { NativeEvent, NativeSubscription, NativeWatcher } from './nativeWatcher.js';
@@ -134,7 +135,7 @@ export class WorkspaceWatcher implements Disposable {
       const rel = sep === '/' ? event.path.slice(this.prefix.length) : event.path.slice(this.prefix.length).split(sep).join('/');
       const verdict = classifyGitPath(rel, this.options.repoRoots);
       if (verdict === 'git_state') gitState = true;
-      if (verdict !== 'not_git') continue;
+      if (verdict !== 'not_git' || isStagingPath(rel)) continue;
       changes.push({ path: rel, kind: KIND[event.type] });
     }
     if (changes.length > 0) this.changes.fire(changes);
@@ -162,7 +163,9 @@ export class WorkspaceWatcher implements Disposable {
         const found = await scanCreatedFolders(this.options.root, created);
         if (this.disposed) return;
         // Only what nobody reported yet: the OS, or an earlier listing.
-        const missed = found.filter((c) => !this.reportedCreations.has(c.path) && classifyGitPath(c.path, this.options.repoRoots) === 'not_git');
+        const missed = found.filter(
+          (c) => !this.reportedCreations.has(c.path) && classifyGitPath(c.path, this.options.repoRoots) === 'not_git' && !isStagingPath(c.path),
+        );
         for (const entry of missed) {
           if (entry.folder) this.patches.add(entry.path);
           this.noteReported(entry.path);
@@ -180,7 +183,8 @@ export class WorkspaceWatcher implements Disposable {
     this.subscription?.dispose();
     this.subscription = undefined;
     this.poller = new PollingWatcher(this.options.root, this.options.clock, this.options.pollIntervalMs, (changes) => {
-      if (!this.disposed) this.changes.fire(changes);
+      const reported = changes.filter((change) => !isStagingPath(change.path));
+      if (!this.disposed && reported.length > 0) this.changes.fire(reported);
     });
     this.poller.setInView(this.inView.files, this.inView.folders);
     this.current = { mode: 'polling', reason };
