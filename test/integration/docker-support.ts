@@ -216,3 +216,18 @@ export async function eventually(check: () => boolean | Promise<boolean>, attemp
   }
   return check();
 }
+
+/**
+ * The pids among `pids` of the language server named `name`. An untrusted server runs under
+ * bubblewrap (no network), whose own command line names the server too: the wrapper is not it.
+ */
+export function languageServerPids(pids: readonly number[], name: string): number[] {
+  return pids.filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv.some((arg) => arg.includes(name)) && !argv[0]?.endsWith('bwrap');
+    } catch {
+      return false;
+    }
+  });
+}
