@@ -231,3 +231,16 @@ export function languageServerPids(pids: readonly number[], name: string): numbe
     }
   });
 }
+
+/**
+ * The base image with bubblewrap taken out, committed as `name`: a task image on which an untrusted
+ * server cannot be taken off the network (`network: "unavailable"`). Remove it with `docker.getImage(name).remove()`.
+ */
+export async function imageWithoutBwrap(env: DockerEnv, name: string): Promise<string> {
+  const maker = await env.docker.createContainer({ Image: env.image, Cmd: ['rm', '-f', '/usr/bin/bwrap'] });
+  await maker.start();
+  await maker.wait();
+  await maker.commit({ repo: name });
+  await maker.remove();
+  return name;
+}

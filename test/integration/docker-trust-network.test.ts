@@ -26,6 +26,7 @@ import {
   dockerAvailable,
   dockerBackendEnv,
   removeOwnedContainers,
+  imageWithoutBwrap,
   startDockerEnv,
   stopDockerEnv,
   type DockerEnv,
@@ -205,12 +206,7 @@ describe.skipIf(!dockerAvailable)('untrusted language servers are off the networ
   it(
     'an image without bubblewrap: the ready frame says network unavailable',
     async () => {
-      // The base image with bubblewrap taken out, committed as an image of its own.
-      const maker = await env.docker.createContainer({ Image: env.image, Cmd: ['rm', '-f', '/usr/bin/bwrap'] });
-      await maker.start();
-      await maker.wait();
-      await maker.commit({ repo: NO_BWRAP_IMAGE });
-      await maker.remove();
+      await imageWithoutBwrap(env, NO_BWRAP_IMAGE);
       const { sessionId } = await task(sandboxed, { KANDEV_DOCKER_IMAGE: NO_BWRAP_IMAGE });
       expect(await containerHasBwrap(sessionId)).toBe(false);
       const yaml = await openFile(sandboxed, sessionId, 'yaml', { path: 'app.yaml', languageId: 'yaml', text: yamlText() });
