@@ -10,8 +10,8 @@ image=${KANDEV_DOCKER_IMAGE:-kandev-test-base}
 sock="$state/docker.sock"
 # Bump when the image's package list changes: an image of another version is rebuilt. docker import
 # takes no LABEL, so the version travels as an ENV entry of the image config.
-image_version=2
-image_packages=ripgrep
+image_version=3
+image_packages=ripgrep,bubblewrap
 mkdir -p "$state"
 
 mirror() {
@@ -43,7 +43,8 @@ start() {
     local root="$state/rootfs"
     rm -rf "$root"
     echo "building the $image image (version $image_version) with debootstrap (a few minutes)" >&2
-    # ripgrep: agentctl's workspace search uses rg when the task host has it.
+    # ripgrep: agentctl's workspace search uses rg when the task host has it. bubblewrap: agentctl
+    # takes untrusted language servers off the network with it (docs/workspace-trust.md).
     debootstrap --variant=minbase --include="$image_packages" bookworm "$root" "$(mirror)" >"$state/debootstrap.log" 2>&1 || { tail -20 "$state/debootstrap.log" >&2; exit 1; }
     tar -C "$root" -c . | DOCKER_HOST="unix://$sock" docker import --change "ENV KANDEV_BASE_IMAGE_VERSION=$image_version" - "$image" >/dev/null
     rm -rf "$root"

@@ -5,7 +5,7 @@
  * before anything starts.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +30,7 @@ import {
   eventually,
   innerPid,
   isAlive,
+  languageServerPids,
   mountNamespace,
   ownedContainers,
   removeOwnedContainers,
@@ -38,14 +39,6 @@ import {
 } from './docker-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-docker-backend-'));
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
 
 describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', () => {
   let env: DockerEnv;
@@ -146,7 +139,7 @@ describe.skipIf(!dockerAvailable)('local_docker sessions through the backend', (
     const hover = await client.request('textDocument/hover', { textDocument: { uri: 'file:///workspace/a.ts' }, position: { line: 0, character: 17 } });
     expect(JSON.stringify(hover.result)).toContain('function hello(name: string): string');
     const pids = await containerHostPids(env.docker, await containerOf(session.id));
-    const server = pids.find((pid) => cmdline(pid).includes('typescript-language-server'));
+    const server = languageServerPids(pids, 'typescript-language-server')[0];
     expect(server).toBeDefined();
     expect(mountNamespace(server as number)).not.toBe(mountNamespace('self'));
     client.close();

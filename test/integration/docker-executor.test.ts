@@ -57,7 +57,7 @@ function executor(docker: ReturnType<typeof createDockerClient>, options: Execut
   mkdirSync(join(root, 'logs'), { recursive: true });
   return new LocalDockerExecutor({
     docker,
-    config: { host: undefined, image: undefined, network: 'host', mounts: [], ...options.config },
+    config: { host: undefined, image: undefined, network: 'host', mounts: [], seccomp: 'sandbox', ...options.config },
     runtime: {
       supportDir: join(root, 'runtime'),
       nodeBinary: process.execPath,

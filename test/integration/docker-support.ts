@@ -216,3 +216,31 @@ export async function eventually(check: () => boolean | Promise<boolean>, attemp
   }
   return check();
 }
+
+/**
+ * The pids among `pids` of the language server named `name`. An untrusted server runs under
+ * bubblewrap (no network), whose own command line names the server too: the wrapper is not it.
+ */
+export function languageServerPids(pids: readonly number[], name: string): number[] {
+  return pids.filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv.some((arg) => arg.includes(name)) && !argv[0]?.endsWith('bwrap');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The base image with bubblewrap taken out, committed as `name`: a task image on which an untrusted
+ * server cannot be taken off the network (`network: "unavailable"`). Remove it with `docker.getImage(name).remove()`.
+ */
+export async function imageWithoutBwrap(env: DockerEnv, name: string): Promise<string> {
+  const maker = await env.docker.createContainer({ Image: env.image, Cmd: ['rm', '-f', '/usr/bin/bwrap'] });
+  await maker.start();
+  await maker.wait();
+  await maker.commit({ repo: name });
+  await maker.remove();
+  return name;
+}

@@ -14,8 +14,9 @@
  * tools with KANDEV_DOCKER_MOUNTS. The base image has no Python: the trusted venv interpreter runs
  * (the marker says so) and then fails to exec a real one, which pyright tolerates.
  *
- * Servers of an untrusted Docker task are not off the network: the container refuses the namespaces
- * bubblewrap needs, and the browser's ready frame says so (`network: "unavailable"`), checked here too.
+ * Servers of an untrusted Docker task are off the network too (bubblewrap in the container, allowed by
+ * Kandev's seccomp profile): the browser's ready frame says so (`network: "off"`), checked here too;
+ * docker-trust-network.test.ts shows what that means with a listener.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,8 +131,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     expect(JSON.stringify((await diagnosticsOf(untrusted.client, untrusted.uri)).params.diagnostics)).toContain('not assignable');
     expect(await hoverText(untrusted.client, untrusted.uri, 0, 17)).toContain('greet(name: string): string');
     expect(ws.runs()).toHaveLength(before);
-    // The page is told: the container could not take this server off the network.
-    expect(untrusted.ready.network).toBe('unavailable');
+    // The page is told: the server runs without network, in the container too.
+    expect(untrusted.ready.network).toBe('off');
     await release(untrusted.client);
   }, 300_000);
 
@@ -167,8 +168,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
     expect(diagnostics).not.toContain('hostile_lib');
     expect(await hoverText(untrusted.client, untrusted.uri, 3, 22)).toContain('int');
     expect(ws.runs()).toHaveLength(before);
-    // The page is told: the container could not take this server off the network.
-    expect(untrusted.ready.network).toBe('unavailable');
+    // The page is told: the server runs without network, in the container too.
+    expect(untrusted.ready.network).toBe('off');
     await release(untrusted.client);
   }, 300_000);
 
@@ -203,8 +204,8 @@ describe.skipIf(!dockerAvailable)('workspace trust on Local Docker: hostile repo
       expect(diagnostics.params.diagnostics.map((d: { message: string }) => d.message).join('\n')).toContain('cannot use "x"');
       expect(await hoverText(untrusted.client, untrusted.uri, 8, 7)).toContain('func Hello() string');
       expect(ws.runs()).toHaveLength(before);
-      // The page is told: the container could not take this server off the network.
-      expect(untrusted.ready.network).toBe('unavailable');
+      // The page is told: the server runs without network, in the container too.
+      expect(untrusted.ready.network).toBe('off');
       await release(untrusted.client);
     },
     300_000,

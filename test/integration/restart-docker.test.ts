@@ -5,7 +5,7 @@
  * process); the lease hint resumes without a second `initialize` and hover is answered. A stop then
  * still stops: SIGTERM removes the container with every process in it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   dockerBackendEnv,
   type DockerEnv,
   isAlive,
+  languageServerPids,
   ownedContainers,
   removeOwnedContainers,
   startDockerEnv,
@@ -28,14 +29,6 @@ import { LeaseClient } from './lease-support.js';
 const root = mkdtempSync(join(tmpdir(), 'kandev-restart-docker-'));
 const home = join(root, 'home');
 const TEXT = 'export function hello(name: string): string {\n  return name;\n}\n';
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
 
 function hover(client: LeaseClient, uri: string) {
   return client.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 17 } });
@@ -85,7 +78,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the
     expect(JSON.stringify((await hover(client, uri)).result)).toContain('function hello(name: string): string');
     const [container] = await ownedContainers(env.docker, home);
     const pids = await containerHostPids(env.docker, container?.Id as string);
-    const server = pids.find((pid) => cmdline(pid).includes('typescript-language-server'));
+    const server = languageServerPids(pids, 'typescript-language-server')[0];
     expect(server).toBeDefined();
 
     const died = new Promise((resolve) => first.process.once('exit', resolve));
@@ -110,9 +103,7 @@ describe.skipIf(!dockerAvailable)('Local Docker: a backend restart re-adopts the
     // The very same processes: nothing in the container was started again.
     expect(pids.filter(isAlive)).toEqual(pids);
     expect(await containerHostPids(env.docker, container?.Id as string)).toEqual(expect.arrayContaining(pids));
-    expect((await containerHostPids(env.docker, container?.Id as string)).filter((pid) => cmdline(pid).includes('typescript-language-server'))).toEqual([
-      server,
-    ]);
+    expect(languageServerPids(await containerHostPids(env.docker, container?.Id as string), 'typescript-language-server')).toEqual([server]);
 
     const stopped = new Promise((resolve) => second.process.once('exit', resolve));
     second.process.kill('SIGTERM');

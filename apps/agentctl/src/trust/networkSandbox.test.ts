@@ -31,4 +31,26 @@ describe('the network sandbox of untrusted servers', () => {
     findNetworkSandbox(probe({ runs: (bwrap, args) => (ran.push([bwrap, ...args]), true) }));
     expect(ran).toEqual([['/usr/bin/bwrap', '--unshare-net', '--dev-bind', '/', '/', '--die-with-parent', '--', '/bin/true']]);
   });
+
+  it('where the plain network namespace is refused (a container root without CAP_SYS_ADMIN), a user namespace first, and servers get the same', () => {
+    const ran: string[][] = [];
+    const sandbox = findNetworkSandbox(probe({ runs: (_bwrap, args) => (ran.push(args), args[0] === '--unshare-user') }));
+    expect(ran).toEqual([
+      ['--unshare-net', '--dev-bind', '/', '/', '--die-with-parent', '--', '/bin/true'],
+      ['--unshare-user', '--unshare-net', '--dev-bind', '/', '/', '--die-with-parent', '--', '/bin/true'],
+    ]);
+    expect(sandbox.network).toBe('off');
+    if (sandbox.network !== 'off') return;
+    expect(sandbox.wrap({ command: '/opt/yaml-language-server', args: ['--stdio'], windowsVerbatimArguments: false }).args).toEqual([
+      '--unshare-user',
+      '--unshare-net',
+      '--dev-bind',
+      '/',
+      '/',
+      '--die-with-parent',
+      '--',
+      '/opt/yaml-language-server',
+      '--stdio',
+    ]);
+  });
 });

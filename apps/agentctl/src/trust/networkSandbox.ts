@@ -32,11 +32,25 @@ const realProbe = (platform: NodeJS.Platform): SandboxProbe => ({
   runs: (bwrap, args) => spawnSync(bwrap, args, { stdio: 'ignore', timeout: 10_000 }).status === 0,
 });
 
+/**
+ * The ways to get a network namespace, tried in this order:
+ * - `net`: a new network namespace only. Works where bwrap may make one directly: a desktop or
+ *   server (bwrap unprivileged makes its own user namespace for it), or a process with
+ *   `CAP_SYS_ADMIN`.
+ * - `user+net`: a user namespace first, then the network one inside it. A container's root without
+ *   `CAP_SYS_ADMIN` (Local Docker) is refused the plain form even when seccomp allows it, and gets
+ *   the network namespace as the owner of a user namespace of its own. Inside it the server keeps
+ *   its uid; only its own uid is mapped, and bwrap drops every capability, so it has no more rights
+ *   than before, only less network.
+ */
+export const SANDBOX_MODES = ['net', 'user+net'] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
 /** The wrapper's own arguments before the server's command line. */
-export function bwrapArgs(): string[] {
+export function bwrapArgs(mode: SandboxMode = 'net'): string[] {
   // A new network namespace (loopback only); the whole file system as it is; the server dies
   // with bwrap, which dies with its parent (agentctl's reaping signals the whole group anyway).
-  return ['--unshare-net', '--dev-bind', '/', '/', '--die-with-parent', '--'];
+  return [...(mode === 'user+net' ? ['--unshare-user'] : []), '--unshare-net', '--dev-bind', '/', '/', '--die-with-parent', '--'];
 }
 
 export function findNetworkSandbox(probe: SandboxProbe): NetworkSandbox {
@@ -44,10 +58,11 @@ export function findNetworkSandbox(probe: SandboxProbe): NetworkSandbox {
   const bwrap = BWRAP_PATHS.find((p) => probe.exists(p));
   if (!bwrap) return { network: 'unavailable', why: 'bwrap_missing' };
   // Installed is not enough: a container without the right to make namespaces refuses it.
-  if (!probe.runs(bwrap, [...bwrapArgs(), '/bin/true'])) return { network: 'unavailable', why: 'namespaces_refused' };
+  const mode = SANDBOX_MODES.find((m) => probe.runs(bwrap, [...bwrapArgs(m), '/bin/true']));
+  if (!mode) return { network: 'unavailable', why: 'namespaces_refused' };
   return {
     network: 'off',
-    wrap: (command) => ({ command: bwrap, args: [...bwrapArgs(), command.command, ...command.args], windowsVerbatimArguments: false }),
+    wrap: (command) => ({ command: bwrap, args: [...bwrapArgs(mode), command.command, ...command.args], windowsVerbatimArguments: false }),
   };
 }
 

@@ -141,6 +141,7 @@ export class LocalDockerExecutor implements TaskHostExecutor {
         repositories,
         taskEnv: task.env,
         network,
+        seccomp: this.options.config.seccomp,
         mounts: mounts.value,
         ...(this.options.restartGraceMs ? { orphanGraceMs: this.options.restartGraceMs } : {}),
       },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { containerEnvironment, DOCKER_DEFAULT_PATH } from './containerEnv.js';
 import { containerSpec, repositorySubpaths, type ContainerSpecInput } from './containerSpec.js';
 import { loadDockerConfig } from './dockerConfig.js';
+import { seccompProfile } from './seccompProfile.js';
 
 const base: ContainerSpecInput = {
   image: 'img',
@@ -12,6 +13,7 @@ const base: ContainerSpecInput = {
   repositories: ['/src/app'],
   taskEnv: {},
   network: 'host',
+  seccomp: 'sandbox',
   mounts: [{ hostPath: '/usr/bin/node', containerPath: '/opt/kandev/node', readOnly: true }],
 };
 
@@ -56,6 +58,16 @@ describe('container spec', () => {
   });
 });
 
+describe('seccomp', () => {
+  it("sandbox: Kandev's own profile, passed to Docker inline; docker: no security option, so Docker's default applies", () => {
+    const opts = containerSpec(base).HostConfig?.SecurityOpt ?? [];
+    expect(opts).toHaveLength(1);
+    expect(opts[0]?.startsWith('seccomp={')).toBe(true);
+    expect(JSON.parse(opts[0]!.slice('seccomp='.length))).toEqual(seccompProfile());
+    expect(containerSpec({ ...base, seccomp: 'docker' }).HostConfig?.SecurityOpt).toBeUndefined();
+  });
+});
+
 describe('container environment', () => {
   const agentctl = { token: 't', repoSubpaths: [], listenHost: '127.0.0.1', listenPort: 0 };
 
@@ -86,7 +98,8 @@ describe('container environment', () => {
 
 describe('docker config', () => {
   it('defaults to a published port and no image; reads DOCKER_HOST and the image', () => {
-    expect(loadDockerConfig({})).toEqual({ ok: true, value: { host: undefined, image: undefined, network: 'published', mounts: [] } });
+    expect(loadDockerConfig({})).toEqual({ ok: true, value: { host: undefined, image: undefined, network: 'published', mounts: [], seccomp: 'sandbox' } });
+    expect(loadDockerConfig({ KANDEV_DOCKER_SECCOMP: 'docker' })).toMatchObject({ ok: true, value: { seccomp: 'docker' } });
     expect(loadDockerConfig({ DOCKER_HOST: 'unix:///s.sock', KANDEV_DOCKER_IMAGE: 'i', KANDEV_DOCKER_NETWORK: 'host' })).toMatchObject({
       ok: true,
       value: { host: 'unix:///s.sock', image: 'i', network: 'host' },
@@ -95,6 +108,7 @@ describe('docker config', () => {
 
   it('refuses a bad network mode and bad or overlapping mounts, naming the variable', () => {
     expect(loadDockerConfig({ KANDEV_DOCKER_NETWORK: 'bridge' })).toMatchObject({ ok: false, error: expect.stringContaining('KANDEV_DOCKER_NETWORK') });
+    expect(loadDockerConfig({ KANDEV_DOCKER_SECCOMP: 'unconfined' })).toMatchObject({ ok: false, error: expect.stringContaining('KANDEV_DOCKER_SECCOMP') });
     expect(loadDockerConfig({ KANDEV_DOCKER_MOUNTS: '/a:/b' })).toMatchObject({ ok: false, error: expect.stringContaining('JSON array') });
     expect(loadDockerConfig({ KANDEV_DOCKER_MOUNTS: '["rel:/b"]' })).toMatchObject({ ok: false, error: expect.stringContaining('absolute') });
     expect(loadDockerConfig({ KANDEV_DOCKER_MOUNTS: '["/a:/workspace/x"]' })).toMatchObject({ ok: false, error: expect.stringContaining('overlaps') });

@@ -1,8 +1,9 @@
 import { basename, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { containerEnvironment } from './containerEnv.js';
-import type { DockerNetworkMode } from './dockerConfig.js';
+import type { DockerNetworkMode, DockerSeccompMode } from './dockerConfig.js';
 import { CONTAINER_AGENTCTL, CONTAINER_NODE, CONTAINER_WORKSPACE, type RuntimeMount } from './runtimeMounts.js';
+import { seccompSecurityOpt } from './seccompProfile.js';
 
 /** The port agentctl listens on inside the container when it has its own network namespace. */
 export const CONTAINER_AGENTCTL_PORT = 7421;
@@ -25,6 +26,8 @@ export interface ContainerSpecInput {
   /** Task environment overrides, applied inside the container on top of the image's own. */
   taskEnv: Record<string, string>;
   network: DockerNetworkMode;
+  /** Which seccomp profile confines the container. */
+  seccomp: DockerSeccompMode;
   /** Runtime (node, npm, agentctl) and configured extra mounts. */
   mounts: RuntimeMount[];
   /** How long agentctl outlives the backend for a restarted one to re-adopt it (0 or absent: not at all). */
@@ -86,6 +89,9 @@ export function containerSpec(input: ContainerSpecInput): Docker.ContainerCreate
       // Whoever ends it (a stop, a crash, a backend that died), Docker removes it on exit.
       AutoRemove: true,
       NetworkMode: host ? 'host' : 'bridge',
+      // Kandev's profile lets bubblewrap make the namespaces that take untrusted servers off the
+      // network; Docker's default refuses them. Capabilities stay Docker's defaults either way.
+      ...(input.seccomp === 'sandbox' ? { SecurityOpt: [seccompSecurityOpt()] } : {}),
       // Published only on loopback, on a port Docker picks: never reachable from another machine.
       ...(host ? {} : { PortBindings: { [AGENTCTL_PORT_KEY]: [{ HostIp: '127.0.0.1', HostPort: '' }] } }),
     },

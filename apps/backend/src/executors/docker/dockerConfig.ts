@@ -3,6 +3,8 @@ import { fail, ok, type Result } from '../../base/result.js';
 import { CONTAINER_RUNTIME_DIR, CONTAINER_WORKSPACE, type RuntimeMount } from './runtimeMounts.js';
 
 export type DockerNetworkMode = 'host' | 'published';
+/** `sandbox`: Kandev's own profile (seccompProfile.ts), which lets bubblewrap work; `docker`: Docker's default. */
+export type DockerSeccompMode = 'sandbox' | 'docker';
 
 /**
  * Local Docker settings, read once with the rest of the backend configuration:
@@ -13,6 +15,7 @@ export type DockerNetworkMode = 'host' | 'published';
  * | `KANDEV_DOCKER_IMAGE` | image of task containers; a task overrides it with the same key in its `env` |
  * | `KANDEV_DOCKER_NETWORK` | `published` (default: agentctl's port published on 127.0.0.1) or `host` (host networking) |
  * | `KANDEV_DOCKER_MOUNTS` | JSON array of extra bind mounts for every task container, `"/host:/container[:ro]"` |
+ * | `KANDEV_DOCKER_SECCOMP` | `sandbox` (default: Kandev's seccomp profile, untrusted servers can be taken off the network) or `docker` (Docker's default profile) |
  */
 export interface DockerConfig {
   host: string | undefined;
@@ -20,6 +23,7 @@ export interface DockerConfig {
   image: string | undefined;
   network: DockerNetworkMode;
   mounts: RuntimeMount[];
+  seccomp: DockerSeccompMode;
 }
 
 type Env = Record<string, string | undefined>;
@@ -30,9 +34,11 @@ const RESERVED_TARGETS = [CONTAINER_WORKSPACE, CONTAINER_RUNTIME_DIR];
 export function loadDockerConfig(env: Env): Result<DockerConfig, string> {
   const network = env.KANDEV_DOCKER_NETWORK || 'published';
   if (network !== 'published' && network !== 'host') return fail('KANDEV_DOCKER_NETWORK must be "published" or "host"');
+  const seccomp = env.KANDEV_DOCKER_SECCOMP || 'sandbox';
+  if (seccomp !== 'sandbox' && seccomp !== 'docker') return fail('KANDEV_DOCKER_SECCOMP must be "sandbox" or "docker"');
   const mounts = parseMounts(env.KANDEV_DOCKER_MOUNTS);
   if (!mounts.ok) return mounts;
-  return ok({ host: env.DOCKER_HOST || undefined, image: env.KANDEV_DOCKER_IMAGE || undefined, network, mounts: mounts.value });
+  return ok({ host: env.DOCKER_HOST || undefined, image: env.KANDEV_DOCKER_IMAGE || undefined, network, mounts: mounts.value, seccomp });
 }
 
 function parseMounts(raw: string | undefined): Result<RuntimeMount[], string> {
