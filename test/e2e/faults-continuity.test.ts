@@ -5,7 +5,6 @@
  * live, and the next session starts a fresh server.
  */
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
@@ -25,24 +24,13 @@ import {
   type FakeSession,
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 import { isAlive, leaseScript, MAIN_KT } from './lease-support.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const FILE = 'src/Main.kt';
 
 const pids = (s: FakeSession) => [...new Set(s.log().map((l) => l.pid))];
-
-/** A free loopback port, so a restarted backend can come back where the page expects it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.runIf(run)('continuity across reloads and backend restarts', () => {
   let browser: LaunchedBrowser;

@@ -7,7 +7,6 @@
  * (never reloaded) reconnect by themselves with their lease hints, resume their leases on the very
  * same server processes without sending `initialize` again, and the editor answers hover.
  */
-import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,21 +27,11 @@ import {
   waitForLspState,
 } from '../support/page.js';
 import { copyDemoWorkspace, startStack, type RunningStack } from '../support/stack.js';
+import { freePort } from '../support/ports.js';
 import { childPids, isAlive, serverChildren } from '../integration/backend-support.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const LOCALES = ['en', 'pt-pt', 'zh-cn', 'pseudo'] as const;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The catalog's "connection lost, reconnecting (attempt n of m)" copy of a locale, as a pattern. */
 function reconnectingCopy(locale: string): RegExp {

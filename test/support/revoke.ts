@@ -1,24 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { ACCESS_TOKEN_FILE, API_ROUTES, type Session, type Task } from '@kandev/protocol';
-import { copyDemoWorkspace, taskPath, type RunningStack } from './stack.js';
-
 /**
  * Helpers for the suites that revoke a page's sign-in: the backend keeps its token in the file under
  * KANDEV_HOME (no KANDEV_TOKEN), so deleting that file and restarting on the same home and port
  * (the page's origin) gives a new token the open page does not have.
  */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ACCESS_TOKEN_FILE, API_ROUTES, type Session, type Task } from '@kandev/protocol';
+import { copyDemoWorkspace, taskPath, type RunningStack } from './stack.js';
+
+export { freePort } from './ports.js';
 
 /** The stack's env with the token in the file under KANDEV_HOME (an empty KANDEV_TOKEN is no token). */
 export function fileTokenEnv(home: string, port: number): Record<string, string> {

@@ -3,6 +3,7 @@ export { Keepalive, DEFAULT_KEEPALIVE, type KeepaliveHooks, type KeepaliveTiming
 export { type IncomingFrame, type WsLike, TERMINATED } from './socket/wsLike.js';
 export { refuseUpgrade } from './http/refuseUpgrade.js';
 export { readBoundedBody, type BoundedBody } from './http/boundedBody.js';
+export { streamedBody, type StreamedBody } from './http/streamedBody.js';
 export { waitForListening, type ListeningOutcome, type ListeningWait } from './launch/waitForListening.js';
 export { RotatingFile, DEFAULT_LOG_MAX_BYTES, type RotatingFileOptions } from './log/rotatingFile.js';
 export { pruneOldLogs } from './log/retention.js';

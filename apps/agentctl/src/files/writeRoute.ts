@@ -8,7 +8,7 @@ import {
   scanJsonNesting,
   type WriteFileRequest,
 } from '@kandev/protocol';
-import { readBoundedBody } from '@kandev/node-transport';
+import { readBoundedBody, streamedBody } from '@kandev/node-transport';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../base/log.js';
 import { writeWorkspaceFileFrom, type StagedWriteOutcome } from './stagedWrite.js';
@@ -69,20 +69,14 @@ export async function handleWrite(workspace: Workspace, path: string, req: Incom
     }
     const baseVersion = url.searchParams.get(WRITE_BASE_VERSION_PARAM) ?? undefined;
     // The request stays open when the writer stops reading early (too large): the answer still goes out.
-    const body = req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
-    const hangUp = new AbortController();
-    const onClose = () => {
-      if (!req.complete) hangUp.abort();
-    };
-    if (req.destroyed) onClose();
-    req.once('close', onClose);
-    const outcome = await writeWorkspaceFileFrom(workspace, path, body, {
+    const streamed = streamedBody(req);
+    const outcome = await writeWorkspaceFileFrom(workspace, path, streamed.body, {
       baseVersion,
       limit: MAX_SAVE_BYTES,
       complete: () => req.complete,
-      cutOff: hangUp.signal,
+      cutOff: streamed.cutOff,
     });
-    req.off('close', onClose);
+    streamed.dispose();
     if (!outcome.ok && 'limit' in outcome) req.resume();
     answer(res, outcome, logger);
     return;

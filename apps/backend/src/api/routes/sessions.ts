@@ -17,6 +17,7 @@ import type { ApiDeps } from './deps.js';
 import { AgentctlClient } from '../../taskhost/agentctlClient.js';
 import { apiError } from '../../base/result.js';
 import { fileBytesContentType } from '../../security/contentType.js';
+import { streamedBody } from '@kandev/node-transport';
 
 /**
  * Sessions and their files. The files endpoints forward to the session's agentctl unchanged
@@ -114,24 +115,17 @@ async function forwardSave(deps: ApiDeps, sessionId: string, agentPath: string, 
   const host = deps.sessions.liveHost(sessionId);
   if (!host) return errorOf('session_not_running', `the session is ${session.status}`);
   deps.taskHostUsed?.(sessionId);
-  // The request stays readable when the upload stops early, so the rest can be drained and answered.
-  const body = req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
-  // A browser that hangs up mid-body ends the upload to agentctl at once, also when no chunk is
-  // being awaited at that moment (the body's iterator would only notice on its next read).
-  const hangUp = new AbortController();
-  const onClose = () => {
-    if (!req.complete) hangUp.abort();
-  };
-  if (req.destroyed) onClose();
-  req.once('close', onClose);
-  const uploaded = await new AgentctlClient(host.endpoint).upload('PUT', agentPath, body, {
+  // The request stays readable when the upload stops early, so the rest can be drained and answered;
+  // a browser that hangs up mid-body ends the upload to agentctl at once.
+  const streamed = streamedBody(req);
+  const uploaded = await new AgentctlClient(host.endpoint).upload('PUT', agentPath, streamed.body, {
     contentType: FILE_BYTES_CONTENT_TYPE,
     limit: MAX_SAVE_BYTES,
     idleTimeoutMs: SAVE_IDLE_TIMEOUT_MS,
     complete: () => req.complete,
-    cutOff: hangUp.signal,
+    cutOff: streamed.cutOff,
   });
-  req.off('close', onClose);
+  streamed.dispose();
   if (!uploaded.ok) {
     deps.log.warn('request_failed', { sessionId, reason: 'task_host_unreachable', detail: uploaded.error });
     return errorOf('task_host_unavailable', 'the task host did not answer');
