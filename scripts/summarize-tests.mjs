@@ -15,7 +15,13 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  failed += report.numFailedTests ?? 0;
+  // A file that failed with no failed test in it (it did not load, or a hook threw) counts once;
+  // a file whose tests failed is already counted by them.
+  for (const suite of report.testResults ?? []) {
+    const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed').length;
+    if (suite.status === 'failed' && failedTests === 0) failed += 1;
+  }
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

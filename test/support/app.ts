@@ -32,14 +32,24 @@ export async function expectTheme(page: Page, theme: 'light' | 'dark'): Promise<
 }
 
 /**
- * The page has painted what it has: web fonts loaded and two animation frames gone by (a layout
- * that follows a resize observer lands in the first). Checked before a screenshot, axe or a
- * layout measurement instead of a fixed wait.
+ * The page has painted what it has: web fonts loaded, every finite CSS transition and animation
+ * finished (a theme switch fades button backgrounds for 120 ms; axe sampling mid-fade measured a
+ * colour that is neither theme's), and two animation frames gone by (a layout that follows a resize
+ * observer lands in the first). Checked before a screenshot, axe or a layout measurement instead
+ * of a fixed wait. Endless animations (spinners) are not waited for.
  */
 export async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
-    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const twoFrames = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    // A transition starts on the frame after the style change that caused it.
+    await twoFrames();
+    const finite = () =>
+      document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity);
+    for (let pending = finite(); pending.length > 0; pending = finite()) {
+      await Promise.all(pending.map((animation) => animation.finished.catch(() => undefined)));
+    }
+    await twoFrames();
   });
 }
 
