@@ -12,6 +12,7 @@ import type { ApplyEditResult } from '../lib/lsp/edits/applyResult.js';
 import { runFileAction as runFileActionOn } from './fileActionRunner.js';
 import type { FileAction } from '../lib/workspace/fileActions.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
+import { QuickSuggestPacing } from '../lib/monaco/quickSuggestPacing.js';
 import { preferencesOf } from '../lib/lsp/editing/preferences.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { LeaseHints } from '../lib/lsp/leaseHint.js';
@@ -134,6 +135,9 @@ export function createWindowServices(): WindowServices {
     return scopes;
   };
 
+  let pacing: QuickSuggestPacing | undefined;
+  const pacingFor = (monaco: MonacoApi): QuickSuggestPacing => (pacing ??= store.add(new QuickSuggestPacing(monaco.editor)));
+
   const createConnection = (scope: SessionScope, language: LanguageId, monaco: MonacoApi): LspConnection =>
     new LspConnection({
       sessionId: scope.sessionId,
@@ -149,6 +153,7 @@ export function createWindowServices(): WindowServices {
         acquireModel: (_sid, path) => scope.workspace.acquireModel(path),
         editing,
         preferences: { get: (lang) => preferencesOf(settings.get(), lang), onDidChange: settings.onDidChangeEditorFeatures },
+        quickSuggest: pacingFor(monaco),
         text: editingText,
         notify: (message) => editingNotices.show(message),
         applyWorkspaceEdit: (_sid, workspaceUri, edit, expect) =>

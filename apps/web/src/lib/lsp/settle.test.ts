@@ -2,7 +2,7 @@ import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { CancelSource } from './cancellation.js';
 import type { CancellationLike } from './jsonRpc.js';
-import { SettledRequests, settleKey, settlePrefix } from './settle.js';
+import { MAX_SETTLE_MS, SettledRequests, settleDelay, settleKey, settlePrefix } from './settle.js';
 
 /** A server stand-in: every request is recorded with its token and answered when told to. */
 function server() {
@@ -33,6 +33,41 @@ describe('SettledRequests: requests the editor makes on its own wait for quiet a
     expect(sent.map((s) => s.what)).toEqual(['v2']);
     sent[0]?.answer('tokens of v2');
     expect(await second).toEqual({ kind: 'answered', value: 'tokens of v2' });
+  });
+
+  it('a key whose answers took longer than its wait then waits as long as its slowest recent answer, up to MAX_SETTLE_MS', async () => {
+    expect(settleDelay(300, undefined)).toBe(300);
+    expect(settleDelay(300, [120, 80])).toBe(300);
+    expect(settleDelay(300, [900, 80])).toBe(900);
+    expect(settleDelay(300, [60_000])).toBe(MAX_SETTLE_MS);
+
+    const clock = new ManualClock();
+    const settled = new SettledRequests(clock);
+    const { sent, send } = server();
+    const key = settleKey('big.ts', 'symbols');
+    const first = settled.request(key, 'v1', 300, undefined, send('v1'));
+    clock.advance(300);
+    // The server takes 1.2 s over the outline of this file.
+    clock.advance(1_200);
+    sent[0]?.answer('outline of v1');
+    expect(await first).toEqual({ kind: 'answered', value: 'outline of v1' });
+    // Typing goes on at a keystroke per 200 ms: nothing is asked until a pause as long as that answer.
+    const next = settled.request(key, 'v2', 300, undefined, send('v2'));
+    clock.advance(1_199);
+    expect(sent).toHaveLength(1);
+    clock.advance(1);
+    expect(sent.map((s) => s.what)).toEqual(['v1', 'v2']);
+    sent[1]?.answer('outline of v2');
+    await next;
+    // Another document's key keeps its own wait; a refresh forgets answers but not what they cost.
+    settled.forget('');
+    void settled.request(settleKey('small.ts', 'symbols'), 'v1', 300, undefined, send('small'));
+    void settled.request(key, 'v3', 300, undefined, send('v3'));
+    clock.advance(300);
+    expect(sent.map((s) => s.what)).toEqual(['v1', 'v2', 'small']);
+    clock.advance(900);
+    expect(sent.map((s) => s.what)).toEqual(['v1', 'v2', 'small', 'v3']);
+    settled.dispose();
   });
 
   it('a newer call cancels the request of its key still in flight ($/cancelRequest goes through its token)', async () => {

@@ -33,6 +33,23 @@ interface Slot {
   waiting?: Waiting;
   inflight?: InFlight;
   answered?: { fingerprint: string; value: unknown };
+  /** How long the server took over this key's last answered requests (ms, newest last). */
+  recentMs?: number[];
+}
+
+/** A key waits at least as long as its slowest recent answer took, up to this. */
+export const MAX_SETTLE_MS = 1_500;
+const RECENT_ANSWERS = 3;
+
+/**
+ * The wait of a key: its kind's own, or longer where the server's recent answers of this key took
+ * longer (the outline of a 40,000-line file takes seconds). Asking again sooner than the server
+ * can answer only queues work behind the request a person is waiting for: a request the editor
+ * makes on its own that is cancelled once started still costs the server most of its time.
+ */
+export function settleDelay(baseMs: number, recentMs: readonly number[] | undefined): number {
+  const slowest = Math.max(0, ...(recentMs ?? []));
+  return Math.max(baseMs, Math.min(MAX_SETTLE_MS, slowest));
 }
 
 /**
@@ -76,7 +93,7 @@ export class SettledRequests implements Disposable {
     const waiting: Waiting = {
       fingerprint,
       callers: new Set(),
-      timer: after(this.clock, delayMs, () => {
+      timer: after(this.clock, settleDelay(delayMs, slot.recentMs), () => {
         if (current.waiting === waiting) current.waiting = undefined;
         const callers = [...waiting.callers];
         waiting.callers.clear();
@@ -132,6 +149,7 @@ export class SettledRequests implements Disposable {
     if (slot.inflight?.fingerprint === fingerprint) return this.join(slot.inflight, token) as Promise<Settled<T>>;
     slot.inflight?.source.cancel();
     const source = new CancelSource();
+    const sentAt = this.clock.now();
     const inflight: InFlight = {
       fingerprint,
       source,
@@ -140,6 +158,7 @@ export class SettledRequests implements Disposable {
         (value): Settled<unknown> => {
           if (slot.inflight === inflight) slot.inflight = undefined;
           if (source.token.isCancellationRequested || this.disposed) return SUPERSEDED;
+          slot.recentMs = [...(slot.recentMs ?? []), this.clock.now() - sentAt].slice(-RECENT_ANSWERS);
           if (this.slots.get(key) === slot) slot.answered = { fingerprint, value };
           return { kind: 'answered', value };
         },
@@ -168,12 +187,16 @@ export class SettledRequests implements Disposable {
     });
   }
 
-  /** Forgets the answers of keys starting with `prefix` (a document closed, a server refresh): the next call asks. */
+  /**
+   * Forgets the answers of keys starting with `prefix` (a document closed, a server refresh): the
+   * next call asks. What the answers cost is kept (a refresh does not make the server faster); a
+   * key that knows nothing more goes.
+   */
   forget(prefix: string): void {
     for (const [key, slot] of this.slots) {
       if (!key.startsWith(prefix)) continue;
       slot.answered = undefined;
-      if (!slot.waiting && !slot.inflight) this.slots.delete(key);
+      if (!slot.waiting && !slot.inflight && !slot.recentMs) this.slots.delete(key);
     }
   }
 

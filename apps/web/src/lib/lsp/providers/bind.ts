@@ -29,6 +29,7 @@ import { registerDefinitionProvider, registerReferenceProvider } from './locatio
 import { registerSemanticTokensProvider } from './semanticTokens.js';
 import { registerSignatureHelpProvider } from './signatureHelp.js';
 import { SETTLE_MS, SettledRequests, settlePrefix } from '../settle.js';
+import type { QuickSuggestPacing } from '../../monaco/quickSuggestPacing.js';
 
 export interface BinderDeps {
   monaco: MonacoApi;
@@ -49,6 +50,8 @@ export interface BinderDeps {
   notify?: (message: string) => void;
   /** How long requests the editor makes on its own wait for the caret or text to settle (default SETTLE_MS). */
   settleMs?: { caret: number; text: number };
+  /** The window's quick-suggestions pacing (word-list answer times per model). */
+  quickSuggest?: Pick<QuickSuggestPacing, 'recordList'>;
 }
 
 /** Features bound as Monaco providers; pull diagnostics follow their registrations on their own (PullDiagnostics). */
@@ -169,6 +172,7 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       onDocumentSync: context.onDocumentSync,
       settled,
       settleMs: deps.settleMs ?? SETTLE_MS,
+      recordWordList: (model, ms, cancelled) => deps.quickSuggest?.recordList(model, ms, cancelled),
       versionOf: (path) => monaco.editor.getModel(monaco.Uri.from(sessionModelUriParts(context.sessionId, path)))?.getVersionId(),
       preferences: () => deps.preferences?.get(context.language) ?? DEFAULT_PREFERENCES,
       targetUri(path, registration) {

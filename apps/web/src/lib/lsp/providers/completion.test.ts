@@ -70,6 +70,38 @@ describe('completion', () => {
     expect(requests[0]!.params.position).toEqual({ line: 1, character: 6 });
   });
 
+  it('records how long the server took over word lists, and whether they were cancelled by then; never over trigger-character lists', async () => {
+    const clock = new ManualClock();
+    const recorded: Array<[number, boolean]> = [];
+    const fake = createFakeMonaco();
+    const capabilities = new ServerCapabilityIndex({ completionProvider: { triggerCharacters: ['.'] } });
+    const { h } = host([], undefined, capabilities);
+    const cancelled = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+    const context: FeatureContext = {
+      ...h.context,
+      clock,
+      request: async () => {
+        // The server answers 400 ms later; a request cancelled meanwhile got tls's quick empty answer.
+        clock.advance(400);
+        return { isIncomplete: false, items: [] } as never;
+      },
+    };
+    const recordingHost = fakeProviderHost(fake, context, { recordWordList: (_model, ms, cancelled) => void recorded.push([ms, cancelled]) });
+    registerCompletionProvider(recordingHost, capabilities.registrations('completion')[0]!);
+    const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'foo.ba');
+    const provider = fake.active()[0]!.provider;
+    await provider.provideCompletionItems(model, { lineNumber: 1, column: 7 }, { triggerKind: 0 }, NO_CANCEL);
+    await provider.provideCompletionItems(model, { lineNumber: 1, column: 5 }, { triggerKind: 1, triggerCharacter: '.' }, NO_CANCEL);
+    await provider.provideCompletionItems(model, { lineNumber: 1, column: 7 }, { triggerKind: 2 }, NO_CANCEL);
+    cancelled.isCancellationRequested = true;
+    await provider.provideCompletionItems(model, { lineNumber: 1, column: 7 }, { triggerKind: 0 }, cancelled);
+    expect(recorded).toEqual([
+      [400, false],
+      [400, false],
+      [400, true],
+    ]);
+  });
+
   it('S19 isIncomplete:true is preserved as Monaco incomplete', () => {
     expect(toMonacoCompletionList({ isIncomplete: true, items: [{ label: 'a' }] }, word).list.incomplete).toBe(true);
     expect(toMonacoCompletionList({ isIncomplete: false, items: [] }, word).list.incomplete).toBeUndefined();

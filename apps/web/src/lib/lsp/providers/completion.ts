@@ -155,6 +155,10 @@ export function registerCompletionProvider(host: ProviderHost, registration: Fea
       const word = model.getWordUntilPosition(position);
       const wordRange = { startLineNumber: position.lineNumber, startColumn: word.startColumn, endLineNumber: position.lineNumber, endColumn: word.endColumn };
       let result: CompletionList | CompletionItem[] | null;
+      const sentAt = host.context.clock.now();
+      const recordWordList = (cancelled: boolean) => {
+        if (context.triggerKind !== MonacoCompletionTriggerKind.TriggerCharacter) host.recordWordList(model, host.context.clock.now() - sentAt, cancelled);
+      };
       try {
         result = await host.context.request(
           'textDocument/completion',
@@ -166,8 +170,10 @@ export function registerCompletionProvider(host: ProviderHost, registration: Fea
           token,
         );
       } catch {
+        recordWordList(token.isCancellationRequested);
         return undefined;
       }
+      recordWordList(token.isCancellationRequested);
       const { list, origins: lspItems } = toMonacoCompletionList(result, wordRange);
       list.suggestions.forEach((s, i) => origins.set(s, lspItems[i] as CompletionItem));
       return list;

@@ -84,6 +84,8 @@ export interface ProviderHost {
   readonly settled: SettledRequests;
   /** How long they wait: caret-driven and text-driven kinds. */
   readonly settleMs: { readonly caret: number; readonly text: number };
+  /** The server answered a word list (a completion not asked by a trigger character) after `ms`, or it was cancelled by then: quick suggestions pace by it. */
+  recordWordList(model: TextModel, ms: number, cancelled: boolean): void;
 }
 
 export interface DocumentSyncEvent {

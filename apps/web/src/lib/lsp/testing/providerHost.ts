@@ -37,6 +37,7 @@ export function fakeProviderHost(
     settled: new SettledRequests(systemClock),
     settleMs: { caret: 0, text: 0 },
     versionOf: () => undefined,
+    recordWordList: () => undefined,
     ...overrides,
     notices,
   };
