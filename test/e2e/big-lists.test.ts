@@ -9,6 +9,7 @@ import { hasChromium, prerequisite } from '../support/env.js';
 import { documentOverflowsHorizontally, openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
+import { MAX_ROW_CHARS } from '../../apps/web/src/lib/viewer/viewerRows.js';
 
 /**
  * Big lists stay light and inside their panels: 40,000 Outline rows and 10,000 problems from the
@@ -22,7 +23,11 @@ const OUTLINE_ROWS = 40_000;
 const PROBLEMS = 10_000;
 const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
 
+/** A minified file: one line of about 3 MB (a JSON array of numbers), and a newline. */
+const ONE_LINE = `[${Array.from({ length: 400_000 }, (_, i) => i).join(',')}]`;
+
 const FILES: Record<string, string> = {
+  'data/minified.json': `${ONE_LINE}\n`,
   'src/big.ts': lines(OUTLINE_ROWS, (i) => `export const v${i}: number = ${i};`),
   'src/errors.ts': lines(PROBLEMS, (i) => `export const e${i}: string = ${i};`),
   'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
@@ -131,4 +136,34 @@ describe.runIf(run)('big lists stay light: Outline and Problems are virtualized 
       await page.context().close();
     },
   );
+
+  it('phone: a one-line file of 3 MB is cut into rows of at most MAX_ROW_CHARS, numbered once; the viewer draws a window of them and reaches the end', async () => {
+    const page = await (await newContext(browser.browser, 'phone')).newPage();
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'data/minified.json');
+    const text = page.locator('[data-testid="readonly-lines"]');
+    // The pieces of line 1 and the empty line after the final newline.
+    await page.locator(`[data-testid="readonly-lines"][data-rows="${Math.ceil(ONE_LINE.length / MAX_ROW_CHARS) + 1}"]`).waitFor();
+    const rows = page.locator('[data-testid="readonly-line"]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeLessThanOrEqual(200);
+    const drawn = await rows.evaluateAll((els) =>
+      els.map((el) => ({
+        line: el.getAttribute('data-line'),
+        continued: el.hasAttribute('data-continued'),
+        number: el.querySelector('.line-number')?.textContent,
+        chars: el.querySelector('code')?.textContent?.length ?? 0,
+      })),
+    );
+    expect(drawn[0]).toEqual({ line: '1', continued: false, number: '1', chars: MAX_ROW_CHARS });
+    expect(drawn[1]).toMatchObject({ line: '1', continued: true, number: '' });
+    expect(Math.max(...drawn.map((r) => r.chars))).toBeLessThanOrEqual(MAX_ROW_CHARS);
+    expect(await documentOverflowsHorizontally(page)).toBe(false);
+    await text.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    const tail = page.locator('[data-testid="readonly-line"][data-line="1"][data-continued]').last();
+    await expect.poll(async () => (await tail.innerText()).endsWith('399999]'), { timeout: 15_000 }).toBe(true);
+    expect(await rows.count()).toBeLessThanOrEqual(200);
+    await screenshot(page, 'big-one-line-phone');
+    await page.context().close();
+  });
 });

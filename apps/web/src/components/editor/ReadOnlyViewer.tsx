@@ -4,12 +4,16 @@ import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
 import { mebibytes } from '../../lib/workspace/largeFile.js';
 import { useServices } from '../../services/ServicesContext.js';
+import { viewerRows, type ViewerRow } from '../../lib/viewer/viewerRows.js';
 import { VirtualList } from '../ui/VirtualList.js';
 
-/** Every line is one row of this height (no wrapping: a long line scrolls sideways), so nothing is measured. */
+/**
+ * Every row is this height (no wrapping: a row scrolls sideways; a very long line is cut into rows
+ * of a bounded length, see viewerRows), so nothing is measured.
+ */
 const LINE_PX = 18;
 
-type Load = { state: 'loading' } | { state: 'error'; tooLarge: boolean } | { state: 'loaded'; lines: string[] };
+type Load = { state: 'loading' } | { state: 'error'; tooLarge: boolean } | { state: 'loaded'; rows: ViewerRow[]; lineCount: number };
 
 /**
  * A plain, read-only text view with line numbers (phones). Only the lines in view are drawn, so a
@@ -23,14 +27,18 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
     let live = true;
     setLoad({ state: 'loading' });
     api.readFile(sessionId, path).then(
-      (file) => live && setLoad({ state: 'loaded', lines: file.content.split(/\r?\n/) }),
+      (file) => {
+        if (!live) return;
+        const rows = viewerRows(file.content);
+        setLoad({ state: 'loaded', rows, lineCount: rows.at(-1)?.line ?? 0 });
+      },
       (err: unknown) => live && setLoad({ state: 'error', tooLarge: err instanceof ApiRequestError && err.status === 413 }),
     );
     return () => {
       live = false;
     };
   }, [api, sessionId, path]);
-  const gutter = load.state === 'loaded' ? `calc(${String(load.lines.length).length}ch + 20px)` : undefined;
+  const gutter = load.state === 'loaded' ? `calc(${String(load.lineCount).length}ch + 20px)` : undefined;
   return (
     <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
       <h2 className="panel-title readonly-path">{path}</h2>
@@ -46,18 +54,21 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
           className="readonly-text"
           testId="readonly-lines"
           scrollerLabel={path}
-          count={load.lines.length}
+          count={load.rows.length}
           estimateRowPx={LINE_PX}
           fixedRows
           rowKey={String}
-          renderRow={(i) => (
-            <div className="readonly-line" data-testid="readonly-line" data-line={i + 1}>
-              <span className="line-number" aria-hidden="true" style={{ minWidth: gutter }}>
-                {i + 1}
-              </span>
-              <code>{load.lines[i]}</code>
-            </div>
-          )}
+          renderRow={(i) => {
+            const row = load.rows[i] as ViewerRow;
+            return (
+              <div className="readonly-line" data-testid="readonly-line" data-line={row.line} data-continued={row.continued || undefined}>
+                <span className="line-number" aria-hidden="true" style={{ minWidth: gutter }}>
+                  {row.continued ? '' : row.line}
+                </span>
+                <code>{row.text}</code>
+              </div>
+            );
+          }}
         />
       )}
     </section>
