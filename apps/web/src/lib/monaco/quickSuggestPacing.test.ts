@@ -43,8 +43,8 @@ describe('quick suggestions paced by what word lists cost the server', () => {
   });
 
   it('sets the delay of the editors showing the model, follows model swaps, and three fast lists bring the quick delay back', () => {
-    const slowModel = { id: 'big' };
-    const fastModel = { id: 'small' };
+    const slowModel = { getLanguageId: () => 'typescript' };
+    const fastModel = { getLanguageId: () => 'python' };
     const windowEditors = editorApi();
     const existing = fakeEditor(slowModel);
     windowEditors.editors.push(existing);
@@ -73,6 +73,25 @@ describe('quick suggestions paced by what word lists cost the server', () => {
     expect(other.delay()).toBe(PAUSE_DELAY_MS);
     pacing.recordList(slowModel as never, 30);
     expect(existing.delay()).toBe(QUICK_DELAY_MS);
+    pacing.dispose();
+  });
+
+  it("a model with no list of its own takes its language's recent lists (the workspace's cost), until it has its own", () => {
+    const windowEditors = editorApi();
+    const pacing = new QuickSuggestPacing(windowEditors.api);
+    const big = { getLanguageId: () => 'typescript' };
+    const next = { getLanguageId: () => 'typescript' };
+    const other = { getLanguageId: () => 'go' };
+    const editor = fakeEditor(next);
+    const goEditor = fakeEditor(other);
+    windowEditors.add(editor);
+    windowEditors.add(goEditor);
+    pacing.recordList(big as never, 2_000, true);
+    expect(editor.delay()).toBe(PAUSE_DELAY_MS);
+    expect(goEditor.delay()).toBe(QUICK_DELAY_MS);
+    for (let i = 0; i < 3; i++) pacing.recordList(next as never, 20);
+    expect(editor.delay()).toBe(QUICK_DELAY_MS);
+    expect(pacing.delayOf(big as never)).toBe(PAUSE_DELAY_MS);
     pacing.dispose();
   });
 });

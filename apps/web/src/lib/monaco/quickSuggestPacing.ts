@@ -28,7 +28,7 @@ export function quickSuggestionsDelay(recentListMs: readonly number[]): number {
 
 type EditorApi = Pick<typeof Monaco.editor, 'onDidCreateEditor' | 'getEditors'>;
 type CodeEditor = Pick<Monaco.editor.ICodeEditor, 'getModel' | 'updateOptions' | 'onDidChangeModel' | 'onDidDispose'>;
-type TextModel = Monaco.editor.ITextModel;
+type TextModel = Pick<Monaco.editor.ITextModel, 'getLanguageId'>;
 
 /**
  * The window's pacing: records how long the server took over word lists (completions not asked by
@@ -37,7 +37,14 @@ type TextModel = Monaco.editor.ITextModel;
  */
 export class QuickSuggestPacing implements Disposable {
   private readonly recent = new WeakMap<TextModel, number[]>();
+  /**
+   * The same per Monaco language, for models that have no list of their own yet: what a server's
+   * lists cost is mostly the workspace's (tsserver's auto-import candidates), so a file opened
+   * next in a workspace whose lists are slow waits for a pause from its first word on.
+   */
+  private readonly recentByLanguage = new Map<string, number[]>();
   private readonly store = new DisposableStore();
+  private readonly applied = new WeakMap<CodeEditor, number>();
 
   constructor(private readonly editors: EditorApi) {
     const follow = (editor: CodeEditor) => {
@@ -57,19 +64,26 @@ export class QuickSuggestPacing implements Disposable {
    */
   recordList(model: TextModel, ms: number, cancelled = false): void {
     if (cancelled && ms < SLOW_LIST_MS) return;
-    const before = this.delayOf(model);
-    const recent = [...(this.recent.get(model) ?? []), ms].slice(-RECENT_LISTS);
-    this.recent.set(model, recent);
-    if (this.delayOf(model) === before) return;
-    for (const editor of this.editors.getEditors()) if (editor.getModel() === model) this.apply(editor);
+    const language = model.getLanguageId();
+    this.recent.set(model, [...(this.recent.get(model) ?? []), ms].slice(-RECENT_LISTS));
+    this.recentByLanguage.set(language, [...(this.recentByLanguage.get(language) ?? []), ms].slice(-RECENT_LISTS));
+    for (const editor of this.editors.getEditors()) {
+      const shown = editor.getModel();
+      if (shown === model || shown?.getLanguageId() === language) this.apply(editor);
+    }
   }
 
   delayOf(model: TextModel | null): number {
-    return quickSuggestionsDelay((model && this.recent.get(model)) || []);
+    if (!model) return QUICK_DELAY_MS;
+    return quickSuggestionsDelay(this.recent.get(model) ?? this.recentByLanguage.get(model.getLanguageId()) ?? []);
   }
 
   private apply(editor: CodeEditor): void {
-    editor.updateOptions({ quickSuggestionsDelay: this.delayOf(editor.getModel()) });
+    const delay = this.delayOf(editor.getModel());
+    // updateOptions re-renders nothing when unchanged, but keep the calls to real changes.
+    if (this.applied.get(editor) === delay) return;
+    this.applied.set(editor, delay);
+    editor.updateOptions({ quickSuggestionsDelay: delay });
   }
 
   dispose(): void {
