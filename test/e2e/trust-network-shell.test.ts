@@ -15,8 +15,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Task } from '@kandev/protocol';
@@ -25,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { writeFiles } from '../support/files.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { hoverRows, markers, openFile, openSession, placeCaret, putSettings, runEditorAction, startEditorStack, waitForLspState } from '../support/page.js';
+import { EXPLAINED, explainshellSettings, hoverText, startExplainshellListener, type ExplainshellListener } from '../support/explainshell.js';
+import { markers, openFile, openSession, putSettings, startEditorStack, waitForLspState } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 const has = (command: string, args: string[]) => {
@@ -47,32 +46,19 @@ const SCRIPT = 'scripts/list.sh';
 // `$1` unquoted: shellcheck's SC2086 is the first diagnostic the file gets.
 const SCRIPT_TEXT = ['#!/usr/bin/env bash', 'ls -la $1', ''].join('\n');
 const FIRST_FINDING = /Double quote to prevent globbing and word splitting/;
-/** What the listener explains `ls` as: only a hover that went through it can show this. */
-const EXPLAINED = 'Explained by the loopback witness';
 
 describe.runIf(run)("bash-language-server's explainshell lookup: a loopback listener only a trusted workspace's server reaches", () => {
-  const requests: string[] = [];
-  let listener: Server;
+  let listener: ExplainshellListener;
   let stack: RunningStack;
   let browser: LaunchedBrowser;
   let work: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    listener = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      // explainshell's answer shape: the match covering the hovered offset carries its help HTML.
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ matches: [{ start: 0, end: 2, helpHTML: `<p>${EXPLAINED}</p>` }] }));
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const port = (listener.address() as AddressInfo).port;
+    listener = await startExplainshellListener();
     work = mkdtempSync(join(tmpdir(), 'kandev-e2e-explainshell-'));
     stack = await startEditorStack();
-    await putSettings(stack, {
-      lsp_auto_start_languages: ['shell'],
-      lsp_auto_install_languages: ['shell'],
-      lsp_server_configs: { shell: { bashIde: { explainshellEndpoint: `http://127.0.0.1:${port}` } } },
-    });
+    await putSettings(stack, explainshellSettings(listener));
     // One task HOME for both tasks: bash-language-server is installed once; npm's download cache is shared.
     const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
     env = { HOME: join(work, 'home'), npm_config_cache: npmCache };
@@ -82,7 +68,7 @@ describe.runIf(run)("bash-language-server's explainshell lookup: a loopback list
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
-    await new Promise((resolve) => (listener ? listener.close(resolve) : resolve(undefined)));
+    await listener?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -108,29 +94,21 @@ describe.runIf(run)("bash-language-server's explainshell lookup: a loopback list
     return page;
   }
 
-  /** Hovers `ls` and returns the hover's text once it is shown. */
-  async function hoverLs(page: Page): Promise<string> {
-    await placeCaret(page, 'ls -la', 1);
-    await runEditorAction(page, 'editor.action.showHover');
-    await page.locator('.monaco-hover:not(.hidden) .hover-row .markdown-hover').first().waitFor({ timeout: 60_000 });
-    return (await hoverRows(page)).join('\n');
-  }
-
   it('untrusted: the hover on `ls` answers from the man page and the listener was never contacted', async () => {
     const page = await openScript(false);
-    const hover = await hoverLs(page);
+    const hover = await hoverText(page, 'ls -la');
     expect(hover).not.toContain(EXPLAINED);
     expect(hover).toMatch(/list directory contents/i);
-    expect(requests).toEqual([]);
+    expect(listener.requests).toEqual([]);
     await page.context().close();
   }, 420_000);
 
   it('trusted: the same hover asks the listener to explain the command, and shows its answer (the witness works)', async () => {
-    const before = requests.length;
+    const before = listener.requests.length;
     const page = await openScript(true);
-    const hover = await hoverLs(page);
+    const hover = await hoverText(page, 'ls -la');
     // The server explains the hovered word's syntax node: the command name.
-    expect(requests.slice(before)).toEqual(['/explain?cmd=ls']);
+    expect(listener.requests.slice(before)).toEqual(['/explain?cmd=ls']);
     expect(hover).toContain(EXPLAINED);
     await page.context().close();
   }, 420_000);

@@ -4,8 +4,7 @@
  * server answers through the backend; clangd, which the base image lacks, is refused with 4007
  * (no install attempt, even with auto-install on for every installable language).
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Session, Task } from '@kandev/protocol';
@@ -16,6 +15,7 @@ import { ensureBuilt } from '../support/build.js';
 import { startTestBackend, type TestBackend } from './backend-support.js';
 import {
   CONTAINER_SYSTEM_PATH,
+  containerCaEnv,
   containerHostPids,
   dockerAvailable,
   removeOwnedContainers,
@@ -50,31 +50,11 @@ describe.skipIf(!dockerAvailable)('configuration languages in a Local Docker tas
     return res.json as T;
   }
 
-  /**
-   * The container has only the base image's file system, so the CA certificates this machine's
-   * npm trusts (a TLS-inspecting proxy's, say) travel with the task as a person's task settings
-   * would carry them: a file in the workspace, named by NODE_EXTRA_CA_CERTS and npm's cafile.
-   */
-  function caEnv(dir: string): Record<string, string> {
-    const out: Record<string, string> = {};
-    const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
-    for (const [key, source] of [
-      ['NODE_EXTRA_CA_CERTS', process.env.NODE_EXTRA_CA_CERTS],
-      ['npm_config_cafile', cafile],
-    ] as const) {
-      if (!source || source === 'null' || !existsSync(source)) continue;
-      mkdirSync(join(dir, '.ca'), { recursive: true });
-      copyFileSync(source, join(dir, '.ca', key));
-      out[key] = `/workspace/.ca/${key}`;
-    }
-    return out;
-  }
-
   async function session(files: Record<string, string>): Promise<Session> {
     const dir = join(root, `ws-${Object.keys(files).join('-')}`);
     mkdirSync(dir, { recursive: true });
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const env = { PATH: CONTAINER_SYSTEM_PATH, ...caEnv(dir) };
+    const env = { PATH: CONTAINER_SYSTEM_PATH, ...containerCaEnv(dir) };
     const task = await api<Task>('POST', '/api/tasks', { title: 'docker langs', executor: 'local_docker', repositories: [{ path: dir }], env });
     return api<Session>('POST', `/api/tasks/${task.id}/sessions`);
   }

@@ -71,6 +71,26 @@ export function stopDockerEnv(env: DockerEnv | undefined): void {
   if (env?.startedHere) execFileSync('bash', [script, 'stop'], { stdio: 'inherit' });
 }
 
+/**
+ * The container has only the base image's file system, so the CA certificates this machine's npm
+ * trusts (a TLS-inspecting proxy's, say) travel with the task as a person's task settings would
+ * carry them: files in the workspace `dir`, named by NODE_EXTRA_CA_CERTS and npm's cafile.
+ */
+export function containerCaEnv(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
+  for (const [key, source] of [
+    ['NODE_EXTRA_CA_CERTS', process.env.NODE_EXTRA_CA_CERTS],
+    ['npm_config_cafile', cafile],
+  ] as const) {
+    if (!source || source === 'null' || !existsSync(source)) continue;
+    mkdirSync(join(dir, '.ca'), { recursive: true });
+    copyFileSync(source, join(dir, '.ca', key));
+    out[key] = `/workspace/.ca/${key}`;
+  }
+  return out;
+}
+
 /** Task containers of one owner (a backend's KANDEV_HOME, or a test's executor owner). */
 export async function ownedContainers(docker: Docker, owner: string): Promise<Docker.ContainerInfo[]> {
   return docker.listContainers({ all: true, filters: { label: [SESSION_LABEL, `${OWNER_LABEL}=${owner}`] } });

@@ -15,7 +15,7 @@
  * (`KANDEV_DOCKER_SECCOMP=docker`), which refuses the namespaces.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONTAINER_SYSTEM_PATH,
+  containerCaEnv,
   dockerAvailable,
   dockerBackendEnv,
   removeOwnedContainers,
@@ -76,25 +77,6 @@ async function release(client: LeaseClient): Promise<void> {
   await client.closed;
 }
 
-/**
- * The container has only the base image's file system, so the CA certificates this machine's npm
- * trusts (a TLS-inspecting proxy's, say) travel with the task: files in the workspace.
- */
-function caEnv(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const cafile = execFileSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).trim();
-  for (const [key, source] of [
-    ['NODE_EXTRA_CA_CERTS', process.env.NODE_EXTRA_CA_CERTS],
-    ['npm_config_cafile', cafile],
-  ] as const) {
-    if (!source || source === 'null' || !existsSync(source)) continue;
-    mkdirSync(join(dir, '.ca'), { recursive: true });
-    copyFileSync(source, join(dir, '.ca', key));
-    out[key] = `/workspace/.ca/${key}`;
-  }
-  return out;
-}
-
 describe.skipIf(!dockerAvailable)('untrusted language servers are off the network on Local Docker (bubblewrap)', () => {
   let env: DockerEnv;
   let sandboxed: LeaseBackend;
@@ -119,7 +101,7 @@ describe.skipIf(!dockerAvailable)('untrusted language servers are off the networ
   }
 
   async function task(stack: LeaseBackend, extraEnv: Record<string, string> = {}): Promise<{ taskId: string; sessionId: string }> {
-    const taskEnv = { PATH: CONTAINER_SYSTEM_PATH, HOME: CONTAINER_HOME, npm_config_cache: CONTAINER_NPM_CACHE, ...caEnv(workspace), ...extraEnv };
+    const taskEnv = { PATH: CONTAINER_SYSTEM_PATH, HOME: CONTAINER_HOME, npm_config_cache: CONTAINER_NPM_CACHE, ...containerCaEnv(workspace), ...extraEnv };
     const created = await stack.api('POST', '/api/tasks', { title: 'network', executor: 'local_docker', repositories: [{ path: workspace }], env: taskEnv });
     expect(created.status).toBe(201);
     return { taskId: created.json.id, sessionId: await startSession(stack, created.json.id) };

@@ -94,3 +94,46 @@ export async function seriousAxeViolations(page: Page, exclude: string[] = []): 
 export async function pageOverflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 }
+
+/**
+ * Text drawn over the editor's find-match decorations whose contrast with what is under it is
+ * below `minimum` (WCAG AA, 4.5:1), as `text ratio`. The decorations are a layer of their own
+ * beneath the text, which axe's colour-contrast rule reports as undecidable rather than measuring;
+ * this measures it: each match's fill composited over the editor's background, against the colour
+ * of each token it lies under.
+ */
+export async function lowContrastUnderFindMatches(page: Page, minimum = 4.5): Promise<string[]> {
+  return page.evaluate((minimum) => {
+    type Rgba = [number, number, number, number];
+    const parse = (css: string): Rgba => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+      return [r, g, b, css.startsWith('rgba') ? a : 1];
+    };
+    const over = (top: Rgba, under: Rgba): Rgba => [0, 1, 2].map((i) => top[i]! * top[3] + under[i]! * (1 - top[3])).concat(1) as Rgba;
+    const luminance = ([r, g, b]: Rgba) =>
+      [r, g, b]
+        .map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const ratio = (a: Rgba, b: Rgba) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    const out: string[] = [];
+    for (const editor of document.querySelectorAll<HTMLElement>('.monaco-editor')) {
+      const background = parse(getComputedStyle(editor.querySelector('.monaco-editor-background') ?? editor).backgroundColor);
+      const tokens = [...editor.querySelectorAll<HTMLElement>('.view-line span span')];
+      for (const match of editor.querySelectorAll<HTMLElement>('.findMatch, .currentFindMatch')) {
+        const fill = over(parse(getComputedStyle(match).backgroundColor), background);
+        const box = match.getBoundingClientRect();
+        for (const token of tokens) {
+          const t = token.getBoundingClientRect();
+          const overlaps = t.left < box.right && t.right > box.left && t.top < box.bottom && t.bottom > box.top;
+          if (!overlaps || !token.textContent?.trim()) continue;
+          const measured = ratio(parse(getComputedStyle(token).color), fill);
+          if (measured < minimum) out.push(`${token.textContent} ${measured.toFixed(2)}`);
+        }
+      }
+    }
+    return out;
+  }, minimum);
+}

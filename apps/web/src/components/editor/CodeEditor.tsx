@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type * as Monaco from 'monaco-editor';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
+import { keepHiddenFindWidgetInert } from '../../lib/monaco/hiddenFindWidget.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
 interface CodeEditorProps {
@@ -43,7 +44,12 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       // On-type formatting providers exist only where the language's switch is on (docs/editing.md).
       formatOnType: true,
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
+      // A completion's detail (its type) is read in the details pane (Ctrl+Space), not inline in
+      // the focused row: inline it is text the row's accessible name does not carry (a screen
+      // reader and a voice command disagree on the row's name), dimmed below AA contrast.
+      suggest: { showInlineDetails: false },
     });
+    const findWidget = keepHiddenFindWidgetInert(editor);
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
     const cursor = editor.onDidChangeCursorPosition((e) => {
       if (shownPath.current) shownRef.current?.(shownPath.current, { line: e.position.lineNumber, column: e.position.column });
@@ -53,6 +59,7 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       editorRef.current = null;
       shownPath.current = undefined;
       cursor.dispose();
+      findWidget.dispose();
       editor.dispose();
       hiddenRef.current?.();
     };
