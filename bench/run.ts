@@ -279,7 +279,7 @@ async function typing(): Promise<void> {
         table(
           ['lines', 'browser ms', 'stdio ms', 'ratio', 'first key -> list ms', 'requests/keystroke', 'requests while typing'],
           rows.map((r) => [
-            `${r.lines} (${r.round})`,
+            `${r.lines} (${r.round}${r.samples > 1 ? `, median of ${r.samples}` : ''})`,
             fixed(r.browserMs, 0),
             fixed(r.stdioMs, 0),
             fixed(r.browserMs / r.stdioMs, 2),
