@@ -25,6 +25,19 @@ function bigJson(bytes: number): string {
   return `[\n${record.repeat(Math.ceil(bytes / record.length))}  {"id": 0}\n]\n`;
 }
 
+/** 50 MiB of numbered log lines, the last one `line <n> end`. */
+function fiftyMiBLog(): Buffer {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (let i = 0; bytes < 50 * 1024 * 1024; i++) {
+    const line = `2026-12-04T18:00:00Z line ${i} of a log the agent wrote while it ran the test suite\n`;
+    lines.push(line);
+    bytes += line.length;
+  }
+  lines.push(`line ${lines.length} end\n`);
+  return Buffer.from(lines.join(''));
+}
+
 /** The files API's one-file route (GET reads, PUT saves). */
 const isFileRoute = (url: URL) => url.pathname.endsWith('/file');
 
@@ -44,6 +57,7 @@ describe.runIf(run)('large files open in large-file mode; too large ones say why
       'data/big.json': bigJson(LARGE_FILE_BYTES + 1024 * 1024),
     });
     writeFileSync(join(workspace, 'data/huge.log'), Buffer.alloc(MAX_OPEN_FILE_BYTES + 1, 'x'));
+    writeFileSync(join(workspace, 'data/fifty.log'), fiftyMiBLog());
     ({ browser, page } = await openTaskEditor(stack, { title: 'Large files', workspace }));
     page.on('websocket', (ws) =>
       ws.on('framesent', (f) => {
@@ -127,6 +141,18 @@ describe.runIf(run)('large files open in large-file mode; too large ones say why
     expect(await page.locator('[data-testid="editor-tab"][data-path="data/big.json"]').getAttribute('data-dirty')).toBe('true');
     await screenshot(page, 'save-too-large-desktop-light');
     await page.unroute(isFileRoute);
+  });
+
+  it('a 50 MiB file opens in large-file mode, all of it: its last line is in the editor', async () => {
+    await openFile(page, 'data/fifty.log');
+    const notice = page.locator('[data-testid="large-file-notice"][data-path="data/fifty.log"]');
+    await notice.waitFor({ timeout: 120_000 });
+    expect(await notice.innerText()).toMatch(/^Large file \(50\.\d MiB\)/);
+    const [lines, last] = await withEditor(page, (editor) => {
+      const model = editor.getModel();
+      return [model.getLineCount(), model.getLineContent(model.getLineCount() - 1)];
+    });
+    expect(last).toBe(`line ${lines - 2} end`);
   });
 
   it('a file over the limit is refused with why and what to do, not "could not open"', async () => {
