@@ -192,14 +192,19 @@ describe('AgentctlClient: nothing kept per task host once it is gone', () => {
     const gc = fullGc();
     // Warm-up: code compiled and caches filled by the first endpoints are not per-endpoint state.
     for (let i = 0; i < 10; i++) await oneTaskHost();
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    const endpoints = 60;
-    for (let i = 0; i < endpoints; i++) await oneTaskHost();
-    gc();
-    const grownPerEndpoint = (process.memoryUsage().heapUsed - before) / endpoints;
-    // Node 20's fetch keeps a connection pool per origin for ever (about 27 KiB each, measured);
+    // Three rounds: something else of the test process that happens to grow during one round
+    // (the runner's own bookkeeping) shows in that round only; state kept per endpoint shows in all.
+    const grownPerEndpoint: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const endpoints = 40;
+      for (let i = 0; i < endpoints; i++) await oneTaskHost();
+      gc();
+      grownPerEndpoint.push((process.memoryUsage().heapUsed - before) / endpoints);
+    }
+    // Node 20's fetch keeps a connection pool per origin for ever (about 30 KiB each, measured);
     // what is left per endpoint must be far below that.
-    expect(grownPerEndpoint).toBeLessThan(4 * 1024);
+    expect(Math.min(...grownPerEndpoint)).toBeLessThan(4 * 1024);
   });
 });
