@@ -18,6 +18,8 @@ export interface AgentctlFigures {
 /** The heap probe's answer in MiB (absent when the probe is off or the process did not answer). */
 export interface HeapAfterGc {
   usedMiB: number;
+  /** Of usedMiB, the code spaces (compiled functions: they grow as more code runs, then level). */
+  codeMiB: number;
   externalMiB: number;
   arrayBuffersMiB: number;
   snapshot?: string;
@@ -104,6 +106,9 @@ async function probeHeapMiB(heap: HeapRequest, pid: number): Promise<HeapAfterGc
   if (!answer) return undefined;
   return {
     usedMiB: answer.heapUsed / MiB,
+    codeMiB: Object.entries(answer.spaces)
+      .filter(([name]) => name.startsWith('code_'))
+      .reduce((sum, [, bytes]) => sum + bytes / MiB, 0),
     externalMiB: answer.external / MiB,
     arrayBuffersMiB: answer.arrayBuffers / MiB,
     ...(answer.snapshot ? { snapshot: answer.snapshot } : {}),

@@ -9,13 +9,16 @@ const agentctl = (c: Checkpoint, name: string) => {
   const found = agentctlsOf(c, name);
   return found.length ? found.map((a) => `${f1(a.rssMiB)} / ${f1(a.heap?.usedMiB ?? NaN)} / ${a.fds}`).join(', ') : '-';
 };
-const heapCell = (h: HeapAfterGc | undefined) => (h ? `${f1(h.usedMiB)} | ${f1(h.externalMiB)} / ${f1(h.arrayBuffersMiB)}` : '- | -');
+const heapCell = (h: HeapAfterGc | undefined) => (h ? `${f1(h.usedMiB)} (${f1(h.codeMiB)}) | ${f1(h.externalMiB)} / ${f1(h.arrayBuffersMiB)}` : '- | -');
+const lessCode = (h: HeapAfterGc | undefined) => (h ? h.usedMiB - h.codeMiB : NaN);
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);
 
 /** The figures whose drift tells a leak, read off a checkpoint. */
 export const FIGURES: Record<string, (c: Checkpoint) => number> = {
   'backend RSS MiB': (c) => c.backendRssMiB,
   'backend heap after GC MiB': (c) => c.backendHeap?.usedMiB ?? NaN,
+  'backend heap after GC, code spaces MiB': (c) => c.backendHeap?.codeMiB ?? NaN,
+  'backend heap after GC less code MiB': (c) => lessCode(c.backendHeap),
   'backend external MiB (after GC)': (c) => c.backendHeap?.externalMiB ?? NaN,
   'backend arrayBuffers MiB (after GC)': (c) => c.backendHeap?.arrayBuffersMiB ?? NaN,
   'backend fds': (c) => c.backendFds,
@@ -24,10 +27,12 @@ export const FIGURES: Record<string, (c: Checkpoint) => number> = {
   'backend clock timers': (c) => c.clockTimers,
   'agentctl demo RSS MiB': (c) => agentctlsOf(c, 'demo')[0]?.rssMiB ?? NaN,
   'agentctl demo heap after GC MiB': (c) => agentctlsOf(c, 'demo')[0]?.heap?.usedMiB ?? NaN,
+  'agentctl demo heap after GC less code MiB': (c) => lessCode(agentctlsOf(c, 'demo')[0]?.heap),
   'agentctl demo external MiB (after GC)': (c) => agentctlsOf(c, 'demo')[0]?.heap?.externalMiB ?? NaN,
   'agentctl demo fds': (c) => agentctlsOf(c, 'demo')[0]?.fds ?? NaN,
   'agentctl kotlin RSS MiB': (c) => agentctlsOf(c, 'kotlin')[0]?.rssMiB ?? NaN,
   'agentctl kotlin heap after GC MiB': (c) => agentctlsOf(c, 'kotlin')[0]?.heap?.usedMiB ?? NaN,
+  'agentctl kotlin heap after GC less code MiB': (c) => lessCode(agentctlsOf(c, 'kotlin')[0]?.heap),
   'agentctl kotlin external MiB (after GC)': (c) => agentctlsOf(c, 'kotlin')[0]?.heap?.externalMiB ?? NaN,
   'agentctl kotlin fds': (c) => agentctlsOf(c, 'kotlin')[0]?.fds ?? NaN,
   'processes under the backend': (c) => c.processes,
@@ -52,9 +57,10 @@ export function soakReport(r: SoakResult): string {
     '',
     'agentctl cells are RSS MiB / JS heap used after a full GC MiB / open fds of each agentctl serving that session ("install" ones come and go).',
     'Heap figures come from the heap probe (KANDEV_HEAP_PROBE_DIR, on for the soak only): each process collects fully, then reports',
-    'process.memoryUsage(); RSS and every other figure of a checkpoint are read before that collection.',
+    "process.memoryUsage(), with V8's code spaces (compiled functions, which grow as more of the code runs) in brackets; RSS and",
+    'every other figure of a checkpoint are read before that collection.',
     '',
-    '| t (s) | backend RSS MiB | backend heap after GC MiB | backend external / arrayBuffers MiB | backend fds | active resources (Timeout) | clock timers | leases (detached) | agentctl demo | agentctl kotlin | agentctl install | processes | marked | zombies | load (1 min) |',
+    '| t (s) | backend RSS MiB | backend heap after GC MiB (code spaces) | backend external / arrayBuffers MiB | backend fds | active resources (Timeout) | clock timers | leases (detached) | agentctl demo | agentctl kotlin | agentctl install | processes | marked | zombies | load (1 min) |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...points.map(
       (c) =>

@@ -30,6 +30,8 @@ describe('soak bench, short mode', () => {
     // The heap after a full GC, from the backend and from each long session's agentctl, every checkpoint.
     for (const point of result.checkpoints) {
       expect(point.backendHeap?.usedMiB).toBeGreaterThan(1);
+      expect(point.backendHeap?.codeMiB).toBeGreaterThan(0);
+      expect(point.backendHeap?.codeMiB).toBeLessThan(point.backendHeap?.usedMiB ?? 0);
       expect(point.backendHeap?.externalMiB).toBeGreaterThan(0);
       expect(point.backendHeap?.arrayBuffersMiB).toBeGreaterThanOrEqual(0);
       for (const name of ['demo', 'kotlin']) expect(point.agentctls.find((a) => a.name === name)?.heap?.usedMiB).toBeGreaterThan(1);
@@ -41,6 +43,7 @@ describe('soak bench, short mode', () => {
     expect(report).toContain('| backend heap after GC MiB |');
     expect(report).toContain('| agentctl demo heap after GC MiB |');
     expect(report).toContain('| agentctl kotlin heap after GC MiB |');
+    expect(report).toContain('| backend heap after GC less code MiB |');
     expect(report).toMatch(/Heap growth of the backend from its snapshot at \d+ s to the one at \d+ s/);
   });
 });

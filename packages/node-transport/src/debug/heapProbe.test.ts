@@ -30,6 +30,8 @@ describe('heap probe (soak only)', () => {
     expect(order).toEqual(['collect']);
     expect(answer).toMatchObject({ pid: 4242, seq: 7 });
     expect(answer.heapUsed).toBeGreaterThan(0);
+    expect(answer.spaces.old_space).toBeGreaterThan(0);
+    expect(answer.spaces.code_space).toBeGreaterThan(0);
     expect(answer.snapshot).toBeUndefined();
     expect(JSON.parse(readFileSync(files.answer, 'utf8'))).toEqual(answer);
     expect(existsSync(files.snapshot(7))).toBe(false);

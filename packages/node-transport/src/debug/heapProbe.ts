@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
@@ -31,6 +31,8 @@ export interface HeapProbeAnswer {
   external: number;
   arrayBuffers: number;
   rss: number;
+  /** Bytes used per V8 heap space after the collection: code spaces grow as functions are compiled, which is no leak. */
+  spaces: Record<string, number>;
   /** The heap snapshot's path, when one was asked for. */
   snapshot?: string;
 }
@@ -55,6 +57,7 @@ export function answerHeapProbe(dir: string, pid: number, collect: () => void): 
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     rss: m.rss,
+    spaces: Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size])),
   };
   if (request.snapshot) answer.snapshot = writeHeapSnapshot(files.snapshot(request.seq));
   writeFileSync(`${files.answer}.tmp`, JSON.stringify(answer));
