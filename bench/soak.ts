@@ -11,7 +11,11 @@
  *
  * Every checkpoint records the backend's RSS and descriptors, each agentctl's, the leases, and from
  * /metrics Node's active resources and the clock's timers; the processes under the backend and any
- * zombie among them. At the end: every tab released, every process tree listed, the backend
+ * zombie among them; then, through the heap probe (KANDEV_HEAP_PROBE_DIR, set for this run only),
+ * the backend's and each agentctl's JS heap after a full GC. With BENCH_SOAK_HEAP_SNAPSHOTS=1, also
+ * a heap snapshot at the warm-up checkpoint and at the last one, compared by constructor
+ * (BENCH_SOAK_HEAP_DIR keeps them); off by default because writing a snapshot leaves the process's
+ * RSS tens of MiB higher for the rest of the run, which would hide the RSS trend. At the end: every tab released, every process tree listed, the backend
  * stopped, nothing carrying the run's marker left anywhere, SQLite `integrity_check`.
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { HEAP_PROBE_ENV } from '@kandev/node-transport';
 import { apiPath, lspSocketPath, METRICS_PATH } from '@kandev/protocol';
 import Database from 'better-sqlite3';
 import { startReleaseServer, type ReleaseServer } from '../test/fixtures/release-server/server.js';
@@ -26,6 +31,7 @@ import { authHeaders } from '../test/support/access.js';
 import { fakeServerBundle, installFakeServer } from '../test/support/fakeServer.js';
 import { copyDemoWorkspace, startStack, taskPath, type RunningStack } from '../test/support/stack.js';
 import { checkpoint, type Checkpoint } from './soak/checkpoint.js';
+import { heapGrowth, type ConstructorGrowth } from './soak/heapDiff.js';
 import { commandOf, describeProcess, hasMarker, processesMarked, tree } from './soak/procs.js';
 import { SeededRandom, soakSeed } from './soak/random.js';
 import { SoakTab } from './soak/tab.js';
@@ -63,6 +69,8 @@ export interface SoakOptions {
   checkpointMs?: number;
   seed?: number;
   log?: (line: string) => void;
+  /** Heap snapshots at warm-up and at the end (BENCH_SOAK_HEAP_SNAPSHOTS=1). */
+  heapSnapshots?: boolean;
 }
 
 export interface SoakResult {
@@ -75,6 +83,8 @@ export interface SoakResult {
   leasesAfterRelease: number;
   leftOver: string[];
   integrity: string;
+  /** Per process (backend, agentctl demo, agentctl kotlin): what grew between the two heap snapshots. */
+  heapGrowth: { process: string; fromS: number; toS: number; top: ConstructorGrowth[] }[];
 }
 
 /** Every step is bounded: a step that hangs is an error of the run, never a hung run. */
@@ -118,6 +128,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
   const durationMs = minutes * 60_000;
   const checkpointMs = options.checkpointMs ?? Number(process.env.BENCH_SOAK_CHECKPOINT_S ?? (minutes >= 10 ? 180 : Math.max(15, (minutes * 60) / 4))) * 1000;
   const seed = options.seed ?? soakSeed();
+  const heapSnapshots = options.heapSnapshots ?? process.env.BENCH_SOAK_HEAP_SNAPSHOTS === '1';
   const log = options.log ?? ((line: string) => console.log(line));
   log(`soak: seed ${seed} (BENCH_SOAK_SEED=${seed} drives the same choices), ${minutes} min, a checkpoint every ${checkpointMs / 1000} s`);
   const rng = new SeededRandom(seed);
@@ -131,7 +142,16 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
   const [markerName, markerValue] = marker.split('=') as [string, string];
   // Idle reclaim off: a task host with no lease for a while would otherwise be stopped between two
   // rounds of a compressed day, which a person's day does not do in minutes.
-  const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '10', KANDEV_HOME: home, KANDEV_TASK_HOST_IDLE_MS: '0', [markerName]: markerValue });
+  // The heap probe, on for this run only: the backend and every agentctl it starts inherit it.
+  const heapDir = process.env.BENCH_SOAK_HEAP_DIR || join(dir, 'heap');
+  mkdirSync(heapDir, { recursive: true });
+  const stack = await startStack({
+    KANDEV_LSP_MAX_CONNECTIONS: '10',
+    KANDEV_HOME: home,
+    KANDEV_TASK_HOST_IDLE_MS: '0',
+    [markerName]: markerValue,
+    [HEAP_PROBE_ENV]: heapDir,
+  });
   const backend = stack.process.pid as number;
   const actions: Record<string, number> = {};
   const errors: string[] = [];
@@ -182,11 +202,16 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
     await stack.api(apiPath('settings', {}), { method: 'PUT', body: { lsp_auto_install_languages: ['rust'] } });
     const sessionOfWorkspace = (cwd: string) => (cwd === demo ? 'demo' : cwd === kotlinWorkspace ? 'kotlin' : cwd === rustWorkspace ? 'install' : cwd || '?');
 
-    const record = async () => {
-      const point = await checkpoint(stack.url, backend, Math.round((Date.now() - started) / 1000), marker, sessionOfWorkspace);
+    // Snapshots at the first checkpoint after warm-up (as the report reads it) and at the last one.
+    let warmSnapshot = false;
+    const record = async (last = false) => {
+      const atS = Math.round((Date.now() - started) / 1000);
+      const snapshot = heapSnapshots && (last || (!warmSnapshot && checkpoints.length > 0 && atS >= (minutes * 60) / 5));
+      warmSnapshot ||= snapshot;
+      const point = await checkpoint(stack.url, backend, atS, marker, sessionOfWorkspace, { dir: heapDir, seq: checkpoints.length, snapshot });
       checkpoints.push(point);
       log(
-        `soak: checkpoint at ${point.atS} s: backend ${point.backendRssMiB.toFixed(1)} MiB, ${point.backendFds} fds, leases ${point.leases}, actions ${JSON.stringify(actions)}, errors ${errors.length}`,
+        `soak: checkpoint at ${point.atS} s: backend ${point.backendRssMiB.toFixed(1)} MiB, heap after GC ${point.backendHeap?.usedMiB.toFixed(1) ?? '-'} MiB, ${point.backendFds} fds, leases ${point.leases}, actions ${JSON.stringify(actions)}, errors ${errors.length}`,
       );
     };
     await record();
@@ -276,7 +301,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
     }
     clearInterval(sampler);
     await recording;
-    await record();
+    await record(true);
     for (const t of tabs.splice(0)) {
       t.tab.send({ control: 'release', reason: 'stop' });
       await within(t.tab.closed, 30_000, 'final release').catch((err) => errors.push(String(err)));
@@ -297,11 +322,36 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
     if (leftOver.length === 0) break;
     await sleep(500);
   }
+  const growth = snapshotGrowth(checkpoints, errors);
   const db = new Database(join(home, 'kandev.db'), { readonly: true });
   const integrity = String(db.pragma('integrity_check', { simple: true }));
   db.close();
   rmSync(dir, { recursive: true, force: true });
-  return { minutes, seed, actions, errors, checkpoints, treeAtEnd, leasesAfterRelease, leftOver: leftOver.map(describeProcess), integrity };
+  return { minutes, seed, actions, errors, checkpoints, treeAtEnd, leasesAfterRelease, leftOver: leftOver.map(describeProcess), integrity, heapGrowth: growth };
+}
+
+/** The backend's and each long session's agentctl's snapshots, first against last, by constructor. */
+function snapshotGrowth(checkpoints: Checkpoint[], errors: string[]): SoakResult['heapGrowth'] {
+  const taken = checkpoints.filter((c) => c.backendHeap?.snapshot !== undefined);
+  const [first, last] = [taken[0], taken.at(-1)];
+  if (!first || !last || first === last) return [];
+  const pairs: [string, string | undefined, string | undefined][] = [
+    ['backend', first.backendHeap?.snapshot, last.backendHeap?.snapshot],
+    ...['demo', 'kotlin'].map((name): [string, string | undefined, string | undefined] => [
+      `agentctl ${name}`,
+      first.agentctls.find((a) => a.name === name)?.heap?.snapshot,
+      last.agentctls.find((a) => a.name === name)?.heap?.snapshot,
+    ]),
+  ];
+  const out: SoakResult['heapGrowth'] = [];
+  for (const [name, before, after] of pairs) {
+    if (!before || !after) {
+      errors.push(`heap snapshots: none of ${name} at ${first.atS} s and ${last.atS} s`);
+      continue;
+    }
+    out.push({ process: name, fromS: first.atS, toS: last.atS, top: heapGrowth(before, after) });
+  }
+  return out;
 }
 
 async function leasesNow(stack: RunningStack): Promise<number> {

@@ -1,7 +1,9 @@
 /** One checkpoint of the soak: what the backend, every agentctl and /metrics say at that moment. */
+import { loadavg } from 'node:os';
 import { METRICS_PATH } from '@kandev/protocol';
 import { authHeaders } from '../../test/support/access.js';
 import { MiB, rssBytes } from '../../test/support/procStatus.js';
+import { probeHeap } from './heap.js';
 import { commandOf, envOf, describeProcess, isZombie, openFds, processesMarked, tree } from './procs.js';
 
 export interface AgentctlFigures {
@@ -10,12 +12,32 @@ export interface AgentctlFigures {
   pid: number;
   rssMiB: number;
   fds: number;
+  heap?: HeapAfterGc;
+}
+
+/** The heap probe's answer in MiB (absent when the probe is off or the process did not answer). */
+export interface HeapAfterGc {
+  usedMiB: number;
+  /** Of usedMiB, the code spaces (compiled functions: they grow as more code runs, then level). */
+  codeMiB: number;
+  externalMiB: number;
+  arrayBuffersMiB: number;
+  snapshot?: string;
+}
+
+/** Heap probing for one checkpoint: the probe directory, the request's number, whether to snapshot. */
+export interface HeapRequest {
+  dir: string;
+  seq: number;
+  snapshot: boolean;
 }
 
 export interface Checkpoint {
   atS: number;
   backendRssMiB: number;
   backendFds: number;
+  /** Heap after a full GC (the probe), taken after every other figure of the checkpoint. */
+  backendHeap?: HeapAfterGc;
   agentctls: AgentctlFigures[];
   leases: number;
   leasesDetached: number;
@@ -26,6 +48,8 @@ export interface Checkpoint {
   processes: number;
   marked: number;
   zombies: string[];
+  /** The machine's 1-minute load average: the soak shares its cores with whatever else runs. */
+  load1: number;
 }
 
 const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
@@ -42,13 +66,19 @@ export async function checkpoint(
   atS: number,
   marker: string,
   sessionOfWorkspace: (workspace: string) => string,
+  heap?: HeapRequest,
 ): Promise<Checkpoint> {
   const text = await (await fetch(`${url}${METRICS_PATH}`, { headers: authHeaders(), signal: AbortSignal.timeout(15_000) })).text();
   const all = tree(backend);
   const agentctls = all
     .filter((p) => commandOf(p).includes('agentctl'))
-    .map((pid) => ({ name: sessionOfWorkspace(envOf(pid, 'AGENTCTL_WORKSPACE') ?? ''), pid, rssMiB: (rssBytes(pid) ?? 0) / MiB, fds: openFds(pid) }));
-  return {
+    .map((pid): AgentctlFigures => ({
+      name: sessionOfWorkspace(envOf(pid, 'AGENTCTL_WORKSPACE') ?? ''),
+      pid,
+      rssMiB: (rssBytes(pid) ?? 0) / MiB,
+      fds: openFds(pid),
+    }));
+  const point: Checkpoint = {
     atS,
     backendRssMiB: (rssBytes(backend) ?? 0) / MiB,
     backendFds: openFds(backend),
@@ -60,5 +90,27 @@ export async function checkpoint(
     processes: all.length,
     marked: processesMarked(marker).length,
     zombies: all.filter(isZombie).map(describeProcess),
+    load1: loadavg()[0] ?? NaN,
+  };
+  if (heap) {
+    // After every other figure: the forced collections must not lower this checkpoint's RSS.
+    const probed = await Promise.all([backend, ...agentctls.map((a) => a.pid)].map((pid) => probeHeapMiB(heap, pid)));
+    point.backendHeap = probed[0];
+    agentctls.forEach((a: AgentctlFigures, i) => (a.heap = probed[i + 1]));
+  }
+  return point;
+}
+
+async function probeHeapMiB(heap: HeapRequest, pid: number): Promise<HeapAfterGc | undefined> {
+  const answer = await probeHeap(heap.dir, pid, heap.seq, heap.snapshot);
+  if (!answer) return undefined;
+  return {
+    usedMiB: answer.heapUsed / MiB,
+    codeMiB: Object.entries(answer.spaces)
+      .filter(([name]) => name.startsWith('code_'))
+      .reduce((sum, [, bytes]) => sum + bytes / MiB, 0),
+    externalMiB: answer.external / MiB,
+    arrayBuffersMiB: answer.arrayBuffers / MiB,
+    ...(answer.snapshot ? { snapshot: answer.snapshot } : {}),
   };
 }

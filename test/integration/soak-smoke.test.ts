@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSoak, type SoakResult } from '../../bench/soak.js';
+import { runSoak, soakReport, type SoakResult } from '../../bench/soak.js';
 
 /**
  * The soak bench (`npm run bench -- soak`) in its short mode: one minute of the compressed day over
@@ -7,12 +7,14 @@ import { runSoak, type SoakResult } from '../../bench/soak.js';
  * kotlin server that is crashed, an install from a release server on 127.0.0.1). A fixed seed, so
  * a failure here can be driven again with BENCH_SOAK_SEED. What must hold at the end is what the
  * 30-minute run reports: no step failed, no zombie at any checkpoint, every lease gone once the
- * tabs are released, nothing of the run left after the backend stops, the database intact.
+ * tabs are released, nothing of the run left after the backend stops, the database intact; and
+ * the heap probe answered at every checkpoint (backend and both long sessions' agentctls), with the
+ * two snapshots compared by constructor in the report.
  */
 describe('soak bench, short mode', () => {
   it('a minute of use leaves no error, zombie, lease or process behind and an intact database', { timeout: 900_000 }, async () => {
     const lines: string[] = [];
-    const result: SoakResult = await runSoak({ minutes: 1, checkpointMs: 20_000, seed: 20261204, log: (l) => lines.push(l) });
+    const result: SoakResult = await runSoak({ minutes: 1, checkpointMs: 20_000, seed: 20261204, log: (l) => lines.push(l), heapSnapshots: true });
     expect(lines[0]).toContain('seed 20261204');
     expect(result.errors).toEqual([]);
     expect(result.actions.install).toBeGreaterThanOrEqual(1);
@@ -24,5 +26,24 @@ describe('soak bench, short mode', () => {
     expect(result.leasesAfterRelease).toBe(0);
     expect(result.leftOver).toEqual([]);
     expect(result.integrity).toBe('ok');
+
+    // The heap after a full GC, from the backend and from each long session's agentctl, every checkpoint.
+    for (const point of result.checkpoints) {
+      expect(point.backendHeap?.usedMiB).toBeGreaterThan(1);
+      expect(point.backendHeap?.codeMiB).toBeGreaterThan(0);
+      expect(point.backendHeap?.codeMiB).toBeLessThan(point.backendHeap?.usedMiB ?? 0);
+      expect(point.backendHeap?.externalMiB).toBeGreaterThan(0);
+      expect(point.backendHeap?.arrayBuffersMiB).toBeGreaterThanOrEqual(0);
+      for (const name of ['demo', 'kotlin']) expect(point.agentctls.find((a) => a.name === name)?.heap?.usedMiB).toBeGreaterThan(1);
+      expect(point.load1).toBeGreaterThanOrEqual(0);
+    }
+    expect(result.heapGrowth.map((g) => g.process)).toEqual(['backend', 'agentctl demo', 'agentctl kotlin']);
+    for (const g of result.heapGrowth) expect(g.top.length).toBeGreaterThan(0);
+    const report = soakReport(result);
+    expect(report).toContain('| backend heap after GC MiB |');
+    expect(report).toContain('| agentctl demo heap after GC MiB |');
+    expect(report).toContain('| agentctl kotlin heap after GC MiB |');
+    expect(report).toContain('| backend heap after GC less code MiB |');
+    expect(report).toMatch(/Heap growth of the backend from its snapshot at \d+ s to the one at \d+ s/);
   });
 });

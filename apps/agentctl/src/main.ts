@@ -4,6 +4,7 @@
  * and on SIGTERM/SIGINT closes every stream with 1001, reaps every tree and exits 0.
  */
 import { after, systemClock } from '@kandev/kit';
+import { startHeapProbe } from '@kandev/node-transport';
 import { AGENTCTL_ENV, STDIN_WRITE_CUTOFF_MS, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES, WS_WRITE_DEADLINE_MS, formatListeningLine } from '@kandev/protocol';
 import { readConfig } from './config.js';
 import { installLanguageServer } from './install/index.js';
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
   // Bad input must never take the daemon down; a bug is logged, not fatal to every stream.
   process.on('uncaughtException', (err) => logger.log('error', 'internal_error', { where: 'uncaughtException', ...errorFields(err) }));
   process.on('unhandledRejection', (err) => logger.log('error', 'internal_error', { where: 'unhandledRejection', ...errorFields(err) }));
+  // Soak bench only (KANDEV_HEAP_PROBE_DIR, inherited from its backend): off otherwise.
+  startHeapProbe(process.env, (err) => logger.log('warn', 'heap_probe_failed', errorFields(err)));
 
   const port = await server.listen(config.host, config.port);
   logger.log('info', 'listening', { host: config.host, port });

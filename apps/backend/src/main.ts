@@ -1,3 +1,4 @@
+import { errorFields, startHeapProbe } from '@kandev/node-transport';
 import { ACCESS_TOKEN_PARAM } from '@kandev/protocol';
 import { parseCli, USAGE } from './cli.js';
 import { loadConfig } from './config.js';
@@ -25,6 +26,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const backend = await startBackend(config.value);
+  // Soak bench only (KANDEV_HEAP_PROBE_DIR): off otherwise; docs/internals.md.
+  startHeapProbe(process.env, (err) => backend.log.log('warn', 'heap_probe_failed', errorFields(err)));
   const env = bundledServersEnv(config.value.repoRoot, process.env.PATH);
   if (cli.value.demo) {
     const folder = seedDemoWorkspace(config.value.demoSource, config.value.home, backend.log);

@@ -9,3 +9,12 @@ export { RotatingFile, DEFAULT_LOG_MAX_BYTES, type RotatingFileOptions } from '.
 export { pruneOldLogs } from './log/retention.js';
 export { createLogger, silentLogger, type Logger, type LoggerOptions, type LogLevel, type LogTarget, type OwnedLogger } from './log/logger.js';
 export { boundFields, errorFields, REDACTED, MAX_LOG_FIELD_CHARS, type LogFields, type LogValue } from './log/fields.js';
+export {
+  startHeapProbe,
+  answerHeapProbe,
+  heapProbeFiles,
+  HEAP_PROBE_ENV,
+  HEAP_PROBE_SIGNAL,
+  type HeapProbeAnswer,
+  type HeapProbeRequest,
+} from './debug/heapProbe.js';

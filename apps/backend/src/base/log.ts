@@ -70,6 +70,8 @@ export const LOG_EVENTS = [
   'events_opened',
   'events_closed',
   'events_upstream_failed',
+  // The soak's heap probe could not answer (KANDEV_HEAP_PROBE_DIR set; fields: error).
+  'heap_probe_failed',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type { LogFields, LogLevel } from '@kandev/node-transport';

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ManualClock } from '@kandev/kit';
 import { TASK_HOST_PATHS } from '@kandev/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -149,5 +151,60 @@ describe('AgentctlClient.upload: a save streamed through', () => {
     expect(await upload).toEqual({ ok: true, value: { kind: 'too_large', limit: 15 } });
     expect(ended).toBe(false);
     expect(received).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('AgentctlClient: nothing kept per task host once it is gone', () => {
+  /** V8's full collection, exposed at run time for this measurement only. */
+  function fullGc(): () => void {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  }
+
+  /** One short-lived agentctl (a new port, as every started session's is): health, a search, a save, then gone. */
+  async function oneTaskHost(): Promise<void> {
+    const { endpoint } = await agentctl((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspacePath":"/w","workspaceUri":"file:///w","repoSubpaths":[]}'),
+      );
+    });
+    const client = new AgentctlClient(endpoint);
+    expect((await client.health(5_000)).ok).toBe(true);
+    const streamed = await client.open(TASK_HOST_PATHS.search);
+    if (!streamed.ok) throw new Error(streamed.error);
+    for await (const chunk of streamed.value.body) void chunk;
+    const saved = await client.upload(
+      'PUT',
+      '/api/v1/file?path=a',
+      (async function* () {
+        yield Buffer.from('text');
+      })(),
+      { contentType: 'application/octet-stream', limit: 100, idleTimeoutMs: 5_000, complete: () => true },
+    );
+    expect(saved.ok && saved.value.kind).toBe('answered');
+    // Gone as a stopped session's agentctl is (afterEach's second close just reports it closed).
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  }
+
+  it('a day of sessions on ever new ports leaves the heap where it was (no client kept per endpoint)', async () => {
+    const gc = fullGc();
+    // Warm-up: code compiled and caches filled by the first endpoints are not per-endpoint state.
+    for (let i = 0; i < 10; i++) await oneTaskHost();
+    // Three rounds: something else of the test process that happens to grow during one round
+    // (the runner's own bookkeeping) shows in that round only; state kept per endpoint shows in all.
+    const grownPerEndpoint: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const endpoints = 40;
+      for (let i = 0; i < endpoints; i++) await oneTaskHost();
+      gc();
+      grownPerEndpoint.push((process.memoryUsage().heapUsed - before) / endpoints);
+    }
+    // Node 20's fetch keeps a connection pool per origin for ever (about 30 KiB each, measured);
+    // what is left per endpoint must be far below that.
+    expect(Math.min(...grownPerEndpoint)).toBeLessThan(4 * 1024);
   });
 });

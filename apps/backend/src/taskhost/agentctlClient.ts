@@ -7,10 +7,10 @@ import {
   type LiveStreamsReply,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
 import type { TaskHostEndpoint } from './endpoint.js';
-import { fail, messageOf, ok, type Result } from '../base/result.js';
+import { bodyOf, exchange, exchangeFailure } from './httpExchange.js';
+import { fail, ok, type Result } from '../base/result.js';
 
 export interface ForwardedResponse {
   status: number;
@@ -103,19 +103,11 @@ export class AgentctlClient {
     // The deadline covers the headers and the whole body, as AbortSignal.timeout did.
     const { controller, timer } = this.deadline(timeoutMs);
     try {
-      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
-        method,
-        headers,
-        body,
-        signal: controller.signal,
-        redirect: 'error',
-      });
-      const bytes = Buffer.from(await response.arrayBuffer());
-      return ok({ status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: bytes });
+      const response = await exchange(`${this.endpoint.baseUrl}${pathAndQuery}`, { method, headers, body, signal: controller.signal });
+      const bytes = await bodyOf(response.body);
+      return ok({ status: response.status, contentType: response.contentType, body: bytes });
     } catch (err) {
-      // fetch reports "fetch failed"; the useful part (ECONNREFUSED, a timeout) is its cause.
-      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+      return fail(`agentctl unreachable: ${exchangeFailure(err, controller.signal)}`);
     } finally {
       timer.dispose();
     }
@@ -165,25 +157,19 @@ export class AgentctlClient {
       progress();
     }
     try {
-      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+      const response = await exchange(`${this.endpoint.baseUrl}${pathAndQuery}`, {
         method,
         headers: { authorization: `Bearer ${this.endpoint.token}`, 'content-type': options.contentType },
-        body: counted() as unknown as RequestInit['body'],
-        duplex: 'half',
+        body: counted(),
         signal: controller.signal,
-        redirect: 'error',
-      } as RequestInit);
-      const bytes = Buffer.from(await response.arrayBuffer());
-      // A refusal agentctl answered before the body had all arrived (413) is still its answer.
-      return ok({
-        kind: 'answered',
-        response: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: bytes },
       });
+      const bytes = await bodyOf(response.body);
+      // A refusal agentctl answered before the body had all arrived (413) is still its answer.
+      return ok({ kind: 'answered', response: { status: response.status, contentType: response.contentType, body: bytes } });
     } catch (err) {
       if (stopped === 'too_large') return ok({ kind: 'too_large', limit: options.limit });
       if (stopped === 'cut_off') return ok({ kind: 'cut_off' });
-      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+      return fail(`agentctl unreachable: ${exchangeFailure(err, controller.signal)}`);
     } finally {
       idle.dispose();
       options.cutOff?.removeEventListener('abort', hungUp);
@@ -199,18 +185,17 @@ export class AgentctlClient {
     const controller = new AbortController();
     const headersDeadline = after(this.clock, timeoutMs, () => controller.abort());
     try {
-      const response = await fetch(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+      const response = await exchange(`${this.endpoint.baseUrl}${pathAndQuery}`, {
+        method: 'GET',
         headers: { authorization: `Bearer ${this.endpoint.token}` },
         signal: controller.signal,
-        redirect: 'error',
       });
-      const body = response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+      const body: Readable = response.body;
       // Aborting surfaces as an error on the body; the caller has stopped listening by then.
       body.on('error', () => undefined);
-      return ok({ status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body, abort: () => controller.abort() });
+      return ok({ status: response.status, contentType: response.contentType, body, abort: () => controller.abort() });
     } catch (err) {
-      const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-      return fail(`agentctl unreachable: ${messageOf(err)}${typeof cause === 'string' ? ` (${cause})` : ''}`);
+      return fail(`agentctl unreachable: ${exchangeFailure(err, controller.signal)}`);
     } finally {
       headersDeadline.dispose();
     }
