@@ -1,5 +1,5 @@
 /**
- * The session view with Monaco's own widgets open, in light and dark, at desktop size: axe-core
+ * The session view with Monaco's own widgets open, in light and dark, at desktop and tablet sizes: axe-core
  * finds no serious or critical violation with src/main.ts open, the Problems, Outline and Search
  * panels showing content, and in turn the find widget with matches, the find widget closed again,
  * the suggest widget and a hover, and text over the find matches is measured against their fill
@@ -12,13 +12,15 @@ import type { Session } from '@kandev/protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulateScheme, expectTheme, lowContrastUnderFindMatches, screenshot, seriousAxeViolations, settled } from '../support/app.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openFile, openSession, placeCaret, runEditorAction, startEditorStack, suggestRows, waitForLspState } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const SCHEMES = ['light', 'dark'] as const;
+/** A tablet has the same editor (with its touch layout around it); a phone has only the plain viewer. */
+const VIEWPORTS: Viewport[] = ['desktop', 'tablet'];
 
 describe.runIf(run)("the session view with the editor's widgets open: no serious accessibility violation", () => {
   let stack: RunningStack;
@@ -42,9 +44,9 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
     if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
 
-  /** The session at desktop size with src/main.ts open and every panel showing content. */
-  async function sessionWithPanels(scheme: 'light' | 'dark'): Promise<Page> {
-    const context = await newContext(browser.browser, 'desktop');
+  /** The session with src/main.ts open and every panel showing content. */
+  async function sessionWithPanels(viewport: Viewport, scheme: 'light' | 'dark'): Promise<Page> {
+    const context = await newContext(browser.browser, viewport);
     contexts.push(context);
     const page = await context.newPage();
     await emulateScheme(page, scheme);
@@ -66,9 +68,9 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
     return (await seriousAxeViolations(page)).map((v) => `${name}: ${v.id} ${v.nodes.join(' | ')}`);
   }
 
-  for (const scheme of SCHEMES) {
-    it(`desktop ${scheme}: the find widget with matches, closed again, the suggest widget and a hover`, async () => {
-      const page = await sessionWithPanels(scheme);
+  for (const [viewport, scheme] of VIEWPORTS.flatMap((v) => SCHEMES.map((s) => [v, s] as const))) {
+    it(`${viewport} ${scheme}: the find widget with matches, closed again, the suggest widget and a hover`, async () => {
+      const page = await sessionWithPanels(viewport, scheme);
       const found: string[] = [];
 
       // Find: every `const` keyword is a match (keywords have the boldest colours), the current one and the other.
@@ -77,20 +79,20 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
       await page.keyboard.type('const');
       await page.locator('.find-widget.visible .matchesCount', { hasText: /^\d+ of \d+$/ }).waitFor();
       await page.locator('.monaco-editor .findMatch').first().waitFor();
-      found.push(...(await check(page, `editor-find-desktop-${scheme}`)));
+      found.push(...(await check(page, `editor-find-${viewport}-${scheme}`)));
       // axe leaves text over the match decorations (a layer beneath the text) undecided: measured here.
-      found.push(...(await lowContrastUnderFindMatches(page)).map((low) => `editor-find-desktop-${scheme}: text over a find match ${low}`));
+      found.push(...(await lowContrastUnderFindMatches(page)).map((low) => `editor-find-${viewport}-${scheme}: text over a find match ${low}`));
 
       // Closed: the widget stays in the DOM, hidden; nothing in it may keep focus.
       await page.keyboard.press('Escape');
       await page.locator('.find-widget.visible').waitFor({ state: 'detached' });
-      found.push(...(await check(page, `editor-find-closed-desktop-${scheme}`)));
+      found.push(...(await check(page, `editor-find-closed-${viewport}-${scheme}`)));
 
       // Suggest: the members of the greeter matching `gr` (matched letters are highlighted).
       await placeCaret(page, 'greeter.greet(', 'greeter.gr'.length);
       await runEditorAction(page, 'editor.action.triggerSuggest');
       await suggestRows(page).first().waitFor({ timeout: 60_000 });
-      found.push(...(await check(page, `editor-suggest-desktop-${scheme}`)));
+      found.push(...(await check(page, `editor-suggest-${viewport}-${scheme}`)));
       await page.keyboard.press('Escape');
       await page.locator('.editor-widget.suggest-widget.visible').waitFor({ state: 'detached' });
 
@@ -98,7 +100,7 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
       await placeCaret(page, 'const greeter', 'const '.length + 1);
       await runEditorAction(page, 'editor.action.showHover');
       await page.locator('.monaco-hover:not(.hidden) .hover-row .markdown-hover').first().waitFor({ timeout: 60_000 });
-      found.push(...(await check(page, `editor-hover-desktop-${scheme}`)));
+      found.push(...(await check(page, `editor-hover-${viewport}-${scheme}`)));
 
       expect(found).toEqual([]);
     }, 180_000);
