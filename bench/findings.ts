@@ -89,12 +89,20 @@ async function oneSession(stack: RunningStack, env: Record<string, string>): Pro
   }
 }
 
-export async function findingTimes(stack: RunningStack, rounds: number): Promise<FindingRow[]> {
+/**
+ * Every demo language switched on with auto-install, as the demo's README advises, and a task HOME
+ * of its own (npm installs come from this machine's npm cache). `dispose` removes that HOME.
+ */
+export async function wholeDemoOn(stack: RunningStack): Promise<{ env: Record<string, string>; dispose(): void }> {
   await putSettings(stack, { lsp_auto_start_languages: DEMO_FINDINGS.map((d) => d.language), lsp_auto_install_languages: INSTALLED });
-  const home = mkdtempSync(join(tmpdir(), 'kandev-bench-findings-home-'));
+  const home = mkdtempSync(join(tmpdir(), 'kandev-bench-demo-home-'));
+  const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+  return { env: { HOME: home, npm_config_cache: npmCache }, dispose: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+export async function findingTimes(stack: RunningStack, rounds: number): Promise<FindingRow[]> {
+  const { env, dispose } = await wholeDemoOn(stack);
   try {
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const env = { HOME: home, npm_config_cache: npmCache };
     const first = await oneSession(stack, env);
     const rows: FindingRow[] = DEMO_FINDINGS.map((d, i) => ({ ...d, firstUseMs: first.cold[i], coldMs: [], warmMs: [] }));
     const keep = (list: number[], value: number | undefined) => value !== undefined && list.push(value);
@@ -106,7 +114,7 @@ export async function findingTimes(stack: RunningStack, rounds: number): Promise
     }
     return rows;
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    dispose();
   }
 }
 

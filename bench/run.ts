@@ -40,7 +40,7 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
-import { findingTimes, medianOf } from './findings.js';
+import { findingTimes, medianOf, wholeDemoOn } from './findings.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
@@ -305,8 +305,12 @@ async function typing(): Promise<void> {
       results.heap = heap;
     }
     if (TYPING_PARTS.has('idle')) {
-      const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace() })).id)).id;
-      const idle = await idleBench(stack, demo, IDLE_WINDOW_MS);
+      const { env, dispose } = await wholeDemoOn(stack);
+      const demo = (await stack.startSession((await stack.createTask({ title: 'bench idle', workspace: copyDemoWorkspace(), env })).id)).id;
+      const idle = await idleBench(stack, demo, IDLE_WINDOW_MS).finally(async () => {
+        await stack.api(`/api/sessions/${demo}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
+        dispose();
+      });
       out(
         `requests per minute of an idle focused editor (caret at the start, measured over ${IDLE_WINDOW_MS / 1000} s after the first wave settled)`,
         table(

@@ -4,7 +4,7 @@
  *     typed at the end; the time from the trigger character to a visible suggestion list, beside the
  *     same typescript-language-server's own time for the same completion after the same edits over
  *     direct stdio, and the requests the page sent per keystroke;
- *   - idle: requests per minute of an idle focused editor per language (TypeScript, Python, Go);
+ *   - idle: requests per minute of an idle focused editor per demo language (all ten, each file with its finding);
  *   - quick open over 100,000 files: time to the first results and to the complete list;
  *   - memory: the page's JS heap before opening the 40k-line file, with it open, and after closing it.
  */
@@ -18,6 +18,7 @@ import { repoRoot } from '../test/support/build.js';
 import { openFile, openSession, waitForLspState } from '../test/support/page.js';
 import type { RunningStack } from '../test/support/stack.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
+import { DEMO_FINDINGS } from './findings.js';
 
 export const TYPING_SIZES = [1_000, 10_000, 40_000];
 const WARM_SAMPLES = 3;
@@ -231,17 +232,15 @@ export interface IdleRow {
   methods: Record<string, number>;
 }
 
-/** An idle focused editor per language: after its first wave settles, the requests of `windowMs` more. */
+/**
+ * An idle focused editor per demo language (each with its finding, as the demo is meant to be
+ * seen): after its first wave settles, the requests of `windowMs` more.
+ */
 export async function idleBench(stack: RunningStack, sessionId: string, windowMs: number): Promise<IdleRow[]> {
-  const files: Array<[string, string]> = [
-    ['typescript', 'src/main.ts'],
-    ['python', 'app/main.py'],
-    ['go', 'main.go'],
-  ];
   const browser = await launchChromium();
   const rows: IdleRow[] = [];
   try {
-    for (const [language, file] of files) {
+    for (const { language, file } of DEMO_FINDINGS) {
       const page = await (await newContext(browser.browser)).newPage();
       const requests = countRequests(page);
       await openSession(page, stack.url, sessionId);
