@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot, webTestDist } from './build.js';
 import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
@@ -22,10 +22,21 @@ export async function openFile(page: Page, path: string): Promise<void> {
   for (let i = 1; i < parts.length; i++) {
     const dir = parts.slice(0, i).join('/');
     const node = page.locator(`[data-testid="tree-node"][data-path="${dir}"]`);
+    await treeRow(page, node, dir);
     if ((await node.getAttribute('aria-expanded')) !== 'true') await node.click();
   }
-  await page.locator(`[data-testid="tree-node"][data-path="${path}"]`).click();
+  const row = page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
+  await treeRow(page, row, path);
+  await row.click();
   await page.locator(`[data-testid="editor"][data-path="${path}"]`).waitFor();
+}
+
+/** Waits for a row of the Files tree; a listing that failed fails at once, saying so, instead of timing out. */
+async function treeRow(page: Page, row: Locator, path: string): Promise<void> {
+  const failed = page.locator('.tree-info-error');
+  await row.or(failed).first().waitFor();
+  if (!(await row.isVisible()) && (await failed.count()) > 0)
+    throw new Error(`the Files tree failed to list a folder above ${path}: ${await failed.first().innerText()}`);
 }
 
 /** The LSP status control of the active editor (or of one language, when given). */

@@ -34,19 +34,42 @@ export function exchangeFailure(err: unknown, signal: AbortSignal): string {
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
 }
 
+/**
+ * Errors that mean a kept-alive socket was already closed by agentctl when the request went out
+ * (its idle timeout met our reuse; on a busy backend the FIN is read only after the socket was
+ * handed to a new request). agentctl never read such a request, so it can be sent again.
+ */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 /** Resolves with the answer's status and headers; a redirect is refused, as fetch's redirect: 'error' did. */
-export function exchange(url: string, init: ExchangeInit): Promise<Exchange> {
+export async function exchange(url: string, init: ExchangeInit): Promise<Exchange> {
+  // A streamed body cannot be sent twice, so it never rides on a socket that may be stale.
+  if (init.body !== undefined && typeof init.body !== 'string') return attempt(url, init, 'fresh');
+  try {
+    return await attempt(url, init, 'pooled');
+  } catch (err) {
+    if (!(err instanceof Error) || !staleSocketFailures.has(err) || init.signal.aborted) throw err;
+    return attempt(url, init, 'fresh');
+  }
+}
+
+/** Failures on a reused socket before any answer: agentctl never saw those requests. */
+const staleSocketFailures = new WeakSet<Error>();
+
+function attempt(url: string, init: ExchangeInit, socket: 'pooled' | 'fresh'): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     if (init.signal.aborted) {
       reject(new Error('aborted before it was sent'));
       return;
     }
-    const req = request(url, { method: init.method, headers: init.headers, agent: taskHostAgent });
+    // agent: false is one connection of its own, closed after the answer.
+    const req = request(url, { method: init.method, headers: init.headers, agent: socket === 'pooled' ? taskHostAgent : false });
     let answered = false;
     const onAbort = () => req.destroy(new Error('aborted'));
     init.signal.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => {
+    req.on('error', (err: Error & { code?: string }) => {
       init.signal.removeEventListener('abort', onAbort);
+      if (req.reusedSocket && !answered && err.code !== undefined && STALE_SOCKET_CODES.has(err.code)) staleSocketFailures.add(err);
       reject(err);
     });
     req.on('response', (res) => {
