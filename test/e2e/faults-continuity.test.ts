@@ -12,6 +12,7 @@ import { hasChromium, prerequisite } from '../support/env.js';
 import {
   lspStatesSeen,
   lspStatus,
+  markers,
   openFile,
   openSession,
   putSettings,
@@ -25,7 +26,7 @@ import {
 } from '../support/page.js';
 import { startStack, type RunningStack } from '../support/stack.js';
 import { freePort } from '../support/ports.js';
-import { isAlive, leaseScript, MAIN_KT } from './lease-support.js';
+import { FRESH, isAlive, leaseScript, MAIN_KT } from './lease-support.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const FILE = 'src/Main.kt';
@@ -140,6 +141,9 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       await openFile(tab, FILE);
       await waitForLspState(tab, 'kotlin', 'ready');
       const [pid] = pids(s);
+      // The live server's diagnostics are shown: after the loss they must not be.
+      const serverMarkers = async () => (await markers(tab, s.sessionId, FILE)).filter((m) => m.owner.startsWith('kandev-lsp.')).map((m) => m.message);
+      await expect.poll(serverMarkers, { timeout: 30_000 }).toEqual([FRESH]);
 
       // The backend stops (SIGTERM): its leases end, its task hosts and their servers are reaped.
       const gone = new Promise((resolve) => first.process.once('exit', resolve));
@@ -148,6 +152,8 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       expect(isAlive(pid as number)).toBe(false);
       // The page notices the loss (its socket closes); from then on every state it shows is kept.
       await expect.poll(() => lspStatus(tab, 'kotlin').getAttribute('data-state'), { timeout: 30_000 }).not.toBe('ready');
+      // The ended server's diagnostics went with it: none stays on the file as if still current.
+      expect(await serverMarkers()).toEqual([]);
       const statesBefore = (await lspStatesSeen(tab)).length;
       const framesBefore = witness.received.length;
 
@@ -164,6 +170,7 @@ describe.runIf(run)('continuity across reloads and backend restarts', () => {
       expect(shownMeanwhile).not.toContain('kotlin:ready');
       const readyMeanwhile = witness.received.slice(framesBefore).filter(({ frame }) => /"status":"(ready|synchronized)"/.test(frame));
       expect(readyMeanwhile).toEqual([]);
+      expect(await serverMarkers()).toEqual([]);
 
       const next = await second.startSession(s.taskId);
       await openSession(tab, second.url, next.id);
