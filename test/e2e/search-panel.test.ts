@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
@@ -7,7 +7,8 @@ import type { LaunchedBrowser } from '../support/browser.js';
 import { ensureBuilt } from '../support/build.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openTaskEditor } from '../support/fakeEditor.js';
-import { startStack, type RunningStack } from '../support/stack.js';
+import { openSession } from '../support/page.js';
+import { startStack, taskPath, type RunningStack } from '../support/stack.js';
 import { writeFiles } from '../support/files.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -128,5 +129,59 @@ describe.runIf(run)('Search panel: options, streamed hits, cancellation', () => 
     expect(await locations()).toEqual(['lib/b.py:1:1']);
     await page.unrouteAll({ behavior: 'wait' });
     expect(await locations()).toEqual(['lib/b.py:1:1']);
+  });
+
+  it('the aborted search stops on the task host too: its ripgrep is killed and agentctl logs it cancelled', async () => {
+    // The test above holds the answer in the page's route, so the backend had already finished
+    // that search. Here the task host's `rg` streams one hit and then keeps running, so the search
+    // is still running on the task host when the next query is typed.
+    const dir = mkdtempSync(join(tmpdir(), 'kandev-search-slow-'));
+    const bin = join(dir, 'bin');
+    const ws = join(dir, 'workspace');
+    mkdirSync(bin);
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'slow.txt'), 'a needle\n');
+    const pids = join(dir, 'rg.pids');
+    const match = JSON.stringify({
+      type: 'match',
+      data: {
+        path: { text: 'slow.txt' },
+        lines: { text: 'a needle\n' },
+        line_number: 1,
+        absolute_offset: 0,
+        submatches: [{ match: { text: 'needle' }, start: 2, end: 8 }],
+      },
+    });
+    writeFileSync(join(bin, 'rg'), `#!/bin/sh\necho $$ >> '${pids}'\nprintf '%s\\n' '${match}'\nexec /bin/sleep 30\n`);
+    chmodSync(join(bin, 'rg'), 0o755);
+    try {
+      const task = await stack.createTask({ title: 'Slow search', workspace: ws, env: { PATH: taskPath(bin) } });
+      const slowSession = (await stack.startSession(task.id)).id;
+      await openSession(page, stack.url, slowSession);
+      const input = page.getByTestId('search-input');
+      await input.fill('needle');
+      await page.locator('[data-testid="search-panel"][data-search-state="searching"] [data-testid="search-hit"][data-path="slow.txt"]').waitFor();
+      const [first] = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+      await input.fill('other');
+      await page.locator('[data-testid="search-panel"][data-search-state="searching"][data-search-key="other|"]').waitFor();
+      // agentctl's own log (one per session) says how the first search ended; its rg is gone.
+      const log = join(stack.home, 'logs', `agentctl-${slowSession}.log`);
+      await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : ''), { timeout: 15_000 }).toMatch(/"search_cancelled"/);
+      expect(readFileSync(log, 'utf8').match(/"search_(finished|cancelled)"/g)).toEqual(['"search_cancelled"']);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await expect.poll(() => alive(first as number), { timeout: 5_000 }).toBe(false);
+      // Clearing the query stops the second one as well.
+      await input.fill('');
+      await expect.poll(() => readFileSync(log, 'utf8').match(/"search_cancelled"/g)?.length, { timeout: 15_000 }).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

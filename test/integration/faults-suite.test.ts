@@ -123,6 +123,14 @@ describe('faults: oversized frames (17 MiB) on the hops', () => {
     // browser as a transport failure (4009); it is not a crash, so the lease does not restart a
     // server that would only send it again.
     expect((await tab.closed).code).toBe(CloseCode.TransportFailure);
+    // The refusal is agentctl's own (its 16 MiB bound on server output), not the backend's
+    // maxPayload catching a body agentctl relayed: both end in 4009 with no frame relayed.
+    const agentctlLog = join(stack.home, 'logs', `agentctl-${big.sessionId}.log`);
+    const refusedByAgentctl = () =>
+      readFileSync(agentctlLog, 'utf8')
+        .split('\n')
+        .some((line) => line.includes('"server_bad_output"') && line.includes('"body_too_large"'));
+    await expect.poll(refusedByAgentctl, { timeout: 10_000 }).toBe(true);
     expect(tab.frames.some((f) => f.status === 'restarting')).toBe(false);
     expect(tab.frames.some((f) => f.method === 'kandev/huge')).toBe(false);
     expect(serverPids(big.logFile)).toEqual([pid]);
