@@ -58,6 +58,7 @@ export type LogEvent =
   | 'reap_incomplete'
   | 'watch_started'
   | 'watch_degraded'
+  | 'watch_reconciled'
   // The soak's heap probe could not answer (KANDEV_HEAP_PROBE_DIR set; fields: error).
   | 'heap_probe_failed'
   | 'watch_error'

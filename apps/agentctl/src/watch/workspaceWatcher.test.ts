@@ -5,6 +5,7 @@ import { ManualClock } from '@kandev/kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/log.js';
 import type { NativeEvent, NativeSubscription, NativeWatcher } from './nativeWatcher.js';
+import { BURST_SETTLE_MS } from './burstReconcile.js';
 import { isWatchLimitError, WorkspaceWatcher, type PathChange, type WatchState } from './workspaceWatcher.js';
 
 const roots: string[] = [];
@@ -101,6 +102,34 @@ describe('WorkspaceWatcher', () => {
     // Later native events are not reported twice alongside polling.
     native.error(new Error('again'));
     expect(modes).toHaveLength(1);
+    watcher.dispose();
+  });
+
+  it('what the native watcher lost in a burst is reported once it settles, and a lost folder gets a watch of its own', async () => {
+    const native = new ScriptedNative();
+    const { root, clock, watcher, changes } = await watcherOn(native);
+    mkdirSync(join(root, 'seen'));
+    mkdirSync(join(root, 'lost/a/b'), { recursive: true });
+    // Only the first creation reaches us, as when parcel's queue overflowed or its batch cleared the rest.
+    native.emit([{ path: join(root, 'seen'), type: 'create' }]);
+    await watcher.scanned();
+    expect(changes.flat()).toEqual([{ path: 'seen', kind: 'created' }]);
+    clock.advance(BURST_SETTLE_MS);
+    await watcher.reconciled();
+    expect(
+      changes
+        .flat()
+        .slice(1)
+        .sort((x, y) => x.path.localeCompare(y.path)),
+    ).toEqual([
+      { path: 'lost', kind: 'created' },
+      { path: 'lost/a', kind: 'created' },
+      { path: 'lost/a/b', kind: 'created' },
+    ]);
+    // No OS watch is assumed for the lost folders: a later write in the deepest one still arrives.
+    const late = new Promise<void>((resolve) => watcher.onChanges((c) => c.some((x) => x.path === 'lost/a/b/late.txt') && resolve()));
+    writeFileSync(join(root, 'lost/a/b/late.txt'), 'late');
+    await late;
     watcher.dispose();
   });
 

@@ -13,7 +13,8 @@ import { isStagingPath } from '../files/stagingName.js';
 import type { ChangeKind } from './coalescer.js';
 import { classifyGitPath, UNWATCHED_GIT_FOLDERS } from './gitPaths.js';
 import type { NativeEvent, NativeSubscription, NativeWatcher } from './nativeWatcher.js';
-import { scanCreatedFolders } from './newFolderScan.js';
+import { BurstReconciler } from './burstReconcile.js';
+import { scanCreatedFolders, type ScannedEntry } from './newFolderScan.js';
 import { MAX_PATCH_WATCHES, PatchWatches } from './patchWatches.js';
 import { PollingWatcher, type PathChange } from './pollingWatcher.js';
 
@@ -65,6 +66,7 @@ export class WorkspaceWatcher implements Disposable {
   /** Paths reported created lately (by the OS, or a listing): a folder the OS reported has a native watch. */
   private reportedCreations = new Set<string>();
   private readonly patches: PatchWatches;
+  private readonly reconciler: BurstReconciler;
   private readonly prefix: string;
 
   readonly onChanges = this.changes.event;
@@ -81,6 +83,7 @@ export class WorkspaceWatcher implements Disposable {
       },
       (rel) => this.scanNewFolders([rel]),
     );
+    this.reconciler = new BurstReconciler(options.root, options.clock, (missed) => this.reportMissed(missed));
   }
 
   private noteReported(path: string): void {
@@ -126,6 +129,11 @@ export class WorkspaceWatcher implements Disposable {
     await this.scans;
   }
 
+  /** Resolves once the listings of settled bursts are done (tests). */
+  async reconciled(): Promise<void> {
+    await this.reconciler.reconciled();
+  }
+
   private onNative(events: NativeEvent[]): void {
     if (this.disposed) return;
     const changes: PathChange[] = [];
@@ -140,6 +148,7 @@ export class WorkspaceWatcher implements Disposable {
     }
     if (changes.length > 0) this.changes.fire(changes);
     if (gitState) this.gitTouched.fire();
+    this.reconciler.note(changes.map((c) => c.path));
     const created = changes.filter((c) => c.kind === 'created').map((c) => c.path);
     for (const path of created) this.noteReported(path);
     if (created.length > 0) {
@@ -175,6 +184,30 @@ export class WorkspaceWatcher implements Disposable {
       .catch(() => undefined);
   }
 
+  /**
+   * What the native watcher lost in a burst (burstReconcile.ts): reported now. A lost folder may
+   * have no OS watch (an overflowed queue never told the native watcher about it), so it gets one
+   * of ours; the listing already went through it.
+   */
+  private reportMissed(found: ScannedEntry[]): void {
+    if (this.disposed) return;
+    const missed = found.filter(
+      (c) =>
+        !(c.kind === 'created' && this.reportedCreations.has(c.path)) &&
+        classifyGitPath(c.path, this.options.repoRoots) === 'not_git' &&
+        !isStagingPath(c.path),
+    );
+    for (const entry of missed) {
+      if (entry.kind !== 'created') continue;
+      if (entry.folder) this.patches.add(entry.path);
+      this.noteReported(entry.path);
+    }
+    if (missed.length > 0) {
+      this.options.logger.log('info', 'watch_reconciled', { missed: missed.length });
+      this.changes.fire(missed.map(({ path, kind }) => ({ path, kind })));
+    }
+  }
+
   /** The native watcher could not start or failed later: poll what is in view from now on. */
   private fail(error: unknown): void {
     if (this.disposed || this.poller) return;
@@ -203,6 +236,7 @@ export class WorkspaceWatcher implements Disposable {
     this.subscription?.dispose();
     this.poller?.dispose();
     this.patches.dispose();
+    this.reconciler.dispose();
     for (const rescan of this.rescans) rescan.dispose();
     this.rescans.clear();
     this.changes.dispose();

@@ -6,7 +6,8 @@
  * live stream is forgotten (its hint then gets a new lease), a live stream without a lease is closed
  * (agentctl reaps its server), and only then are the trees nobody owns any more swept.
  */
-import { CloseCode, type LiveStreamAccount } from '@kandev/protocol';
+import { deadline, systemClock } from '@kandev/kit';
+import { CloseCode, type LiveStreamAccount, type ReleaseStreamControl } from '@kandev/protocol';
 import type { Logger } from '../base/log.js';
 import type { TaskHost } from '../executors/executor.js';
 import type { AdoptedLeaseState } from '../lsp/broker/index.js';
@@ -76,14 +77,28 @@ function adoptedState(lease: PersistedLease, account: LiveStreamAccount): Adopte
   return state;
 }
 
-/** Resumes the stream only to close it normally: agentctl then reaps its server's tree. */
+/** At most this long for agentctl to reap an unclaimed stream's server before it is closed from here. */
+const UNCLAIMED_RELEASE_MS = 15_000;
+
+const EXIT_NOTIFICATION = JSON.stringify({ jsonrpc: '2.0', method: 'exit' });
+const RELEASE_STREAM: ReleaseStreamControl = { control: 'release-stream' };
+
+/**
+ * Resumes the stream only to end it with the release handshake (`exit`, then `release-stream`):
+ * agentctl closes it once the server's tree is reaped, so nothing of it runs by the time the next
+ * backend listens. A plain close would leave agentctl reaping in the background.
+ */
 async function closeStream(host: TaskHost, account: LiveStreamAccount): Promise<boolean> {
   const opened = await UpstreamStream.open(host.endpoint, { language: account.language, autoInstall: false, resumeStream: account.stream });
   if (!opened.ok) return false;
   const stream = opened.value;
-  await new Promise<void>((resolve) => {
-    stream.onClose(() => resolve());
-    stream.close(CloseCode.Normal);
-  });
+  const limit = deadline(systemClock, UNCLAIMED_RELEASE_MS);
+  const closed = new Promise<void>((resolve) => stream.onClose(() => resolve()));
+  stream.send(EXIT_NOTIFICATION);
+  stream.send(JSON.stringify(RELEASE_STREAM));
+  await Promise.race([closed, limit.reached]);
+  limit.dispose();
+  stream.close(CloseCode.Normal);
+  await closed;
   return true;
 }
