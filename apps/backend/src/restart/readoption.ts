@@ -3,8 +3,8 @@
  * home left running are re-adopted (SessionService.recover checks each one's identity and token),
  * then each one's leases are rebuilt detached from what that process persisted and from agentctl's
  * account of its live streams. Whatever cannot be resumed ends cleanly: a persisted lease without a
- * live stream is forgotten (its hint then gets a new lease), a live stream without a lease is closed
- * (agentctl reaps its server), and only then are the trees nobody owns any more swept.
+ * live stream is forgotten (its hint then gets a new lease), a live stream without a lease is released
+ * (agentctl reaps its server before it closes it), and only then are the trees nobody owns any more swept.
  */
 import { deadline, systemClock } from '@kandev/kit';
 import { CloseCode, type LiveStreamAccount, type ReleaseStreamControl } from '@kandev/protocol';
