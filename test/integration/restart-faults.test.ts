@@ -236,12 +236,7 @@ describe('restart faults', () => {
     const logFile = join(dir, 'server.jsonl');
     const home = join(dir, 'home');
     // The first process takes its time to answer initialize (a project still loading); later ones answer at once.
-    // It also ignores SIGTERM and the end of its input, so reaping it always takes agentctl's whole
-    // grace period: a backend that listened before agentctl had reaped it (CI red once, by chance)
-    // now finds it alive every time.
     const script: FakeScript = {
-      ignoreSigterm: true,
-      ignoreEof: true,
       capabilities: { hoverProvider: true },
       rules: { initialize: [{ once: join(dir, 'slow-once'), actions: [{ delayMs: 60_000 }] }] },
     };
