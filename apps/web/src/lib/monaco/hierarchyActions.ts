@@ -11,6 +11,13 @@ export const HIERARCHY_CONTEXT_KEYS: Record<HierarchyKind, string> = {
   types: 'kandev.hasTypeHierarchy',
 };
 
+export const HIERARCHY_ACTION_IDS: Record<HierarchyKind, string> = {
+  calls: 'kandev.showCallHierarchy',
+  types: 'kandev.showTypeHierarchy',
+};
+
+const KINDS: readonly HierarchyKind[] = ['calls', 'types'];
+
 export interface HierarchyActionDeps {
   sources: KeyedSources<HierarchySource>;
   requests: HierarchyRequests;
@@ -18,79 +25,88 @@ export interface HierarchyActionDeps {
   labels(): Record<HierarchyKind, string>;
 }
 
-type KeyedEditor = Monaco.editor.ICodeEditor & { createContextKey?: Monaco.editor.IStandaloneCodeEditor['createContextKey'] };
+/** What a standalone editor has beyond ICodeEditor (a diff editor's inner editors lack it). */
+type ActionEditor = Monaco.editor.ICodeEditor & Partial<Pick<Monaco.editor.IStandaloneCodeEditor, 'createContextKey' | 'addAction'>>;
 
 function modelTarget(editor: Monaco.editor.ICodeEditor): { sessionId: string; path: string } | undefined {
   const model = editor.getModel();
   return model ? parseSessionModelUri(model.uri) : undefined;
 }
 
-/** Keeps one editor's context keys true exactly while its model's session has a source of that kind. */
-function trackEditor(editor: KeyedEditor, sources: KeyedSources<HierarchySource>): Disposable {
-  if (typeof editor.createContextKey !== 'function') return toDisposable(() => undefined);
-  const keys = (Object.keys(HIERARCHY_CONTEXT_KEYS) as HierarchyKind[]).map((kind) => ({
-    kind,
-    key: editor.createContextKey!(HIERARCHY_CONTEXT_KEYS[kind], false),
-  }));
-  const update = () => {
-    const target = modelTarget(editor);
-    for (const { kind, key } of keys) key.set(target !== undefined && hierarchySourcesFor(sources, target.sessionId, target.path, kind).length > 0);
-  };
-  update();
-  const store = new DisposableStore();
-  store.add(editor.onDidChangeModel(update));
-  store.add(sources.onDidChange(update));
-  return store;
-}
-
 /**
  * Show Call Hierarchy (Shift+Alt+H, as VS Code) and Show Type Hierarchy (Shift+Alt+T) in every
- * code editor: in the context menu's navigation group and the command palette (F1) while a
- * running server offers them for the file; they ask the session's panel to show the hierarchy.
- * `relabel` registers them again with the labels of the current locale.
+ * standalone code editor: context menu (navigation group), command palette (F1, which lists an
+ * editor's own actions, so they are added per editor) and keys, enabled while a running server
+ * offers that hierarchy for the editor's file. Running one asks the session's panel to show it.
+ * `relabel` adds them again with the labels of the current locale.
  */
 export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActionDeps): Disposable & { relabel(): void } {
   const store = new DisposableStore();
-  const track = (editor: Monaco.editor.ICodeEditor) => {
-    const tracked = store.add(trackEditor(editor as KeyedEditor, deps.sources));
-    // An editor's keys go with it (tabs come and go; the window's store stays).
-    const gone = editor.onDidDispose(() => {
-      gone.dispose();
-      tracked.dispose();
-      store.delete(tracked);
-    });
-  };
-  store.add(monaco.editor.onDidCreateEditor(track));
-  monaco.editor.getEditors().forEach(track);
-  let actions = new DisposableStore();
-  store.add(toDisposable(() => actions.dispose()));
   const keys: Record<HierarchyKind, number> = {
     calls: monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyH,
     types: monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyT,
   };
-  const register = () => {
-    actions.dispose();
-    actions = new DisposableStore();
+  /** Each tracked editor's actions, re-added on relabel. */
+  const tracked = new Map<ActionEditor, DisposableStore>();
+
+  const addActions = (editor: ActionEditor, into: DisposableStore) => {
     const labels = deps.labels();
-    (['calls', 'types'] as const).forEach((kind, i) => {
-      actions.add(
-        monaco.editor.addEditorAction({
-          id: kind === 'calls' ? 'kandev.showCallHierarchy' : 'kandev.showTypeHierarchy',
+    KINDS.forEach((kind, i) => {
+      into.add(
+        editor.addAction!({
+          id: HIERARCHY_ACTION_IDS[kind],
           label: labels[kind],
           precondition: HIERARCHY_CONTEXT_KEYS[kind],
           keybindings: [keys[kind]],
           contextMenuGroupId: 'navigation',
           contextMenuOrder: 1.7 + i / 10,
-          run(editor) {
-            const target = modelTarget(editor);
-            const position = editor.getPosition();
-            if (!target || !position) return;
-            deps.requests.show({ ...target, kind, position: { line: position.lineNumber - 1, character: position.column - 1 } });
+          run(target) {
+            const at = modelTarget(target);
+            const position = target.getPosition();
+            if (!at || !position) return;
+            deps.requests.show({ ...at, kind, position: { line: position.lineNumber - 1, character: position.column - 1 } });
           },
         }),
       );
     });
   };
-  register();
-  return Object.assign(store, { relabel: register });
+
+  const track = (editor: ActionEditor) => {
+    if (typeof editor.createContextKey !== 'function' || typeof editor.addAction !== 'function' || tracked.has(editor)) return;
+    const contextKeys = KINDS.map((kind) => ({ kind, key: editor.createContextKey!(HIERARCHY_CONTEXT_KEYS[kind], false) }));
+    const update = () => {
+      const target = modelTarget(editor);
+      for (const { kind, key } of contextKeys)
+        key.set(target !== undefined && hierarchySourcesFor(deps.sources, target.sessionId, target.path, kind).length > 0);
+    };
+    update();
+    const listeners = new DisposableStore();
+    listeners.add(editor.onDidChangeModel(update));
+    listeners.add(deps.sources.onDidChange(update));
+    const actions = new DisposableStore();
+    addActions(editor, actions);
+    tracked.set(editor, actions);
+    const untrack = () => {
+      listeners.dispose();
+      tracked.get(editor)?.dispose();
+      tracked.delete(editor);
+      store.delete(handle);
+    };
+    const handle = store.add(toDisposable(untrack));
+    // The editor's keys and actions go with it (tabs come and go; the window's registration stays).
+    listeners.add(editor.onDidDispose(untrack));
+  };
+
+  store.add(monaco.editor.onDidCreateEditor((editor) => track(editor as ActionEditor)));
+  for (const editor of monaco.editor.getEditors()) track(editor as ActionEditor);
+
+  const relabel = () => {
+    for (const [editor, actions] of [...tracked]) {
+      actions.dispose();
+      const fresh = new DisposableStore();
+      addActions(editor, fresh);
+      tracked.set(editor, fresh);
+    }
+  };
+  return Object.assign(store, { relabel });
 }
