@@ -37,6 +37,7 @@ function script(fileUri: (path: string) => string): FakeScript {
     selectionRange: range(line, start, start + name.length),
     data: { name },
   });
+  const shapeSubtypes = { respond: [item('Square', 5, SHAPES, 4, 6), item('Circle', 5, CIRCLE, 3, 6)] };
   return {
     capabilities: { textDocumentSync: { openClose: true, change: 2 } },
     rules: {
@@ -49,10 +50,9 @@ function script(fileUri: (path: string) => string): FakeScript {
         },
       ],
       'textDocument/prepareTypeHierarchy': [{ respond: [item('Shape', 11, SHAPES, 2, 10)] }],
-      // Shape's subtypes first; every later level (Square's, Circle's) is empty.
-      'typeHierarchy/subtypes': [
-        { sequence: 'subtypes', steps: [[{ respond: [item('Square', 5, SHAPES, 4, 6), item('Circle', 5, CIRCLE, 3, 6)] }], [{ respond: [] }]] },
-      ],
+      // The fake cannot tell items apart: in the order the tests ask, Shape's subtypes, then
+      // Square's (none), then Shape's again for every later opening.
+      'typeHierarchy/subtypes': [{ sequence: 'subtypes', steps: [[shapeSubtypes], [{ respond: [] }], [shapeSubtypes]] }],
       'typeHierarchy/supertypes': [{ respond: [item('Solid', 11, 'src/Solid.kt', 2, 10)] }],
     },
   };
