@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-test/**', 'node_modules/**', 'test-results/**', 'demo/**'] },
+  { ignores: ['**/dist/**', '**/dist-test/**', '**/.tsbuild/**', 'node_modules/**', 'test-results/**', 'demo/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
