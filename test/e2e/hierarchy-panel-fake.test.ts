@@ -7,7 +7,7 @@ import { caretPosition, openFile, openSession, received, setCaret, waitForLspSta
 import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 import { emulateScheme, expectTheme, screenshot, seriousAxeViolations, settled } from '../support/app.js';
-import { hierarchyItem, hierarchyPanel, hierarchyRows, pickFromContextMenu } from '../support/hierarchy.js';
+import { hierarchyItem, hierarchyPanel, hierarchyRows, pickFromContextMenu, runFromCommandPalette } from '../support/hierarchy.js';
 
 /**
  * The type hierarchy panel against the fake server installed as `kotlin-lsp`: the clangd here
@@ -100,9 +100,11 @@ describe.runIf(run)('type hierarchy panel (fake kotlin-lsp: no real server here 
     await hierarchyItem(page, 'Solid').locator('[data-testid="hierarchy-toggle"]').focus();
     await page.keyboard.press('Escape');
     expect(await hierarchyPanel(page).count()).toBe(0);
+    // Back in the editor it was opened from.
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="editor"]')))).toBe(true);
   });
 
-  it('Shift+Alt+T opens it again; axe finds nothing serious with the panel open, light and dark, desktop and tablet (screenshots)', async () => {
+  it('F1 (desktop) and Shift+Alt+T (tablet) open it again; axe finds nothing serious with the panel open, light and dark, desktop and tablet (screenshots)', async () => {
     const tablet = await (await newContext(browser.browser, 'tablet')).newPage();
     for (const [name, p] of [
       ['desktop', page],
@@ -116,7 +118,8 @@ describe.runIf(run)('type hierarchy panel (fake kotlin-lsp: no real server here 
         await openFile(p, SHAPES);
       }
       await setCaret(p, 3, 13);
-      await p.keyboard.press('Shift+Alt+T');
+      if (p === page) await runFromCommandPalette(p, 'Type Hierarchy', 'Show Type Hierarchy');
+      else await p.keyboard.press('Shift+Alt+T');
       await expect.poll(() => hierarchyRows(p), { timeout: 30_000 }).toEqual(['0:Shape', '1:Square', '1:Circle']);
       for (const scheme of ['light', 'dark'] as const) {
         await emulateScheme(p, scheme);

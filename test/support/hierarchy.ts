@@ -14,9 +14,8 @@ export async function pickFromContextMenu(page: Page, label: string): Promise<vo
   await item.click();
 }
 
-/** Runs a command from Monaco's command palette (F1) by typing part of its label. */
+/** Runs a command from Monaco's command palette (F1, with the editor focused) by typing part of its label. */
 export async function runFromCommandPalette(page: Page, typed: string, label: string): Promise<void> {
-  await page.locator('[data-testid="editor"] textarea').first().focus();
   await page.keyboard.press('F1');
   const widget = page.locator('.quick-input-widget');
   await widget.locator('input').waitFor({ timeout: 15_000 });

@@ -35,8 +35,12 @@ export function HierarchyPanel({ workspace }: { workspace: SessionWorkspace }) {
 
   // A new hierarchy takes the focus, as VS Code's view does: its first row once the roots are in.
   const request = state?.request;
+  // Where the focus was when the hierarchy was asked for (the editor): closing returns it there.
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (request) panel.current?.focus();
+    if (!request) return;
+    if (!panel.current?.contains(document.activeElement)) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus();
   }, [request]);
   useEffect(() => {
     if (rootsDone) panel.current?.querySelector<HTMLButtonElement>('.hierarchy-open')?.focus();
@@ -51,7 +55,7 @@ export function HierarchyPanel({ workspace }: { workspace: SessionWorkspace }) {
   const close = () => {
     model.close();
     // Back to the editor it was opened from.
-    document.querySelector<HTMLElement>('[data-testid="editor"] textarea')?.focus();
+    opener.current?.focus();
   };
   return (
     <section

@@ -97,7 +97,9 @@ export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActio
     listeners.add(editor.onDidDispose(untrack));
   };
 
-  store.add(monaco.editor.onDidCreateEditor((editor) => track(editor as ActionEditor)));
+  // Monaco announces an editor from inside its constructor, before a standalone editor's own
+  // services are set (addAction would register no keys then): it is tracked right after.
+  store.add(monaco.editor.onDidCreateEditor((editor) => queueMicrotask(() => !store.isDisposed && track(editor as ActionEditor))));
   for (const editor of monaco.editor.getEditors()) track(editor as ActionEditor);
 
   const relabel = () => {
