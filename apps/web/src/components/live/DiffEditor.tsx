@@ -53,6 +53,8 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       renderSideBySideInlineBreakpoint: 720,
       ignoreTrimWhitespace: false,
       fixedOverflowWidgets: true,
+      // The modified side is the file's own model: the server's linked editing applies there as in the editor.
+      linkedEditing: true,
     });
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);

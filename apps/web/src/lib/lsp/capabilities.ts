@@ -1,5 +1,7 @@
 import type {
   CodeActionOptions,
+  CodeLensOptions,
+  DocumentLinkOptions,
   CompletionOptions,
   DiagnosticOptions,
   DocumentOnTypeFormattingOptions,
@@ -37,6 +39,12 @@ export const FEATURES = [
   'foldingRange',
   'inlayHint',
   'diagnostic',
+  // Reading features (docs/editing.md): lenses, links, colors, smart selection, linked editing
+  'codeLens',
+  'documentLink',
+  'color',
+  'selectionRange',
+  'linkedEditingRange',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -58,6 +66,11 @@ export const FEATURE_METHODS: Record<Feature, string> = {
   foldingRange: 'textDocument/foldingRange',
   inlayHint: 'textDocument/inlayHint',
   diagnostic: 'textDocument/diagnostic',
+  codeLens: 'textDocument/codeLens',
+  documentLink: 'textDocument/documentLink',
+  color: 'textDocument/documentColor',
+  selectionRange: 'textDocument/selectionRange',
+  linkedEditingRange: 'textDocument/linkedEditingRange',
 };
 
 export interface FeatureOptions {
@@ -78,6 +91,11 @@ export interface FeatureOptions {
   foldingRange: Record<string, unknown>;
   inlayHint: InlayHintOptions;
   diagnostic: DiagnosticOptions;
+  codeLens: CodeLensOptions;
+  documentLink: DocumentLinkOptions;
+  color: Record<string, unknown>;
+  selectionRange: Record<string, unknown>;
+  linkedEditingRange: Record<string, unknown>;
 }
 
 /** One source of a feature: the static capability or one dynamic registration. */
@@ -143,6 +161,16 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
         return caps.inlayHintProvider;
       case 'diagnostic':
         return caps.diagnosticProvider;
+      case 'codeLens':
+        return caps.codeLensProvider;
+      case 'documentLink':
+        return caps.documentLinkProvider;
+      case 'color':
+        return caps.colorProvider;
+      case 'selectionRange':
+        return caps.selectionRangeProvider;
+      case 'linkedEditingRange':
+        return caps.linkedEditingRangeProvider;
     }
   })() as unknown;
   if (value === true) return {};

@@ -47,6 +47,11 @@ export interface ProviderHost {
     | 'registerDocumentHighlightProvider'
     | 'registerFoldingRangeProvider'
     | 'registerInlayHintsProvider'
+    | 'registerCodeLensProvider'
+    | 'registerLinkProvider'
+    | 'registerColorProvider'
+    | 'registerSelectionRangeProvider'
+    | 'registerLinkedEditingRangeProvider'
   >;
   /** Monaco languages of this connection's models, on session-scoped URIs only. */
   readonly selector: Monaco.languages.LanguageSelector;

@@ -100,6 +100,11 @@ export function createFakeMonaco() {
     registerDocumentHighlightProvider: register('documentHighlight'),
     registerFoldingRangeProvider: register('foldingRange'),
     registerInlayHintsProvider: register('inlayHint'),
+    registerCodeLensProvider: register('codeLens'),
+    registerLinkProvider: register('documentLink'),
+    registerColorProvider: register('color'),
+    registerSelectionRangeProvider: register('selectionRange'),
+    registerLinkedEditingRangeProvider: register('linkedEditingRange'),
   };
   const commands = new Map<string, Array<(accessor: unknown, ...args: any[]) => unknown>>();
   const editor = {
