@@ -36,7 +36,16 @@ export function setupMonaco(monaco: MonacoApi, deps: MonacoSetupDeps): Disposabl
     },
   });
   // Links are followed only after a click (Ctrl/Cmd+click, or the hover's link), as Monaco does.
-  const links = monaco.editor.registerLinkOpener(createLinkOpener((url) => void window.open(url, '_blank', 'noopener,noreferrer')));
+  const links = monaco.editor.registerLinkOpener(
+    createLinkOpener({
+      openWindow: (url) => void window.open(url, '_blank', 'noopener,noreferrer'),
+      openSessionFile(uri, position) {
+        const target = resolveOpenTarget({ ...uri, toString: () => '' }, undefined, deps.identities);
+        if (target) deps.navigate(target, position);
+        return target !== undefined;
+      },
+    }),
+  );
   defineEditorThemes(monaco);
   // Semantic tokens are shown only when the theme allows them: ask for them explicitly.
   monaco.editor.setTheme('vs');

@@ -191,7 +191,7 @@ describe('editing features binding', () => {
         .map((r) => r.kind)
         .sort();
     expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'rangeFormatting', 'rename']);
-    prefs = { formatOnSave: false, formatOnType: true, inlayHints: true };
+    prefs = { formatOnSave: false, formatOnType: true, inlayHints: true, codeLens: false };
     changed.fire();
     expect(kinds()).toEqual([
       'codeAction',

@@ -13,7 +13,7 @@ import { registerColorProvider, toMonacoColorInformation, toMonacoColorPresentat
 import { linkTarget, registerDocumentLinkProvider, toMonacoLink } from './documentLinks.js';
 import { registerLinkedEditingRangeProvider, toMonacoLinkedEditingRanges } from './linkedEditing.js';
 import { registerSelectionRangeProvider, toMonacoSelectionRanges } from './selectionRanges.js';
-import { createLinkOpener, linkOpening } from '../../workspace/linkOpener.js';
+import { createLinkOpener, fragmentPosition, linkOpening } from '../../workspace/linkOpener.js';
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const reg = <F extends string>(feature: F, options: Record<string, unknown> = {}) => ({ id: 'static', feature, options, documentSelector: null }) as any;
@@ -255,16 +255,23 @@ describe('document links', () => {
     expect(await provider.resolveLink(links[1], NO_CANCEL)).toBeNull();
   });
 
-  it('the window link opener opens http(s) in a new tab, hands files to the editor opener, refuses the rest', () => {
+  it('the window link opener opens http(s) in a new tab, a session file as its tab, hands file: to the editor opener, refuses the rest', () => {
     const opened: string[] = [];
-    const opener = createLinkOpener((url) => void opened.push(url));
-    const uri = (scheme: string, text: string) => ({ scheme, toString: () => text });
+    const files: unknown[] = [];
+    const opener = createLinkOpener({
+      openWindow: (url) => void opened.push(url),
+      openSessionFile: (uri, position) => (files.push([uri.authority, uri.path, position]), true),
+    });
+    const uri = (scheme: string, text: string, fragment = '') => ({ scheme, authority: 's1', path: '/a.ts', fragment, toString: () => text });
     expect(opener.open(uri('https', 'https://example.com/a?b=c'))).toBe(true);
-    expect(opener.open(uri('kandev-session', 'kandev-session://s1/a.ts'))).toBe(false);
+    expect(opener.open(uri('kandev-session', 'kandev-session://s1/a.ts', 'L12,3'))).toBe(true);
     expect(opener.open(uri('file', 'file:///workspace/a.ts'))).toBe(false);
     for (const scheme of ['javascript', 'data', 'command', 'mailto', 'vscode']) expect(opener.open(uri(scheme, `${scheme}:x`)), scheme).toBe(true);
     expect(opened).toEqual(['https://example.com/a?b=c']);
+    expect(files).toEqual([['s1', '/a.ts', { lineNumber: 12, column: 3 }]]);
     expect(linkOpening({ scheme: 'HTTP' })).toBe('new_tab');
+    expect(fragmentPosition('L7')).toEqual({ lineNumber: 7, column: 1 });
+    expect(fragmentPosition('x')).toBeUndefined();
   });
 });
 
