@@ -39,6 +39,12 @@ export const FEATURES = [
   'foldingRange',
   'inlayHint',
   'diagnostic',
+  // Navigation and hierarchies (docs/editing.md)
+  'implementation',
+  'typeDefinition',
+  'declaration',
+  'callHierarchy',
+  'typeHierarchy',
   // Reading features (docs/editing.md): lenses, links, colors, smart selection, linked editing
   'codeLens',
   'documentLink',
@@ -66,6 +72,11 @@ export const FEATURE_METHODS: Record<Feature, string> = {
   foldingRange: 'textDocument/foldingRange',
   inlayHint: 'textDocument/inlayHint',
   diagnostic: 'textDocument/diagnostic',
+  implementation: 'textDocument/implementation',
+  typeDefinition: 'textDocument/typeDefinition',
+  declaration: 'textDocument/declaration',
+  callHierarchy: 'textDocument/prepareCallHierarchy',
+  typeHierarchy: 'textDocument/prepareTypeHierarchy',
   codeLens: 'textDocument/codeLens',
   documentLink: 'textDocument/documentLink',
   color: 'textDocument/documentColor',
@@ -91,6 +102,11 @@ export interface FeatureOptions {
   foldingRange: Record<string, unknown>;
   inlayHint: InlayHintOptions;
   diagnostic: DiagnosticOptions;
+  implementation: Record<string, unknown>;
+  typeDefinition: Record<string, unknown>;
+  declaration: Record<string, unknown>;
+  callHierarchy: Record<string, unknown>;
+  typeHierarchy: Record<string, unknown>;
   codeLens: CodeLensOptions;
   documentLink: DocumentLinkOptions;
   color: Record<string, unknown>;
@@ -161,6 +177,16 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
         return caps.inlayHintProvider;
       case 'diagnostic':
         return caps.diagnosticProvider;
+      case 'implementation':
+        return caps.implementationProvider;
+      case 'typeDefinition':
+        return caps.typeDefinitionProvider;
+      case 'declaration':
+        return caps.declarationProvider;
+      case 'callHierarchy':
+        return caps.callHierarchyProvider;
+      case 'typeHierarchy':
+        return caps.typeHierarchyProvider;
       case 'codeLens':
         return caps.codeLensProvider;
       case 'documentLink':
