@@ -7,8 +7,22 @@ export type StatusLocation = (typeof STATUS_LOCATIONS)[number];
 export const LOCALES = ['en', 'pseudo', 'pt-pt', 'zh-cn'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints'] as const;
+export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints', 'code_lens'] as const;
 export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
+
+/**
+ * A switch's value when the person has not set it: all off, except code lenses, which follow the
+ * field (VS Code shows lenses, TypeScript's reference counts excepted; gopls's are on).
+ */
+export function editorFeatureDefault(language: LanguageId, key: EditorFeatureKey): boolean {
+  if (key !== 'code_lens') return false;
+  return LANGUAGE_DESCRIPTORS.find((d) => d.id === language)?.serverSettings.codeLens?.byDefault ?? true;
+}
+
+/** A switch's effective value: the person's choice, else its default. */
+export function editorFeatureOn(settings: Partial<Record<EditorFeatureKey, boolean>> | undefined, language: LanguageId, key: EditorFeatureKey): boolean {
+  return settings?.[key] ?? editorFeatureDefault(language, key);
+}
 
 /** Languages whose servers can be installed automatically on some task host (their recipe is not `never`). */
 export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = LANGUAGE_DESCRIPTORS.filter((d) => d.install.kind !== 'never').map((d) => d.id);

@@ -108,6 +108,11 @@ export interface ServerSettingsRule {
   settings: JsonObject;
   /** Settings the editor's inlay-hints switch turns on (some servers compute no hints without them). */
   inlayHintSettings: JsonObject;
+  /**
+   * Code lenses: whether the editor's switch starts on (VS Code shows every server's lenses but
+   * TypeScript's reference and implementation counts; absent means on), and settings it turns on.
+   */
+  codeLens?: { byDefault: boolean; settings: JsonObject };
 }
 
 /**

@@ -17,6 +17,9 @@ const INLAY_HINTS = {
   includeInlayEnumMemberValueHints: true,
 };
 
+/** typescript-language-server returns reference and implementation lenses only when its preferences enable them. */
+const CODE_LENSES = { referencesCodeLens: { enabled: true, showOnAllFunctions: false }, implementationsCodeLens: { enabled: true } };
+
 const JAVASCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs'];
 
 export const typescript = defineLanguage({
@@ -54,6 +57,8 @@ export const typescript = defineLanguage({
     initializationOptions: NONE,
     settings: NONE,
     inlayHintSettings: { typescript: { inlayHints: INLAY_HINTS }, javascript: { inlayHints: INLAY_HINTS } },
+    // Off by default as in VS Code; its lenses are counted only when these preferences ask for them.
+    codeLens: { byDefault: false, settings: { typescript: CODE_LENSES, javascript: CODE_LENSES } },
   },
   networkOff: {
     kind: 'no_setting',

@@ -75,6 +75,7 @@ export class LspAttachment implements Disposable {
   private readonly semanticRefresh = new Emitter<void>();
   private readonly diagnosticRefresh = new Emitter<void>();
   private readonly inlayHintRefresh = new Emitter<void>();
+  private readonly codeLensRefresh = new Emitter<void>();
   private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
@@ -107,6 +108,7 @@ export class LspAttachment implements Disposable {
       semanticTokensRefresh: () => this.semanticRefresh.fire(),
       diagnosticRefresh: () => this.diagnosticRefresh.fire(),
       inlayHintRefresh: () => this.inlayHintRefresh.fire(),
+      codeLensRefresh: () => this.codeLensRefresh.fire(),
       applyEdit: async (params) => {
         if (!this.binding || this.disposed) return { applied: false, failureReason: 'the editor is not ready' };
         if (!isRecord(params) || !isRecord(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
@@ -319,6 +321,7 @@ export class LspAttachment implements Disposable {
       onSemanticTokensRefresh: this.semanticRefresh.event,
       onDiagnosticRefresh: this.diagnosticRefresh.event,
       onInlayHintRefresh: this.inlayHintRefresh.event,
+      onCodeLensRefresh: this.codeLensRefresh.event,
       onDocumentSync: this.documentSynced.event,
     };
     try {
@@ -364,6 +367,7 @@ export class LspAttachment implements Disposable {
       this.semanticRefresh.dispose();
       this.diagnosticRefresh.dispose();
       this.inlayHintRefresh.dispose();
+      this.codeLensRefresh.dispose();
       this.documentSynced.dispose();
       try {
         this.socket.close(CloseCode.Normal);

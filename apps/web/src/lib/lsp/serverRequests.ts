@@ -9,6 +9,7 @@ export interface ServerRequestHandlers {
   semanticTokensRefresh(): void;
   diagnosticRefresh(): void;
   inlayHintRefresh(): void;
+  codeLensRefresh(): void;
   /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
   applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
 }
@@ -21,6 +22,7 @@ export const ANSWERED_SERVER_REQUESTS = [
   'workspace/semanticTokens/refresh',
   'workspace/diagnostic/refresh',
   'workspace/inlayHint/refresh',
+  'workspace/codeLens/refresh',
   'workspace/applyEdit',
 ] as const;
 
@@ -56,6 +58,9 @@ export function createServerRequestRouter(handlers: ServerRequestHandlers): (met
         return null;
       case 'workspace/inlayHint/refresh':
         handlers.inlayHintRefresh();
+        return null;
+      case 'workspace/codeLens/refresh':
+        handlers.codeLensRefresh();
         return null;
       case 'workspace/applyEdit':
         return handlers.applyEdit(params);
