@@ -98,6 +98,8 @@ describe('server request router', () => {
     semanticTokensRefresh: () => void calls.push('refresh'),
     diagnosticRefresh: () => void calls.push('diagnosticRefresh'),
     inlayHintRefresh: () => void calls.push('inlayHintRefresh'),
+    showMessageRequest: (params) => Promise.resolve((params as { actions: unknown[] }).actions[0]),
+    showDocument: () => Promise.resolve({ success: true }),
     applyEdit: async () => ({ applied: false, failureReason: 'test' }),
   });
 

@@ -11,6 +11,10 @@ export interface ServerRequestHandlers {
   inlayHintRefresh(): void;
   /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
   applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
+  /** `window/showMessageRequest`: the action the person chose, or null (window/serverWindow.ts). */
+  showMessageRequest(params: unknown): Promise<unknown>;
+  /** `window/showDocument`: `{success}` saying whether it is shown now. */
+  showDocument(params: unknown): Promise<{ success: boolean }>;
 }
 
 export const ANSWERED_SERVER_REQUESTS = [
@@ -22,6 +26,8 @@ export const ANSWERED_SERVER_REQUESTS = [
   'workspace/diagnostic/refresh',
   'workspace/inlayHint/refresh',
   'workspace/applyEdit',
+  'window/showMessageRequest',
+  'window/showDocument',
 ] as const;
 
 function arrayField(params: unknown, field: string): unknown[] {
@@ -59,6 +65,10 @@ export function createServerRequestRouter(handlers: ServerRequestHandlers): (met
         return null;
       case 'workspace/applyEdit':
         return handlers.applyEdit(params);
+      case 'window/showMessageRequest':
+        return handlers.showMessageRequest(params);
+      case 'window/showDocument':
+        return handlers.showDocument(params);
       default:
         throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
     }
