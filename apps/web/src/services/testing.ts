@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS, type UserSettings } from '@kandev/protocol';
 import type { KandevApi } from '../api/kandevApi.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
-import { ServerMessages } from '../lib/lsp/window/serverMessages.js';
+import { ServerMessages } from '../lib/lsp/serverMessages.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
 import type { MonacoApi } from '../lib/monaco/monacoApi.js';

@@ -37,8 +37,8 @@ import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { guardUnsavedOnLeave } from './unsavedGuard.js';
-import { ServerMessages } from '../lib/lsp/window/serverMessages.js';
-import { createServerWindow } from '../lib/lsp/window/serverWindow.js';
+import { ServerMessages } from '../lib/lsp/serverMessages.js';
+import { createServerWindow } from '../lib/lsp/serverWindow.js';
 import { SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 

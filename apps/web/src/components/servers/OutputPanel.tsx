@@ -5,7 +5,7 @@ import { languageForPath, type LanguageId, type ServerOutputLine } from '@kandev
 import type { SessionScope } from '../../services/sessionScope.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
-import { outputText } from '../../lib/lsp/window/outputBuffer.js';
+import { outputText } from '../../lib/lsp/outputBuffer.js';
 import './servers.css';
 
 /** The connections whose Output can be shown: the active file's, then those of the other open tabs. */

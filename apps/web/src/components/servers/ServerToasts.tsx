@@ -2,7 +2,7 @@ import { AlertCircle, AlertTriangle, ExternalLink, Info, X } from 'lucide-react'
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
-import type { ServerToast } from '../../lib/lsp/window/serverMessages.js';
+import type { ServerToast } from '../../lib/lsp/serverMessages.js';
 import './servers.css';
 
 /**

@@ -23,8 +23,8 @@ import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
 import { initializeFailureMessage, type StartingPhase, type StatusMessage } from './status.js';
 import { serverFileUri } from './uris.js';
-import type { PendingAnswer } from './window/serverMessages.js';
-import type { ServerWindow } from './window/serverWindow.js';
+import type { PendingAnswer } from './serverMessages.js';
+import type { ServerWindow } from './serverWindow.js';
 
 export interface AttachmentEnv {
   sessionId: string;

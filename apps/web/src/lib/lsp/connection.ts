@@ -16,8 +16,8 @@ import type { ClientInfo } from './initializeParams.js';
 import type { LeaseHints } from './leaseHint.js';
 import type { SocketFactory } from './socket.js';
 import { EMPTY_PROGRESS } from './progress.js';
-import { OutputBuffer } from './window/outputBuffer.js';
-import type { ServerWindow } from './window/serverWindow.js';
+import { OutputBuffer } from './outputBuffer.js';
+import type { ServerWindow } from './serverWindow.js';
 import { OFF_STATUS, decideClose, type LspStatus, type StatusMessage } from './status.js';
 
 export interface LspConnectionOptions {
@@ -53,7 +53,7 @@ export interface LspConnectionOptions {
    * failure) until it is signed in again, when a connection stopped that way starts by itself.
    */
   access?: AccessGate;
-  /** Toasts, actions and documents for the server's window/* messages (window/serverWindow.ts). */
+  /** Toasts, actions and documents for the server's window/* messages (serverWindow.ts). */
   serverWindow?: ServerWindow;
 }
 

@@ -11,7 +11,7 @@ export interface ServerRequestHandlers {
   inlayHintRefresh(): void;
   /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
   applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
-  /** `window/showMessageRequest`: the action the person chose, or null (window/serverWindow.ts). */
+  /** `window/showMessageRequest`: the action the person chose, or null (serverWindow.ts). */
   showMessageRequest(params: unknown): Promise<unknown>;
   /** `window/showDocument`: `{success}` saying whether it is shown now. */
   showDocument(params: unknown): Promise<{ success: boolean }>;

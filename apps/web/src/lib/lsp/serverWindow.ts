@@ -7,7 +7,7 @@
  */
 import { isRecord, type WorkspaceIdentity } from '@kandev/protocol';
 import type { MessageActionItem, ShowDocumentParams, ShowDocumentResult } from 'vscode-languageserver-protocol';
-import { workspaceRelativePath } from '../uris.js';
+import { workspaceRelativePath } from './uris.js';
 import { severityOf, type MessageSource, type PendingAnswer, type ServerMessages } from './serverMessages.js';
 
 /** A position in an opened file (1-based, Monaco's). */
