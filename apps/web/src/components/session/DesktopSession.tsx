@@ -22,6 +22,7 @@ import { LspStatusControl } from '../status/LspStatusControl.js';
 import { useLspAutoStart } from '../status/useLspAutoStart.js';
 import { ProblemsPanel } from '../problems/ProblemsPanel.js';
 import { OutputPanel, sessionOutputConnections } from '../servers/OutputPanel.js';
+import { HierarchyPanel } from '../hierarchy/HierarchyPanel.js';
 import { useProblems } from '../problems/useProblems.js';
 import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
@@ -280,6 +281,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             </EmptyState>
           )
         )}
+        <HierarchyPanel workspace={workspace} />
         <ProblemsPanel
           view={problems}
           open={problemsOpen}
