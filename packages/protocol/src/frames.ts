@@ -149,7 +149,7 @@ export interface ReleasedFrame {
 
 export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame | ServerStderrFrame;
 export type StatusFrame =
-    | InstallingFrame
+  | InstallingFrame
   | InstalledFrame
   | InstallFailedFrame
   | ReadyFrame

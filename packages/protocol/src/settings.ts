@@ -133,7 +133,11 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         ...v,
       }));
     else if (field === 'lsp_trace_levels')
-      next.lsp_trace_levels = mergePerLanguage(current.lsp_trace_levels, parsed.data as Record<LanguageId, UserSettings['lsp_trace_levels'][LanguageId] | null>, (_, v) => v);
+      next.lsp_trace_levels = mergePerLanguage(
+        current.lsp_trace_levels,
+        parsed.data as Record<LanguageId, UserSettings['lsp_trace_levels'][LanguageId] | null>,
+        (_, v) => v,
+      );
     else (next as Record<string, unknown>)[field] = parsed.data;
   }
   return { ok: true, settings: next };

@@ -4,13 +4,7 @@
  * by characters; the oldest go first. It outlives a crash restart, so the lines that explain the
  * crash are still there, and goes with the lease.
  */
-import {
-  boundedOutputText,
-  MAX_SERVER_OUTPUT_BYTES,
-  MAX_SERVER_OUTPUT_LINES,
-  type ServerOutputFrame,
-  type ServerOutputLine,
-} from '@kandev/protocol';
+import { boundedOutputText, MAX_SERVER_OUTPUT_BYTES, MAX_SERVER_OUTPUT_LINES, type ServerOutputFrame, type ServerOutputLine } from '@kandev/protocol';
 
 /** A line's share of the budget: its text and a fixed allowance for the other members. */
 function lineCost(line: ServerOutputLine): number {
