@@ -1,11 +1,13 @@
 import {
   CloseCode,
   isRecord,
+  outputLinesOf,
   parseFrame,
   readyFrameIdentity,
   ReservedCloseCode,
   type LanguageId,
   type ReadyFrame,
+  type ServerOutputLine,
   type StatusFrame,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -21,6 +23,8 @@ import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
 import { initializeFailureMessage, type StartingPhase, type StatusMessage } from './status.js';
 import { serverFileUri } from './uris.js';
+import type { PendingAnswer } from './serverMessages.js';
+import type { ServerWindow } from './serverWindow.js';
 
 export interface AttachmentEnv {
   sessionId: string;
@@ -32,6 +36,8 @@ export interface AttachmentEnv {
   debounceMs: number;
   clientInfo: ClientInfo;
   locale: () => string | undefined;
+  /** Toasts, actions and documents for the server's window/* messages; absent, they are declined. */
+  window?: ServerWindow;
 }
 
 /** What an attachment says about the step it is in. */
@@ -53,6 +59,8 @@ export interface AttachmentHost {
   onProgress(attachment: LspAttachment): void;
   /** The server crashed and the lease restarts it; a `ready{resumed:true}` follows on this socket. */
   onRestarting(attachment: LspAttachment, info: RestartInfo): void;
+  /** Output lines of the server (log, trace, stderr): the lease's kept ones on ready, then live ones. */
+  onOutput(attachment: LspAttachment, lines: ServerOutputLine[]): void;
 }
 
 export interface RestartInfo {
@@ -86,6 +94,8 @@ export class LspAttachment implements Disposable {
   private readonly earlyRegistrations: unknown[] = [];
   private readonly earlyUnregistrations: unknown[] = [];
   private progressTracker: ProgressTracker;
+  /** Questions of this generation's server still on screen: taken away when the generation ends. */
+  private readonly pendingQuestions = new Set<PendingAnswer<unknown>>();
   /** Detail of an install_failed frame, shown if the close that follows is 4003 (S12). */
   installError?: string;
   /** The end of the exited server's stderr (server_exited), shown with the 4006 that follows. */
@@ -114,6 +124,9 @@ export class LspAttachment implements Disposable {
         if (!isRecord(params) || !isRecord(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
         return this.binding.applyEdit(params as never);
       },
+      showMessageRequest: (params) => (env.window ? this.ask(env.window.showMessageRequest(params)) : Promise.resolve(null)),
+      showDocument: (params) =>
+        env.window && !this.disposed ? this.ask(env.window.showDocument(params, this.workspace)) : Promise.resolve({ success: false }),
     });
     this.rpc = new JsonRpcEndpoint((message) => this.sendFrame(message), {
       onRequest: route,
@@ -209,6 +222,9 @@ export class LspAttachment implements Disposable {
       case 'released':
         this.host.onReleased(this);
         return;
+      case 'server_output':
+        this.host.onOutput(this, outputLinesOf(frame.lines));
+        return;
       case 'server_exited':
         this.serverStderr = typeof frame.stderrTail === 'string' && frame.stderrTail !== '' ? frame.stderrTail : undefined;
         return;
@@ -225,6 +241,7 @@ export class LspAttachment implements Disposable {
    * and reopens the documents, as on a reattach.
    */
   private restarting(frame: Extract<StatusFrame, { status: 'restarting' }>): void {
+    for (const pending of [...this.pendingQuestions]) pending.cancel();
     this.store.dispose();
     this.store = new DisposableStore();
     this.capabilities = undefined;
@@ -247,6 +264,7 @@ export class LspAttachment implements Disposable {
     }
     this.workspace = identity.identity;
     this.host.onReadyFrame(this, frame);
+    if (frame.output !== undefined) this.host.onOutput(this, outputLinesOf(frame.output));
     if (frame.resumed === true) this.resume(frame);
     else void this.initialize(this.workspace);
   }
@@ -352,14 +370,22 @@ export class LspAttachment implements Disposable {
       }
     } else if (method === '$/progress') {
       if (this.progressTracker.update(params)) this.host.onProgress(this);
-    }
-    // window/logMessage, window/showMessage, telemetry/event: not shown (out of scope)
+    } else if (method === 'window/showMessage') this.env.window?.showMessage(params);
+    // window/logMessage and $/logTrace reach the page as the broker's server_output lines;
+    // telemetry/event is not shown.
+  }
+
+  /** A question on screen until answered or until this generation ends (its request is then answered by the broker). */
+  private ask<T>(pending: PendingAnswer<T>): Promise<T> {
+    this.pendingQuestions.add(pending as PendingAnswer<unknown>);
+    return pending.answer.finally(() => this.pendingQuestions.delete(pending as PendingAnswer<unknown>));
   }
 
   /** Ends this generation: providers, markers and sync go; the socket closes (a detach, not a release). */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const pending of [...this.pendingQuestions]) pending.cancel();
     try {
       this.store.dispose();
     } finally {

@@ -16,6 +16,8 @@ import type { ClientInfo } from './initializeParams.js';
 import type { LeaseHints } from './leaseHint.js';
 import type { SocketFactory } from './socket.js';
 import { EMPTY_PROGRESS } from './progress.js';
+import { OutputBuffer } from './outputBuffer.js';
+import type { ServerWindow } from './serverWindow.js';
 import { OFF_STATUS, decideClose, type LspStatus, type StatusMessage } from './status.js';
 
 export interface LspConnectionOptions {
@@ -51,6 +53,8 @@ export interface LspConnectionOptions {
    * failure) until it is signed in again, when a connection stopped that way starts by itself.
    */
   access?: AccessGate;
+  /** Toasts, actions and documents for the server's window/* messages (serverWindow.ts). */
+  serverWindow?: ServerWindow;
 }
 
 /** What an editor's status says while the page is signed out (its copy tells how to sign in again). */
@@ -98,6 +102,8 @@ export class LspConnection implements Disposable {
   private readonly clock: Clock;
   private readonly delays: readonly number[];
   private readonly host: AttachmentHost;
+  /** The server's Output lines (log, trace, stderr) as the lease kept and sent them. */
+  readonly output = new OutputBuffer();
   /** The person pressed Stop: auto-start leaves this (session, language) Off until Start (S02). */
   stoppedByUser = false;
 
@@ -230,6 +236,7 @@ export class LspConnection implements Disposable {
       debounceMs: this.options.debounceMs ?? 150,
       clientInfo: this.options.clientInfo ?? { name: 'Kandev' },
       locale: this.options.locale ?? (() => undefined),
+      ...(this.options.serverWindow ? { window: this.options.serverWindow } : {}),
     };
     this.current = new LspAttachment(generation, socket, env, this.host);
     this.setProgress(EMPTY_PROGRESS);
@@ -264,7 +271,10 @@ export class LspConnection implements Disposable {
         // Reconnected, but to a fresh server (the lease did not survive, e.g. a backend restart
         // while it was still initializing): what follows is a cold start, and the status says so.
         if (frame.resumed !== true) this.reconnectAttempt = 0;
-        if (typeof frame.lease === 'string' && frame.lease) this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
+        if (typeof frame.lease === 'string' && frame.lease) {
+          this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
+          this.output.useLease(frame.lease);
+        }
         if (a.workspace) this.options.onWorkspaceIdentity?.(this.sessionId, a.workspace);
         this.readyNetwork = frame.network === 'off' || frame.network === 'unavailable' ? { generation: a.generation, network: frame.network } : undefined;
       },
@@ -322,6 +332,9 @@ export class LspConnection implements Disposable {
       },
       onProgress: (a) => {
         if (isCurrent(a)) this.setProgress(a.progress());
+      },
+      onOutput: (a, lines) => {
+        if (isCurrent(a)) this.output.merge(lines);
       },
       onRestarting: (a, info) => {
         if (!isCurrent(a) || this.stopRequested) return;
@@ -453,5 +466,6 @@ export class LspConnection implements Disposable {
     this.store.dispose();
     this.statusEmitter.dispose();
     this.progressEmitter.dispose();
+    this.output.dispose();
   }
 }

@@ -99,6 +99,8 @@ describe('server request router', () => {
     diagnosticRefresh: () => void calls.push('diagnosticRefresh'),
     inlayHintRefresh: () => void calls.push('inlayHintRefresh'),
     codeLensRefresh: () => void calls.push('codeLensRefresh'),
+    showMessageRequest: (params) => Promise.resolve((params as { actions: unknown[] }).actions[0]),
+    showDocument: () => Promise.resolve({ success: true }),
     applyEdit: async () => ({ applied: false, failureReason: 'test' }),
   });
 

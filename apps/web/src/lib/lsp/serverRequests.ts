@@ -12,6 +12,10 @@ export interface ServerRequestHandlers {
   codeLensRefresh(): void;
   /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
   applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
+  /** `window/showMessageRequest`: the action the person chose, or null (serverWindow.ts). */
+  showMessageRequest(params: unknown): Promise<unknown>;
+  /** `window/showDocument`: `{success}` saying whether it is shown now. */
+  showDocument(params: unknown): Promise<{ success: boolean }>;
 }
 
 export const ANSWERED_SERVER_REQUESTS = [
@@ -24,6 +28,8 @@ export const ANSWERED_SERVER_REQUESTS = [
   'workspace/inlayHint/refresh',
   'workspace/codeLens/refresh',
   'workspace/applyEdit',
+  'window/showMessageRequest',
+  'window/showDocument',
 ] as const;
 
 function arrayField(params: unknown, field: string): unknown[] {
@@ -64,6 +70,10 @@ export function createServerRequestRouter(handlers: ServerRequestHandlers): (met
         return null;
       case 'workspace/applyEdit':
         return handlers.applyEdit(params);
+      case 'window/showMessageRequest':
+        return handlers.showMessageRequest(params);
+      case 'window/showDocument':
+        return handlers.showDocument(params);
       default:
         throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
     }
