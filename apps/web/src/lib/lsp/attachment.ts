@@ -1,11 +1,13 @@
 import {
   CloseCode,
   isRecord,
+  offeredServerFeatures,
   parseFrame,
   readyFrameIdentity,
   ReservedCloseCode,
   type LanguageId,
   type ReadyFrame,
+  type ServerFeature,
   type StatusFrame,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -51,6 +53,8 @@ export interface AttachmentHost {
   onReleased(attachment: LspAttachment): void;
   onClosed(attachment: LspAttachment, code: number): void;
   onProgress(attachment: LspAttachment): void;
+  /** What the server offers changed: its initialize result arrived, or it (un)registered a capability. */
+  onCapabilities(attachment: LspAttachment): void;
   /** The server crashed and the lease restarts it; a `ready{resumed:true}` follows on this socket. */
   onRestarting(attachment: LspAttachment, info: RestartInfo): void;
 }
@@ -132,6 +136,12 @@ export class LspAttachment implements Disposable {
 
   get phase(): AttachmentPhase {
     return this.phaseValue;
+  }
+
+  /** The features the server offers (initialize result and registrations), once it answered initialize. */
+  offeredFeatures(): ServerFeature[] | undefined {
+    const index = this.capabilities;
+    return index && offeredServerFeatures(index.server, index.dynamicRegistrations());
   }
 
   get isOpen(): boolean {
@@ -293,6 +303,8 @@ export class LspAttachment implements Disposable {
     capabilities.register(this.earlyRegistrations.splice(0));
     capabilities.unregister(this.earlyUnregistrations.splice(0));
     this.capabilities = capabilities;
+    this.store.add(capabilities.onDidChange(() => this.host.onCapabilities(this)));
+    this.host.onCapabilities(this);
     const sync = this.store.add(
       new DocumentSync({
         notify: (method, params) => this.rpc.notify(method, params),
