@@ -39,6 +39,7 @@ export function PhoneSession({ sessionId, initialFile }: { sessionId: string; in
   /** What was tapped, to take the focus back to; the title of what opened, to give it to. */
   const opener = useRef<HTMLElement | null>(null);
   const title = useRef<HTMLHeadingElement>(null);
+  const layout = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (initialFile) void tree.reveal(initialFile);
   }, [tree, initialFile]);
@@ -58,6 +59,8 @@ export function PhoneSession({ sessionId, initialFile }: { sessionId: string; in
   const viewing = shown.kind !== 'files';
   useEffect(() => {
     if (!viewing) return;
+    // The layout scrolls on its own; the document may too.
+    layout.current?.scrollTo(0, 0);
     window.scrollTo(0, 0);
     title.current?.focus({ preventScroll: true });
   }, [viewing, path]);
@@ -70,7 +73,7 @@ export function PhoneSession({ sessionId, initialFile }: { sessionId: string; in
   const change = shown.kind === 'diff' ? (liveSnapshot.changes.get(shown.change.path) ?? shown.change) : undefined;
   const head = liveSnapshot.git?.available ? liveSnapshot.git.head : null;
   return (
-    <div className="phone-layout" data-testid="phone-session" data-shown={shown.kind}>
+    <div className="phone-layout" ref={layout} data-testid="phone-session" data-shown={shown.kind}>
       <p className="readonly-notice">{t('session.readOnlyNotice')}</p>
       <div className="phone-lists" hidden={viewing}>
         <FileTree tree={tree} activePath={path} onOpenFile={(file) => open({ kind: 'file', path: file })} git={git} />
