@@ -63,6 +63,7 @@ export const typescript = defineLanguage({
       'rename',
       'foldingRange',
       'selectionRange',
+      'callHierarchy',
       'semanticTokens',
       'inlayHint',
       'executeCommand',
