@@ -23,4 +23,4 @@ export * from './search.js';
 export * from './taskHostRestart.js';
 export * from './workspaceEvents.js';
 export * from './routes.js';
-export * from './serverFeatures.js';
+export * from './languages/serverFeatures.js';

@@ -7,7 +7,7 @@
  * agentctl, the backend and the web iterate the descriptors; each app implements every *kind* a
  * field can name (install recipes, trust guards, host tool probes) once, keyed by that kind.
  */
-import type { ServerFeature } from '../serverFeatures.js';
+import type { ServerFeature } from './serverFeatures.js';
 
 /** Task-host operating systems as Node names them (`process.platform`). */
 export type HostPlatform = 'linux' | 'darwin' | 'win32';

@@ -1,5 +1,3 @@
-import { isRecord } from './records.js';
-
 /**
  * The language features a server can offer, as the capability table of docs/languages.md and the
  * status details list them. Each is read from one `ServerCapabilities` field of the `initialize`
@@ -90,6 +88,10 @@ export const SERVER_FEATURE_SOURCES: Readonly<Record<ServerFeature, FeatureSourc
     ],
   },
 };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function at(root: unknown, path: readonly string[]): unknown {
   let node = root;
