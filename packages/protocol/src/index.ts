@@ -24,3 +24,4 @@ export * from './taskHostRestart.js';
 export * from './workspaceEvents.js';
 export * from './routes.js';
 export * from './serverOutput.js';
+export * from './languages/serverFeatures.js';

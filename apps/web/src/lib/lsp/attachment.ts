@@ -2,12 +2,14 @@ import {
   CloseCode,
   isRecord,
   outputLinesOf,
+  offeredServerFeatures,
   parseFrame,
   readyFrameIdentity,
   ReservedCloseCode,
   type LanguageId,
   type ReadyFrame,
   type ServerOutputLine,
+  type ServerFeature,
   type StatusFrame,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -57,6 +59,8 @@ export interface AttachmentHost {
   onReleased(attachment: LspAttachment): void;
   onClosed(attachment: LspAttachment, code: number): void;
   onProgress(attachment: LspAttachment): void;
+  /** What the server offers changed: its initialize result arrived, or it (un)registered a capability. */
+  onCapabilities(attachment: LspAttachment): void;
   /** The server crashed and the lease restarts it; a `ready{resumed:true}` follows on this socket. */
   onRestarting(attachment: LspAttachment, info: RestartInfo): void;
   /** Output lines of the server (log, trace, stderr): the lease's kept ones on ready, then live ones. */
@@ -147,6 +151,12 @@ export class LspAttachment implements Disposable {
 
   get phase(): AttachmentPhase {
     return this.phaseValue;
+  }
+
+  /** The features the server offers (initialize result and registrations), once it answered initialize. */
+  offeredFeatures(): ServerFeature[] | undefined {
+    const index = this.capabilities;
+    return index && offeredServerFeatures(index.server, index.dynamicRegistrations());
   }
 
   get isOpen(): boolean {
@@ -313,6 +323,8 @@ export class LspAttachment implements Disposable {
     capabilities.register(this.earlyRegistrations.splice(0));
     capabilities.unregister(this.earlyUnregistrations.splice(0));
     this.capabilities = capabilities;
+    this.store.add(capabilities.onDidChange(() => this.host.onCapabilities(this)));
+    this.host.onCapabilities(this);
     const sync = this.store.add(
       new DocumentSync({
         notify: (method, params) => this.rpc.notify(method, params),

@@ -4,6 +4,7 @@ import {
   type LanguageId,
   type ProgressSnapshot,
   type ReadyFrame,
+  type ServerFeature,
   type ServerNetwork,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -109,6 +110,12 @@ export class LspConnection implements Disposable {
 
   readonly onDidChangeStatus: Event<LspStatus> = this.statusEmitter.event;
   readonly onDidChangeProgress: Event<ProgressSnapshot> = this.progressEmitter.event;
+  private readonly offeredEmitter = new Emitter<void>();
+  /** What the current generation's server offers: undefined until it answered initialize, and once it ends. */
+  private offeredValue: readonly ServerFeature[] | undefined;
+  readonly onDidChangeOffered: Event<void> = this.offeredEmitter.event;
+  /** The same array until it changes (a React external-store snapshot). */
+  getOffered = (): readonly ServerFeature[] | undefined => this.offeredValue;
 
   constructor(private readonly options: LspConnectionOptions) {
     this.sessionId = options.sessionId;
@@ -240,6 +247,7 @@ export class LspConnection implements Disposable {
     };
     this.current = new LspAttachment(generation, socket, env, this.host);
     this.setProgress(EMPTY_PROGRESS);
+    this.setOffered(undefined);
     this.setStatus(this.reconnectAttempt > 0 ? this.reconnectingStatus(generation) : { state: 'connecting', generation });
   }
 
@@ -336,6 +344,9 @@ export class LspConnection implements Disposable {
       onOutput: (a, lines) => {
         if (isCurrent(a)) this.output.merge(lines);
       },
+      onCapabilities: (a) => {
+        if (isCurrent(a)) this.setOffered(a.offeredFeatures());
+      },
       onRestarting: (a, info) => {
         if (!isCurrent(a) || this.stopRequested) return;
         const status: LspStatus = {
@@ -421,6 +432,14 @@ export class LspConnection implements Disposable {
     this.reconnectTimer = undefined;
     attachment?.dispose();
     this.setProgress(EMPTY_PROGRESS);
+    this.setOffered(undefined);
+  }
+
+  private setOffered(features: readonly ServerFeature[] | undefined): void {
+    const same = features?.join() === this.offeredValue?.join();
+    if (same) return;
+    this.offeredValue = features;
+    this.offeredEmitter.fire();
   }
 
   private armIdleIfUnused(): void {
@@ -467,5 +486,6 @@ export class LspConnection implements Disposable {
     this.statusEmitter.dispose();
     this.progressEmitter.dispose();
     this.output.dispose();
+    this.offeredEmitter.dispose();
   }
 }
