@@ -23,3 +23,4 @@ export * from './search.js';
 export * from './taskHostRestart.js';
 export * from './workspaceEvents.js';
 export * from './routes.js';
+export * from './mcp.js';

@@ -58,6 +58,7 @@ import type {
   Effect,
   EndReason,
   LeaseId,
+  LeaseOwnerKind,
   LogEvent,
   LogReason,
   RestartProcess,
@@ -78,6 +79,7 @@ export interface LeaseView {
   id: LeaseId;
   sessionId: SessionId;
   userId: UserId;
+  ownerKind: LeaseOwnerKind;
   language: string;
   phase: LeasePhaseKind;
   attachmentId?: AttachmentId;
@@ -273,7 +275,7 @@ export class LeaseBroker {
       return this.attach(claim.lease, e.attachmentId, claim.via, out);
     }
     // A new lease: capacity is decided here, before the task host is started or resumed.
-    const admission = decideAdmission(this.table, this.maxLeases);
+    const admission = decideAdmission(this.table, this.maxLeases, e.ownerKind);
     if (admission.kind === 'refuse') {
       this.counters.refusedAtCapacity += 1;
       return out.closeBrowser(e.attachmentId, CloseCode.CapacityReached);
@@ -287,6 +289,7 @@ export class LeaseBroker {
       createdAt: out.now,
       seq: ++this.seq,
       trustWorkspaceTools: trusted,
+      ownerKind: e.ownerKind ?? 'person',
     });
     this.table.add(lease);
     this.counters.created += 1;
@@ -309,7 +312,8 @@ export class LeaseBroker {
    */
   private retireOtherTrust(e: BrowserConnected, trusted: boolean, out: Outbox): void {
     for (const lease of this.table.all()) {
-      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId) continue;
+      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId || lease.ownerKind !== (e.ownerKind ?? 'person'))
+        continue;
       if (isDetached(lease) && lease.trustWorkspaceTools !== trusted) this.endGracefully(lease, 'trust_changed', undefined, out);
     }
   }
@@ -734,6 +738,7 @@ function viewOf(lease: Lease): LeaseView {
     id: lease.id,
     sessionId: lease.sessionId,
     userId: lease.userId,
+    ownerKind: lease.ownerKind,
     language: lease.language,
     phase: lease.phase.kind,
     generation: lease.generation,
