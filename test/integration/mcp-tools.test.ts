@@ -45,17 +45,6 @@ describe('mcp: the tools on the demo with real servers', () => {
     expect(client.getInstructions()).toMatch(/grep/);
   });
 
-  it('diagnostics: each demo file reports its deliberate type error, fresh', async () => {
-    const result = await call(client, 'diagnostics', { paths: ['src/main.ts', 'app/main.py', 'main.go'] });
-    expect(result.isError).toBeFalsy();
-    expect(result.text).toMatch(/src\/main\.ts: fresh/);
-    expect(result.text).toMatch(/src\/main\.ts:7:7 error \[typescript 2322\]/);
-    expect(result.text).toMatch(/app\/main\.py: fresh/);
-    expect(result.text).toMatch(/app\/main\.py:7:\d+ error.*int/);
-    expect(result.text).toMatch(/main\.go: fresh/);
-    expect(result.text).toMatch(/main\.go:12:\d+ error.*cannot use/);
-  }, 240_000);
-
   it('hover and definition by line and column, and by symbol', async () => {
     const hover = await call(client, 'hover', { path: 'src/greeter.ts', line: 8, column: 17 });
     expect(hover.text).toMatch(/createGreeter\(prefix: string\): Greeter/);
@@ -65,6 +54,16 @@ describe('mcp: the tools on the demo with real servers', () => {
     expect(bySymbol.text).toMatch(/app\/util\.py:1:5/);
     const goSymbol = await call(client, 'hover', { path: 'util/util.go', symbol: 'Double' });
     expect(goSymbol.text).toMatch(/func Double\(n int\) int/);
+  }, 240_000);
+  it('diagnostics: each demo file reports its deliberate type error, fresh once its server settled', async () => {
+    const result = await call(client, 'diagnostics', { paths: ['src/main.ts', 'app/main.py', 'main.go'] });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toMatch(/src\/main\.ts: fresh/);
+    expect(result.text).toMatch(/src\/main\.ts:7:7 error \[typescript 2322\]/);
+    expect(result.text).toMatch(/app\/main\.py: fresh/);
+    expect(result.text).toMatch(/app\/main\.py:7:\d+ error.*int/);
+    expect(result.text).toMatch(/main\.go: fresh/);
+    expect(result.text).toMatch(/main\.go:12:\d+ error.*cannot use/);
   }, 240_000);
 });
 

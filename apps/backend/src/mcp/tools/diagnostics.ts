@@ -13,7 +13,7 @@ export const SETTLE_QUIET_MS = 500;
 /** A server that published nothing since a disk change is taken as unchanged after this much quiet. */
 export const UNCHANGED_QUIET_MS = 3_000;
 /** Per-server limit on the wait; gopls loads packages and so gets longer. */
-export const DIAGNOSTICS_TIMEOUT_MS: Partial<Record<LanguageId, number>> & { default: number } = { default: 45_000, go: 60_000 };
+export const DIAGNOSTICS_TIMEOUT_MS: Partial<Record<LanguageId, number>> & { default: number } = { default: 60_000, go: 90_000 };
 /** At most this many files per call (git's changed files beyond it are counted, not checked). */
 export const MAX_DIAGNOSTIC_FILES = 50;
 
