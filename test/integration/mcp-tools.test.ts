@@ -90,7 +90,7 @@ describe('mcp: navigation, symbols and edits on the demo', () => {
     expect(calls.text).toMatch(/main\.go:10:\d+ called from function main/);
   }, 240_000);
 
-  it('code_actions: a quick fix for the Python error as a diff, nothing written', async () => {
+  it('code_actions: the quick fixes for the TypeScript error as diffs, nothing written', async () => {
     const before = readFileSync(join(session.workspace, 'src/main.ts'), 'utf8');
     const actions = await call(client, 'code_actions', { path: 'src/main.ts', line: 7, column: 7, end_line: 7, end_column: 12 });
     expect(actions.isError).toBeFalsy();

@@ -4,11 +4,11 @@ import * as z from 'zod';
 import type { AgentWorkspace } from './agentWorkspace.js';
 import type { DiskFollower } from './diskFollower.js';
 import { ToolError } from './toolError.js';
-import { clampMaxResults, MAX_RESULTS_CAP } from './tools/budget.js';
-import { diagnostics } from './tools/diagnostics.js';
-import { codeActions, rename } from './tools/editing.js';
-import { callHierarchy, hover, locations, symbolsOfDocument, symbolsOfWorkspace, type ToolAnswer } from './tools/navigation.js';
-import { SYMBOL_KINDS } from './tools/symbols.js';
+import { clampMaxResults, MAX_RESULTS_CAP } from './budget.js';
+import { diagnostics } from './diagnostics.js';
+import { codeActions, rename } from './editing.js';
+import { callHierarchy, hover, locations, symbolsOfDocument, symbolsOfWorkspace, type ToolAnswer } from './navigation.js';
+import { SYMBOL_KINDS } from './symbols.js';
 
 export const MCP_INSTRUCTIONS = `Kandev language intelligence for this task's workspace: the same language servers the person watching the task uses, reading the files on disk.
 Prefer these tools over grep when meaning matters: diagnostics after every edit (which files are broken now), definition/references/implementation/call_hierarchy to follow code, rename instead of search-and-replace.

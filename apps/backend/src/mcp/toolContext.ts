@@ -1,5 +1,5 @@
-import type { AgentLease, AgentWorkspace } from '../agentWorkspace.js';
-import { ToolError } from '../toolError.js';
+import type { AgentLease, AgentWorkspace } from './agentWorkspace.js';
+import { ToolError } from './toolError.js';
 import { toLsp, type LspPosition } from './positions.js';
 import { findSymbol, flattenSymbols, type FlatSymbol } from './symbols.js';
 

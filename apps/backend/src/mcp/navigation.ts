@@ -1,6 +1,6 @@
 import { isLanguageId, LANGUAGE_IDS } from '@kandev/protocol';
-import type { AgentWorkspace } from '../agentWorkspace.js';
-import { ToolError } from '../toolError.js';
+import type { AgentWorkspace } from './agentWorkspace.js';
+import { ToolError } from './toolError.js';
 import { renderBudgeted, type BudgetedItem } from './budget.js';
 import { displayPath, lineOf, locationsOf, where, type LspLocation, type LspRange } from './positions.js';
 import { documentSymbols, openFile, resolvePlace, type PlaceArgs } from './toolContext.js';

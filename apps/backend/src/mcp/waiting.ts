@@ -1,5 +1,5 @@
-import type { AgentLspClient } from '../agentLspClient.js';
-import { ToolError } from '../toolError.js';
+import type { AgentLspClient } from './agentLspClient.js';
+import { ToolError } from './toolError.js';
 
 /** How long a whole-workspace tool waits for a server's indexing to end before it says so. */
 export const INDEXING_WAIT_MS = 20_000;

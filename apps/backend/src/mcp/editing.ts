@@ -1,6 +1,6 @@
 import type { FileOperation } from '@kandev/protocol';
-import type { AgentWorkspace } from '../agentWorkspace.js';
-import { ToolError } from '../toolError.js';
+import type { AgentWorkspace } from './agentWorkspace.js';
+import { ToolError } from './toolError.js';
 import { MAX_ANSWER_CHARS } from './budget.js';
 import type { ToolAnswer } from './navigation.js';
 import { toLsp, type LspRange } from './positions.js';

@@ -1,6 +1,6 @@
 import type { FileOperation } from '@kandev/protocol';
-import type { AgentWorkspace } from '../agentWorkspace.js';
-import { ToolError } from '../toolError.js';
+import type { AgentWorkspace } from './agentWorkspace.js';
+import { ToolError } from './toolError.js';
 import { displayPath, isRange, type LspRange } from './positions.js';
 
 interface TextEdit {

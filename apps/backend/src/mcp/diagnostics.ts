@@ -1,8 +1,8 @@
 import { languageForPath, type LanguageId } from '@kandev/protocol';
-import type { AgentLease, AgentWorkspace } from '../agentWorkspace.js';
-import { checkPath } from '../agentWorkspace.js';
-import type { DiskFollower } from '../diskFollower.js';
-import { ToolError } from '../toolError.js';
+import type { AgentLease, AgentWorkspace } from './agentWorkspace.js';
+import { checkPath } from './agentWorkspace.js';
+import type { DiskFollower } from './diskFollower.js';
+import { ToolError } from './toolError.js';
 import { renderBudgeted, type BudgetedItem } from './budget.js';
 import type { ToolAnswer } from './navigation.js';
 import type { LspRange } from './positions.js';
