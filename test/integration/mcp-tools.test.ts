@@ -107,6 +107,17 @@ describe('mcp: navigation, symbols and edits on the demo', () => {
     expect(readFileSync(join(session.workspace, 'app/util.py'), 'utf8')).toContain('def add_numbers');
   }, 240_000);
 
+  it('rename with apply: true writes every edit through the files route and says so', async () => {
+    const applied = await call(client, 'rename', { path: 'src/greeter.ts', symbol: 'farewell', container: 'Greeter', new_name: 'sayGoodbye', apply: true });
+    expect(applied.isError).toBeFalsy();
+    expect(applied.text).toMatch(/^applied: 1 files written/);
+    expect(applied.structuredContent).toMatchObject({ applied: true, files: [{ path: 'src/greeter.ts', edits: 2 }] });
+    const text = readFileSync(join(session.workspace, 'src/greeter.ts'), 'utf8');
+    expect(text).toContain('  sayGoodbye(name: string): string;');
+    expect(text).toContain('    sayGoodbye: (name) =>');
+    expect(text).not.toContain('farewell');
+  }, 240_000);
+
   it('an ambiguous symbol answers with its candidates; an unknown one says what was searched', async () => {
     const many = await call(client, 'hover', { path: 'src/greeter.ts', symbol: 'greet' });
     expect(many.isError).toBe(true);
