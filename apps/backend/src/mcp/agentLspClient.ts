@@ -119,11 +119,24 @@ export class AgentLspClient {
       void this.initialize(frame);
     } else if (frame.status === 'install_failed') {
       this.fail(`installing the ${this.language} server failed: ${frame.error}`);
+    } else if (frame.status === 'restarting') {
+      // The server crashed and the lease restarts it: requests wait for it instead of failing.
+      this.restarting ??= new Promise((resolve) => (this.restartDone = resolve));
     } else if (frame.status === 'ready' && frame.resumed) {
       // A restarted server: the broker initialized it; documents must be opened again.
       this.endpoint.send(JSON.stringify({ control: 'attachment-ready' }));
       this.restarted?.();
+      this.restartDone?.();
+      this.restarting = undefined;
     }
+  }
+
+  private restarting: Promise<void> | undefined;
+  private restartDone: (() => void) | undefined;
+
+  /** Resolves at once, or once a restarting server is back (its documents must then be reopened). */
+  async settled(): Promise<void> {
+    if (this.restarting) await this.restarting;
   }
 
   /** Set by the documents: a restarted server has none open. */
@@ -217,6 +230,7 @@ export class AgentLspClient {
   private fail(reason: string): void {
     if (this.endedWith) return;
     this.endedWith = reason;
+    this.restartDone?.();
     this.startedReject(new ToolError(reason));
     for (const [, pending] of this.pending) pending.reject(new ToolError(reason));
     this.pending.clear();

@@ -80,6 +80,7 @@ export class AgentWorkspace {
     }
     this.touch(language, held);
     await held.client.ready();
+    await held.client.settled();
     return held;
   }
 
