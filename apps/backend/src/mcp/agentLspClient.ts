@@ -1,5 +1,5 @@
 import type { LanguageId, ReadyFrame, StatusFrame } from '@kandev/protocol';
-import { CloseCode, isRecord } from '@kandev/protocol';
+import { CloseCode, isRecord, RpcErrorCode } from '@kandev/protocol';
 import type { LspRelay } from '../lsp/relay.js';
 import { AGENT_CLIENT_CAPABILITIES } from './agentCapabilities.js';
 import { AgentEndpoint } from './agentEndpoint.js';
@@ -11,6 +11,9 @@ export interface PublishedDiagnostics {
   /** Order of arrival over the whole client (compared with `changeSeq`). */
   seq: number;
 }
+
+/** The broker's answer while the lease's server is not running (being restarted). */
+class NotInitialized extends ToolError {}
 
 interface Pending {
   resolve(value: unknown): void;
@@ -128,10 +131,14 @@ export class AgentLspClient {
       this.restarted?.();
       this.restartDone?.();
       this.restarting = undefined;
+      this.resumedSince += 1;
+      this.poke();
     }
   }
 
   private restarting: Promise<void> | undefined;
+  /** Counts resumed `ready` frames since a request was last refused for a restart. */
+  private resumedSince = 0;
   private restartDone: (() => void) | undefined;
 
   /** Resolves at once, or once a restarting server is back (its documents must then be reopened). */
@@ -145,7 +152,9 @@ export class AgentLspClient {
   private async initialize(frame: ReadyFrame): Promise<void> {
     try {
       const result = await this.request('initialize', {
-        processId: process.pid,
+        // Not ours: the server runs on the task host (in a container another PID namespace), and a
+        // server that watches its client's pid (pyright does) would exit when it finds none there.
+        processId: null,
         clientInfo: { name: 'kandev-mcp' },
         rootUri: frame.workspaceUri,
         workspaceFolders: [{ uri: frame.workspaceUri, name: 'workspace' }],
@@ -169,7 +178,8 @@ export class AgentLspClient {
     const pending = id === undefined ? undefined : this.pending.get(id);
     if (!pending || id === undefined) return;
     this.pending.delete(id);
-    if (isRecord(message.error)) pending.reject(new ToolError(`the ${this.language} server answered: ${String(message.error.message)}`));
+    if (isRecord(message.error) && message.error.code === RpcErrorCode.ServerNotInitialized) pending.reject(new NotInitialized(String(message.error.message)));
+    else if (isRecord(message.error)) pending.reject(new ToolError(`the ${this.language} server answered: ${String(message.error.message)}`));
     else pending.resolve(message.result);
   }
 
@@ -196,7 +206,34 @@ export class AgentLspClient {
     this.poke();
   }
 
-  request(method: string, params: unknown, timeoutMs = 30_000): Promise<unknown> {
+  /**
+   * A request; one the broker refused because the server is being restarted (ServerNotInitialized)
+   * is sent once more when it is back.
+   */
+  async request(method: string, params: unknown, timeoutMs = 30_000): Promise<unknown> {
+    await this.settled();
+    this.resumedSince = 0;
+    try {
+      return await this.send(method, params, timeoutMs);
+    } catch (err) {
+      if (!(err instanceof NotInitialized)) throw err;
+      // The `restarting` frame may still be on its way: wait for the server to be back, bounded.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        const stop = this.onActivity(() => {
+          if (this.restarting === undefined && this.resumedSince > 0) done();
+        });
+        function done(): void {
+          clearTimeout(timer);
+          stop();
+          resolve();
+        }
+      });
+      return this.send(method, params, timeoutMs);
+    }
+  }
+
+  private send(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     if (this.endedWith) return Promise.reject(new ToolError(this.endedWith));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
