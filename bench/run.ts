@@ -26,6 +26,8 @@
  *     the end (bench/results/soak.md).
  *   - live (bench/live.ts): disk write to server notification and to the page's events frame,
  *     a 10,000-file burst, and agentctl's memory watching a 100,000-file workspace.
+ *   - mcp (bench/mcp.ts): the agents' MCP endpoint: `diagnostics` after a one-line disk write against
+ *     pyright's own time over stdio for the same change, and a warm `definition` call.
  *   - restart (bench/restart.ts): restart-to-ready after a SIGKILLed backend, warm re-adoption of
  *     a real typescript-language-server lease against a cold start, to the first hover answered.
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
@@ -45,6 +47,7 @@ import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
 import { restartBench } from './restart.js';
+import { mcpBench } from './mcp.js';
 import { table, type LatencySummary } from './stats.js';
 import {
   concurrentLeases,
@@ -384,6 +387,11 @@ async function main(): Promise<void> {
     }
     if (sections.has('typing')) await typing();
     if (sections.has('restart')) await restart();
+    if (sections.has('mcp')) {
+      const mcp = await mcpBench();
+      out("mcp: the agents' endpoint (bench/mcp.ts)", mcp.text);
+      results.mcp = mcp.figures;
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

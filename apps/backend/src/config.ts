@@ -35,6 +35,8 @@ export interface BackendConfig {
   lspRestartLimit: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
+  /** An agent's lease idle this long is released (KANDEV_MCP_LEASE_IDLE_MS, 10 minutes; docs/agents.md). */
+  mcpLeaseIdleMs?: number;
   /**
    * How long task hosts outlive a backend that died or was restarted (KANDEV_RESTART_GRACE_MS,
    * 2 minutes; 0: they stop with it), so the next backend on this home re-adopts them warm.
@@ -134,6 +136,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!restartLimit.ok) return restartLimit;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
+  const mcpIdle = integer(env, 'KANDEV_MCP_LEASE_IDLE_MS', 10 * 60_000, 1_000, 24 * 3_600_000);
+  if (!mcpIdle.ok) return mcpIdle;
   const restartGrace = integer(env, 'KANDEV_RESTART_GRACE_MS', DEFAULT_RESTART_GRACE_MS, 0, 24 * 3_600_000);
   if (!restartGrace.ok) return restartGrace;
   const logMaxBytes = integer(env, 'KANDEV_LOG_MAX_BYTES', DEFAULT_LOG_MAX_BYTES, 64 * 1024, 1024 * 1024 * 1024);
@@ -165,6 +169,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     lspPingMisses: pingMisses.value,
     lspRestartLimit: restartLimit.value,
     taskHostIdleMs: idle.value,
+    mcpLeaseIdleMs: mcpIdle.value,
     restartGraceMs: restartGrace.value,
     demoSource: env.KANDEV_DEMO_SOURCE ? resolve(env.KANDEV_DEMO_SOURCE) : join(repoRoot, 'demo/workspace'),
     logToStderr: env.KANDEV_LOG_STDERR !== '0',

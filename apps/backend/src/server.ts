@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { API_PREFIX, API_ROUTES, METRICS_PATH } from '@kandev/protocol';
+import { API_PREFIX, API_ROUTES, MCP_PATH, METRICS_PATH } from '@kandev/protocol';
+import { AGENT_LEASE_IDLE_MS } from './mcp/agentWorkspace.js';
+import { McpService } from './mcp/mcpService.js';
+import { AgentTokenRepository } from './store/agentTokenRepository.js';
 import { errorOf, writeReply } from './api/http.js';
 import { Router } from './api/router.js';
 import type { ApiDeps } from './api/routes/deps.js';
@@ -144,7 +147,10 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
     }),
     dockerExecutor,
   ]);
-  const sessions = new SessionService(tasks, new SessionRepository(db), executors, log);
+  const agentTokens = new AgentTokenRepository(db);
+  // Set once the MCP endpoint exists (below); a session starts only after the backend listens.
+  const mcpRef: { service?: McpService } = {};
+  const sessions = new SessionService(tasks, new SessionRepository(db), executors, log, (sessionId) => mcpRef.service?.sessionEnv(sessionId) ?? {});
   const leaseStore = new LeaseRepository(db);
   // Logs of sessions long gone go too, now and once a day: a backend is meant to be left running.
   const logRetention = keepLogsFor(logDir, config.logRetentionDays, options.clock ?? systemClock, log);
@@ -208,6 +214,22 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   });
   sessions.onRunning((id) => reclaimer.touch(id));
   sessions.onEnded((id) => reclaimer.ended(id));
+  let baseUrl = '';
+  const mcp = new McpService({
+    relay: runtime,
+    sessions,
+    tokens: agentTokens,
+    hub: eventsHub,
+    settings: () => settings.get(),
+    clock: options.clock ?? systemClock,
+    idleMs: config.mcpLeaseIdleMs ?? AGENT_LEASE_IDLE_MS,
+    log,
+    used: (id) => reclaimer.touch(id),
+    baseUrl: () => baseUrl,
+    version: '0.1.0',
+  });
+  mcpRef.service = mcp;
+  sessions.onEnded((id) => mcp.sessionEnded(id));
 
   // Before listening: the task hosts a previous backend of this home left running are re-adopted,
   // their leases rebuilt detached, so a browser's first reconnect finds its lease warm.
@@ -220,10 +242,18 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   await sweepOrphanedTrees(owner, log, adoptedMarkers);
   void dockerExecutor.removeLeftovers(new Set(adopted.flatMap(({ host }) => (host.record?.containerId ? [host.record.containerId] : []))));
 
-  const router = createApiRouter({ tasks, sessions, settings, metrics, log, taskHostUsed: (id) => reclaimer.touch(id) });
+  const router = createApiRouter({
+    tasks,
+    sessions,
+    settings,
+    metrics,
+    log,
+    taskHostUsed: (id) => reclaimer.touch(id),
+    mcpConfig: (id) => mcp.clientConfig(id),
+  });
 
   const server = createServer((req, res) => {
-    void handleRequest(req, res, { router, config, policy: originPolicy, gate, log });
+    void handleRequest(req, res, { router, config, policy: originPolicy, gate, log, mcp });
   });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => undefined);
@@ -234,6 +264,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
 
   const port = await listen(server, config.port, config.host);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  baseUrl = url;
   log.info('backend_started', { url, home: config.home });
   // Anyone who can reach the port can try: say so, loudly, every start (the token still guards it).
   if (!isLoopbackName(config.host)) log.warn('backend_exposed', { host: config.host, port });
@@ -246,6 +277,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
       logRetention.dispose();
       server.close();
       // Every lease ends first (its servers are told, its streams closed), then the task hosts stop.
+      await mcp.close();
       await eventsGateway.close();
       await gateway.close();
       await sessions.stopAll();
@@ -296,6 +328,7 @@ interface RequestContext {
   policy: OriginPolicy;
   gate: AccessGate;
   log: Logger;
+  mcp: McpService;
 }
 
 /**
@@ -309,6 +342,17 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Req
   if (!hostAllowed(req.headers.host, policy)) {
     log.warn('request_refused', { reason: 'host_not_allowed', method: req.method });
     writeReply(res, errorOf('forbidden', 'this host name is not allowed'));
+    return;
+  }
+  // The agents' endpoint takes an agent token only (its own check, docs/agents.md), never the
+  // access token; a browser page of another site may not drive it either.
+  if (url.pathname === MCP_PATH) {
+    if (req.headers.origin !== undefined && !originAllowed(req.headers.origin, req.headers.host, policy)) {
+      log.warn('request_refused', { reason: 'origin_not_allowed', method: req.method });
+      writeReply(res, errorOf('forbidden', 'this origin may not use the MCP endpoint'));
+      return;
+    }
+    await ctx.mcp.handle(req, res);
     return;
   }
   const isHealth = url.pathname === API_ROUTES.health;

@@ -25,3 +25,4 @@ export * from './workspaceEvents.js';
 export * from './routes.js';
 export * from './serverOutput.js';
 export * from './languages/serverFeatures.js';
+export * from './mcp.js';

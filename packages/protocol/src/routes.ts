@@ -37,6 +37,11 @@ export const API_ROUTES = {
   sessionSearch: '/api/sessions/:id/search',
   /** WebSocket upgrade: the workspace's live events for the page (workspaceEvents.ts). */
   sessionEvents: '/api/sessions/:id/events',
+  /**
+   * POST: a new agent token for the running session, as the JSON an MCP client takes
+   * (McpClientConfig, mcp.ts); 409 `session_not_running` once it ended. Access token required.
+   */
+  sessionMcpConfig: '/api/sessions/:id/mcp-config',
   /** GET ?path=FILE: the file's text at HEAD (workspaceEvents.ts, GitHeadResponse). */
   sessionGitHead: '/api/sessions/:id/git/head',
 } as const;
@@ -45,6 +50,12 @@ export type ApiRoute = keyof typeof API_ROUTES;
 
 /** Prometheus text exposition of the backend (same access rule as the API). */
 export const METRICS_PATH = '/metrics';
+
+/**
+ * The agents' MCP endpoint (Streamable HTTP: POST, GET and DELETE on one path). Only a session's
+ * agent token (`Authorization: Bearer`) opens it; the access token is refused there (docs/agents.md).
+ */
+export const MCP_PATH = '/mcp';
 
 /** WebSocket upgrade `/lsp/:sessionId?language=L[&lease=ID]` on the page's own origin. */
 export const LSP_SOCKET_PATH = '/lsp';

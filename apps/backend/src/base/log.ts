@@ -72,6 +72,8 @@ export const LOG_EVENTS = [
   'events_upstream_failed',
   // The soak's heap probe could not answer (KANDEV_HEAP_PROBE_DIR set; fields: error).
   'heap_probe_failed',
+  'mcp_client_opened',
+  'mcp_client_closed',
 ] as const;
 export type LogEvent = (typeof LOG_EVENTS)[number];
 export type { LogFields, LogLevel } from '@kandev/node-transport';

@@ -164,6 +164,7 @@ export class BrokerRuntime implements LspRelay {
       trustWorkspaceTools: this.options.workspaceTrusted?.(request.sessionId) ?? false,
     };
     if (request.leaseHint !== undefined) connected.leaseHint = request.leaseHint;
+    if (request.ownerKind === 'agent') connected.ownerKind = 'agent';
     this.unread.set(attachmentId, browser);
     this.dispatch(connected);
   }

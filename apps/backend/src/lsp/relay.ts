@@ -66,6 +66,8 @@ export interface LeaseRequest {
   language: LanguageId;
   /** The browser's sessionStorage hint: it routes, it never authorizes. */
   leaseHint: string | undefined;
+  /** An agent's MCP client rather than a person's tab (absent: a person's). */
+  ownerKind?: 'person' | 'agent';
 }
 
 /** What a lease asks of its task host. `autoInstall` comes from the owner's settings. */

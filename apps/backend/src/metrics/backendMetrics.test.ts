@@ -11,6 +11,7 @@ function brokerMetrics(released: Partial<BrokerMetrics['releasedTotal']> = {}): 
     leases: 3,
     active: 2,
     detached: 1,
+    agentLeases: 0,
     releasing: 0,
     createdTotal: 5,
     reattachedTotal: 1,

@@ -11,6 +11,7 @@ export function registerLeaseMetrics(registry: Registry, read: () => BrokerMetri
   scrapedGauge(registry, 'kandev_lsp_leases', 'Leases holding a slot, attached or detached.', () => read().leases);
   scrapedGauge(registry, 'kandev_lsp_leases_active', 'Leases with a browser attached.', () => read().active);
   scrapedGauge(registry, 'kandev_lsp_leases_detached', 'Leases whose server runs on with no browser attached.', () => read().detached);
+  scrapedGauge(registry, 'kandev_lsp_agent_leases', "Leases of agents' MCP clients (counted in kandev_lsp_leases too).", () => read().agentLeases);
   scrapedGauge(registry, 'kandev_lsp_leases_releasing', 'Ended leases still shutting their server down.', () => read().releasing);
   scrapedCounter(registry, 'kandev_lsp_leases_created_total', 'Leases created (each one language-server process).', () => read().createdTotal);
   scrapedCounter(registry, 'kandev_lsp_leases_reattached_total', 'Browser connections that resumed a retained lease.', () => read().reattachedTotal);

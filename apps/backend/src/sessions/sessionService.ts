@@ -40,6 +40,8 @@ export class SessionService {
     private readonly sessions: SessionRepository,
     private readonly executors: ExecutorRegistry,
     private readonly log: Logger,
+    /** Variables added to a starting session's task environment (the MCP endpoint and its agent token). */
+    private readonly sessionEnv?: (sessionId: string) => Record<string, string>,
   ) {}
 
   /**
@@ -134,7 +136,9 @@ export class SessionService {
   }
 
   private async launch(sessionId: string, executor: TaskHostExecutor, task: Task): Promise<Result<Session, StartFailure>> {
-    const started = await executor.start({ sessionId, task });
+    // The task's own env wins nowhere here: these name this session's endpoint and token.
+    const extra = this.sessionEnv?.(sessionId);
+    const started = await executor.start({ sessionId, task: extra ? { ...task, env: { ...task.env, ...extra } } : task });
     if (!started.ok) {
       this.sessions.markFailed(sessionId, started.error.message);
       this.log.warn('session_failed', { sessionId, executor: task.executor, reason: started.error.code, detail: started.error.message });

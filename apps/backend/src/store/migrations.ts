@@ -90,4 +90,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lsp_leases_by_session ON lsp_leases(session_id);
     `,
   },
+  {
+    version: 5,
+    name: 'agent_tokens',
+    // The MCP endpoint's per-session agent tokens (docs/agents.md): only a SHA-256 of each is kept,
+    // and every token of a session is revoked when it ends.
+    sql: `
+      CREATE TABLE agent_tokens (
+        token_hash TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+      CREATE INDEX agent_tokens_by_session ON agent_tokens(session_id);
+    `,
+  },
 ];

@@ -1,3 +1,4 @@
+import type { McpClientConfig } from '@kandev/protocol';
 import type { Logger } from '../../base/log.js';
 import type { BackendMetrics } from '../../metrics/backendMetrics.js';
 import type { SessionService } from '../../sessions/sessionService.js';
@@ -13,4 +14,6 @@ export interface ApiDeps {
   log: Logger;
   /** Told of each files request a task host serves: use that keeps it from idle reclaim. */
   taskHostUsed?: (sessionId: string) => void;
+  /** A new agent token for a running session, as MCP client JSON (absent: no MCP endpoint). */
+  mcpConfig?: (sessionId: string) => McpClientConfig;
 }

@@ -30,6 +30,15 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     return session ? { status: 200, json: session } : errorOf('not_found', 'no such session');
   });
 
+  // An agent token for an MCP client started outside the task (`npm run mcp -- config`), good for
+  // this session's MCP endpoint only and revoked when the session ends (docs/agents.md).
+  router.post(API_ROUTES.sessionMcpConfig, ({ params }) => {
+    const session = deps.sessions.get(params.id as string);
+    if (!session) return errorOf('not_found', 'no such session');
+    if (!deps.mcpConfig || deps.sessions.liveHost(session.id) === undefined) return errorOf('session_not_running', `the session is ${session.status}`);
+    return { status: 200, json: deps.mcpConfig(session.id) };
+  });
+
   router.post(API_ROUTES.sessionStop, async ({ params }) => {
     const stopped = await deps.sessions.stop(params.id as string);
     return stopped.ok ? { status: 200, json: stopped.value } : errorReply(stopped.error);

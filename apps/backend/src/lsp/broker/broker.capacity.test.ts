@@ -39,6 +39,25 @@ describe('capacity and admission', () => {
     expect(h.connect('d', { session: 's4' })).toEqual([{ type: 'closeBrowser', attachmentId: 'd', code: 4005 }]);
   });
 
+  it("an agent's new lease never evicts a person's detached lease, only another agent's, and neither claims the other's", () => {
+    const h = new BrokerHarness({ maxLeases: 2 });
+    const person = h.readyLease('p', { session: 's1' });
+    h.closeBrowser('p');
+    const agent = h.readyLease('a', { session: 's1', agent: true });
+    // the agent's second language at capacity: the person's detached lease stays, the agent is refused
+    expect(h.connect('a2', { session: 's1', language: 'python', agent: true })).toEqual([{ type: 'closeBrowser', attachmentId: 'a2', code: 4005 }]);
+    expect(h.broker.lease(person)).toMatchObject({ ownerKind: 'person', phase: 'running' });
+    // an agent lease that is detached may give way to another agent
+    h.closeBrowser('a');
+    const fx = h.connect('a3', { session: 's1', language: 'python', agent: true });
+    expect(ofType(fx, 'releaseSlot')).toEqual([{ type: 'releaseSlot', leaseId: agent }]);
+    // a person reconnecting resumes their own lease, never an agent's
+    const back = h.connect('p2', { session: 's1' });
+    expect(logs(back)).toEqual(['reattach/recent_detached']);
+    expect(h.broker.leaseOf('p2')).toBe(person);
+    expect(h.broker.metrics()).toMatchObject({ leases: 2, agentLeases: 1 });
+  });
+
   it('S27 at capacity with every lease attached the request closes 4005 before any task host start; reattaching stays admissible', () => {
     const h = new BrokerHarness({ maxLeases: 2 });
     h.readyLease('a', { session: 's1' });

@@ -60,6 +60,7 @@ import type {
   Effect,
   EndReason,
   LeaseId,
+  LeaseOwnerKind,
   LogEvent,
   LogReason,
   RestartProcess,
@@ -80,6 +81,7 @@ export interface LeaseView {
   id: LeaseId;
   sessionId: SessionId;
   userId: UserId;
+  ownerKind: LeaseOwnerKind;
   language: string;
   phase: LeasePhaseKind;
   attachmentId?: AttachmentId;
@@ -275,7 +277,7 @@ export class LeaseBroker {
       return this.attach(claim.lease, e.attachmentId, claim.via, out);
     }
     // A new lease: capacity is decided here, before the task host is started or resumed.
-    const admission = decideAdmission(this.table, this.maxLeases);
+    const admission = decideAdmission(this.table, this.maxLeases, e.ownerKind);
     if (admission.kind === 'refuse') {
       this.counters.refusedAtCapacity += 1;
       return out.closeBrowser(e.attachmentId, CloseCode.CapacityReached);
@@ -289,6 +291,7 @@ export class LeaseBroker {
       createdAt: out.now,
       seq: ++this.seq,
       trustWorkspaceTools: trusted,
+      ownerKind: e.ownerKind ?? 'person',
     });
     this.table.add(lease);
     this.counters.created += 1;
@@ -311,7 +314,8 @@ export class LeaseBroker {
    */
   private retireOtherTrust(e: BrowserConnected, trusted: boolean, out: Outbox): void {
     for (const lease of this.table.all()) {
-      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId) continue;
+      if (lease.sessionId !== e.sessionId || lease.language !== e.language || lease.userId !== e.userId || lease.ownerKind !== (e.ownerKind ?? 'person'))
+        continue;
       if (isDetached(lease) && lease.trustWorkspaceTools !== trusted) this.endGracefully(lease, 'trust_changed', undefined, out);
     }
   }
@@ -740,6 +744,7 @@ function viewOf(lease: Lease): LeaseView {
     id: lease.id,
     sessionId: lease.sessionId,
     userId: lease.userId,
+    ownerKind: lease.ownerKind,
     language: lease.language,
     phase: lease.phase.kind,
     generation: lease.generation,

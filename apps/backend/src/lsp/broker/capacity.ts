@@ -13,7 +13,7 @@
  */
 import type { Lease } from './lease.js';
 import type { LeaseTable } from './leaseTable.js';
-import type { EndReason } from './types.js';
+import type { EndReason, LeaseOwnerKind } from './types.js';
 import type { Outbox } from './outbox.js';
 
 /**
@@ -48,10 +48,14 @@ export function parseMaxLeases(raw: string | undefined, fallback: number = DEFAU
 
 export type Admission = { kind: 'admit' } | { kind: 'evict'; victim: Lease } | { kind: 'refuse' };
 
-/** Whether a NEW lease may be created now (reattachment never asks). */
-export function decideAdmission(table: LeaseTable, maxLeases: number): Admission {
+/**
+ * Whether a NEW lease may be created now (reattachment never asks). An agent's lease counts like
+ * any other, but it may only evict a detached agent lease: a lease a person has attached (even one
+ * whose tab is away for now) is never given up for an agent, which is refused instead.
+ */
+export function decideAdmission(table: LeaseTable, maxLeases: number, ownerKind: LeaseOwnerKind = 'person'): Admission {
   if (table.slotHolders().length < maxLeases) return { kind: 'admit' };
-  const victim = table.oldestDetached();
+  const victim = table.oldestDetached(ownerKind === 'agent' ? 'agent' : undefined);
   return victim ? { kind: 'evict', victim } : { kind: 'refuse' };
 }
 

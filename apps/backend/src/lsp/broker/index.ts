@@ -24,6 +24,7 @@ export type {
   JsonRpcId,
   JsonRpcMessage,
   LeaseId,
+  LeaseOwnerKind,
   LogEvent,
   LogReason,
   Measure,

@@ -22,7 +22,7 @@ import { RegistrationSet } from './registrations.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
 import { ServerOutputLog } from './serverOutput.js';
-import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, RestartProcess, SessionId, UserId } from './types.js';
+import type { AttachmentId, EndReason, LeaseId, LeaseOwnerKind, ReleaseProcess, RestartProcess, SessionId, UserId } from './types.js';
 import type { LeaseTrust } from './workspaceTrust.js';
 
 /**
@@ -70,6 +70,7 @@ export interface Lease {
   readonly seq: number;
   /** The task's workspace trust when the lease was created; fixed for the lease's life. */
   readonly trustWorkspaceTools: boolean;
+  readonly ownerKind: LeaseOwnerKind;
   /** Task-host tools agentctl pinned (ready frame), used while untrusted. */
   trustedTools?: TrustedToolPins;
   /** agentctl's id of the stream the server runs on (ready frame): what a restarted backend resumes. */
@@ -114,10 +115,12 @@ export function createLease(init: {
   createdAt: number;
   seq: number;
   trustWorkspaceTools?: boolean;
+  ownerKind?: LeaseOwnerKind;
 }): Lease {
   return {
     ...init,
     trustWorkspaceTools: init.trustWorkspaceTools ?? false,
+    ownerKind: init.ownerKind ?? 'person',
     phase: { kind: 'starting' },
     generation: 0,
     nextServerId: 1,

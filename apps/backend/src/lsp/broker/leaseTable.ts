@@ -11,13 +11,14 @@
  */
 import type { LanguageId } from '@kandev/protocol';
 import { holdsSlot, isDetached, type Lease } from './lease.js';
-import type { LeaseId, SessionId, UserId } from './types.js';
+import type { LeaseId, LeaseOwnerKind, SessionId, UserId } from './types.js';
 
 export interface ClaimRequest {
   sessionId: SessionId;
   language: LanguageId;
   userId: UserId;
   leaseHint?: string;
+  ownerKind?: LeaseOwnerKind;
 }
 
 export type ClaimDecision = { kind: 'reattach'; lease: Lease; via: 'lease_hint' | 'recent_detached' } | { kind: 'new' };
@@ -55,7 +56,10 @@ export class LeaseTable {
   }
 
   claim(request: ClaimRequest): ClaimDecision {
-    const sameOwner = (l: Lease) => l.sessionId === request.sessionId && l.language === request.language && l.userId === request.userId;
+    // A person never resumes an agent's lease, nor an agent a person's.
+    const ownerKind = request.ownerKind ?? 'person';
+    const sameOwner = (l: Lease) =>
+      l.sessionId === request.sessionId && l.language === request.language && l.userId === request.userId && l.ownerKind === ownerKind;
     if (request.leaseHint !== undefined) {
       const hinted = this.leases.get(request.leaseHint);
       if (hinted && sameOwner(hinted) && isDetached(hinted)) return { kind: 'reattach', lease: hinted, via: 'lease_hint' };
@@ -65,10 +69,11 @@ export class LeaseTable {
   }
 
   /** The detached lease detached longest ago (capacity eviction picks it). */
-  oldestDetached(): Lease | undefined {
+  /** The oldest detached lease, of `ownerKind` only when given. */
+  oldestDetached(ownerKind?: LeaseOwnerKind): Lease | undefined {
     let oldest: Lease | undefined;
     for (const lease of this.all()) {
-      if (!isDetached(lease)) continue;
+      if (!isDetached(lease) || (ownerKind !== undefined && lease.ownerKind !== ownerKind)) continue;
       if (!oldest || compareDetached(lease, oldest) < 0) oldest = lease;
     }
     return oldest;

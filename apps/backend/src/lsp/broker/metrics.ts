@@ -29,6 +29,8 @@ export interface BrokerMetrics {
   detached: number;
   /** Ended leases still finishing their shutdown handshake (hold no slot). */
   releasing: number;
+  /** Slot-holding leases of agents' MCP clients (included in `leases`). */
+  agentLeases: number;
   /** Counters. */
   createdTotal: number;
   reattachedTotal: number;
@@ -45,6 +47,7 @@ export function collectMetrics(leases: readonly Lease[], counters: BrokerCounter
     active: holders.filter((l) => l.attachment !== undefined && l.phase.kind !== 'releasing').length,
     detached: holders.filter(isDetached).length,
     releasing: leases.filter((l) => l.phase.kind === 'releasing').length,
+    agentLeases: holders.filter((l) => l.ownerKind === 'agent').length,
     createdTotal: counters.created,
     reattachedTotal: counters.reattached,
     evictedTotal: counters.released.eviction,

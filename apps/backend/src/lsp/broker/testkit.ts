@@ -24,6 +24,8 @@ export interface ConnectOptions {
   settings?: UserSettings;
   /** The task's trust switch; absent sends no field (not trusted). */
   trusted?: boolean;
+  /** An agent's MCP client; absent sends no field (a person's tab). */
+  agent?: boolean;
 }
 
 /** What an untrusted agentctl stream reports in ready (task-host TypeScript and python). */
@@ -107,6 +109,7 @@ export class BrokerHarness {
     };
     if (o.trusted !== undefined) event.trustWorkspaceTools = o.trusted;
     if (o.hint !== undefined) event.leaseHint = o.hint;
+    if (o.agent) event.ownerKind = 'agent';
     return this.handle(event);
   }
 

@@ -23,6 +23,11 @@ export type AttachmentId = string;
 export type LeaseId = string;
 export type SessionId = string;
 export type UserId = string;
+/**
+ * Who a lease serves: a person's browser tab, or an agent's MCP client (docs/agents.md). Both count
+ * against capacity; an agent's new lease never evicts a person's, and neither claims the other's.
+ */
+export type LeaseOwnerKind = 'person' | 'agent';
 export type TimerId = string;
 
 /** packages/protocol's; re-exported so the broker's modules keep one vocabulary import. */
@@ -51,6 +56,8 @@ export interface BrowserConnected {
   settings: UserSettings;
   /** The task's "Trust this workspace's tools" switch now; absent means not trusted. */
   trustWorkspaceTools?: boolean;
+  /** Absent: a person's. */
+  ownerKind?: LeaseOwnerKind;
 }
 
 /**
