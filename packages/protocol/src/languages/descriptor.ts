@@ -39,9 +39,31 @@ export interface MonacoRule {
   languageIds: readonly string[];
   /** Document languageIds whose Monaco model language is spelled differently (`shellscript` -> `shell`). */
   modelLanguageOfDocument: Readonly<Record<string, string>>;
-  /** Monaco ships its own language service for these models, which an active server's features replace. */
+  /**
+   * Monaco ships its own language service for these models, which an active server's features
+   * replace. When false, a language service Monaco still loads for these models (its tokenizer,
+   * see `language_service`) keeps its tokens only.
+   */
   builtinLanguageService: boolean;
+  /** How each of `languageIds` is coloured: one entry per id. */
+  tokenizers: Readonly<Record<string, MonacoTokenizer>>;
 }
+
+/**
+ * Where a Monaco language's tokens come from. The web loads each lazily, when the first model of
+ * that language is tokenized, so opening a TypeScript file never fetches another grammar.
+ */
+export type MonacoTokenizer =
+  /** Monaco's own Monarch grammar, `monaco-editor/esm/vs/basic-languages/<module>/<module>.js`. */
+  | { kind: 'monarch'; module: string }
+  /** Monaco's language service for this id tokenizes its models itself (JSON). */
+  | { kind: 'language_service' }
+  /**
+   * A TextMate grammar of the `tm-grammars` collection (`grammars/<grammar>.json`), for languages
+   * Monaco has no grammar for. `embedded` names the collection's grammars loaded with it (the
+   * script and style blocks of a component file); an embedded scope not listed stays uncoloured.
+   */
+  | { kind: 'textmate'; grammar: string; embedded: readonly string[] };
 
 export interface ServerRule {
   /** The launcher's name, looked up on the task PATH and in the install's own folders. */
@@ -99,6 +121,18 @@ export type InstallRecipe =
     };
 
 export type InstallKind = InstallRecipe['kind'];
+
+/**
+ * The settings card's `installStrategy` (GET /api/languages) for each kind of recipe: the wire has
+ * always said `none` for a server Kandev never installs.
+ */
+export const INSTALL_STRATEGY_OF_KIND = { npm: 'npm', go: 'go', release: 'release', never: 'none' } as const satisfies Record<InstallKind, string>;
+
+export type InstallStrategy = (typeof INSTALL_STRATEGY_OF_KIND)[InstallKind];
+
+export function isInstallStrategy(value: unknown): value is InstallStrategy {
+  return typeof value === 'string' && (Object.values(INSTALL_STRATEGY_OF_KIND) as readonly string[]).includes(value);
+}
 
 /** What Kandev tells a server before anything the user configured. */
 export interface ServerSettingsRule {
@@ -172,6 +206,8 @@ export interface FileIconRule {
   tone: string;
   /** Extensions (without the dot) whose tone differs from `tone` (`.js` within TypeScript). */
   extensionTones: Readonly<Record<string, string>>;
+  /** Base names (lower case) drawn with another glyph and tone (`package.json` as configuration). */
+  fileNames: Readonly<Record<string, { glyph: FileGlyph; tone: string }>>;
 }
 
 /** The settings card (GET /api/languages): English, as the backend sends it. */
@@ -223,3 +259,6 @@ export const NO_SERVER_SETTINGS: ServerSettingsRule = { initializationOptions: N
 
 /** No variable beyond the PATH guard every untrusted server gets. */
 export const PATH_GUARD_ONLY: EnvironmentGuard = { set: {}, pinFromGuardedPath: {} };
+
+/** A configuration file's icon (a cog in the configuration tone). */
+export const CONFIG_ICON = { glyph: 'cog', tone: 'config' } as const;

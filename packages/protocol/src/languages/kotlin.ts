@@ -3,7 +3,12 @@ import { defineLanguage, NO_SERVER_SETTINGS, PATH_GUARD_ONLY } from './descripto
 export const kotlin = defineLanguage({
   id: 'kotlin',
   files: { extensions: ['.kt', '.kts'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'kotlin' },
-  monaco: { languageIds: ['kotlin'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['kotlin'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { kotlin: { kind: 'monarch', module: 'kotlin' } },
+  },
   server: { binary: 'kotlin-lsp', args: ['--stdio'], configuration: 'pull' },
   install: {
     kind: 'never',
@@ -36,5 +41,5 @@ export const kotlin = defineLanguage({
   },
   // Its initialize may import a Gradle project for minutes.
   copy: { name: 'languages.kotlin', longInitializeNotice: 'notice.longInitializeKotlin' },
-  icon: { glyph: 'code', tone: 'kt', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'kt', extensionTones: {}, fileNames: {} },
 });
