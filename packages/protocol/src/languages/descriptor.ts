@@ -159,8 +159,11 @@ export type InitializeGuard =
   | { kind: 'pin_tsserver'; refusal: string }
   /** These options win at every leaf. */
   | { kind: 'force_options'; options: JsonObject }
-  /** Refuse to start when agentctl found build files the server would import (and so run). */
-  | { kind: 'refuse_when_build_files'; refusal: string };
+  /**
+   * Refuse to start when agentctl found, in the workspace, files the server would load and so run
+   * (a Gradle build it imports, a `prisma.config.ts` it evaluates): `buildFiles` are their base names.
+   */
+  | { kind: 'refuse_when_build_files'; buildFiles: readonly string[]; refusal: string };
 
 /** What the broker does to the configuration an untrusted lease's server is told. */
 export type ConfigurationGuard =
@@ -178,7 +181,12 @@ export interface EnvironmentGuard {
 }
 
 /** What agentctl looks for outside the workspace and reports in the ready frame. */
-export type HostToolsProbe = 'none' | 'tsserver_next_to_launcher' | 'python_on_guarded_path' | 'imported_build_files';
+export type HostToolsProbe =
+  | 'none'
+  | 'tsserver_next_to_launcher'
+  | 'python_on_guarded_path'
+  /** The workspace files named by the rule's `refuse_when_build_files` guard, as found. */
+  | 'imported_build_files';
 
 /** The untrusted-workspace rule (docs/workspace-trust.md). */
 export type UntrustedWorkspaceRule =

@@ -27,6 +27,8 @@ export const kotlin = defineLanguage({
     // Without build files there is nothing to import, so nothing of the repository's to run.
     initialize: {
       kind: 'refuse_when_build_files',
+      // Gradle settings/build scripts and wrapper, Maven POMs: importing any of them runs repository code.
+      buildFiles: ['settings.gradle', 'settings.gradle.kts', 'build.gradle', 'build.gradle.kts', 'gradlew', 'gradlew.bat', 'pom.xml'],
       refusal: "kotlin-lsp imports the Gradle or Maven build, which runs the repository's build scripts: trust this workspace's tools to use it",
     },
     configuration: { kind: 'unchanged', because: 'kotlin-lsp starts only when there is no build to import' },
