@@ -167,8 +167,7 @@ const CASES: Record<string, LanguageCase> = {
     finding: /Unexpected '\}'\. Expected ';'/,
     hover: { at: 'with_tax(1000', offset: 2, expect: /function with_tax\(int \$net, int \$rate\): int/ },
     completion: { at: 'with_tax(1000', offset: 4, label: /^with_tax$/m },
-    // intelephense's range starts at the function's doc comment.
-    definition: { at: 'with_tax(1000', offset: 2, path: 'php/Invoice.php', line: 3 },
+    definition: { at: 'with_tax(1000', offset: 2, path: 'php/Invoice.php', line: 4 },
   },
   Prisma: {
     language: 'prisma',
