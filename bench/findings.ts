@@ -28,8 +28,10 @@ export const DEMO_FINDINGS: ReadonlyArray<{ language: string; file: string }> = 
   { language: 'cpp', file: 'native/checksum.c' },
   { language: 'html', file: 'web/index.html' },
   { language: 'css', file: 'web/style.css' },
+  { language: 'php', file: 'php/Invoice.php' },
+  { language: 'prisma', file: 'prisma/schema.prisma' },
 ];
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html'];
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma'];
 const FINDING_TIMEOUT_MS = 240_000;
 
 export interface FindingRow {

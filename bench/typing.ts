@@ -4,7 +4,7 @@
  *     typed at the end; the time from the trigger character to a visible suggestion list, beside the
  *     same typescript-language-server's own time for the same completion after the same edits over
  *     direct stdio, and the requests the page sent per keystroke;
- *   - idle: requests per minute of an idle focused editor per demo language (all ten, each file with its finding);
+ *   - idle: requests per minute of an idle focused editor per demo language (every one, each file with its finding);
  *   - quick open over 100,000 files: time to the first results and to the complete list;
  *   - memory: the page's JS heap before opening the 40k-line file, with it open, and after closing it.
  */

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { languageGrammars } from './languageGrammars.js';
 
 // The web app is built into apps/web/dist and served by the backend as static files.
 // `--mode test` builds its test twin into apps/web/dist-test: the same app plus the window hooks
@@ -14,6 +15,8 @@ export default defineConfig(({ mode }) => ({
   esbuild: { jsx: 'automatic' },
   define: { 'import.meta.env.KANDEV_TEST_HOOKS': JSON.stringify(mode === 'test') },
   worker: { format: 'es' },
+  // The grammars the language descriptors name, each a lazy chunk (languageGrammars.ts).
+  plugins: [languageGrammars()],
   build: {
     outDir: mode === 'test' ? 'dist-test' : 'dist',
     emptyOutDir: true,

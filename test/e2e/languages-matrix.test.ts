@@ -34,7 +34,7 @@ import { metric } from './lease-support.js';
  * session on a copy of the demo workspace (plus a checked JavaScript file and an SCSS file): each
  * file's deliberate finding in Problems and as a Monaco marker, then hover, completion and go to
  * definition where the server offers them. The backend runs with its default lease cap; the last
- * tests hold all ten demo languages open at once and reattach to the pull-model servers.
+ * tests hold every demo language open at once and reattach to the pull-model servers.
  *
  * The npm-installed servers (JSON, CSS and HTML; YAML; Bash; Dockerfile) are installed by agentctl
  * into the task's HOME on first use (auto-install on, as the demo's README advises).
@@ -161,13 +161,30 @@ const CASES: Record<string, LanguageCase> = {
     completion: { at: 'd.sum - total', offset: 3, label: /^\s*sum$/m },
     definition: { at: 'checksum(bytes', offset: 2, path: 'native/checksum.c', line: 3 },
   },
+  PHP: {
+    language: 'php',
+    file: 'php/Invoice.php',
+    finding: /Unexpected '\}'\. Expected ';'/,
+    hover: { at: 'with_tax(1000', offset: 2, expect: /function with_tax\(int \$net, int \$rate\): int/ },
+    completion: { at: 'with_tax(1000', offset: 4, label: /^with_tax$/m },
+    definition: { at: 'with_tax(1000', offset: 2, path: 'php/Invoice.php', line: 4 },
+  },
+  Prisma: {
+    language: 'prisma',
+    file: 'prisma/schema.prisma',
+    finding: /Type "Postt" is neither a built-in type, nor refers to another model/,
+    hover: { at: 'author   Author', offset: 10, expect: /model Author/ },
+    completion: { at: 'title    String', offset: 10, label: /^String$/m },
+    definition: { at: 'author   Author', offset: 10, path: 'prisma/schema.prisma', line: 6 },
+  },
 };
 
-/** The demo's ten languages and the file of each that carries a finding. */
+/** The demo's languages and the file of each that carries a finding. */
 const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html'] as const;
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma'] as const;
 /** The servers that answer diagnostics only when pulled (textDocument/diagnostic). */
 const PULL_MODEL: LanguageId[] = ['python', 'json', 'css', 'html'];
+const DEMO_LANGUAGES = new Set(DEMO.map((c) => c.language)).size;
 
 describe.runIf(run)('every language against its real server in Chromium', () => {
   let stack: RunningStack;
@@ -238,10 +255,9 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     });
   }
 
-  it('the whole demo at once with the default lease cap: ten languages attached in one session, each finding in Problems', async () => {
+  it('the whole demo at once with the default lease cap: every demo language attached in one session, each finding in Problems', async () => {
     // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
     for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
-    expect(new Set(DEMO.map((c) => c.language)).size).toBe(10);
     const missing = async () => {
       const out: string[] = [];
       for (const c of DEMO) if (!c.finding.test(await markerMessages(c.file, c.language))) out.push(c.file);
@@ -254,7 +270,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
       expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
       expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
     }
-    expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(10);
+    expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
     expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
     expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
     await screenshot(page, 'whole-demo-desktop-light');
@@ -265,7 +281,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
   it('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
     const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
     await page.close();
-    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(10);
+    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(DEMO_LANGUAGES);
     const again = await (await newContext(browser.browser)).newPage();
     const sentAgain = sentMethodsByLanguage(again);
     await openSession(again, stack.url, sessionId);

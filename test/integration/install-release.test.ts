@@ -83,7 +83,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
   it('S12: a corrupted archive is refused with an actionable, bounded error and nothing is published', async () => {
     const outcome = await installLanguageServer(
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
-      { ...linuxX64, rustAnalyzerBaseUrl: bad.baseUrl },
+      { ...linuxX64, releaseBaseUrl: bad.baseUrl },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
     const error = (outcome as { error: { message: string } }).error.message;
@@ -97,7 +97,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
   it('S12: a checksum file without a sha256 is refused: nothing unverified is installed', async () => {
     const outcome = await installLanguageServer(
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
-      { arch: 'x64', libc: () => 'musl', rustAnalyzerBaseUrl: bad.baseUrl },
+      { arch: 'x64', libc: () => 'musl', releaseBaseUrl: bad.baseUrl },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
     expect((outcome as { error: { message: string } }).error.message).toMatch(/does not hold a sha256 checksum; refusing/);
@@ -107,7 +107,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
   it('S12: a missing release reports the HTTP status and what to check', async () => {
     const outcome = await installLanguageServer(
       { language: 'rust', env: { HOME: home }, platform: 'darwin', signal: signal() },
-      { arch: 'arm64', rustAnalyzerBaseUrl: good.baseUrl },
+      { arch: 'arm64', releaseBaseUrl: good.baseUrl },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
     const error = (outcome as { error: { message: string } }).error.message;
@@ -120,7 +120,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
     await closed.close();
     const outcome = await installLanguageServer(
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: signal() },
-      { ...linuxX64, rustAnalyzerBaseUrl: closed.baseUrl },
+      { ...linuxX64, releaseBaseUrl: closed.baseUrl },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'failed' } });
     expect((outcome as { error: { message: string } }).error.message).toMatch(/Could not reach .*Check the task host's network access/);
@@ -131,7 +131,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
     const teardown = new AbortController();
     const install = installLanguageServer(
       { language: 'rust', env: { HOME: home }, platform: 'linux', signal: teardown.signal },
-      { arch: 'arm64', libc: () => 'gnu', rustAnalyzerBaseUrl: bad.baseUrl },
+      { arch: 'arm64', libc: () => 'gnu', releaseBaseUrl: bad.baseUrl },
     );
     // The download has started once its first bytes landed in a staging directory.
     await vi.waitFor(() => {
@@ -148,7 +148,7 @@ describe.runIf(process.platform === 'linux')('rust-analyzer release installer', 
     const before = good.requests.length;
     const outcome = await installLanguageServer(
       { language: 'rust', env: { USERPROFILE: 'C:\\Users\\me' }, platform: 'win32', signal: signal() },
-      { rustAnalyzerBaseUrl: good.baseUrl },
+      { releaseBaseUrl: good.baseUrl },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'no_installer' } });
     expect(good.requests).toHaveLength(before);

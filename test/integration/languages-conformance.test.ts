@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -217,8 +217,21 @@ describe('language descriptors conform', () => {
       for (const name of d.files.fileNames) expect(languageForPath(`a/${name}`), name).toBe(id);
       for (const prefix of d.files.fileNamePrefixes) expect(languageForPath(`a/${prefix}x`), prefix).toBe(id);
       expect(d.monaco.languageIds.length).toBeGreaterThan(0);
-      for (const monacoId of [...d.monaco.languageIds, ...Object.values(d.monaco.modelLanguageOfDocument)]) {
-        expect(MONACO_IDS.has(monacoId), `Monaco language ${monacoId}`).toBe(true);
+      for (const monacoId of Object.values(d.monaco.modelLanguageOfDocument)) expect(d.monaco.languageIds, monacoId).toContain(monacoId);
+      // Each Monaco id is coloured by a tokenizer this build has: Monaco's Monarch grammar, its own
+      // service (which registers the id), or a TextMate grammar of the collection.
+      for (const monacoId of d.monaco.languageIds) {
+        const tokenizer = d.monaco.tokenizers[monacoId];
+        expect(tokenizer, `tokenizer of ${monacoId}`).toBeDefined();
+        if (tokenizer?.kind === 'monarch')
+          expect(
+            existsSync(join(repo, 'node_modules/monaco-editor/esm/vs/basic-languages', tokenizer.module, `${tokenizer.module}.js`)),
+            tokenizer.module,
+          ).toBe(true);
+        if (tokenizer?.kind === 'language_service') expect(MONACO_IDS.has(monacoId), `Monaco service of ${monacoId}`).toBe(true);
+        if (tokenizer?.kind === 'textmate')
+          for (const grammar of [tokenizer.grammar, ...tokenizer.embedded])
+            expect(existsSync(join(repo, 'node_modules/tm-grammars/grammars', `${grammar}.json`)), grammar).toBe(true);
       }
       for (const path of [...d.files.extensions.map((e) => `f${e}`), ...d.files.fileNames]) {
         const doc = documentLanguageId(path);

@@ -4,3 +4,12 @@ interface ImportMetaEnv {
   /** True only in the test build (`vite build --mode test` -> apps/web/dist-test): window test hooks. */
   readonly KANDEV_TEST_HOOKS?: boolean;
 }
+
+/** The grammars the language descriptors name (apps/web/languageGrammars.ts), each loaded lazily. */
+declare module 'virtual:kandev-grammars' {
+  import type * as Monaco from 'monaco-editor';
+  export const monarchLoaders: Readonly<
+    Record<string, () => Promise<{ conf: Monaco.languages.LanguageConfiguration; language: Monaco.languages.IMonarchLanguage }>>
+  >;
+  export const textmateLoaders: Readonly<Record<string, () => Promise<unknown>>>;
+}

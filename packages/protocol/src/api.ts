@@ -1,4 +1,5 @@
 import type { LanguageId } from './languages.js';
+import type { InstallStrategy } from './languages/descriptor.js';
 
 /** HTTP API shapes of the backend (docs/architecture.md section 9) and the task-host files API behind it. */
 export const EXECUTOR_KINDS = ['local_pc', 'local_docker', 'remote_docker', 'ssh', 'sprites'] as const;
@@ -147,7 +148,7 @@ export interface LanguageCatalogEntry {
   fileNames?: string[];
   binary: string;
   args: string[];
-  installStrategy: 'npm' | 'go' | 'release' | 'none';
+  installStrategy: InstallStrategy;
   installCommand?: string;
   prerequisites: string[];
   managedDestination?: string;

@@ -1,5 +1,5 @@
 import type { LanguageCatalogEntry } from './api.js';
-import { LANGUAGE_DESCRIPTORS, type InstallRecipe, type LanguageDescriptor, type LanguageId } from './languages/index.js';
+import { INSTALL_STRATEGY_OF_KIND, LANGUAGE_DESCRIPTORS, type InstallRecipe, type LanguageDescriptor, type LanguageId } from './languages/index.js';
 
 /**
  * The language catalog as people see it: what serves each language, how it is installed and where
@@ -29,10 +29,14 @@ type CardInstall = Pick<LanguageCatalogEntry, 'installStrategy' | 'installComman
 
 /** What each kind of recipe tells a person: the strategy, the by-hand command and where it ends up. */
 const CARD_INSTALL: { [K in InstallRecipe['kind']]: (recipe: Extract<InstallRecipe, { kind: K }>) => CardInstall } = {
-  npm: (r) => ({ installStrategy: 'npm', installCommand: npmInstallCommand(r), managedDestination: displayManagedDir(r.dir, ...NPM_BIN_SEGMENTS) }),
-  go: (r) => ({ installStrategy: 'go', installCommand: `go install ${r.module}`, managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin' }),
-  release: (r) => ({ installStrategy: 'release', installCommand: r.manualCommand, managedDestination: displayManagedDir(r.dir) }),
-  never: (r) => (r.manualCommand === null ? { installStrategy: 'none' } : { installStrategy: 'none', installCommand: r.manualCommand }),
+  npm: (r) => ({
+    installStrategy: INSTALL_STRATEGY_OF_KIND.npm,
+    installCommand: npmInstallCommand(r),
+    managedDestination: displayManagedDir(r.dir, ...NPM_BIN_SEGMENTS),
+  }),
+  go: (r) => ({ installStrategy: INSTALL_STRATEGY_OF_KIND.go, installCommand: `go install ${r.module}`, managedDestination: 'GOBIN, GOPATH/bin or ~/go/bin' }),
+  release: (r) => ({ installStrategy: INSTALL_STRATEGY_OF_KIND.release, installCommand: r.manualCommand, managedDestination: displayManagedDir(r.dir) }),
+  never: (r) => ({ installStrategy: INSTALL_STRATEGY_OF_KIND.never, ...(r.manualCommand === null ? {} : { installCommand: r.manualCommand }) }),
 };
 
 function cardInstall(recipe: InstallRecipe): CardInstall {

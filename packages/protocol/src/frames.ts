@@ -39,8 +39,9 @@ export interface TrustedToolPins {
   /** The task host's python interpreter (first `python3`/`python` on the task PATH outside the workspace). */
   pythonPath?: string;
   /**
-   * kotlin: the Gradle/Maven build files (workspace-relative) that kotlin-lsp would import, which
-   * runs the repository's build scripts. Non-empty: the backend refuses `initialize` while untrusted.
+   * The files (workspace-relative) named by the language's `refuse_when_build_files` guard that the
+   * server would load and so run (kotlin-lsp's Gradle/Maven build). Non-empty: the backend refuses
+   * `initialize` while untrusted.
    */
   buildFiles?: string[];
   /**

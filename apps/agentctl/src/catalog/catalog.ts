@@ -1,4 +1,4 @@
-import { LANGUAGE_CATALOG, languageDescriptor, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
+import { INSTALL_STRATEGY_OF_KIND, LANGUAGE_CATALOG, languageDescriptor, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
 
 /**
  * The languages agentctl can serve. Data only: how a language's server is found lives in resolve/,
@@ -30,5 +30,5 @@ export function catalogLanguage(id: LanguageId): CatalogLanguage {
 /** Whether agentctl on `platform` can install this language's server itself. Kotlin and clangd: never. */
 export function hasInstallerFor(id: LanguageId, platform: NodeJS.Platform): boolean {
   const entry = catalogLanguage(id);
-  return entry.autoInstallable && entry.installStrategy !== 'none' && entry.installerPlatforms.includes(platform);
+  return entry.autoInstallable && entry.installStrategy !== INSTALL_STRATEGY_OF_KIND.never && entry.installerPlatforms.includes(platform);
 }

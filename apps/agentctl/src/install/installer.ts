@@ -18,8 +18,8 @@ export type Libc = 'gnu' | 'musl';
 export interface InstallDeps {
   spawn: SpawnFn;
   fetch: typeof globalThis.fetch;
-  /** rust-analyzer release base URL; wins over the task env's KANDEV_RUST_ANALYZER_BASE_URL. */
-  rustAnalyzerBaseUrl: string | undefined;
+  /** A release recipe's base URL (tests); wins over the task env's mirror variable the recipe names. */
+  releaseBaseUrl: string | undefined;
   /** Task-platform path -> host path (identity except in Windows-on-Linux tests). */
   toHostPath: ToHostPath;
   /** CPU architecture of the task host, as Node names it (x64, arm64). */
@@ -45,7 +45,7 @@ export function resolveDeps(deps: Partial<InstallDeps> = {}): InstallDeps {
   return {
     spawn: deps.spawn ?? spawn,
     fetch: deps.fetch ?? globalThis.fetch,
-    rustAnalyzerBaseUrl: deps.rustAnalyzerBaseUrl,
+    releaseBaseUrl: deps.releaseBaseUrl,
     toHostPath: deps.toHostPath ?? identityPath,
     arch: deps.arch ?? process.arch,
     libc: deps.libc ?? detectLibc,

@@ -62,7 +62,7 @@ async function installRelease(ctx: InstallContext, release: Release): Promise<In
   const isComplete = (dir: string) => files.isLaunchable(executableIn(dir, name, platform));
   if (isComplete(target)) return { ok: true, value: executableIn(target, name, platform) };
 
-  const base = (deps.rustAnalyzerBaseUrl ?? envValue(env, recipe.baseUrlEnv, platform) ?? recipe.baseUrl).replace(/\/+$/, '');
+  const base = (deps.releaseBaseUrl ?? envValue(env, recipe.baseUrlEnv, platform) ?? recipe.baseUrl).replace(/\/+$/, '');
   const archiveUrl = `${base}/${name}-${triple}.gz`;
   const path = pathFor(platform);
 

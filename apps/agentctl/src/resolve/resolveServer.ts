@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import { goBinDirs, managedBinDir, managedRoot } from '../install/layout.js';
+import { INSTALL_STRATEGY_OF_KIND } from '@kandev/protocol';
 import { pathFor, type TaskEnv } from '../env/taskEnv.js';
 import { launcherNames, pathDirectories, pathExtensions } from '../env/pathLookup.js';
 import { isRepositoryControlled } from './workspaceGuard.js';
@@ -41,13 +42,13 @@ export type ResolveSource = 'path' | 'managed' | 'go_bin';
 
 export type ResolveOutcome = { found: true; path: string; source: ResolveSource } | { found: false; refused: string[] };
 
-/** Ordered candidate directories: task PATH, then the managed root, then Go's bin dirs for gopls. */
+/** Ordered candidate directories: task PATH, then the managed root, then where `go install` puts a go recipe's server. */
 function searchDirectories(req: ResolveRequest): Array<{ dir: string; source: ResolveSource }> {
   const out: Array<{ dir: string; source: ResolveSource }> = pathDirectories(req.env, req.platform).map((dir) => ({ dir, source: 'path' }));
   const root = managedRoot(req.env, req.platform);
   const managed = root === undefined ? undefined : managedBinDir(root, req.language.id, req.platform);
   if (managed !== undefined) out.push({ dir: managed, source: 'managed' });
-  if (req.language.installStrategy === 'go') for (const dir of goBinDirs(req.env, req.platform)) out.push({ dir, source: 'go_bin' });
+  if (req.language.installStrategy === INSTALL_STRATEGY_OF_KIND.go) for (const dir of goBinDirs(req.env, req.platform)) out.push({ dir, source: 'go_bin' });
   return out;
 }
 

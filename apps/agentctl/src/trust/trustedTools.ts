@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { languageDescriptor, type HostToolsProbe, type LanguageId, type TrustedToolPins } from '@kandev/protocol';
+import { languageDescriptor, type HostToolsProbe, type LanguageId, type TrustedToolPins, type UntrustedWorkspaceRule } from '@kandev/protocol';
 import { findOnPath } from '../env/pathLookup.js';
 import type { TaskEnv } from '../env/taskEnv.js';
 import { findImportedBuildFiles } from './buildFiles.js';
@@ -15,11 +15,13 @@ import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
  *   `tsserver.path` it prefers the workspace's `node_modules/typescript`, which is repository code.
  * - python_on_guarded_path: the first `python3` (or `python`) on the already-guarded task PATH, for
  *   pyright's `python.pythonPath`, so a setting pointing into the workspace cannot choose the interpreter.
- * - imported_build_files: not a pin but what the backend must know: the build files kotlin-lsp would import.
+ * - imported_build_files: not a pin but what the backend must know: the workspace files the rule's
+ *   `refuse_when_build_files` guard names (kotlin-lsp's Gradle build), as found.
  *
  * Nothing that resolves inside the workspace is ever returned as a tool.
  */
-type Probe = (launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform) => TrustedToolPins;
+type GuardedRule = Extract<UntrustedWorkspaceRule, { kind: 'guarded' }>;
+type Probe = (launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform, rule: GuardedRule) => TrustedToolPins;
 
 const PROBES: Readonly<Record<HostToolsProbe, Probe>> = {
   none: () => ({}),
@@ -31,7 +33,9 @@ const PROBES: Readonly<Record<HostToolsProbe, Probe>> = {
     const pythonPath = findOnPath('python3', guardedEnv, platform, launchable) ?? findOnPath('python', guardedEnv, platform, launchable);
     return pythonPath && !isInside(pythonPath, workspaceReal, platform) ? { pythonPath } : {};
   },
-  imported_build_files: (_launcher, _env, workspaceReal) => ({ buildFiles: findImportedBuildFiles(workspaceReal) }),
+  imported_build_files: (_launcher, _env, workspaceReal, _platform, rule) => ({
+    buildFiles: findImportedBuildFiles(workspaceReal, rule.initialize.kind === 'refuse_when_build_files' ? rule.initialize.buildFiles : []),
+  }),
 };
 
 export function findTrustedTools(
@@ -44,7 +48,7 @@ export function findTrustedTools(
   const rule = languageDescriptor(language).untrusted;
   // A server that runs nothing of the workspace needs no pin.
   if (rule.kind === 'nothing_runs') return {};
-  return PROBES[rule.hostTools](launcher, guardedEnv, workspaceReal, platform);
+  return PROBES[rule.hostTools](launcher, guardedEnv, workspaceReal, platform, rule);
 }
 
 /** `typescript/lib/tsserver.js` as Node resolves it from the launcher's real location, or undefined. */

@@ -8,7 +8,12 @@ export const cpp = defineLanguage({
     fileNamePrefixes: [],
     documentLanguageId: ({ extension }) => (extension === '.c' ? 'c' : 'cpp'),
   },
-  monaco: { languageIds: ['c', 'cpp'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['c', 'cpp'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { c: { kind: 'monarch', module: 'cpp' }, cpp: { kind: 'monarch', module: 'cpp' } },
+  },
   // No background index: it would write .cache/clangd into the repository the person is browsing.
   server: { binary: 'clangd', args: ['--background-index=false'], configuration: 'pull' },
   offers: {
@@ -65,5 +70,5 @@ export const cpp = defineLanguage({
     experimental: false,
   },
   copy: { name: 'languages.cpp', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'config', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'config', extensionTones: {}, fileNames: {} },
 });

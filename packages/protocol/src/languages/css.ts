@@ -9,7 +9,12 @@ export const css = defineLanguage({
     fileNamePrefixes: [],
     documentLanguageId: ({ extension }) => (extension === '.scss' ? 'scss' : extension === '.less' ? 'less' : 'css'),
   },
-  monaco: { languageIds: ['css', 'scss', 'less'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['css', 'scss', 'less'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { css: { kind: 'monarch', module: 'css' }, scss: { kind: 'monarch', module: 'scss' }, less: { kind: 'monarch', module: 'less' } },
+  },
   ...vscodeLanguageServer('vscode-css-language-server'),
   offers: {
     kind: 'measured',
@@ -40,5 +45,5 @@ export const css = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'CSS / SCSS / Less', prerequisites: [NODE_PREREQUISITE], experimental: false },
   copy: { name: 'languages.css', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'style', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'style', extensionTones: {}, fileNames: {} },
 });

@@ -40,9 +40,31 @@ export interface MonacoRule {
   languageIds: readonly string[];
   /** Document languageIds whose Monaco model language is spelled differently (`shellscript` -> `shell`). */
   modelLanguageOfDocument: Readonly<Record<string, string>>;
-  /** Monaco ships its own language service for these models, which an active server's features replace. */
+  /**
+   * Monaco ships its own language service for these models, which an active server's features
+   * replace. When false, a language service Monaco still loads for these models (its tokenizer,
+   * see `language_service`) keeps its tokens only.
+   */
   builtinLanguageService: boolean;
+  /** How each of `languageIds` is coloured: one entry per id. */
+  tokenizers: Readonly<Record<string, MonacoTokenizer>>;
 }
+
+/**
+ * Where a Monaco language's tokens come from. The web loads each lazily, when the first model of
+ * that language is tokenized, so opening a TypeScript file never fetches another grammar.
+ */
+export type MonacoTokenizer =
+  /** Monaco's own Monarch grammar, `monaco-editor/esm/vs/basic-languages/<module>/<module>.js`. */
+  | { kind: 'monarch'; module: string }
+  /** Monaco's language service for this id tokenizes its models itself (JSON). */
+  | { kind: 'language_service' }
+  /**
+   * A TextMate grammar of the `tm-grammars` collection (`grammars/<grammar>.json`), for languages
+   * Monaco has no grammar for. `embedded` names the collection's grammars loaded with it (the
+   * script and style blocks of a component file); an embedded scope not listed stays uncoloured.
+   */
+  | { kind: 'textmate'; grammar: string; embedded: readonly string[] };
 
 export interface ServerRule {
   /** The launcher's name, looked up on the task PATH and in the install's own folders. */
@@ -101,6 +123,18 @@ export type InstallRecipe =
 
 export type InstallKind = InstallRecipe['kind'];
 
+/**
+ * The settings card's `installStrategy` (GET /api/languages) for each kind of recipe: the wire has
+ * always said `none` for a server Kandev never installs.
+ */
+export const INSTALL_STRATEGY_OF_KIND = { npm: 'npm', go: 'go', release: 'release', never: 'none' } as const satisfies Record<InstallKind, string>;
+
+export type InstallStrategy = (typeof INSTALL_STRATEGY_OF_KIND)[InstallKind];
+
+export function isInstallStrategy(value: unknown): value is InstallStrategy {
+  return typeof value === 'string' && (Object.values(INSTALL_STRATEGY_OF_KIND) as readonly string[]).includes(value);
+}
+
 /** What Kandev tells a server before anything the user configured. */
 export interface ServerSettingsRule {
   /** `initializationOptions` merged under the client's own. */
@@ -131,8 +165,11 @@ export type InitializeGuard =
   | { kind: 'pin_tsserver'; refusal: string }
   /** These options win at every leaf. */
   | { kind: 'force_options'; options: JsonObject }
-  /** Refuse to start when agentctl found build files the server would import (and so run). */
-  | { kind: 'refuse_when_build_files'; refusal: string };
+  /**
+   * Refuse to start when agentctl found, in the workspace, files the server would load and so run
+   * (a Gradle build it imports, a `prisma.config.ts` it evaluates): `buildFiles` are their base names.
+   */
+  | { kind: 'refuse_when_build_files'; buildFiles: readonly string[]; refusal: string };
 
 /** What the broker does to the configuration an untrusted lease's server is told. */
 export type ConfigurationGuard =
@@ -150,7 +187,12 @@ export interface EnvironmentGuard {
 }
 
 /** What agentctl looks for outside the workspace and reports in the ready frame. */
-export type HostToolsProbe = 'none' | 'tsserver_next_to_launcher' | 'python_on_guarded_path' | 'imported_build_files';
+export type HostToolsProbe =
+  | 'none'
+  | 'tsserver_next_to_launcher'
+  | 'python_on_guarded_path'
+  /** The workspace files named by the rule's `refuse_when_build_files` guard, as found. */
+  | 'imported_build_files';
 
 /** The untrusted-workspace rule (docs/workspace-trust.md). */
 export type UntrustedWorkspaceRule =
@@ -178,6 +220,8 @@ export interface FileIconRule {
   tone: string;
   /** Extensions (without the dot) whose tone differs from `tone` (`.js` within TypeScript). */
   extensionTones: Readonly<Record<string, string>>;
+  /** Base names (lower case) drawn with another glyph and tone (`package.json` as configuration). */
+  fileNames: Readonly<Record<string, { glyph: FileGlyph; tone: string }>>;
 }
 
 /** The settings card (GET /api/languages): English, as the backend sends it. */
@@ -241,3 +285,6 @@ export const NO_SERVER_SETTINGS: ServerSettingsRule = { initializationOptions: N
 
 /** No variable beyond the PATH guard every untrusted server gets. */
 export const PATH_GUARD_ONLY: EnvironmentGuard = { set: {}, pinFromGuardedPath: {} };
+
+/** A configuration file's icon (a cog in the configuration tone). */
+export const CONFIG_ICON = { glyph: 'cog', tone: 'config' } as const;

@@ -8,7 +8,12 @@ export const dockerfile = defineLanguage({
     fileNamePrefixes: ['dockerfile.', 'containerfile.'],
     documentLanguageId: () => 'dockerfile',
   },
-  monaco: { languageIds: ['dockerfile'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['dockerfile'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { dockerfile: { kind: 'monarch', module: 'dockerfile' } },
+  },
   server: { binary: 'docker-langserver', args: ['--stdio'], configuration: 'pull' },
   offers: {
     kind: 'measured',
@@ -37,5 +42,5 @@ export const dockerfile = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'Dockerfile', prerequisites: [NODE_PREREQUISITE], experimental: false },
   copy: { name: 'languages.dockerfile', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'cog', tone: 'config', extensionTones: {} },
+  icon: { glyph: 'cog', tone: 'config', extensionTones: {}, fileNames: {} },
 });

@@ -3,7 +3,7 @@ import { ALL_PLATFORMS, defineLanguage, NO_SERVER_SETTINGS } from './descriptor.
 export const go = defineLanguage({
   id: 'go',
   files: { extensions: ['.go'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'go' },
-  monaco: { languageIds: ['go'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: { languageIds: ['go'], modelLanguageOfDocument: {}, builtinLanguageService: false, tokenizers: { go: { kind: 'monarch', module: 'go' } } },
   server: { binary: 'gopls', args: [], configuration: 'pull' },
   offers: {
     kind: 'measured',
@@ -45,5 +45,5 @@ export const go = defineLanguage({
   autoStartByDefault: true,
   catalog: { name: 'Go', prerequisites: ['Go toolchain on the task PATH'], experimental: false },
   copy: { name: 'languages.go', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'go', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'go', extensionTones: {}, fileNames: {} },
 });

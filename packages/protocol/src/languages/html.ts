@@ -4,7 +4,7 @@ import { CSS_SECTION, vscodeLanguageServer } from './vscodeLangservers.js';
 export const html = defineLanguage({
   id: 'html',
   files: { extensions: ['.html', '.htm', '.xhtml'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'html' },
-  monaco: { languageIds: ['html'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: { languageIds: ['html'], modelLanguageOfDocument: {}, builtinLanguageService: false, tokenizers: { html: { kind: 'monarch', module: 'html' } } },
   ...vscodeLanguageServer('vscode-html-language-server'),
   offers: {
     kind: 'measured',
@@ -44,5 +44,5 @@ export const html = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'HTML', prerequisites: [NODE_PREREQUISITE], experimental: false },
   copy: { name: 'languages.html', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'style', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'style', extensionTones: {}, fileNames: {} },
 });

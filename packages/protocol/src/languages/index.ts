@@ -6,6 +6,8 @@ import { html } from './html.js';
 import { css } from './css.js';
 import { json } from './json.js';
 import { kotlin } from './kotlin.js';
+import { php } from './php.js';
+import { prisma } from './prisma.js';
 import { python } from './python.js';
 import { rust } from './rust.js';
 import { shell } from './shell.js';
@@ -19,7 +21,7 @@ export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
  * Every language Kandev serves, in catalog order (the settings page shows them so). Adding a
  * language is one descriptor file, one entry here and its locale strings (docs/adding-a-language.md).
  */
-export const LANGUAGE_DESCRIPTORS = [typescript, python, go, rust, kotlin, json, yaml, shell, dockerfile, css, html, cpp] as const;
+export const LANGUAGE_DESCRIPTORS = [typescript, python, go, rust, kotlin, json, yaml, shell, dockerfile, css, html, cpp, php, prisma] as const;
 
 /** The languages' ids: part of the wire contract. */
 export type LanguageId = (typeof LANGUAGE_DESCRIPTORS)[number]['id'];

@@ -1,4 +1,4 @@
-import { defineLanguage, NODE_PREREQUISITE, NONE } from './descriptor.js';
+import { CONFIG_ICON, defineLanguage, NODE_PREREQUISITE, NONE } from './descriptor.js';
 import { vscodeLanguageServer } from './vscodeLangservers.js';
 
 /** JSON files that are JSON with comments by convention (VS Code's list, shortened to common ones). */
@@ -27,7 +27,12 @@ export const json = defineLanguage({
       extension === '.jsonc' || extension === '.code-workspace' || JSONC_FILE_NAMES.includes(baseName) ? 'jsonc' : 'json',
   },
   // Monaco has no `jsonc`: its `json` mode takes comments.
-  monaco: { languageIds: ['json'], modelLanguageOfDocument: { jsonc: 'json' }, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['json'],
+    modelLanguageOfDocument: { jsonc: 'json' },
+    builtinLanguageService: false,
+    tokenizers: { json: { kind: 'language_service' } },
+  },
   ...vscodeLanguageServer('vscode-json-language-server'),
   offers: {
     kind: 'measured',
@@ -58,5 +63,11 @@ export const json = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'JSON', prerequisites: [NODE_PREREQUISITE], experimental: false },
   copy: { name: 'languages.json', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'braces', tone: 'json', extensionTones: {} },
+  icon: {
+    glyph: 'braces',
+    tone: 'json',
+    extensionTones: {},
+    // Project configuration reads as such in the tree.
+    fileNames: { 'package.json': CONFIG_ICON, 'tsconfig.json': CONFIG_ICON, 'jsconfig.json': CONFIG_ICON, '.prettierrc': CONFIG_ICON },
+  },
 });

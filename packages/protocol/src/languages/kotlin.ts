@@ -3,7 +3,12 @@ import { defineLanguage, NO_SERVER_SETTINGS, PATH_GUARD_ONLY } from './descripto
 export const kotlin = defineLanguage({
   id: 'kotlin',
   files: { extensions: ['.kt', '.kts'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'kotlin' },
-  monaco: { languageIds: ['kotlin'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['kotlin'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { kotlin: { kind: 'monarch', module: 'kotlin' } },
+  },
   server: { binary: 'kotlin-lsp', args: ['--stdio'], configuration: 'pull' },
   offers: {
     kind: 'not_measured',
@@ -26,6 +31,8 @@ export const kotlin = defineLanguage({
     // Without build files there is nothing to import, so nothing of the repository's to run.
     initialize: {
       kind: 'refuse_when_build_files',
+      // Gradle settings/build scripts and wrapper, Maven POMs: importing any of them runs repository code.
+      buildFiles: ['settings.gradle', 'settings.gradle.kts', 'build.gradle', 'build.gradle.kts', 'gradlew', 'gradlew.bat', 'pom.xml'],
       refusal: "kotlin-lsp imports the Gradle or Maven build, which runs the repository's build scripts: trust this workspace's tools to use it",
     },
     configuration: { kind: 'unchanged', because: 'kotlin-lsp starts only when there is no build to import' },
@@ -40,5 +47,5 @@ export const kotlin = defineLanguage({
   },
   // Its initialize may import a Gradle project for minutes.
   copy: { name: 'languages.kotlin', longInitializeNotice: 'notice.longInitializeKotlin' },
-  icon: { glyph: 'code', tone: 'kt', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'kt', extensionTones: {}, fileNames: {} },
 });

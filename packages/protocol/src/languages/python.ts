@@ -3,7 +3,12 @@ import { ALL_PLATFORMS, defineLanguage, NO_SERVER_SETTINGS, PATH_GUARD_ONLY } fr
 export const python = defineLanguage({
   id: 'python',
   files: { extensions: ['.py', '.pyi'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'python' },
-  monaco: { languageIds: ['python'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['python'],
+    modelLanguageOfDocument: {},
+    builtinLanguageService: false,
+    tokenizers: { python: { kind: 'monarch', module: 'python' } },
+  },
   server: { binary: 'pyright-langserver', args: ['--stdio'], configuration: 'pull' },
   offers: {
     kind: 'measured',
@@ -39,5 +44,5 @@ export const python = defineLanguage({
   autoStartByDefault: true,
   catalog: { name: 'Python', prerequisites: ['Node.js and npm on the task PATH'], experimental: false },
   copy: { name: 'languages.python', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'py', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'py', extensionTones: {}, fileNames: {} },
 });

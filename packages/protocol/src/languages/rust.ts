@@ -11,7 +11,7 @@ export const RUST_ANALYZER_UNTRUSTED = {
 export const rust = defineLanguage({
   id: 'rust',
   files: { extensions: ['.rs'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'rust' },
-  monaco: { languageIds: ['rust'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: { languageIds: ['rust'], modelLanguageOfDocument: {}, builtinLanguageService: false, tokenizers: { rust: { kind: 'monarch', module: 'rust' } } },
   server: { binary: 'rust-analyzer', args: [], configuration: 'pull' },
   offers: {
     kind: 'not_measured',
@@ -44,5 +44,5 @@ export const rust = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'Rust', prerequisites: ['Linux or macOS task host for automatic install; on Windows install rust-analyzer manually'], experimental: false },
   copy: { name: 'languages.rust', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'rs', extensionTones: {} },
+  icon: { glyph: 'code', tone: 'rs', extensionTones: {}, fileNames: {} },
 });

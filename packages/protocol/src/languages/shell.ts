@@ -9,7 +9,12 @@ export const shell = defineLanguage({
     documentLanguageId: () => 'shellscript',
   },
   // Monaco names shell scripts `shell`; LSP `shellscript`.
-  monaco: { languageIds: ['shell'], modelLanguageOfDocument: { shellscript: 'shell' }, builtinLanguageService: false },
+  monaco: {
+    languageIds: ['shell'],
+    modelLanguageOfDocument: { shellscript: 'shell' },
+    builtinLanguageService: false,
+    tokenizers: { shell: { kind: 'monarch', module: 'shell' } },
+  },
   server: { binary: 'bash-language-server', args: ['start'], configuration: 'pull' },
   offers: {
     kind: 'measured',
@@ -42,5 +47,5 @@ export const shell = defineLanguage({
     experimental: false,
   },
   copy: { name: 'languages.shell', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'terminal', tone: 'shell', extensionTones: {} },
+  icon: { glyph: 'terminal', tone: 'shell', extensionTones: {}, fileNames: {} },
 });

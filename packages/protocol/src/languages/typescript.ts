@@ -43,6 +43,7 @@ export const typescript = defineLanguage({
     // A .tsx/.jsx model uses the plain typescript/javascript mode.
     modelLanguageOfDocument: { typescriptreact: 'typescript', javascriptreact: 'javascript' },
     builtinLanguageService: true,
+    tokenizers: { typescript: { kind: 'monarch', module: 'typescript' }, javascript: { kind: 'monarch', module: 'javascript' } },
   },
   // Asks only for formatting options; takes its preferences (inlay hints) from didChangeConfiguration.
   server: { binary: 'typescript-language-server', args: ['--stdio'], configuration: 'push' },
@@ -108,5 +109,5 @@ export const typescript = defineLanguage({
   autoStartByDefault: true,
   catalog: { name: 'TypeScript / JavaScript', prerequisites: ['Node.js and npm on the task PATH'], experimental: false },
   copy: { name: 'languages.typescript', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'code', tone: 'ts', extensionTones: { js: 'js', jsx: 'js', mjs: 'js', cjs: 'js' } },
+  icon: { glyph: 'code', tone: 'ts', extensionTones: { js: 'js', jsx: 'js', mjs: 'js', cjs: 'js' }, fileNames: {} },
 });

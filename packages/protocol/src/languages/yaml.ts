@@ -3,7 +3,7 @@ import { ALL_PLATFORMS, defineLanguage, NODE_PREREQUISITE, NONE } from './descri
 export const yaml = defineLanguage({
   id: 'yaml',
   files: { extensions: ['.yml', '.yaml'], fileNames: ['.clang-format', '.clang-tidy', '.clangd'], fileNamePrefixes: [], documentLanguageId: () => 'yaml' },
-  monaco: { languageIds: ['yaml'], modelLanguageOfDocument: {}, builtinLanguageService: false },
+  monaco: { languageIds: ['yaml'], modelLanguageOfDocument: {}, builtinLanguageService: false, tokenizers: { yaml: { kind: 'monarch', module: 'yaml' } } },
   server: { binary: 'yaml-language-server', args: ['--stdio'], configuration: 'pull' },
   offers: {
     kind: 'measured',
@@ -36,5 +36,5 @@ export const yaml = defineLanguage({
   autoStartByDefault: false,
   catalog: { name: 'YAML', prerequisites: [NODE_PREREQUISITE], experimental: false },
   copy: { name: 'languages.yaml', longInitializeNotice: 'notice.longInitialize' },
-  icon: { glyph: 'braces', tone: 'json', extensionTones: {} },
+  icon: { glyph: 'braces', tone: 'json', extensionTones: {}, fileNames: {} },
 });

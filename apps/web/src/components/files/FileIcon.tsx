@@ -10,54 +10,31 @@ interface IconKind {
 /** The glyph of each kind a language descriptor can name. */
 const GLYPHS: Readonly<Record<FileGlyph, LucideIcon>> = { code: FileCode, braces: FileBraces, terminal: FileTerminal, cog: FileCog };
 
-/** Code of languages Kandev has no server for: a tone that hints at it. */
-const OTHER_CODE: Record<string, string> = {
-  java: 'kt',
-  cs: 'config',
-  rb: 'rs',
-  php: 'kt',
-  swift: 'rs',
-  sql: 'config',
-  vue: 'style',
-  svelte: 'style',
-};
-const STYLE = new Set(['css', 'scss', 'sass', 'less']);
-const DATA = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'xml', 'lock']);
+// Files no language serves: what they are is hinted by a generic glyph. Languages draw their own
+// icon from their descriptors (glyph, tone, per-extension tones, per-name icons).
+const DATA = new Set(['json5', 'toml', 'xml', 'lock']);
 const TEXT = new Set(['md', 'mdx', 'txt', 'rst', 'adoc', 'log', 'csv']);
 const IMAGE = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp']);
-const SHELL = new Set(['sh', 'bash', 'zsh', 'fish', 'ps1', 'bat', 'cmd']);
-const CONFIG_NAMES = new Set([
-  'dockerfile',
-  'makefile',
-  '.gitignore',
-  '.editorconfig',
-  '.env',
-  'go.mod',
-  'go.sum',
-  '.npmrc',
-  '.prettierrc',
-  'tsconfig.json',
-  'package.json',
-]);
+const SCRIPT = new Set(['zsh', 'fish', 'ps1', 'bat', 'cmd']);
+const CONFIG_NAMES = new Set(['makefile', '.gitignore', '.editorconfig', '.env', 'go.mod', 'go.sum', '.npmrc']);
 
 /** Which icon a file gets, from its name and extension. */
 export function fileIconKind(name: string): IconKind {
   const lower = name.toLowerCase();
-  if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || lower.endsWith('.config.js') || lower.endsWith('.config.ts'))
-    return { icon: FileCog, tone: 'config' };
   const ext = lower.includes('.') ? lower.slice(lower.lastIndexOf('.') + 1) : '';
+  // Tool configuration (`vite.config.ts`, `.env.local`) reads as configuration whatever its language.
+  if (CONFIG_NAMES.has(lower) || lower.startsWith('.env') || /\.config\.[cm]?[jt]s$/.test(lower)) return { icon: FileCog, tone: 'config' };
   const language = languageForPath(lower);
   if (language) {
-    const { glyph, tone, extensionTones } = languageDescriptor(language).icon;
+    const { glyph, tone, extensionTones, fileNames } = languageDescriptor(language).icon;
+    const named = fileNames[lower];
+    if (named) return { icon: GLYPHS[named.glyph], tone: named.tone };
     return { icon: GLYPHS[glyph], tone: extensionTones[ext] ?? tone };
   }
-  const code = OTHER_CODE[ext];
-  if (code) return { icon: FileCode, tone: code };
-  if (STYLE.has(ext)) return { icon: FileCode, tone: 'style' };
   if (DATA.has(ext)) return { icon: FileBraces, tone: 'json' };
   if (TEXT.has(ext)) return { icon: FileText, tone: 'md' };
   if (IMAGE.has(ext)) return { icon: FileImage, tone: 'image' };
-  if (SHELL.has(ext)) return { icon: FileTerminal, tone: 'shell' };
+  if (SCRIPT.has(ext)) return { icon: FileTerminal, tone: 'shell' };
   return { icon: File, tone: 'md' };
 }
 

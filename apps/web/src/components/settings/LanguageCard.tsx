@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LanguageId, UserSettings } from '@kandev/protocol';
+import { INSTALL_STRATEGY_OF_KIND, type LanguageId, type UserSettings } from '@kandev/protocol';
 import type { LanguageCard } from '../../lib/settings/languageCatalog.js';
 import { EditingSwitches } from './EditingSwitches.js';
 import { ServerConfigEditor } from './ServerConfigEditor.js';
@@ -77,7 +77,13 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
         <dl className="install-facts">
           <dt>{t('settings.language.installCommand')}</dt>
           <dd data-testid="install-command">
-            {card.installCommand ? <code>{card.installCommand}</code> : card.installStrategy === 'none' ? t('settings.language.manualOnly') : notReported}
+            {card.installCommand ? (
+              <code>{card.installCommand}</code>
+            ) : card.installStrategy === INSTALL_STRATEGY_OF_KIND.never ? (
+              t('settings.language.manualOnly')
+            ) : (
+              notReported
+            )}
           </dd>
           <dt>{t('settings.language.prerequisites')}</dt>
           <dd data-testid="prerequisites">

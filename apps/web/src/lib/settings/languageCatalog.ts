@@ -1,4 +1,12 @@
-import { AUTO_INSTALLABLE_LANGUAGES, isLanguageId, LANGUAGE_IDS, languageDescriptor, type LanguageCatalogEntry, type LanguageId } from '@kandev/protocol';
+import {
+  AUTO_INSTALLABLE_LANGUAGES,
+  isInstallStrategy,
+  isLanguageId,
+  LANGUAGE_IDS,
+  languageDescriptor,
+  type LanguageCatalogEntry,
+  type LanguageId,
+} from '@kandev/protocol';
 
 /** One Editors-settings card: what the backend's catalog said, with safe defaults for what it left out. */
 export interface LanguageCard {
@@ -48,8 +56,7 @@ export function languageCards(entries: ReadonlyArray<Partial<LanguageCatalogEntr
     if (name) card.name = name;
     const binary = text(entry.binary);
     if (binary) card.binary = binary;
-    if (entry.installStrategy === 'npm' || entry.installStrategy === 'go' || entry.installStrategy === 'release' || entry.installStrategy === 'none')
-      card.installStrategy = entry.installStrategy;
+    if (isInstallStrategy(entry.installStrategy)) card.installStrategy = entry.installStrategy;
     const command = text(entry.installCommand);
     if (command) card.installCommand = command;
     const prerequisites = strings(entry.prerequisites);

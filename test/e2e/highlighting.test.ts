@@ -1,0 +1,81 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../support/app.js';
+import type { LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
+import { openFile, startEditorStack } from '../support/page.js';
+import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
+
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+/** The assets a page fetched, by file name (hash and folder dropped). */
+const fetched = (urls: string[]) => urls.map((u) => new URL(u).pathname.split('/').pop()!);
+const isTextmateAsset = (name: string) => /^(onig|textmate|prisma)[-.]/.test(name);
+
+/**
+ * Syntax colour from the language descriptors, in Chromium: a Monarch language (TypeScript) is
+ * coloured without fetching any TextMate part; a language Monaco has no grammar for (Prisma) is
+ * coloured by its TextMate grammar, whose engine and grammar arrive only when its file opens.
+ * No language server runs here (auto-start off): the colours are the editor's own.
+ */
+describe.runIf(run)('syntax colour from the language descriptors', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  const urls: string[] = [];
+
+  /** Distinct Monaco token classes on the visible lines, and the text of the spans of `word`. */
+  const tokenClasses = (p: Page, word: string) =>
+    p.evaluate((w) => {
+      const spans = [...document.querySelectorAll('[data-testid="editor"] .view-lines span span')];
+      const classes = new Set(spans.map((s) => s.className));
+      const wordClass = spans.find((s) => s.textContent?.trim() === w)?.className ?? '';
+      const plainClass = spans.find((s) => s.textContent?.trim() === '{')?.className ?? '';
+      return {
+        distinct: classes.size,
+        wordClass,
+        plainClass,
+        wordColour: wordClass ? getComputedStyle(spans.find((s) => s.className === wordClass)!).color : '',
+      };
+    }, word);
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    ({ browser, page } = await openTaskEditor(stack, { title: 'Highlighting', workspace: copyDemoWorkspace() }));
+    page.on('request', (r) => urls.push(r.url()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('TypeScript is coloured by its Monarch grammar and fetches no TextMate part', async () => {
+    await openFile(page, 'src/main.ts');
+    await expect.poll(async () => (await tokenClasses(page, 'import')).distinct, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    expect(fetched(urls).filter(isTextmateAsset)).toEqual([]);
+    expect(fetched(urls).some((n) => n.startsWith('typescript-'))).toBe(true);
+  });
+
+  it('Prisma is coloured by its TextMate grammar, fetched with its engine when its file opens', async () => {
+    await openFile(page, 'prisma/schema.prisma');
+    // `model` is a keyword: its colour is not the plain text colour of `{`.
+    await expect.poll(async () => (await tokenClasses(page, 'model')).wordClass, { timeout: 60_000 }).toMatch(/mtk/);
+    const tokens = await tokenClasses(page, 'model');
+    expect(tokens.wordClass).not.toBe(tokens.plainClass);
+    expect(tokens.distinct).toBeGreaterThanOrEqual(3);
+    const names = fetched(urls);
+    expect(names.some((n) => n.startsWith('onig') && n.endsWith('.wasm'))).toBe(true);
+    expect(names.some((n) => n.startsWith('prisma-') && n.endsWith('.js'))).toBe(true);
+    await screenshot(page, 'highlighting-prisma-desktop-light');
+  });
+
+  it('each file shows the icon its descriptor names', async () => {
+    const icon = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"] .file-icon`).getAttribute('class');
+    await openFile(page, 'php/Invoice.php');
+    expect(await icon('prisma/schema.prisma')).toContain('tone-config');
+    expect(await icon('php/Invoice.php')).toContain('tone-kt');
+    expect(await icon('src/main.ts')).toContain('tone-ts');
+  });
+});
