@@ -123,8 +123,9 @@ describe.runIf(run)('type hierarchy panel (fake kotlin-lsp: no real server here 
         await emulateScheme(p, scheme);
         await expectTheme(p, scheme);
         await settled(p);
-        expect(await seriousAxeViolations(p), `${name} ${scheme}`).toEqual([]);
+        const violations = await seriousAxeViolations(p);
         await screenshot(p, `hierarchy-panel-${name}-${scheme}`);
+        expect(violations, `${name} ${scheme}`).toEqual([]);
       }
     }
   });
