@@ -2,6 +2,37 @@ import { defineConfig } from 'vitest/config';
 
 // One config, three projects: unit tests sit next to their sources, integration tests drive the
 // real processes over the wire, browser tests drive Debian's Chromium against the real stack.
+//
+// Integration and browser files mostly wait on other processes (language servers starting,
+// Chromium painting, a backend restarting), so `npm test` runs them two at a time
+// (KANDEV_TEST_LANE=parallel) and then, one at a time, the files that must not share the machine
+// (KANDEV_TEST_LANE=serial): those that measure memory or pacing, the soak, and the Docker suites
+// (one dockerd, heavy on two cores). Without a lane (a person running one file) every file runs
+// alone, as before.
+const serialFiles = [
+  'test/integration/soak-smoke.test.ts',
+  'test/integration/faults-backpressure.test.ts',
+  'test/integration/faults-fuzz.test.ts',
+  'test/integration/large-save.test.ts',
+  'test/integration/docker-*.test.ts',
+  'test/integration/*-docker.test.ts',
+  'test/e2e/idle-requests.test.ts',
+  'test/e2e/large-files.test.ts',
+  'test/e2e/docker-*.test.ts',
+  'test/e2e/*-docker.test.ts',
+];
+const lane = process.env.KANDEV_TEST_LANE;
+const parallel = lane === 'parallel';
+
+function laneFiles(glob: string): { include: string[]; exclude: string[] } {
+  const mine = serialFiles.filter((file) => file.startsWith(glob.slice(0, glob.indexOf('**'))));
+  if (lane === 'serial') return { include: mine, exclude: [] };
+  if (lane === 'parallel') return { include: [glob], exclude: mine };
+  return { include: [glob], exclude: [] };
+}
+
+const processSuite = { fileParallelism: parallel, maxWorkers: parallel ? 2 : 1 };
+
 export default defineConfig({
   test: {
     projects: [
@@ -12,8 +43,18 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
-      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 300_000, fileParallelism: false } },
+      { test: { name: 'integration', ...laneFiles('test/integration/**/*.test.ts'), testTimeout: 120_000, hookTimeout: 180_000, ...processSuite } },
+      {
+        test: {
+          name: 'e2e',
+          ...laneFiles('test/e2e/**/*.test.ts'),
+          // One Chromium for the run; every file gets fresh browser contexts (support/browser.ts).
+          globalSetup: ['test/support/chromiumServer.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          ...processSuite,
+        },
+      },
     ],
   },
 });

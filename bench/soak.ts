@@ -71,6 +71,12 @@ export interface SoakOptions {
   log?: (line: string) => void;
   /** Heap snapshots at warm-up and at the end (BENCH_SOAK_HEAP_SNAPSHOTS=1). */
   heapSnapshots?: boolean;
+  /**
+   * Actions the run must contain at least once (the short run's random choices may miss them):
+   * from a third of the run on, each one still owed is chosen as soon as it can be (a crash
+   * opens the Kotlin tab first if none is open).
+   */
+  mustInclude?: Array<'crash' | 'reload' | 'cut'>;
 }
 
 export interface SoakResult {
@@ -240,7 +246,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
           continue;
         }
         const closedDocs = docs.filter(({ session, doc }) => !tabs.some((t) => t.session === session && t.doc === doc));
-        const choice = rng.weighted({
+        const weights = {
           open: closedDocs.length ? 3 + 6 * closedDocs.length : 0,
           type: tabs.length ? 40 : 0,
           save: tabs.length ? 10 : 0,
@@ -249,10 +255,14 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
           cut: tabs.length ? 6 : 0,
           close: tabs.length ? 5 : 0,
           crash: tabs.some((t) => t.doc.language === 'kotlin') && Date.now() - lastCrash > CRASH_GAP_MS ? 6 : 0,
-        });
+        };
+        const owed = Date.now() - started >= durationMs / 3 ? (options.mustInclude ?? []).find((a) => !actions[a]) : undefined;
+        const kotlinClosed = closedDocs.filter(({ doc }) => doc.language === 'kotlin');
+        const forced = owed && weights[owed] > 0 ? owed : owed === 'crash' && kotlinClosed.length ? 'open' : undefined;
+        const choice = forced ?? rng.weighted(weights);
         action = choice;
         if (choice === 'open') {
-          const { session, doc } = rng.pick(closedDocs);
+          const { session, doc } = rng.pick(forced === 'open' ? kotlinClosed : closedDocs);
           tabs.push(await openTab(stack, session, doc));
         } else if (choice === 'search') {
           const session = rng.pick(sessions);

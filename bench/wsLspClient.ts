@@ -38,7 +38,11 @@ export class WsLspClient {
 
   request(method: string, params: unknown): Promise<Message> {
     const id = this.nextId++;
-    const reply = this.waitFor((m) => m.id === id && m.method === undefined);
+    // An error reply fails the bench action that asked, rather than being measured as an answer.
+    const reply = this.waitFor((m) => m.id === id && m.method === undefined).then((m) => {
+      if (m.error) throw new Error(`${method} failed: ${JSON.stringify(m.error).slice(0, 200)}`);
+      return m;
+    });
     this.send({ jsonrpc: '2.0', id, method, params });
     return reply;
   }

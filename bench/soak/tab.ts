@@ -68,7 +68,11 @@ export class SoakTab {
 
   request(method: string, params: unknown): Promise<Message> {
     const id = this.nextId++;
-    const reply = new Promise<Message>((resolve) => this.replies.set(id, resolve));
+    // An error reply fails the step that asked: a server that answers every hover with an error
+    // must show in the soak's errors, not pass as an answered request.
+    const reply = new Promise<Message>((resolve, reject) =>
+      this.replies.set(id, (m) => (m.error ? reject(new Error(`${method} failed: ${JSON.stringify(m.error).slice(0, 200)}`)) : resolve(m))),
+    );
     this.send({ jsonrpc: '2.0', id, method, params });
     return reply;
   }

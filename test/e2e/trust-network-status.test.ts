@@ -118,7 +118,7 @@ describe.runIf(run)('the status details say whether an untrusted server is off t
     await page.context().close();
   }, 240_000);
 
-  it.runIf(existsSync('/usr/bin/bwrap'))(
+  it.runIf(prerequisite(existsSync('/usr/bin/bwrap'), 'bubblewrap (Debian package bubblewrap)'))(
     'desktop light: Local PC with bubblewrap, untrusted: the details say the server runs without network',
     async () => {
       const page = await detailsOf(localSession, 'desktop', 'light');

@@ -89,12 +89,45 @@ describe('live workspace: servers hear of disk changes in files nobody opened', 
     await client.leave();
   }, 60_000);
 
-  it('typescript-language-server: src/greeter.ts renames createGreeter on disk and src/main.ts reports the broken import', async () => {
+  // tsserver watches the disk itself by default: this one passes without Kandev's pipeline, and
+  // proves only that the change reaches the open file. The next test proves the pipeline.
+  it('typescript-language-server, watching the disk itself: src/greeter.ts renames createGreeter on disk and src/main.ts reports the broken import', async () => {
     const { client, uri } = await openEditor('typescript', 'typescript', 'src/main.ts');
     const from = client.frames.length;
     rewrite('src/greeter.ts', 'export function createGreeter', 'export function makeGreeter');
     const broken = await nextDiagnostics(client, uri, from, /createGreeter/);
     expect(messagesOf(broken)).toMatch(/has no exported member( named)? 'createGreeter'/);
+    await client.leave();
+  }, 60_000);
+
+  it("typescript-language-server relying on the client's watcher (tsserver.useClientFileWatcher, as VS Code can): it registers watchers and hears a rename on disk only through agentctl", async () => {
+    writeFileSync(join(workspace, 'src/live-b.ts'), 'export const liveAnswer = 42;\n');
+    writeFileSync(
+      join(workspace, 'src/live-a.ts'),
+      "import { liveAnswer } from './live-b';\nexport const doubled: number = liveAnswer * 2;\nexport const wrong: string = 1;\n",
+    );
+    const client = new LeaseClient(stack.url, sessionId, 'typescript');
+    const ready = await client.waitFor((f) => f.status === 'ready');
+    // tsserver started with --canUseWatchEvents watches nothing itself: every file change it learns
+    // of comes from workspace/didChangeWatchedFiles, which only agentctl sends.
+    await client.request('initialize', {
+      processId: null,
+      rootUri: ready.workspaceUri,
+      workspaceFolders: [{ uri: ready.workspaceUri, name: 'w' }],
+      capabilities: CAPABILITIES,
+      initializationOptions: { tsserver: { useClientFileWatcher: true } },
+    });
+    client.notify('initialized', {});
+    const uri = `${ready.workspaceUri}/src/live-a.ts`;
+    client.notify('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'typescript', version: 1, text: readFileSync(join(workspace, 'src/live-a.ts'), 'utf8') },
+    });
+    await client.waitFor((f) => f.method === 'textDocument/publishDiagnostics' && f.params.uri === uri && f.params.diagnostics.length > 0);
+    await watchersRegistered(client);
+    const from = client.frames.length;
+    rewrite('src/live-b.ts', 'liveAnswer', 'liveQuestion');
+    const broken = await nextDiagnostics(client, uri, from, /liveAnswer/);
+    expect(messagesOf(broken)).toMatch(/has no exported member( named)? 'liveAnswer'/);
     await client.leave();
   }, 60_000);
 });

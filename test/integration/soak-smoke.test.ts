@@ -11,15 +11,30 @@ import { runSoak, soakReport, type SoakResult } from '../../bench/soak.js';
  * the heap probe answered at every checkpoint (backend and both long sessions' agentctls), with the
  * two snapshots compared by constructor in the report.
  */
+/** The largest growth of the heap after GC (less code), warm-up to end, the short run may show. */
+const HEAP_GROWTH_BOUND_MIB = { backend: 4, agentctl: 3 };
+
 describe('soak bench, short mode', () => {
   it('a minute of use leaves no error, zombie, lease or process behind and an intact database', { timeout: 900_000 }, async () => {
     const lines: string[] = [];
-    const result: SoakResult = await runSoak({ minutes: 1, checkpointMs: 20_000, seed: 20261204, log: (l) => lines.push(l), heapSnapshots: true });
+    const result: SoakResult = await runSoak({
+      minutes: 1,
+      checkpointMs: 20_000,
+      seed: 20261204,
+      log: (l) => lines.push(l),
+      heapSnapshots: true,
+      mustInclude: ['crash', 'reload', 'cut'],
+    });
     expect(lines[0]).toContain('seed 20261204');
     expect(result.errors).toEqual([]);
     expect(result.actions.install).toBeGreaterThanOrEqual(1);
     expect(result.actions.open).toBeGreaterThanOrEqual(1);
     expect(result.actions.type).toBeGreaterThanOrEqual(1);
+    // What the soak is for happened at least once, and came back: a server crashed and restarted
+    // inside the budget, a page reloaded and a network cut resumed, each on the same lease.
+    expect(result.actions.crash).toBeGreaterThanOrEqual(1);
+    expect(result.actions.reload_resumed).toBeGreaterThanOrEqual(1);
+    expect(result.actions.cut_resumed).toBeGreaterThanOrEqual(1);
     // The marker reaches what the backend starts, so the leftover scan below can see them.
     expect(Math.max(...result.checkpoints.map((c) => c.marked))).toBeGreaterThan(1);
     expect(result.checkpoints.flatMap((c) => c.zombies)).toEqual([]);
@@ -36,6 +51,18 @@ describe('soak bench, short mode', () => {
       expect(point.backendHeap?.arrayBuffersMiB).toBeGreaterThanOrEqual(0);
       for (const name of ['demo', 'kotlin']) expect(point.agentctls.find((a) => a.name === name)?.heap?.usedMiB).toBeGreaterThan(1);
       expect(point.load1).toBeGreaterThanOrEqual(0);
+    }
+    // The heap after a full GC (less code spaces, which fill as code is compiled) must not grow by
+    // more than HEAP_GROWTH_BOUND_MIB between the warm-up checkpoint and the end: the 30-minute run
+    // grows by about 0.5 MiB (bench/results/soak.md), so more than this in one minute is a leak.
+    const warm = result.checkpoints.find((c, i) => i > 0 && c.atS >= 60 / 5);
+    const last = result.checkpoints.at(-1);
+    expect(warm && last && warm !== last, 'a warm-up checkpoint before the last one').toBe(true);
+    const lessCode = (heap: { usedMiB: number; codeMiB: number } | undefined) => (heap ? heap.usedMiB - heap.codeMiB : NaN);
+    expect(lessCode(last!.backendHeap) - lessCode(warm!.backendHeap)).toBeLessThanOrEqual(HEAP_GROWTH_BOUND_MIB.backend);
+    for (const name of ['demo', 'kotlin']) {
+      const heapOf = (point: typeof warm) => point?.agentctls.find((a) => a.name === name)?.heap;
+      expect(lessCode(heapOf(last)) - lessCode(heapOf(warm)), `agentctl ${name}`).toBeLessThanOrEqual(HEAP_GROWTH_BOUND_MIB.agentctl);
     }
     expect(result.heapGrowth.map((g) => g.process)).toEqual(['backend', 'agentctl demo', 'agentctl kotlin']);
     for (const g of result.heapGrowth) expect(g.top.length).toBeGreaterThan(0);

@@ -10,28 +10,37 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
+/** The flags this closed network needs. */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where the run's shared Chromium listens (set by the suites' global setup, chromiumServer.ts). */
+export const chromiumEndpointEnv = 'KANDEV_TEST_CHROMIUM_WS';
+
 /**
- * Debian's Chromium, headless, with the flags this closed network needs. Playwright gives every
- * launch a fresh temporary profile of its own (it refuses a --user-data-dir argument), and TMPDIR
- * points it at a folder this helper removes afterwards.
+ * Debian's Chromium, headless. In a test run this is a connection to the run's one Chromium
+ * (chromiumServer.ts): everything a file opens lives in its own browser contexts, which close()
+ * drops with the connection, so no cookie, storage or page crosses from one file to the next.
+ * Outside such a run (a bench, a script) it launches its own: Playwright gives every launch a
+ * fresh temporary profile (it refuses a --user-data-dir argument), and TMPDIR points it at a
+ * folder this helper removes afterwards.
  */
 export async function launchChromium(): Promise<LaunchedBrowser> {
+  const endpoint = process.env[chromiumEndpointEnv];
+  if (endpoint) {
+    const browser = await chromium.connect(endpoint);
+    return { browser, close: () => browser.close().catch(() => undefined) };
+  }
   const profile = mkdtempSync(join(tmpdir(), 'kandev-chromium-'));
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    env: { ...process.env, TMPDIR: profile },
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, env: { ...process.env, TMPDIR: profile } });
   return {
     browser,
     async close() {

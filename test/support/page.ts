@@ -471,6 +471,23 @@ export function recordSentMethods(page: Page): string[] {
   return sent;
 }
 
+/**
+ * The JSON-RPC methods the page sent, per language: each /lsp socket carries one language's server
+ * (`?language=` in its URL), so "was a pull sent" can be asked of every server, not of any one.
+ */
+export function sentMethodsByLanguage(page: Page): Map<string, string[]> {
+  const sent = new Map<string, string[]>();
+  page.on('websocket', (ws) => {
+    const language = new URL(ws.url()).searchParams.get('language');
+    if (!language) return;
+    ws.on('framesent', (f) => {
+      const method = /"method":"([^"]+)"/.exec(String(f.payload))?.[1];
+      if (method) sent.set(language, [...(sent.get(language) ?? []), method]);
+    });
+  });
+  return sent;
+}
+
 /** The Outline as a person reads it, row by row, each as `level:name` (the tree's aria-level). */
 export function outlineTree(page: Page): Promise<string[]> {
   return page

@@ -5,6 +5,7 @@ import { scanJsonNesting, type NestingScan, type TopLevelMembers } from './jsonD
 import type { LanguageId } from './languages.js';
 import { RpcErrorCode, isJsonRpcId, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
 import { isRecord } from './records.js';
+import type { ServerOutputFrame, ServerOutputLine, ServerStderrFrame } from './serverOutput.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (docs/architecture.md section 3). */
 export interface InstallingFrame {
@@ -88,6 +89,8 @@ export interface ReadyFrame extends HostReadyFrame {
   initializeResult?: unknown;
   registrations?: unknown[];
   progress?: ProgressSnapshot;
+  /** The server's recent output the lease kept (serverOutput.ts), oldest first; absent when none. */
+  output?: ServerOutputLine[];
 }
 
 /**
@@ -144,9 +147,19 @@ export interface ReleasedFrame {
   reason: ReleaseReason;
 }
 
-export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame;
+export type HostStatusFrame = InstallingFrame | InstalledFrame | InstallFailedFrame | HostReadyFrame | ReapedFrame | ServerExitedFrame | ServerStderrFrame;
 export type StatusFrame =
-  InstallingFrame | InstalledFrame | InstallFailedFrame | ReadyFrame | SynchronizedFrame | ReleasedFrame | ReapedFrame | RestartingFrame | ServerExitedFrame;
+  | InstallingFrame
+  | InstalledFrame
+  | InstallFailedFrame
+  | ReadyFrame
+  | SynchronizedFrame
+  | ReleasedFrame
+  | ReapedFrame
+  | RestartingFrame
+  | ServerExitedFrame
+  | ServerOutputFrame
+  | ServerStderrFrame;
 
 export const releaseReasonSchema = z.enum(['stop', 'editor_idle']);
 export type ReleaseReason = z.infer<typeof releaseReasonSchema>;

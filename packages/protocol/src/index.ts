@@ -23,3 +23,5 @@ export * from './search.js';
 export * from './taskHostRestart.js';
 export * from './workspaceEvents.js';
 export * from './routes.js';
+export * from './serverOutput.js';
+export * from './languages/serverFeatures.js';

@@ -1,6 +1,6 @@
 import { languageDescriptor, type LanguageId } from './languages/index.js';
 import { isRecord } from './records.js';
-import type { EditorFeatureSettings } from './settings.js';
+import { editorFeatureOn, type EditorFeatureSettings } from './settings.js';
 
 /**
  * What Kandev tells a server before anything the user configured, from its language's descriptor:
@@ -37,9 +37,11 @@ export function mergeJson(base: Record<string, unknown>, over: Record<string, un
 
 /** Server settings that follow the editor's per-language switches (lsp_editor_features). */
 export function editorFeatureConfig(language: LanguageId, features: EditorFeatureSettings | undefined): Record<string, unknown> | undefined {
-  const inlayHints = languageDescriptor(language).serverSettings.inlayHintSettings;
-  if (features?.inlay_hints === true && Object.keys(inlayHints).length > 0) return mergeJson({}, inlayHints);
-  return undefined;
+  const { inlayHintSettings: inlayHints, codeLens } = languageDescriptor(language).serverSettings;
+  let out: Record<string, unknown> | undefined;
+  if (features?.inlay_hints === true && Object.keys(inlayHints).length > 0) out = mergeJson({}, inlayHints);
+  if (codeLens && editorFeatureOn(features, language, 'code_lens') && Object.keys(codeLens.settings).length > 0) out = mergeJson(out ?? {}, codeLens.settings);
+  return out;
 }
 
 /**

@@ -1,14 +1,29 @@
 import * as z from 'zod/mini';
 import { isLanguageId, LANGUAGE_DESCRIPTORS, LANGUAGE_IDS, type LanguageId } from './languages/index.js';
 import { isRecord } from './records.js';
+import { TRACE_LEVELS } from './serverOutput.js';
 
 export const STATUS_LOCATIONS = ['toolbar', 'status_bar'] as const;
 export type StatusLocation = (typeof STATUS_LOCATIONS)[number];
 export const LOCALES = ['en', 'pseudo', 'pt-pt', 'zh-cn'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints'] as const;
+export const EDITOR_FEATURE_KEYS = ['format_on_save', 'format_on_type', 'inlay_hints', 'code_lens'] as const;
 export type EditorFeatureKey = (typeof EDITOR_FEATURE_KEYS)[number];
+
+/**
+ * A switch's value when the person has not set it: all off, except code lenses, which follow the
+ * field (VS Code shows lenses, TypeScript's reference counts excepted; gopls's are on).
+ */
+export function editorFeatureDefault(language: LanguageId, key: EditorFeatureKey): boolean {
+  if (key !== 'code_lens') return false;
+  return LANGUAGE_DESCRIPTORS.find((d) => d.id === language)?.serverSettings.codeLens?.byDefault ?? true;
+}
+
+/** A switch's effective value: the person's choice, else its default. */
+export function editorFeatureOn(settings: Partial<Record<EditorFeatureKey, boolean>> | undefined, language: LanguageId, key: EditorFeatureKey): boolean {
+  return settings?.[key] ?? editorFeatureDefault(language, key);
+}
 
 /** Languages whose servers can be installed automatically on some task host (their recipe is not `never`). */
 export const AUTO_INSTALLABLE_LANGUAGES: readonly LanguageId[] = LANGUAGE_DESCRIPTORS.filter((d) => d.install.kind !== 'never').map((d) => d.id);
@@ -74,6 +89,7 @@ const SETTINGS_PATCH = {
   locale: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }),
   status_bar_order: z.array(z.string({ error: 'must be an array of strings' }), { error: 'must be an array of strings' }),
   lsp_editor_features: perLanguage(editorFeatures),
+  lsp_trace_levels: perLanguage(z.enum(TRACE_LEVELS, { error: (issue) => `${entryKey(issue.path)}: must be off, messages or verbose` })),
 };
 
 /** Per-user editor settings. Field names are the HTTP API's; the type is the schema's. */
@@ -89,6 +105,8 @@ export const userSettingsSchema = z.object({
   status_bar_order: z.array(z.string()),
   /** Per-language editing switches (format on save / on type, inlay hints); absent means off. */
   lsp_editor_features: z.partialRecord(z.enum(LANGUAGE_IDS), z.partialRecord(z.enum(EDITOR_FEATURE_KEYS), z.boolean())),
+  /** Per-language `trace` asked of the server (initialize, then `$/setTrace`); absent means off. */
+  lsp_trace_levels: z.partialRecord(z.enum(LANGUAGE_IDS), z.enum(TRACE_LEVELS)),
 });
 export type UserSettings = z.infer<typeof userSettingsSchema>;
 export type EditorFeatureSettings = NonNullable<UserSettings['lsp_editor_features'][LanguageId]>;
@@ -102,6 +120,7 @@ export const DEFAULT_SETTINGS: UserSettings = {
   locale: 'en',
   status_bar_order: [],
   lsp_editor_features: {},
+  lsp_trace_levels: {},
 };
 
 export type SettingsError = { field: string; message: string };
@@ -127,6 +146,12 @@ export function mergeSettings(current: UserSettings, patch: unknown): { ok: true
         ...old,
         ...v,
       }));
+    else if (field === 'lsp_trace_levels')
+      next.lsp_trace_levels = mergePerLanguage(
+        current.lsp_trace_levels,
+        parsed.data as Record<LanguageId, UserSettings['lsp_trace_levels'][LanguageId] | null>,
+        (_, v) => v,
+      );
     else (next as Record<string, unknown>)[field] = parsed.data;
   }
   return { ok: true, settings: next };

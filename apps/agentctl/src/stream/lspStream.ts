@@ -1,3 +1,4 @@
+import { StderrRelay } from './stderrRelay.js';
 import {
   CloseCode,
   ReservedCloseCode,
@@ -93,6 +94,8 @@ export class LspStream {
   private reaping: Promise<boolean> | undefined;
   /** The launched server's language and the end of its stderr, for the server_exited frame. */
   private launched: { language: LanguageId; stderrTail: OutputTail } | undefined;
+  /** The launched server's stderr lines to the backend (the lease's Output). */
+  private stderrRelay: StderrRelay | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -220,6 +223,7 @@ export class LspStream {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stderrRelay?.stop();
     this.parkTimer?.dispose();
     this.parkTimer = undefined;
     this.abort.abort();
@@ -295,7 +299,14 @@ export class LspStream {
     this.server = server;
     const tail = new OutputTail(SERVER_STDERR_TAIL_BYTES);
     this.launched = { language: language.id, stderrTail: tail };
-    server.child.stderr.on('data', (chunk: string | Buffer) => tail.append(chunk.toString()));
+    const relay = new StderrRelay(() => this.socket);
+    this.stderrRelay = relay;
+    server.child.stderr.on('data', (chunk: string | Buffer) => {
+      const text = chunk.toString();
+      tail.append(text);
+      relay.push(text);
+    });
+    server.child.stderr.on('end', () => relay.end());
     if (this.closed) {
       void this.reapServer();
       return;
@@ -312,6 +323,7 @@ export class LspStream {
       return;
     }
     if (this.closed) return;
+    this.stderrRelay?.start();
     const timings = this.host.timings;
     const watcher = this.host.watcher;
     if (watcher) {

@@ -1,7 +1,9 @@
+import { systemClock } from '@kandev/kit';
 import { DEFAULT_SETTINGS, type UserSettings } from '@kandev/protocol';
 import type { KandevApi } from '../api/kandevApi.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
 import { EditingNotices } from '../lib/lsp/editing/notices.js';
+import { ServerMessages } from '../lib/lsp/serverMessages.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { LeaseHints, memoryStorage } from '../lib/lsp/leaseHint.js';
 import type { MonacoApi } from '../lib/monaco/monacoApi.js';
@@ -55,6 +57,7 @@ export function fakeServices(options: FakeServicesOptions = {}): WindowServices 
     leaseHints: new LeaseHints(memoryStorage()),
     editing,
     editingNotices: new EditingNotices(),
+    serverMessages: new ServerMessages(systemClock),
     loadMonaco: options.loadMonaco ?? (() => new Promise<MonacoApi>(() => undefined)),
     sessions: {
       acquire: (sessionId) => {

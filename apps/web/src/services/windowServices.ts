@@ -1,4 +1,4 @@
-import { DisposableStore, type Disposable } from '@kandev/kit';
+import { DisposableStore, systemClock, type Disposable } from '@kandev/kit';
 import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
@@ -38,6 +38,8 @@ import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { guardUnsavedOnLeave } from './unsavedGuard.js';
+import { ServerMessages } from '../lib/lsp/serverMessages.js';
+import { createServerWindow } from '../lib/lsp/serverWindow.js';
 import { SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
@@ -55,6 +57,8 @@ export interface WindowServices extends Disposable {
   /** Outline, workspace symbols and format-on-save sources of every connection in this window. */
   editing: EditingRegistry;
   editingNotices: EditingNotices;
+  /** Toasts of what servers say (showMessage, showMessageRequest, external links of showDocument). */
+  serverMessages: ServerMessages;
   /** Loads Monaco once and wires it (guards, opener, theme; test hooks in the test build). */
   loadMonaco(): Promise<MonacoApi>;
   /** Session scopes (workspace + connections); `monaco` is needed to create one. */
@@ -105,6 +109,7 @@ export function createWindowServices(): WindowServices {
   const leaseHints = new LeaseHints(safeSessionStorage());
   const editing = new EditingRegistry();
   const editingNotices = new EditingNotices();
+  const serverMessages = store.add(new ServerMessages(systemClock));
   const theme = new ThemeStore();
   const typescriptWorker = new WorkerGate();
   const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
@@ -166,6 +171,21 @@ export function createWindowServices(): WindowServices {
       // Refused for capacity: this window's sessions off screen let go of their servers first.
       freeCapacity: () => scopes?.detachOffScreen() ?? false,
       access: accessWatch,
+      serverWindow: createServerWindow(
+        { sessionId: scope.sessionId, language },
+        {
+          messages: serverMessages,
+          openFile: async (path, position) => {
+            if (scope.isDisposed) return false;
+            const opening = scope.workspace.open(path, position);
+            const hash = sessionHash(scope.sessionId);
+            if (!window.location.hash.startsWith(hash)) window.location.hash = hash;
+            await opening;
+            return scope.workspace.getSnapshot().tabs.some((tab) => tab.path === path);
+          },
+          openExternal: (uri) => void window.open(uri, '_blank', 'noopener,noreferrer'),
+        },
+      ),
     });
 
   const createScope = (sessionId: string, monaco: MonacoApi): SessionScope => {
@@ -221,6 +241,7 @@ export function createWindowServices(): WindowServices {
     leaseHints,
     editing,
     editingNotices,
+    serverMessages,
     loadMonaco,
     runFileAction: (sessionId, action) => {
       const workspace = scopes?.get(sessionId)?.workspace;

@@ -2,6 +2,7 @@ import { Keyboard, LayoutGrid } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SignedOutBanner } from '../components/access/SignedOutBanner.js';
+import { ServerToasts } from '../components/servers/ServerToasts.js';
 import { SessionView } from '../components/session/SessionView.js';
 import { SettingsPage } from '../components/settings/SettingsPage.js';
 import { ShortcutsDialog } from '../components/shortcuts/ShortcutsDialog.js';
@@ -78,6 +79,7 @@ export function App() {
         </button>
       </header>
       <SignedOutBanner />
+      <ServerToasts />
       {route.name === 'session' ? (
         <SessionView
           key={route.sessionId}

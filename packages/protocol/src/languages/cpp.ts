@@ -11,6 +11,33 @@ export const cpp = defineLanguage({
   monaco: { languageIds: ['c', 'cpp'], modelLanguageOfDocument: {}, builtinLanguageService: false },
   // No background index: it would write .cache/clangd into the repository the person is browsing.
   server: { binary: 'clangd', args: ['--background-index=false'], configuration: 'pull' },
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'signatureHelp',
+      'definition',
+      'declaration',
+      'typeDefinition',
+      'implementation',
+      'references',
+      'documentHighlight',
+      'documentSymbol',
+      'workspaceSymbol',
+      'codeAction',
+      'documentLink',
+      'formatting',
+      'rangeFormatting',
+      'onTypeFormatting',
+      'rename',
+      'selectionRange',
+      'callHierarchy',
+      'typeHierarchy',
+      'semanticTokens',
+      'executeCommand',
+    ],
+  },
   // clangd comes from the host's package manager: it must match the host's libc and LLVM.
   install: {
     kind: 'never',

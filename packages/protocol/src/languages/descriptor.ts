@@ -7,6 +7,7 @@
  * agentctl, the backend and the web iterate the descriptors; each app implements every *kind* a
  * field can name (install recipes, trust guards, host tool probes) once, keyed by that kind.
  */
+import type { ServerFeature } from './serverFeatures.js';
 
 /** Task-host operating systems as Node names them (`process.platform`). */
 export type HostPlatform = 'linux' | 'darwin' | 'win32';
@@ -108,6 +109,11 @@ export interface ServerSettingsRule {
   settings: JsonObject;
   /** Settings the editor's inlay-hints switch turns on (some servers compute no hints without them). */
   inlayHintSettings: JsonObject;
+  /**
+   * Code lenses: whether the editor's switch starts on (VS Code shows every server's lenses but
+   * TypeScript's reference and implementation counts; absent means on), and settings it turns on.
+   */
+  codeLens?: { byDefault: boolean; settings: JsonObject };
 }
 
 /**
@@ -189,12 +195,24 @@ export interface LanguageCopyRule {
   longInitializeNotice: string;
 }
 
+/**
+ * What the language's server offers to this client (its initialize result and the capabilities it
+ * registers), as docs/languages.md's capability table measured it from the real server
+ * (`scripts/capability-table.ts`); test/integration/capability-table.test.ts measures again and
+ * holds each claim to the server.
+ */
+export type OfferedFeaturesRule =
+  | { kind: 'measured'; features: readonly ServerFeature[] }
+  /** The server cannot run where the table is measured, so nothing is claimed. */
+  | { kind: 'not_measured'; because: string };
+
 export interface LanguageDescriptor<Id extends string = string> {
   /** Part of the wire contract: the `language` of sockets, frames and settings. */
   id: Id;
   files: LanguageFilesRule;
   monaco: MonacoRule;
   server: ServerRule;
+  offers: OfferedFeaturesRule;
   install: InstallRecipe;
   serverSettings: ServerSettingsRule;
   networkOff: NetworkOffRule;

@@ -6,6 +6,27 @@ export const html = defineLanguage({
   files: { extensions: ['.html', '.htm', '.xhtml'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'html' },
   monaco: { languageIds: ['html'], modelLanguageOfDocument: {}, builtinLanguageService: false },
   ...vscodeLanguageServer('vscode-html-language-server'),
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'signatureHelp',
+      'definition',
+      'references',
+      'documentHighlight',
+      'documentSymbol',
+      'documentLink',
+      'color',
+      'formatting',
+      'rangeFormatting',
+      'rename',
+      'foldingRange',
+      'selectionRange',
+      'linkedEditingRange',
+      'diagnostic',
+    ],
+  },
   serverSettings: {
     initializationOptions: { provideFormatter: true },
     // Read with `workspace/configuration`; a null answer fails (the server expects VS Code's defaults).

@@ -29,6 +29,22 @@ export const json = defineLanguage({
   // Monaco has no `jsonc`: its `json` mode takes comments.
   monaco: { languageIds: ['json'], modelLanguageOfDocument: { jsonc: 'json' }, builtinLanguageService: false },
   ...vscodeLanguageServer('vscode-json-language-server'),
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'documentSymbol',
+      'codeAction',
+      'documentLink',
+      'color',
+      'formatting',
+      'rangeFormatting',
+      'foldingRange',
+      'selectionRange',
+      'diagnostic',
+    ],
+  },
   serverSettings: { initializationOptions: { provideFormatter: true }, settings: { json: { validate: { enable: true } } }, inlayHintSettings: NONE },
   networkOff: {
     kind: 'settings',

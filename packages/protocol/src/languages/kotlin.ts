@@ -5,6 +5,10 @@ export const kotlin = defineLanguage({
   files: { extensions: ['.kt', '.kts'], fileNames: [], fileNamePrefixes: [], documentLanguageId: () => 'kotlin' },
   monaco: { languageIds: ['kotlin'], modelLanguageOfDocument: {}, builtinLanguageService: false },
   server: { binary: 'kotlin-lsp', args: ['--stdio'], configuration: 'pull' },
+  offers: {
+    kind: 'not_measured',
+    because: 'kotlin-lsp is installed by hand only, and the machine that measures the table has none; the fake server stands in for it in tests',
+  },
   install: {
     kind: 'never',
     manualCommand: null,

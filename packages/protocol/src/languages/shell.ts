@@ -11,6 +11,21 @@ export const shell = defineLanguage({
   // Monaco names shell scripts `shell`; LSP `shellscript`.
   monaco: { languageIds: ['shell'], modelLanguageOfDocument: { shellscript: 'shell' }, builtinLanguageService: false },
   server: { binary: 'bash-language-server', args: ['start'], configuration: 'pull' },
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'definition',
+      'references',
+      'documentHighlight',
+      'documentSymbol',
+      'workspaceSymbol',
+      'codeAction',
+      'formatting',
+      'rename',
+    ],
+  },
   install: { kind: 'npm', packages: ['bash-language-server@5'], bin: 'bash-language-server', dir: 'shell', platforms: ALL_PLATFORMS },
   serverSettings: NO_SERVER_SETTINGS,
   networkOff: {

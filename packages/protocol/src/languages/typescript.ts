@@ -17,6 +17,9 @@ const INLAY_HINTS = {
   includeInlayEnumMemberValueHints: true,
 };
 
+/** typescript-language-server returns reference and implementation lenses only when its preferences enable them. */
+const CODE_LENSES = { referencesCodeLens: { enabled: true, showOnAllFunctions: false }, implementationsCodeLens: { enabled: true } };
+
 const JAVASCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs'];
 
 export const typescript = defineLanguage({
@@ -43,6 +46,33 @@ export const typescript = defineLanguage({
   },
   // Asks only for formatting options; takes its preferences (inlay hints) from didChangeConfiguration.
   server: { binary: 'typescript-language-server', args: ['--stdio'], configuration: 'push' },
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'signatureHelp',
+      'definition',
+      'typeDefinition',
+      'implementation',
+      'references',
+      'documentHighlight',
+      'documentSymbol',
+      'workspaceSymbol',
+      'codeAction',
+      'codeLens',
+      'formatting',
+      'rangeFormatting',
+      'rename',
+      'foldingRange',
+      'selectionRange',
+      'callHierarchy',
+      'semanticTokens',
+      'inlayHint',
+      'executeCommand',
+      'fileOperations',
+    ],
+  },
   install: {
     kind: 'npm',
     packages: ['typescript-language-server@5', 'typescript@6'],
@@ -54,6 +84,8 @@ export const typescript = defineLanguage({
     initializationOptions: NONE,
     settings: NONE,
     inlayHintSettings: { typescript: { inlayHints: INLAY_HINTS }, javascript: { inlayHints: INLAY_HINTS } },
+    // Off by default as in VS Code; its lenses are counted only when these preferences ask for them.
+    codeLens: { byDefault: false, settings: { typescript: CODE_LENSES, javascript: CODE_LENSES } },
   },
   networkOff: {
     kind: 'no_setting',

@@ -5,6 +5,23 @@ export const yaml = defineLanguage({
   files: { extensions: ['.yml', '.yaml'], fileNames: ['.clang-format', '.clang-tidy', '.clangd'], fileNamePrefixes: [], documentLanguageId: () => 'yaml' },
   monaco: { languageIds: ['yaml'], modelLanguageOfDocument: {}, builtinLanguageService: false },
   server: { binary: 'yaml-language-server', args: ['--stdio'], configuration: 'pull' },
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'definition',
+      'documentSymbol',
+      'codeAction',
+      'codeLens',
+      'documentLink',
+      'onTypeFormatting',
+      'rename',
+      'foldingRange',
+      'selectionRange',
+      'executeCommand',
+    ],
+  },
   // Stays on 1: yaml-language-server 2 needs Node >= 22.13.
   install: { kind: 'npm', packages: ['yaml-language-server@1'], bin: 'yaml-language-server', dir: 'yaml', platforms: ALL_PLATFORMS },
   serverSettings: { initializationOptions: NONE, settings: { yaml: { validate: true, hover: true, completion: true } }, inlayHintSettings: NONE },

@@ -145,7 +145,7 @@ describe('launch and the single initialize exchange', () => {
   it('server notifications reach the attached browser unchanged; a malformed upstream frame ends the lease with 4009', () => {
     const h = new BrokerHarness();
     const lease = h.readyLease('tab');
-    const log = notif('window/logMessage', { type: 3, message: 'hello' });
+    const log = notif('window/showMessage', { type: 3, message: 'hello' });
     expect(toBrowser(h.fromServer(lease, log), 'tab')).toEqual([log]);
     const fx = h.handle({ type: 'upstreamFrame', leaseId: lease, frame: { kind: 'invalid', reason: 'not_json' } });
     expect(ofType(fx, 'closeUpstream')).toEqual([{ type: 'closeUpstream', leaseId: lease, code: 1007 }]);

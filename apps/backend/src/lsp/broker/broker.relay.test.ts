@@ -76,7 +76,7 @@ describe('server messages relayed raw', () => {
 
   it('an unowned notification is relayed byte for byte; owned ones are decoded', () => {
     const { raw, lease } = pair();
-    const log = '{"jsonrpc":"2.0","method":"window/logMessage","params":{"type":3,"message":"id: 1","id":5}}';
+    const log = '{"jsonrpc":"2.0","method":"window/showMessage","params":{"type":3,"message":"id: 1","id":5}}';
     expect(rawFromServer(raw, lease, log)).toEqual([{ type: 'relayToBrowser', attachmentId: 'tab', text: log }]);
     const progress = JSON.stringify(notif('$/progress', { token: 't', value: { kind: 'begin', title: 'Indexing' } }));
     expect(relayedTypes(rawFromServer(raw, lease, progress))).toEqual(['sendToBrowser']);
@@ -87,7 +87,7 @@ describe('server messages relayed raw', () => {
     ['an error response', (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32800, message: 'cancelled' } })],
     ['a result response', (id: number) => res(id, { contents: 'x'.repeat(100) })],
     ['a late response for no pending request', (id: number) => res(id + 1000, null)],
-    ['an unowned notification', () => notif('window/logMessage', { type: 3, message: 'hello' })],
+    ['an unowned notification', () => notif('window/showMessage', { type: 3, message: 'hello' })],
     ['$/progress', () => notif('$/progress', { token: 't', value: { kind: 'begin', title: 'Indexing' } })],
     ['diagnostics for a document the browser has open', () => diagnostics('file:///workspace/repoA/main.go', 1)],
     ['a server $/cancelRequest', () => notif('$/cancelRequest', { id: 1 })],
@@ -127,7 +127,7 @@ describe('server messages relayed raw', () => {
   it('a detached lease relays nothing and still drains', () => {
     const { raw, lease } = pair();
     raw.closeBrowser('tab');
-    expect(rawFromServer(raw, lease, JSON.stringify(notif('window/logMessage', { message: 'x' })))).toEqual([]);
+    expect(rawFromServer(raw, lease, JSON.stringify(notif('window/showMessage', { message: 'x' })))).toEqual([]);
   });
 });
 

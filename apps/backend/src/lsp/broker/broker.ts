@@ -42,7 +42,9 @@ import { collectMetrics, newCounters, type BrokerMetrics } from './metrics.js';
 import { Outbox } from './outbox.js';
 import { afterShutdown, finishRelease, outcomeOfClose, startRelease } from './release.js';
 import { admitRestart, beginRestart, boundedTail, initializeRestarted, serverExitedFrame } from './restart.js';
-import { answerForwardedLocally, leaseConfig, relayServerRaw, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { answerForwardedLocally, isOutputNotification, leaseConfig, relayServerRaw, routeServerMessage, sendInitialized } from './serverRpc.js';
+import { keepStderr } from './leaseOutput.js';
+import { setTraceIfChanged } from './trace.js';
 import { configFingerprint, didChangeConfiguration, SettingsBook } from './settings.js';
 import { TimerRegistry, timerIdOf } from './timers.js';
 import type {
@@ -205,7 +207,7 @@ export class LeaseBroker {
    */
   dropsServerNotification(leaseId: LeaseId, method: string): boolean {
     const lease = this.table.get(leaseId);
-    if (!lease || method === '$/progress') return false;
+    if (!lease || method === '$/progress' || isOutputNotification(method)) return false;
     return !lease.attachment || lease.phase.kind !== 'running';
   }
 
@@ -349,6 +351,7 @@ export class LeaseBroker {
       frame.registrations = lease.registrations.list();
       frame.progress = lease.progress.snapshot();
     }
+    if (lease.output.size > 0) frame.output = lease.output.recent();
     return frame;
   }
 
@@ -426,6 +429,7 @@ export class LeaseBroker {
       lease.configFingerprint = fingerprint;
       out.toServer(lease.id, didChangeConfiguration(config));
     }
+    setTraceIfChanged(this.contextFor(out), lease);
     lease.detachedAt = out.now;
     const epoch = lease.deadline.arm();
     out.arm({ kind: 'deadline', leaseId: lease.id, epoch }, this.timing.detachedDeadlineMs);
@@ -511,6 +515,7 @@ export class LeaseBroker {
   }
 
   private hostStatus(lease: Lease, frame: StatusFrame, out: Outbox): void {
+    if (frame.status === 'server_stderr') return keepStderr(lease, frame.lines, out);
     if (frame.status === 'server_exited') {
       lease.stderrTail = boundedTail(frame.stderrTail);
       lease.exitCause = frame.cause === 'stdin_timeout' ? frame.cause : undefined;
@@ -642,6 +647,7 @@ export class LeaseBroker {
       lease.configFingerprint = fingerprint;
       out.toServer(lease.id, didChangeConfiguration(config));
     }
+    for (const lease of this.table.ofUser(userId)) setTraceIfChanged(this.contextFor(out), lease);
   }
 
   private sessionStopped(sessionId: SessionId, out: Outbox): void {

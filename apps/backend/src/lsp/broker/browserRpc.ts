@@ -12,6 +12,7 @@ import { pushInitialConfiguration } from './serverRpc.js';
 import { withInitializationOptions } from '@kandev/protocol';
 import { leaseTrust } from './lease.js';
 import { guardInitialize } from './workspaceTrust.js';
+import { configuredTraceLevel, withTrace } from './trace.js';
 import type { EventContext } from './context.js';
 import type { JsonRpcId, JsonRpcMessage, RawText } from './types.js';
 
@@ -60,11 +61,13 @@ function browserRequest(
     // The broker, not the browser, decides what may run on the task host (workspaceTrust.ts).
     // Kandev's per-language options (e.g. the JSON server downloads no schema) travel with it; the
     // trust guard runs last so nothing the browser or the defaults say can loosen it.
-    const guarded = guardInitialize(leaseTrust(lease), withInitializationOptions(lease.language, params));
+    const traced = withTrace(withInitializationOptions(lease.language, params), configuredTraceLevel(ctx, lease));
+    const guarded = guardInitialize(leaseTrust(lease), traced.params);
     if (!guarded.ok) return reply(errorResponse(id, RpcErrorCode.RequestFailed, guarded.message));
     const outcome = lease.init.onBrowserInitialize(attachment.generation, id, guarded.params, () => allocServerId(lease));
     switch (outcome.action) {
       case 'forward':
+        lease.traceLevel = traced.level;
         return out.toServer(lease.id, withId({ ...message, params: guarded.params }, outcome.serverId));
       case 'wait':
         return;

@@ -9,6 +9,7 @@ import {
   type InstallingFrame,
   type LanguageId,
   type ServerExitCause,
+  type TraceLevel,
   type TrustedToolPins,
   type WorkspaceIdentity,
   ProgressTracker,
@@ -20,6 +21,7 @@ import { jsonBytes } from './jsonrpc.js';
 import { RegistrationSet } from './registrations.js';
 import { RequestMap } from './requestMap.js';
 import { ForwardedServerRequests } from './serverRequests.js';
+import { ServerOutputLog } from './serverOutput.js';
 import type { AttachmentId, EndReason, LeaseId, ReleaseProcess, RestartProcess, SessionId, UserId } from './types.js';
 import type { LeaseTrust } from './workspaceTrust.js';
 
@@ -98,6 +100,10 @@ export interface Lease {
   stderrTail?: string;
   /** Why agentctl ended the last exited server itself (its server_exited frame), if it did. */
   exitCause?: ServerExitCause;
+  /** The server's recent log, trace and stderr lines (serverOutput.ts), kept across restarts. */
+  readonly output: ServerOutputLog;
+  /** The trace level the server was last asked for (initialize `trace`, `$/setTrace`); trace.ts. */
+  traceLevel?: TraceLevel;
 }
 
 export function createLease(init: {
@@ -123,6 +129,7 @@ export function createLease(init: {
     versions: new DocumentVersions(),
     deadline: new DetachDeadline(),
     crashes: [],
+    output: new ServerOutputLog(),
   };
 }
 
@@ -143,6 +150,7 @@ export function retainedBytes(lease: Lease): number {
     lease.registrations.retainedBytes +
     jsonBytes(lease.progress.snapshot()) +
     lease.versions.retainedBytes +
+    lease.output.retainedBytes +
     jsonBytes(hostOf(lease))
   );
 }

@@ -16,6 +16,7 @@
  * `server_exited` frame with the stderr tail first). Document versions are the lease's, so they
  * keep increasing across processes.
  */
+import { configuredTraceLevel, withTrace } from './trace.js';
 import {
   MAX_RETAINED_LEASE_STATE_BYTES,
   SERVER_RESTART_WINDOW_MS,
@@ -99,7 +100,10 @@ export function initializeRestarted(ctx: EventContext, lease: Lease, host: Works
   };
   const previous = lease.init;
   lease.init = InitializeExchange.replay(previous, serverId);
-  ctx.out.toServer(lease.id, request(serverId, 'initialize', previous.params ?? {}));
+  // The owner's trace level now, which a `$/setTrace` may have changed since the first initialize.
+  const traced = withTrace(previous.params ?? {}, configuredTraceLevel(ctx, lease));
+  lease.traceLevel = traced.level;
+  ctx.out.toServer(lease.id, request(serverId, 'initialize', traced.params));
 }
 
 /** A restart keeps the install frame a browser attaching meanwhile is shown. */

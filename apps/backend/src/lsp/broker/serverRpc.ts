@@ -3,7 +3,7 @@
  * initialize exchange, or to the release handshake), server requests answered or forwarded, and
  * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
  */
-import { isRecord, languageDescriptor, spliceId, type LanguageId } from '@kandev/protocol';
+import { isRecord, languageDescriptor, outputLineOf, spliceId, type LanguageId } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, notification, request, withId } from './jsonrpc.js';
 import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
@@ -13,9 +13,15 @@ import { configFingerprint, didChangeConfiguration } from './settings.js';
 import type { EventContext } from './context.js';
 import type { JsonRpcId, JsonRpcMessage, RawRpcFrame } from './types.js';
 import { guardConfig } from './workspaceTrust.js';
+import { outputFrame } from './serverOutput.js';
 
-/** Server notifications the broker reads (progress, diagnostics gating, cancel translation). */
-const OWNED_SERVER_NOTIFICATIONS = new Set(['$/progress', 'textDocument/publishDiagnostics', '$/cancelRequest']);
+/** Server notifications the broker reads (progress, diagnostics gating, cancel translation, output). */
+const OWNED_SERVER_NOTIFICATIONS = new Set(['$/progress', 'textDocument/publishDiagnostics', '$/cancelRequest', 'window/logMessage', '$/logTrace']);
+
+/** Notifications the lease keeps as Output lines (serverOutput.ts), attached or not. */
+export function isOutputNotification(method: string): boolean {
+  return method === 'window/logMessage' || method === '$/logTrace';
+}
 
 /**
  * A server message the broker only passes on is relayed as text, without being decoded: a
@@ -147,6 +153,15 @@ function serverRequest(ctx: EventContext, lease: Lease, id: JsonRpcId, method: s
 function serverNotification(ctx: EventContext, lease: Lease, method: string, params: unknown, message: JsonRpcMessage): void {
   if (method === '$/progress') lease.progress.apply(params, ctx.out.now);
   const attachment = lease.attachment;
+  if (isOutputNotification(method)) {
+    // Kept with the lease and sent as a server_output line, never relayed as is: a tab that
+    // attaches later gets the same lines, numbered, so it never shows one twice.
+    const line = outputLineOf(method, params);
+    if (!line) return;
+    const kept = lease.output.append(line, ctx.out.now);
+    if (attachment) ctx.out.toBrowser(attachment.id, outputFrame([kept]));
+    return;
+  }
   if (!attachment || lease.phase.kind !== 'running') return; // drained: nobody to deliver to
   if (method === 'textDocument/publishDiagnostics') {
     const verdict = attachment.documents.diagnostics(params);

@@ -3,7 +3,7 @@
  * broker owns what servers are told: `workspace/configuration` is always answered from here, and a
  * change reaches every affected lease (attached or not) as `workspace/didChangeConfiguration`.
  */
-import { configurationSection, effectiveServerConfig, type LanguageId, type UserSettings, isRecord } from '@kandev/protocol';
+import { configurationSection, effectiveServerConfig, type LanguageId, type TraceLevel, type UserSettings, isRecord } from '@kandev/protocol';
 import type { ConfigurationParams } from 'vscode-languageserver-protocol';
 import { notification, stableJson } from './jsonrpc.js';
 import type { JsonRpcMessage, UserId } from './types.js';
@@ -38,6 +38,11 @@ export class SettingsBook {
   languageConfig(userId: UserId, language: LanguageId): Record<string, unknown> | undefined {
     const settings = this.byUser.get(userId)?.settings;
     return effectiveServerConfig(language, settings?.lsp_server_configs[language], settings?.lsp_editor_features[language]);
+  }
+
+  /** The trace level the user set for the language (undefined: never set, or an older settings shape). */
+  traceLevel(userId: UserId, language: LanguageId): TraceLevel | undefined {
+    return this.byUser.get(userId)?.settings.lsp_trace_levels?.[language];
   }
 
   autoInstall(userId: UserId, language: LanguageId): boolean {

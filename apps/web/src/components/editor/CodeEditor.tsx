@@ -43,6 +43,8 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       scrollBeyondLastLine: false,
       // On-type formatting providers exist only where the language's switch is on (docs/editing.md).
       formatOnType: true,
+      // Tag pairs renamed together where a server offers linked editing ranges (providers/linkedEditing.ts).
+      linkedEditing: true,
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
       // A completion's detail (its type) is read in the details pane (Ctrl+Space), not inline in
       // the focused row: inline it is text the row's accessible name does not carry (a screen

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
 import { ApiRequestError } from '../../api/kandevApi.js';
@@ -19,7 +19,7 @@ type Load = { state: 'loading' } | { state: 'error'; tooLarge: boolean } | { sta
  * A plain, read-only text view with line numbers (phones). Only the lines in view are drawn, so a
  * file of 40,000 lines costs a screenful of rows, inside a box that scrolls on its own.
  */
-export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: string }) {
+export function ReadOnlyViewer({ sessionId, path, titleRef }: { sessionId: string; path: string; titleRef?: Ref<HTMLHeadingElement> }) {
   const { api } = useServices();
   const { t } = useTranslation();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -41,7 +41,10 @@ export function ReadOnlyViewer({ sessionId, path }: { sessionId: string; path: s
   const gutter = load.state === 'loaded' ? `calc(${String(load.lineCount).length}ch + 20px)` : undefined;
   return (
     <section className="readonly-viewer" data-testid="editor" data-path={path} data-readonly="true">
-      <h2 className="panel-title readonly-path">{path}</h2>
+      {/* Focusable from script only: the phone gives it the focus when the file opens. */}
+      <h2 className="panel-title readonly-path" ref={titleRef} tabIndex={-1}>
+        {path}
+      </h2>
       {load.state === 'loading' && <p>{t('editor.opening', { path })}</p>}
       {load.state === 'error' && (
         <p role="alert" data-testid={load.tooLarge ? 'file-too-large' : undefined}>

@@ -12,7 +12,7 @@ import './live.css';
 
 interface ChangesPanelProps {
   live: LiveSnapshot;
-  /** Opens a change (its diff against HEAD); without it the list is read-only (the phone viewer). */
+  /** Opens a change (its diff against HEAD); without it the list is read-only. */
   onOpen?(change: GitFileChange): void;
   /** The change on screen, marked as current. */
   currentPath?: string;

@@ -2,9 +2,8 @@ import type * as Monaco from 'monaco-editor';
 import { useEffect, useRef } from 'react';
 import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
 import { monacoLanguageForPath } from '../../lib/monaco/languages.js';
+import { DIFF_TEXT_SCHEME } from '../../lib/lsp/uris.js';
 
-/** The scheme of the read-only left-hand texts (HEAD, disk): never a session model, never a server's document. */
-const DIFF_SCHEME = 'kandev-diff';
 let nextDiff = 1;
 
 interface DiffEditorProps {
@@ -41,7 +40,7 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
     const left = monaco.editor.createModel(
       originalText.current,
       monacoLanguageForPath(path),
-      monaco.Uri.from({ scheme: DIFF_SCHEME, authority: String(nextDiff++), path: `/${path}` }),
+      monaco.Uri.from({ scheme: DIFF_TEXT_SCHEME, authority: String(nextDiff++), path: `/${path}` }),
     );
     const editor = monaco.editor.createDiffEditor(container.current, {
       automaticLayout: true,
@@ -53,6 +52,8 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       renderSideBySideInlineBreakpoint: 720,
       ignoreTrimWhitespace: false,
       fixedOverflowWidgets: true,
+      // The modified side is the file's own model: the server's linked editing applies there as in the editor.
+      linkedEditing: true,
     });
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);

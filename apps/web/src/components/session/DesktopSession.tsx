@@ -21,6 +21,7 @@ import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { LspStatusControl } from '../status/LspStatusControl.js';
 import { useLspAutoStart } from '../status/useLspAutoStart.js';
 import { ProblemsPanel } from '../problems/ProblemsPanel.js';
+import { OutputPanel, sessionOutputConnections } from '../servers/OutputPanel.js';
 import { HierarchyPanel } from '../hierarchy/HierarchyPanel.js';
 import { useProblems } from '../problems/useProblems.js';
 import { QuickOpen } from '../quickopen/QuickOpen.js';
@@ -287,6 +288,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
           onToggle={() => workbench.update({ problemsOpen: !problemsOpen })}
           onReveal={(problem) => void workspace.open(problem.path, { lineNumber: problem.range.startLineNumber, column: problem.range.startColumn })}
         />
+        <OutputPanel connections={sessionOutputConnections(scope, connection, openPaths)} />
       </section>
       <EditorOverlays workspace={workspace} />
       <QuickOpen

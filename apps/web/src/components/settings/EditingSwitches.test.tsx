@@ -6,10 +6,10 @@ import { testI18n } from '../../i18n/testing.js';
 import { EditingSwitches } from './EditingSwitches.js';
 
 describe('per-language editing switches', () => {
-  it('are off by default and reflect the stored switches of their language only, in the chosen locale', async () => {
+  it('are off by default (code lenses on, except TypeScript) and reflect the stored switches of their language only, in the chosen locale', async () => {
     const i18n = await testI18n('pt-pt');
     const settings = { ...DEFAULT_SETTINGS, lsp_editor_features: { go: { inlay_hints: true } } };
-    const render = (language: 'go' | 'python') =>
+    const render = (language: 'go' | 'python' | 'typescript') =>
       renderToStaticMarkup(
         <I18nextProvider i18n={i18n}>
           <EditingSwitches language={language} settings={settings} save={async () => true} />
@@ -19,6 +19,11 @@ describe('per-language editing switches', () => {
     expect(go).toContain('data-testid="inlay_hints-toggle" checked=""');
     expect(go).not.toContain('data-testid="format_on_save-toggle" checked');
     expect(go).toContain('Formatar ao guardar');
-    expect(render('python')).not.toContain('checked');
+    expect(go).toContain('Lentes de código');
+    expect(go).toContain('data-testid="code_lens-toggle" checked=""');
+    const python = render('python');
+    expect(python.match(/checked=""/g)).toHaveLength(1);
+    expect(python).toContain('data-testid="code_lens-toggle" checked=""');
+    expect(render('typescript')).not.toContain('checked');
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EDITOR_FEATURE_KEYS, type EditorFeatureKey, type LanguageId, type UserSettings } from '@kandev/protocol';
+import { EDITOR_FEATURE_KEYS, editorFeatureOn, type EditorFeatureKey, type LanguageId, type UserSettings } from '@kandev/protocol';
 import type { SaveSettings } from './saveSettings.js';
 import './editingSwitches.css';
 
@@ -8,9 +8,10 @@ const LABELS: Record<EditorFeatureKey, string> = {
   format_on_save: 'settings.formatOnSave',
   format_on_type: 'settings.formatOnType',
   inlay_hints: 'settings.inlayHints',
+  code_lens: 'settings.codeLens',
 };
 
-/** Per-language editing switches of a language card: format on save / on type, inlay hints (all off by default). */
+/** Per-language editing switches of a language card: format on save / on type, inlay hints, code lenses (editorFeatureDefault). */
 export function EditingSwitches({ language, settings, save }: { language: LanguageId; settings: UserSettings; save: SaveSettings }) {
   const { t } = useTranslation('editing');
   const [busy, setBusy] = useState(false);
@@ -24,7 +25,7 @@ export function EditingSwitches({ language, settings, save }: { language: Langua
             id={`${key}-${language}`}
             type="checkbox"
             data-testid={`${key}-toggle`}
-            checked={current[key] === true}
+            checked={editorFeatureOn(current, language, key)}
             disabled={busy}
             onChange={async (e) => {
               setBusy(true);

@@ -4,6 +4,7 @@ import type { LanguageId, UserSettings } from '@kandev/protocol';
 import type { LanguageCard } from '../../lib/settings/languageCatalog.js';
 import { EditingSwitches } from './EditingSwitches.js';
 import { ServerConfigEditor } from './ServerConfigEditor.js';
+import { TraceLevelSetting } from './TraceLevelSetting.js';
 import type { SaveSettings } from './saveSettings.js';
 
 function toggled(list: readonly LanguageId[], id: LanguageId, on: boolean): LanguageId[] {
@@ -101,6 +102,7 @@ export function LanguageCardView({ card, settings, save }: { card: LanguageCard;
         </dl>
       )}
       <EditingSwitches language={id} settings={settings} save={save} />
+      <TraceLevelSetting language={id} settings={settings} save={save} />
       <ServerConfigEditor language={id} value={settings.lsp_server_configs[id]} save={save} />
     </article>
   );

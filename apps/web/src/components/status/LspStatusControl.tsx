@@ -4,6 +4,7 @@ import type { LanguageId } from '@kandev/protocol';
 import { statusMessageText } from '../../i18n/i18n.js';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspActionButtons, LspStatusDetails } from './LspStatusDetails.js';
+import { useOfferedFeatures } from './LspOfferedFeatures.js';
 import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
 import { LspSummary } from './LspSummary.js';
 import { StatusSurface, type SurfaceKind } from './StatusSurface.js';
@@ -26,6 +27,7 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
   const { t } = useTranslation('lsp');
   const status = useSnapshot(connection.onDidChangeStatus, () => connection.getStatus());
   const view = useLspView(connection, language);
+  const offered = useOfferedFeatures(connection);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -71,7 +73,7 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
       <LspActionButtons view={view} {...handlers} className="lsp-inline-actions" />
       {open && (
         <StatusSurface kind={surface} anchor={trigger} placement="below" labelledBy={titleId} onClose={() => setOpen(false)}>
-          <LspStatusDetails language={language} view={view} titleId={titleId} {...handlers}>
+          <LspStatusDetails language={language} view={view} titleId={titleId} offered={offered} {...handlers}>
             <SessionWatchDetails sessionId={connection.sessionId} />
           </LspStatusDetails>
         </StatusSurface>

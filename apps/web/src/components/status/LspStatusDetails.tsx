@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LanguageId, Locale } from '@kandev/protocol';
+import type { LanguageId, Locale, ServerFeature } from '@kandev/protocol';
 import { countText, formatElapsed } from '../../i18n/format.js';
 import { isLocale, statusMessageText } from '../../i18n/i18n.js';
+import { LspOfferedFeatures } from './LspOfferedFeatures.js';
 import type { StatusView } from './statusView.js';
 
 export interface LspActionHandlers {
@@ -15,6 +16,8 @@ interface LspStatusDetailsProps extends LspActionHandlers {
   language: LanguageId;
   view: StatusView;
   titleId?: string;
+  /** What the attached server offers; listed while it runs (undefined: it has not answered initialize). */
+  offered?: readonly ServerFeature[];
   /** More about the session around the server (the live workspace's watch mode). */
   children?: ReactNode;
 }
@@ -24,7 +27,7 @@ interface LspStatusDetailsProps extends LspActionHandlers {
  * status-bar popover: connection readiness, server-reported work, and the lifecycle action.
  * Long server text wraps anywhere (S49); nothing here estimates what remains.
  */
-export function LspStatusDetails({ language, view, titleId, onStart, onStop, onRetry, children }: LspStatusDetailsProps) {
+export function LspStatusDetails({ language, view, titleId, offered, onStart, onStop, onRetry, children }: LspStatusDetailsProps) {
   const { t, i18n } = useTranslation('lsp');
   const locale: Locale = isLocale(i18n.language) ? i18n.language : 'en';
   const elapsed = (ms: number) => formatElapsed(ms, t, locale);
@@ -132,6 +135,7 @@ export function LspStatusDetails({ language, view, titleId, onStart, onStop, onR
           {work.kind === 'none' && <p data-testid="lsp-progress-none">{t('progress.none')}</p>}
         </section>
       )}
+      {(view.state === 'starting' || view.state === 'ready') && <LspOfferedFeatures features={offered} />}
       {children}
       <LspActionButtons view={view} onStart={onStart} onStop={onStop} onRetry={onRetry} />
     </div>

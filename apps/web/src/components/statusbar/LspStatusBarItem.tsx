@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LanguageId } from '@kandev/protocol';
 import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspStatusDetails } from '../status/LspStatusDetails.js';
+import { useOfferedFeatures } from '../status/LspOfferedFeatures.js';
 import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
 import { LspSummary } from '../status/LspSummary.js';
 import { StatusSurface } from '../status/StatusSurface.js';
@@ -24,6 +25,7 @@ export function LspStatusBarItem({
 }) {
   const { t } = useTranslation('lsp');
   const view = useLspView(connection, language);
+  const offered = useOfferedFeatures(connection);
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -56,6 +58,7 @@ export function LspStatusBarItem({
             language={language}
             view={view}
             titleId={titleId}
+            offered={offered}
             onStart={() => connection.start()}
             onStop={() => connection.stop()}
             onRetry={() => connection.retry()}

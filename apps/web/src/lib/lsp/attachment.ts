@@ -1,11 +1,15 @@
 import {
   CloseCode,
   isRecord,
+  outputLinesOf,
+  offeredServerFeatures,
   parseFrame,
   readyFrameIdentity,
   ReservedCloseCode,
   type LanguageId,
   type ReadyFrame,
+  type ServerOutputLine,
+  type ServerFeature,
   type StatusFrame,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -21,6 +25,8 @@ import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
 import { initializeFailureMessage, type StartingPhase, type StatusMessage } from './status.js';
 import { serverFileUri } from './uris.js';
+import type { PendingAnswer } from './serverMessages.js';
+import type { ServerWindow } from './serverWindow.js';
 
 export interface AttachmentEnv {
   sessionId: string;
@@ -32,6 +38,8 @@ export interface AttachmentEnv {
   debounceMs: number;
   clientInfo: ClientInfo;
   locale: () => string | undefined;
+  /** Toasts, actions and documents for the server's window/* messages; absent, they are declined. */
+  window?: ServerWindow;
 }
 
 /** What an attachment says about the step it is in. */
@@ -51,8 +59,12 @@ export interface AttachmentHost {
   onReleased(attachment: LspAttachment): void;
   onClosed(attachment: LspAttachment, code: number): void;
   onProgress(attachment: LspAttachment): void;
+  /** What the server offers changed: its initialize result arrived, or it (un)registered a capability. */
+  onCapabilities(attachment: LspAttachment): void;
   /** The server crashed and the lease restarts it; a `ready{resumed:true}` follows on this socket. */
   onRestarting(attachment: LspAttachment, info: RestartInfo): void;
+  /** Output lines of the server (log, trace, stderr): the lease's kept ones on ready, then live ones. */
+  onOutput(attachment: LspAttachment, lines: ServerOutputLine[]): void;
 }
 
 export interface RestartInfo {
@@ -75,6 +87,7 @@ export class LspAttachment implements Disposable {
   private readonly semanticRefresh = new Emitter<void>();
   private readonly diagnosticRefresh = new Emitter<void>();
   private readonly inlayHintRefresh = new Emitter<void>();
+  private readonly codeLensRefresh = new Emitter<void>();
   private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
@@ -85,6 +98,8 @@ export class LspAttachment implements Disposable {
   private readonly earlyRegistrations: unknown[] = [];
   private readonly earlyUnregistrations: unknown[] = [];
   private progressTracker: ProgressTracker;
+  /** Questions of this generation's server still on screen: taken away when the generation ends. */
+  private readonly pendingQuestions = new Set<PendingAnswer<unknown>>();
   /** Detail of an install_failed frame, shown if the close that follows is 4003 (S12). */
   installError?: string;
   /** The end of the exited server's stderr (server_exited), shown with the 4006 that follows. */
@@ -107,11 +122,15 @@ export class LspAttachment implements Disposable {
       semanticTokensRefresh: () => this.semanticRefresh.fire(),
       diagnosticRefresh: () => this.diagnosticRefresh.fire(),
       inlayHintRefresh: () => this.inlayHintRefresh.fire(),
+      codeLensRefresh: () => this.codeLensRefresh.fire(),
       applyEdit: async (params) => {
         if (!this.binding || this.disposed) return { applied: false, failureReason: 'the editor is not ready' };
         if (!isRecord(params) || !isRecord(params.edit)) return { applied: false, failureReason: 'the request carries no edit' };
         return this.binding.applyEdit(params as never);
       },
+      showMessageRequest: (params) => (env.window ? this.ask(env.window.showMessageRequest(params)) : Promise.resolve(null)),
+      showDocument: (params) =>
+        env.window && !this.disposed ? this.ask(env.window.showDocument(params, this.workspace)) : Promise.resolve({ success: false }),
     });
     this.rpc = new JsonRpcEndpoint((message) => this.sendFrame(message), {
       onRequest: route,
@@ -132,6 +151,12 @@ export class LspAttachment implements Disposable {
 
   get phase(): AttachmentPhase {
     return this.phaseValue;
+  }
+
+  /** The features the server offers (initialize result and registrations), once it answered initialize. */
+  offeredFeatures(): ServerFeature[] | undefined {
+    const index = this.capabilities;
+    return index && offeredServerFeatures(index.server, index.dynamicRegistrations());
   }
 
   get isOpen(): boolean {
@@ -207,6 +232,9 @@ export class LspAttachment implements Disposable {
       case 'released':
         this.host.onReleased(this);
         return;
+      case 'server_output':
+        this.host.onOutput(this, outputLinesOf(frame.lines));
+        return;
       case 'server_exited':
         this.serverStderr = typeof frame.stderrTail === 'string' && frame.stderrTail !== '' ? frame.stderrTail : undefined;
         return;
@@ -223,6 +251,7 @@ export class LspAttachment implements Disposable {
    * and reopens the documents, as on a reattach.
    */
   private restarting(frame: Extract<StatusFrame, { status: 'restarting' }>): void {
+    for (const pending of [...this.pendingQuestions]) pending.cancel();
     this.store.dispose();
     this.store = new DisposableStore();
     this.capabilities = undefined;
@@ -245,6 +274,7 @@ export class LspAttachment implements Disposable {
     }
     this.workspace = identity.identity;
     this.host.onReadyFrame(this, frame);
+    if (frame.output !== undefined) this.host.onOutput(this, outputLinesOf(frame.output));
     if (frame.resumed === true) this.resume(frame);
     else void this.initialize(this.workspace);
   }
@@ -293,6 +323,8 @@ export class LspAttachment implements Disposable {
     capabilities.register(this.earlyRegistrations.splice(0));
     capabilities.unregister(this.earlyUnregistrations.splice(0));
     this.capabilities = capabilities;
+    this.store.add(capabilities.onDidChange(() => this.host.onCapabilities(this)));
+    this.host.onCapabilities(this);
     const sync = this.store.add(
       new DocumentSync({
         notify: (method, params) => this.rpc.notify(method, params),
@@ -319,6 +351,7 @@ export class LspAttachment implements Disposable {
       onSemanticTokensRefresh: this.semanticRefresh.event,
       onDiagnosticRefresh: this.diagnosticRefresh.event,
       onInlayHintRefresh: this.inlayHintRefresh.event,
+      onCodeLensRefresh: this.codeLensRefresh.event,
       onDocumentSync: this.documentSynced.event,
     };
     try {
@@ -349,14 +382,22 @@ export class LspAttachment implements Disposable {
       }
     } else if (method === '$/progress') {
       if (this.progressTracker.update(params)) this.host.onProgress(this);
-    }
-    // window/logMessage, window/showMessage, telemetry/event: not shown (out of scope)
+    } else if (method === 'window/showMessage') this.env.window?.showMessage(params);
+    // window/logMessage and $/logTrace reach the page as the broker's server_output lines;
+    // telemetry/event is not shown.
+  }
+
+  /** A question on screen until answered or until this generation ends (its request is then answered by the broker). */
+  private ask<T>(pending: PendingAnswer<T>): Promise<T> {
+    this.pendingQuestions.add(pending as PendingAnswer<unknown>);
+    return pending.answer.finally(() => this.pendingQuestions.delete(pending as PendingAnswer<unknown>));
   }
 
   /** Ends this generation: providers, markers and sync go; the socket closes (a detach, not a release). */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const pending of [...this.pendingQuestions]) pending.cancel();
     try {
       this.store.dispose();
     } finally {
@@ -364,6 +405,7 @@ export class LspAttachment implements Disposable {
       this.semanticRefresh.dispose();
       this.diagnosticRefresh.dispose();
       this.inlayHintRefresh.dispose();
+      this.codeLensRefresh.dispose();
       this.documentSynced.dispose();
       try {
         this.socket.close(CloseCode.Normal);

@@ -25,6 +25,21 @@ describe('Monaco TypeScript built-in guards', () => {
     expect(lsp!.provider.provideHover(owned)).toEqual({ contents: [{ value: 'lsp' }] });
   });
 
+  it('the original side of a diff (kandev-diff) stays plain: no built-in answers for it and its built-in markers are held back', () => {
+    const fake = createFakeMonaco();
+    const suppression = new BuiltinSuppression();
+    installBuiltinGuards(fake.languages as never, fake.editor as never, suppression);
+    const calls: string[] = [];
+    fake.languages.registerHoverProvider('typescript', builtinHover(calls));
+    const head = fake.addModel('kandev-diff', '1', '/src/a.ts');
+    const plain = fake.addModel('inmemory', 'model', '/1');
+    expect(fake.registered[0]!.provider.provideHover(head)).toBeNull();
+    expect(fake.registered[0]!.provider.provideHover(plain)).toEqual({ contents: [{ value: 'builtin' }] });
+    expect(calls).toEqual(['/1']);
+    fake.editor.setModelMarkers(head as never, 'typescript', [{ message: 'Cannot find module' }]);
+    expect(fake.editor.getModelMarkers({ resource: head.uri })).toEqual([]);
+  });
+
   it('S15 suppression applies only to the advertised feature on models the connection owns', () => {
     const fake = createFakeMonaco();
     const suppression = new BuiltinSuppression();

@@ -1,6 +1,6 @@
 import { LANGUAGE_DESCRIPTORS, languageForPath, type LanguageId } from '@kandev/protocol';
 import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
-import { parseSessionModelUri, type UriParts } from './uris.js';
+import { DIFF_TEXT_SCHEME, parseSessionModelUri, type UriParts } from './uris.js';
 
 /**
  * Monaco's TypeScript/JavaScript built-ins are suppressed only for the features an active
@@ -60,7 +60,10 @@ export class BuiltinSuppression {
 
   isSuppressed(model: ModelLike | undefined, feature: SuppressibleFeature): boolean {
     // A guard must never break the built-in it wraps: anything unexpected means "not owned".
-    if (!model?.uri || this.claims.size === 0) return false;
+    if (!model?.uri) return false;
+    // The original side of a diff stays plain: Monaco's worker would read HEAD's text as a file of its own.
+    if (model.uri.scheme === DIFF_TEXT_SCHEME) return true;
+    if (this.claims.size === 0) return false;
     const parsed = parseSessionModelUri(model.uri);
     if (!parsed) return false;
     const language = languageForPath(parsed.path);

@@ -1,5 +1,7 @@
 import type {
   CodeActionOptions,
+  CodeLensOptions,
+  DocumentLinkOptions,
   CompletionOptions,
   DiagnosticOptions,
   DocumentOnTypeFormattingOptions,
@@ -43,6 +45,12 @@ export const FEATURES = [
   'declaration',
   'callHierarchy',
   'typeHierarchy',
+  // Reading features (docs/editing.md): lenses, links, colors, smart selection, linked editing
+  'codeLens',
+  'documentLink',
+  'color',
+  'selectionRange',
+  'linkedEditingRange',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -69,6 +77,11 @@ export const FEATURE_METHODS: Record<Feature, string> = {
   declaration: 'textDocument/declaration',
   callHierarchy: 'textDocument/prepareCallHierarchy',
   typeHierarchy: 'textDocument/prepareTypeHierarchy',
+  codeLens: 'textDocument/codeLens',
+  documentLink: 'textDocument/documentLink',
+  color: 'textDocument/documentColor',
+  selectionRange: 'textDocument/selectionRange',
+  linkedEditingRange: 'textDocument/linkedEditingRange',
 };
 
 export interface FeatureOptions {
@@ -94,6 +107,11 @@ export interface FeatureOptions {
   declaration: Record<string, unknown>;
   callHierarchy: Record<string, unknown>;
   typeHierarchy: Record<string, unknown>;
+  codeLens: CodeLensOptions;
+  documentLink: DocumentLinkOptions;
+  color: Record<string, unknown>;
+  selectionRange: Record<string, unknown>;
+  linkedEditingRange: Record<string, unknown>;
 }
 
 /** One source of a feature: the static capability or one dynamic registration. */
@@ -169,6 +187,16 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
         return caps.callHierarchyProvider;
       case 'typeHierarchy':
         return caps.typeHierarchyProvider;
+      case 'codeLens':
+        return caps.codeLensProvider;
+      case 'documentLink':
+        return caps.documentLinkProvider;
+      case 'color':
+        return caps.colorProvider;
+      case 'selectionRange':
+        return caps.selectionRangeProvider;
+      case 'linkedEditingRange':
+        return caps.linkedEditingRangeProvider;
     }
   })() as unknown;
   if (value === true) return {};

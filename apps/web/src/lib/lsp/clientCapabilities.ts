@@ -89,6 +89,8 @@ export function clientCapabilities(): ClientCapabilities {
       executeCommand: { dynamicRegistration: true },
       diagnostics: { refreshSupport: true },
       inlayHint: { refreshSupport: true },
+      // Lenses are asked again for every shown model of the connection (providers/codeLens.ts).
+      codeLens: { refreshSupport: true },
     },
     textDocument: {
       synchronization: { dynamicRegistration: true, didSave: true, willSave: false, willSaveWaitUntil: false },
@@ -159,6 +161,12 @@ export function clientCapabilities(): ClientCapabilities {
       foldingRange: { dynamicRegistration: true, lineFoldingOnly: false, foldingRangeKind: { valueSet: ['comment', 'imports', 'region'] } },
       inlayHint: { dynamicRegistration: true, resolveSupport: { properties: ['tooltip', 'textEdits', 'label.tooltip', 'label.location'] } },
       diagnostic: { dynamicRegistration: true, relatedDocumentSupport: true },
+      // Reading features (docs/editing.md)
+      codeLens: { dynamicRegistration: true },
+      documentLink: { dynamicRegistration: true, tooltipSupport: true },
+      colorProvider: { dynamicRegistration: true },
+      selectionRange: { dynamicRegistration: true },
+      linkedEditingRange: { dynamicRegistration: true },
       publishDiagnostics: {
         relatedInformation: true,
         versionSupport: true,

@@ -4,6 +4,7 @@ import {
   type LanguageId,
   type ProgressSnapshot,
   type ReadyFrame,
+  type ServerFeature,
   type ServerNetwork,
   type WorkspaceIdentity,
 } from '@kandev/protocol';
@@ -16,6 +17,8 @@ import type { ClientInfo } from './initializeParams.js';
 import type { LeaseHints } from './leaseHint.js';
 import type { SocketFactory } from './socket.js';
 import { EMPTY_PROGRESS } from './progress.js';
+import { OutputBuffer } from './outputBuffer.js';
+import type { ServerWindow } from './serverWindow.js';
 import { OFF_STATUS, decideClose, type LspStatus, type StatusMessage } from './status.js';
 
 export interface LspConnectionOptions {
@@ -51,6 +54,8 @@ export interface LspConnectionOptions {
    * failure) until it is signed in again, when a connection stopped that way starts by itself.
    */
   access?: AccessGate;
+  /** Toasts, actions and documents for the server's window/* messages (serverWindow.ts). */
+  serverWindow?: ServerWindow;
 }
 
 /** What an editor's status says while the page is signed out (its copy tells how to sign in again). */
@@ -98,11 +103,19 @@ export class LspConnection implements Disposable {
   private readonly clock: Clock;
   private readonly delays: readonly number[];
   private readonly host: AttachmentHost;
+  /** The server's Output lines (log, trace, stderr) as the lease kept and sent them. */
+  readonly output = new OutputBuffer();
   /** The person pressed Stop: auto-start leaves this (session, language) Off until Start (S02). */
   stoppedByUser = false;
 
   readonly onDidChangeStatus: Event<LspStatus> = this.statusEmitter.event;
   readonly onDidChangeProgress: Event<ProgressSnapshot> = this.progressEmitter.event;
+  private readonly offeredEmitter = new Emitter<void>();
+  /** What the current generation's server offers: undefined until it answered initialize, and once it ends. */
+  private offeredValue: readonly ServerFeature[] | undefined;
+  readonly onDidChangeOffered: Event<void> = this.offeredEmitter.event;
+  /** The same array until it changes (a React external-store snapshot). */
+  getOffered = (): readonly ServerFeature[] | undefined => this.offeredValue;
 
   constructor(private readonly options: LspConnectionOptions) {
     this.sessionId = options.sessionId;
@@ -230,9 +243,11 @@ export class LspConnection implements Disposable {
       debounceMs: this.options.debounceMs ?? 150,
       clientInfo: this.options.clientInfo ?? { name: 'Kandev' },
       locale: this.options.locale ?? (() => undefined),
+      ...(this.options.serverWindow ? { window: this.options.serverWindow } : {}),
     };
     this.current = new LspAttachment(generation, socket, env, this.host);
     this.setProgress(EMPTY_PROGRESS);
+    this.setOffered(undefined);
     this.setStatus(this.reconnectAttempt > 0 ? this.reconnectingStatus(generation) : { state: 'connecting', generation });
   }
 
@@ -264,7 +279,10 @@ export class LspConnection implements Disposable {
         // Reconnected, but to a fresh server (the lease did not survive, e.g. a backend restart
         // while it was still initializing): what follows is a cold start, and the status says so.
         if (frame.resumed !== true) this.reconnectAttempt = 0;
-        if (typeof frame.lease === 'string' && frame.lease) this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
+        if (typeof frame.lease === 'string' && frame.lease) {
+          this.options.leaseHints.set(this.sessionId, this.language, frame.lease);
+          this.output.useLease(frame.lease);
+        }
         if (a.workspace) this.options.onWorkspaceIdentity?.(this.sessionId, a.workspace);
         this.readyNetwork = frame.network === 'off' || frame.network === 'unavailable' ? { generation: a.generation, network: frame.network } : undefined;
       },
@@ -322,6 +340,12 @@ export class LspConnection implements Disposable {
       },
       onProgress: (a) => {
         if (isCurrent(a)) this.setProgress(a.progress());
+      },
+      onOutput: (a, lines) => {
+        if (isCurrent(a)) this.output.merge(lines);
+      },
+      onCapabilities: (a) => {
+        if (isCurrent(a)) this.setOffered(a.offeredFeatures());
       },
       onRestarting: (a, info) => {
         if (!isCurrent(a) || this.stopRequested) return;
@@ -408,6 +432,14 @@ export class LspConnection implements Disposable {
     this.reconnectTimer = undefined;
     attachment?.dispose();
     this.setProgress(EMPTY_PROGRESS);
+    this.setOffered(undefined);
+  }
+
+  private setOffered(features: readonly ServerFeature[] | undefined): void {
+    const same = features?.join() === this.offeredValue?.join();
+    if (same) return;
+    this.offeredValue = features;
+    this.offeredEmitter.fire();
   }
 
   private armIdleIfUnused(): void {
@@ -453,5 +485,7 @@ export class LspConnection implements Disposable {
     this.store.dispose();
     this.statusEmitter.dispose();
     this.progressEmitter.dispose();
+    this.output.dispose();
+    this.offeredEmitter.dispose();
   }
 }

@@ -33,6 +33,8 @@ export interface FeatureContext {
   readonly onDiagnosticRefresh: Event<void>;
   /** Server asked for `workspace/inlayHint/refresh`. */
   readonly onInlayHintRefresh: Event<void>;
+  /** Server asked for `workspace/codeLens/refresh`. */
+  readonly onCodeLensRefresh: Event<void>;
   /** didOpen / didChange / didClose went out for a path. */
   readonly onDocumentSync: Event<{ path: string; kind: 'open' | 'change' | 'close' }>;
 }

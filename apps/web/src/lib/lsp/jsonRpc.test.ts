@@ -98,6 +98,9 @@ describe('server request router', () => {
     semanticTokensRefresh: () => void calls.push('refresh'),
     diagnosticRefresh: () => void calls.push('diagnosticRefresh'),
     inlayHintRefresh: () => void calls.push('inlayHintRefresh'),
+    codeLensRefresh: () => void calls.push('codeLensRefresh'),
+    showMessageRequest: (params) => Promise.resolve((params as { actions: unknown[] }).actions[0]),
+    showDocument: () => Promise.resolve({ success: true }),
     applyEdit: async () => ({ applied: false, failureReason: 'test' }),
   });
 
@@ -127,6 +130,7 @@ describe('server request router', () => {
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 8, result: { applied: false, failureReason: 'test' } }]);
     expect(route('workspace/diagnostic/refresh', undefined)).toBeNull();
     expect(route('workspace/inlayHint/refresh', undefined)).toBeNull();
-    expect(calls.slice(-2)).toEqual(['diagnosticRefresh', 'inlayHintRefresh']);
+    expect(route('workspace/codeLens/refresh', undefined)).toBeNull();
+    expect(calls.slice(-3)).toEqual(['diagnosticRefresh', 'inlayHintRefresh', 'codeLensRefresh']);
   });
 });

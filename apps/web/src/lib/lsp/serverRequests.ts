@@ -9,8 +9,13 @@ export interface ServerRequestHandlers {
   semanticTokensRefresh(): void;
   diagnosticRefresh(): void;
   inlayHintRefresh(): void;
+  codeLensRefresh(): void;
   /** `workspace/applyEdit`: the attached browser applies it (atomically) or says why not. */
   applyEdit(params: unknown): Promise<{ applied: boolean; failureReason?: string }>;
+  /** `window/showMessageRequest`: the action the person chose, or null (serverWindow.ts). */
+  showMessageRequest(params: unknown): Promise<unknown>;
+  /** `window/showDocument`: `{success}` saying whether it is shown now. */
+  showDocument(params: unknown): Promise<{ success: boolean }>;
 }
 
 export const ANSWERED_SERVER_REQUESTS = [
@@ -21,7 +26,10 @@ export const ANSWERED_SERVER_REQUESTS = [
   'workspace/semanticTokens/refresh',
   'workspace/diagnostic/refresh',
   'workspace/inlayHint/refresh',
+  'workspace/codeLens/refresh',
   'workspace/applyEdit',
+  'window/showMessageRequest',
+  'window/showDocument',
 ] as const;
 
 function arrayField(params: unknown, field: string): unknown[] {
@@ -57,8 +65,15 @@ export function createServerRequestRouter(handlers: ServerRequestHandlers): (met
       case 'workspace/inlayHint/refresh':
         handlers.inlayHintRefresh();
         return null;
+      case 'workspace/codeLens/refresh':
+        handlers.codeLensRefresh();
+        return null;
       case 'workspace/applyEdit':
         return handlers.applyEdit(params);
+      case 'window/showMessageRequest':
+        return handlers.showMessageRequest(params);
+      case 'window/showDocument':
+        return handlers.showDocument(params);
       default:
         throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
     }

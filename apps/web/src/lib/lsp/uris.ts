@@ -7,6 +7,12 @@ import { canonicalFileUri, fileUriToPath, pathToFileUri, relativePathInWorkspace
  */
 export const SESSION_MODEL_SCHEME = 'kandev-session';
 
+/**
+ * The read-only left-hand texts of a diff (HEAD, disk): never a session model, never a server's
+ * document, and plain: no built-in language service answers for them either (builtins.ts).
+ */
+export const DIFF_TEXT_SCHEME = 'kandev-diff';
+
 /** Components of a URI as Monaco's Uri.from takes them and Uri exposes them (decoded). */
 export interface UriParts {
   scheme: string;

@@ -16,6 +16,7 @@ function monacoWithOpener() {
       opener = o;
       return { dispose: () => (opener = undefined) };
     },
+    registerLinkOpener: () => ({ dispose: () => undefined }),
     setTheme: (theme: string) => void themes.push(theme),
     defineTheme: (name: string) => void themes.push(`defined:${name}`),
   });

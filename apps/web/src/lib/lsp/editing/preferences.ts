@@ -1,13 +1,14 @@
-import type { LanguageId, UserSettings } from '@kandev/protocol';
+import { editorFeatureOn, type LanguageId, type UserSettings } from '@kandev/protocol';
 
-/** Per-language editing switches from the Editors settings page (all off by default). */
+/** Per-language editing switches from the Editors settings page (all off by default but code lenses, see editorFeatureDefault). */
 export interface EditorPreferences {
   formatOnSave: boolean;
   formatOnType: boolean;
   inlayHints: boolean;
+  codeLens: boolean;
 }
 
-export const DEFAULT_PREFERENCES: EditorPreferences = { formatOnSave: false, formatOnType: false, inlayHints: false };
+export const DEFAULT_PREFERENCES: EditorPreferences = { formatOnSave: false, formatOnType: false, inlayHints: false, codeLens: false };
 
 export function preferencesOf(settings: Pick<UserSettings, 'lsp_editor_features'> | undefined, language: LanguageId): EditorPreferences {
   const entry = settings?.lsp_editor_features?.[language];
@@ -15,5 +16,6 @@ export function preferencesOf(settings: Pick<UserSettings, 'lsp_editor_features'
     formatOnSave: entry?.format_on_save === true,
     formatOnType: entry?.format_on_type === true,
     inlayHints: entry?.inlay_hints === true,
+    codeLens: editorFeatureOn(entry, language, 'code_lens'),
   };
 }

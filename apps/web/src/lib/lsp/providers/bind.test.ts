@@ -25,6 +25,7 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
     onSemanticTokensRefresh: refresh.event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
+    onCodeLensRefresh: new Emitter<void>().event,
     notify: () => undefined,
     onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
@@ -164,7 +165,7 @@ describe('provider binding', () => {
 describe('editing features binding', () => {
   it('editing providers follow static and dynamic capabilities; inlay hints and on-type formatting follow the settings switches', () => {
     const fake = createFakeMonaco();
-    let prefs = { formatOnSave: false, formatOnType: false, inlayHints: false };
+    let prefs = { formatOnSave: false, formatOnType: false, inlayHints: false, codeLens: false };
     const changed = new Emitter<void>();
     const bind = createMonacoFeatureBinder({
       monaco: fake.monaco,
@@ -190,7 +191,7 @@ describe('editing features binding', () => {
         .map((r) => r.kind)
         .sort();
     expect(kinds()).toEqual(['codeAction', 'documentHighlight', 'documentSymbol', 'foldingRange', 'formatting', 'rangeFormatting', 'rename']);
-    prefs = { formatOnSave: false, formatOnType: true, inlayHints: true };
+    prefs = { formatOnSave: false, formatOnType: true, inlayHints: true, codeLens: false };
     changed.fire();
     expect(kinds()).toEqual([
       'codeAction',
@@ -231,7 +232,7 @@ describe('editing features binding', () => {
   it('every editing feature a server registered dynamically is rebuilt from the replayed registrations after a reattach', async () => {
     const fake = createFakeMonaco();
     const editing = new EditingRegistry();
-    const prefs = { formatOnSave: true, formatOnType: true, inlayHints: true };
+    const prefs = { formatOnSave: true, formatOnType: true, inlayHints: true, codeLens: true };
     const bind = createMonacoFeatureBinder({
       monaco: fake.monaco,
       suppression: new BuiltinSuppression(),

@@ -13,6 +13,11 @@ import { registerDocumentSymbolProvider } from './documentSymbols.js';
 import { registerFormattingProvider, registerOnTypeFormattingProvider, registerRangeFormattingProvider } from './formatting.js';
 import { registerDocumentHighlightProvider, registerFoldingRangeProvider } from './highlights.js';
 import { registerInlayHintsProvider } from './inlayHints.js';
+import { registerCodeLensProvider } from './codeLens.js';
+import { registerDocumentLinkProvider } from './documentLinks.js';
+import { registerColorProvider } from './colors.js';
+import { registerSelectionRangeProvider } from './selectionRanges.js';
+import { registerLinkedEditingRangeProvider } from './linkedEditing.js';
 import { PullDiagnostics } from './pullDiagnostics.js';
 import { DiagnosticSet } from './diagnosticSet.js';
 import { registerRenameProvider } from './rename.js';
@@ -81,6 +86,11 @@ const REGISTER: { [F in ProvidedFeature]: (host: ProviderHost, registration: Fea
   declaration: registerDeclarationProvider,
   callHierarchy: registerCallHierarchy,
   typeHierarchy: registerTypeHierarchy,
+  codeLens: registerCodeLensProvider,
+  documentLink: registerDocumentLinkProvider,
+  color: registerColorProvider,
+  selectionRange: registerSelectionRangeProvider,
+  linkedEditingRange: registerLinkedEditingRangeProvider,
 };
 
 /** Registers every advertised registration of every feature; what it returns disposes exactly those. */

@@ -50,6 +50,11 @@ export interface ProviderHost {
     | 'registerImplementationProvider'
     | 'registerTypeDefinitionProvider'
     | 'registerDeclarationProvider'
+    | 'registerCodeLensProvider'
+    | 'registerLinkProvider'
+    | 'registerColorProvider'
+    | 'registerSelectionRangeProvider'
+    | 'registerLinkedEditingRangeProvider'
   >;
   /** Monaco languages of this connection's models, on session-scoped URIs only. */
   readonly selector: Monaco.languages.LanguageSelector;

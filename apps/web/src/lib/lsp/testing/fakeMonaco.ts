@@ -103,6 +103,11 @@ export function createFakeMonaco() {
     registerImplementationProvider: register('implementation'),
     registerTypeDefinitionProvider: register('typeDefinition'),
     registerDeclarationProvider: register('declaration'),
+    registerCodeLensProvider: register('codeLens'),
+    registerLinkProvider: register('documentLink'),
+    registerColorProvider: register('color'),
+    registerSelectionRangeProvider: register('selectionRange'),
+    registerLinkedEditingRangeProvider: register('linkedEditingRange'),
   };
   const commands = new Map<string, Array<(accessor: unknown, ...args: any[]) => unknown>>();
   const editor = {

@@ -22,7 +22,7 @@ export function fakeFeatureContext(options: {
 }) {
   const requests: RecordedRequest[] = [];
   const notifications: Array<{ method: string; params: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read into params
-  const refresh = { semantic: new Emitter<void>(), diagnostic: new Emitter<void>(), inlayHint: new Emitter<void>() };
+  const refresh = { semantic: new Emitter<void>(), diagnostic: new Emitter<void>(), inlayHint: new Emitter<void>(), codeLens: new Emitter<void>() };
   const sync = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   const capabilities = options.capabilities instanceof ServerCapabilityIndex ? options.capabilities : new ServerCapabilityIndex(options.capabilities);
   const context: FeatureContext = {
@@ -45,6 +45,7 @@ export function fakeFeatureContext(options: {
     onSemanticTokensRefresh: refresh.semantic.event,
     onDiagnosticRefresh: refresh.diagnostic.event,
     onInlayHintRefresh: refresh.inlayHint.event,
+    onCodeLensRefresh: refresh.codeLens.event,
     onDocumentSync: sync.event,
   };
   return { context, requests, notifications, refresh, sync };

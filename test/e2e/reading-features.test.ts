@@ -1,0 +1,391 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { UserSettings } from '@kandev/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulateScheme, expectTheme, screenshot, seriousAxeViolations, settled } from '../support/app.js';
+import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { writeFiles } from '../support/files.js';
+import {
+  editorText,
+  hoverRows,
+  openFile,
+  openSession,
+  putSettings,
+  recordSentMethods,
+  runEditorAction,
+  setCaret,
+  startEditorStack,
+  waitForLspState,
+  withEditor,
+} from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+/**
+ * The reading features against the real servers that offer them, in Chromium, in one session on a
+ * git workspace: colors and smart selection from the VS Code CSS server, linked editing and links
+ * from the VS Code HTML server, #include links from clangd, code lenses from gopls (its command
+ * run through workspace/executeCommand) and typescript-language-server (its reference peek), and
+ * the diff against HEAD whose modified side is the file's own document for gopls.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const FILES: Record<string, string> = {
+  'web/style.css': ['.banner {', '  color: #ff0000;', '  background: rgb(0, 0, 255);', '}', ''].join('\n'),
+  'web/index.html': [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<body>',
+    '  <div>',
+    '    <span>hello</span>',
+    '  </div>',
+    '  <a href="https://example.com/docs?page=1">docs</a>',
+    '  <a href="other.html">other</a>',
+    '  <a href="javascript:alert(1)">script</a>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n'),
+  'web/other.html': ['<p>other</p>', ''].join('\n'),
+  'native/main.c': ['#include "util.h"', '', 'int main(void) { return twice(2); }', ''].join('\n'),
+  'native/util.h': ['static inline int twice(int n) { return n * 2; }', ''].join('\n'),
+  'go.mod': ['module example.com/reading', '', 'go 1.19', ''].join('\n'),
+  'gen.go': ['package main', '', '//go:generate touch generated.txt', ''].join('\n'),
+  'main.go': ['package main', '', 'import "fmt"', '', 'func main() {', '\tfmt.Println(double(2))', '}', ''].join('\n'),
+  'util.go': ['package main', '', '// double returns twice n.', 'func double(n int) int {', '\treturn n * 2', '}', ''].join('\n'),
+  'src/shapes.ts': [
+    'export interface Shape {',
+    '  area(): number;',
+    '}',
+    'export class Square implements Shape {',
+    '  area() {',
+    '    return 4;',
+    '  }',
+    '}',
+    'export class Circle implements Shape {',
+    '  area() {',
+    '    return 3;',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'es2022' } }),
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } });
+}
+
+describe.runIf(run)('code lenses, links, colors, smart selection and linked editing from real servers', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let sessionId: string;
+  let workspace: string;
+  let home: string;
+  let sent: string[];
+
+  const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
+  const activeTab = (path: string) => tab(path).and(page.locator('[data-active="true"]'));
+  const editorOf = (path: string) => page.locator(`[data-testid="editor"][data-path="${path}"]`);
+
+  /** The page coordinates of a 1-based position in the shown editor. */
+  async function pointAt(lineNumber: number, column: number): Promise<{ x: number; y: number }> {
+    return withEditor(
+      page,
+      (editor, _m, p: { lineNumber: number; column: number }) => {
+        editor.revealPositionInCenter(p);
+        const at = editor.getScrolledVisiblePosition(p);
+        const box = editor.getDomNode().querySelector('.view-lines').getBoundingClientRect();
+        return { x: box.left + at.left + 2, y: box.top + at.top + at.height / 2 };
+      },
+      { lineNumber, column },
+    );
+  }
+
+  /** Ctrl+click at a position, as a person follows a link in Monaco. */
+  async function followLinkAt(lineNumber: number, column: number): Promise<void> {
+    const { x, y } = await pointAt(lineNumber, column);
+    await page.mouse.move(x, y);
+    await page.keyboard.down('Control');
+    await page.mouse.move(x + 1, y);
+    await page.mouse.click(x + 1, y);
+    await page.keyboard.up('Control');
+  }
+
+  /** The server's links in the shown editor, as Monaco's link detector holds them (line:column of each start). */
+  function detectedLinks(): Promise<string[]> {
+    return withEditor(page, (editor) =>
+      editor
+        .getModel()
+        .getAllDecorations()
+        .filter((d: any) => d.options.description === 'detected-link')
+        .map((d: any) => `${d.range.startLineNumber}:${d.range.startColumn}`),
+    );
+  }
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-home-'));
+    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-')), FILES);
+    git(workspace, 'init', '-q', '-b', 'main');
+    git(workspace, 'add', '-A');
+    git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
+    stack = await startEditorStack();
+    await putSettings(stack, {
+      lsp_auto_start_languages: ['css', 'html', 'cpp', 'go', 'typescript'],
+      lsp_auto_install_languages: ['css', 'html'],
+    });
+    // npm's download cache is shared to spare the registry; the CSS/HTML servers land in the task HOME.
+    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    const created = await stack.createTask({ title: 'Reading features', workspace, env: { HOME: home, npm_config_cache: npmCache } });
+    sessionId = (await stack.startSession(created.id)).id;
+    browser = await launchChromium();
+    context = await newContext(browser.browser);
+    // The external page is served here, never fetched: only that a new tab asked for it matters.
+    await context.route('https://example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>docs</title>' }));
+    page = await context.newPage();
+    sent = recordSentMethods(page);
+    await openSession(page, stack.url, sessionId);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    for (const dir of [workspace, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('VS Code CSS server: one swatch per color (Monaco adds none of its own), the picker rewrites the color in a format the server presents', async () => {
+    await openFile(page, 'web/style.css');
+    await waitForLspState(page, 'css', 'ready', 180_000);
+    const swatches = editorOf('web/style.css').locator('.colorpicker-color-decoration');
+    // Monaco's own hex/rgb decorator may paint before the server is asked; once it is, one swatch per color remains.
+    await expect.poll(() => sent.includes('textDocument/documentColor'), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => swatches.count()).toBe(2);
+
+    await swatches.first().click();
+    const picked = page.locator('.colorpicker-widget .picked-color');
+    await picked.waitFor();
+    // The header reads the server's first presentation; each click takes the next and writes it into the text.
+    expect(await picked.innerText()).toBe('rgb(255, 0, 0)');
+    expect(sent).toContain('textDocument/colorPresentation');
+    const line2 = async () => (await editorText(page)).split('\n')[1];
+    const seen = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      await picked.click();
+      seen.add((await line2())!);
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['  color: #ff0000;', '  color: hsl(0, 100%, 50%);']));
+    await page.keyboard.press('Escape');
+    await withEditor(page, (editor) =>
+      editor.getModel().setValue(
+        editor
+          .getModel()
+          .getValue()
+          .replace(/color: [^;]+;/, 'color: #ff0000;'),
+      ),
+    );
+  });
+
+  it('VS Code CSS server: Expand Selection grows from the word to the declaration the server knows, then to the rule body; Shrink goes back', async () => {
+    await activeTab('web/style.css').waitFor();
+    await setCaret(page, 2, 4);
+    const selected = () => withEditor(page, (editor) => editor.getModel().getValueInRange(editor.getSelection()) as string);
+    await runEditorAction(page, 'editor.action.smartSelect.expand');
+    await expect.poll(selected).toBe('color');
+    await runEditorAction(page, 'editor.action.smartSelect.expand');
+    // Monaco alone knows words and brackets: the declaration is the server's.
+    await expect.poll(selected).toBe('color: #ff0000');
+    expect(sent).toContain('textDocument/selectionRange');
+    await runEditorAction(page, 'editor.action.smartSelect.shrink');
+    await expect.poll(selected).toBe('color');
+  });
+
+  it('VS Code HTML server: renaming an opening tag renames its closing tag (linked editing)', async () => {
+    await openFile(page, 'web/index.html');
+    await waitForLspState(page, 'html', 'ready', 180_000);
+    await setCaret(page, 5, 10);
+    // The pair is shown as linked once the server answered for the caret: typing then edits both.
+    await editorOf('web/index.html').locator('.linked-editing-decoration').nth(1).waitFor({ timeout: 60_000 });
+    expect(sent).toContain('textDocument/linkedEditingRange');
+    await page.keyboard.type('x');
+    await expect.poll(async () => (await editorText(page)).split('\n')[4]).toBe('    <spanx>hello</spanx>');
+    await page.keyboard.press('Control+Z');
+  });
+
+  it('VS Code HTML server: an http(s) link opens in a new tab only when clicked; a workspace link opens its tab; javascript: is no link', async () => {
+    await activeTab('web/index.html').waitFor();
+    await expect.poll(detectedLinks, { timeout: 60_000 }).toEqual(expect.arrayContaining(['7:12', '8:12']));
+    // No link of the page's own making starts at the javascript: href (Monaco finds no URL there either).
+    expect((await detectedLinks()).filter((l) => l.startsWith('9:'))).toEqual([]);
+    expect(context.pages()).toHaveLength(1);
+
+    const popup = context.waitForEvent('page');
+    await followLinkAt(7, 20);
+    const opened = await popup;
+    await opened.waitForURL('https://example.com/docs?page=1');
+    // Opened without a way back to this page.
+    expect(await opened.evaluate(() => window.opener)).toBeNull();
+    await opened.close();
+
+    const url = page.url();
+    let dialogs = 0;
+    page.on('dialog', (d) => void (dialogs++, d.dismiss()));
+    await followLinkAt(9, 14);
+    expect(context.pages()).toHaveLength(1);
+    expect(page.url()).toBe(url);
+    expect(dialogs).toBe(0);
+
+    await followLinkAt(8, 14);
+    await activeTab('web/other.html').waitFor();
+  });
+
+  it('clangd: an #include is a link that opens the included file as a tab', async () => {
+    await openFile(page, 'native/main.c');
+    await waitForLspState(page, 'cpp', 'ready');
+    await expect.poll(detectedLinks, { timeout: 60_000 }).toEqual(['1:10']);
+    expect(sent).toContain('textDocument/documentLink');
+    await followLinkAt(1, 13);
+    await activeTab('native/util.h').waitFor();
+  });
+
+  it('gopls: the go:generate lens shows above its line and runs `gopls.generate` through workspace/executeCommand on the task host', async () => {
+    await openFile(page, 'gen.go');
+    await waitForLspState(page, 'go', 'ready');
+    const lenses = editorOf('gen.go').locator('.codelens-decoration a');
+    await expect.poll(async () => (await lenses.allInnerTexts()).sort(), { timeout: 60_000 }).toEqual(['run go generate', 'run go generate ./...']);
+    // Shown above the directive: the lens zone sits before line 3's text.
+    const lensTop = (await editorOf('gen.go').locator('.codelens-decoration').first().boundingBox())!.y;
+    const { y: lineY } = await pointAt(3, 1);
+    expect(lensTop).toBeLessThan(lineY);
+    expect(existsSync(join(workspace, 'generated.txt'))).toBe(false);
+    await lenses.getByText('run go generate', { exact: true }).click();
+    await expect.poll(() => existsSync(join(workspace, 'generated.txt')), { timeout: 60_000 }).toBe(true);
+    expect(sent).toContain('workspace/executeCommand');
+  });
+
+  it('typescript-language-server: no lenses by default; with the switch on, implementation counts resolve lazily and peek the implementations', async () => {
+    await openFile(page, 'src/shapes.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // Off by default (as in VS Code): no provider, so nothing is asked, while the server answers what the editor asks on its own.
+    await expect.poll(() => sent.includes('textDocument/documentSymbol'), { timeout: 60_000 }).toBe(true);
+    expect(sent).not.toContain('textDocument/codeLens');
+    expect(await editorOf('src/shapes.ts').locator('.codelens-decoration').count()).toBe(0);
+    // The Editors page: Go's lenses on, TypeScript's off until the person turns them on there.
+    const settingsPage = await context.newPage();
+    await settingsPage.goto(`${stack.url}/?locale=en#/settings`);
+    const lensSwitch = (language: string) =>
+      settingsPage.locator(`[data-testid="language-card"][data-language="${language}"] [data-testid="code_lens-toggle"]`);
+    expect(await lensSwitch('go').isChecked()).toBe(true);
+    expect(await lensSwitch('typescript').isChecked()).toBe(false);
+    await lensSwitch('typescript').check();
+    await expect.poll(async () => (await stack.api<UserSettings>('/api/settings')).lsp_editor_features?.typescript).toEqual({ code_lens: true });
+    await settingsPage.close();
+    const lenses = editorOf('src/shapes.ts').locator('.codelens-decoration a');
+    await expect.poll(() => lenses.allInnerTexts(), { timeout: 60_000 }).toContain('2 implementations');
+    expect(sent).toContain('codeLens/resolve');
+    await lenses.filter({ hasText: '2 implementations' }).click();
+    const peek = page.locator('.peekview-widget .ref-tree .monaco-list-row');
+    await expect.poll(() => peek.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('Escape');
+  });
+
+  it('gopls in the diff against HEAD: the modified side gets hover, diagnostics and go to definition; the original side stays plain', async () => {
+    writeFileSync(join(workspace, 'main.go'), FILES['main.go']!.replace('fmt.Println(double(2))', 'var s string = double(2)\n\tfmt.Println(s)'));
+    const change = page.locator('[data-testid="change-row"][data-path="main.go"]');
+    await change.waitFor({ timeout: 60_000 });
+    await change.click();
+    const modified = page.locator('[data-testid="head-diff-editor"] .editor.modified');
+    const original = page.locator('[data-testid="head-diff-editor"] .editor.original');
+    await modified.locator('.view-lines').waitFor();
+    await modified.locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
+    expect(await original.locator('[class*="squiggly-"]').count()).toBe(0);
+
+    const inDiff = (side: 'original' | 'modified', fn: string, arg?: unknown) =>
+      page.evaluate(
+        ({ side, fn, arg }) => {
+          const editor = (window as any).__kandev.monaco.editor
+            .getEditors()
+            .find((e: any) => e.getDomNode()?.closest(`[data-testid="head-diff-editor"] .editor.${side}`));
+          return (0, eval)(`(${fn})`)(editor, arg);
+        },
+        { side, fn, arg },
+      );
+    const hoverOn = async (side: 'original' | 'modified', lineNumber: number, column: number) => {
+      await inDiff(side, '(e, p) => { e.setPosition(p); e.focus(); e.getAction("editor.action.showHover").run(); }', { lineNumber, column });
+    };
+    await hoverOn('modified', 6, 18);
+    await expect.poll(() => hoverRows(page), { timeout: 60_000 }).toEqual([expect.stringMatching(/func double\(n int\) int/)]);
+    await page.keyboard.press('Escape');
+
+    // The original side: the same call asks no server (and Monaco's worker is not asked either: Go has none).
+    // A hover on the modified side after it is the one request that goes out, so the original's would have come first.
+    const before = sent.filter((m) => m === 'textDocument/hover').length;
+    await hoverOn('original', 6, 15);
+    await hoverOn('modified', 6, 18);
+    await expect.poll(() => hoverRows(page), { timeout: 60_000 }).toEqual([expect.stringMatching(/func double\(n int\) int/)]);
+    expect(sent.filter((m) => m === 'textDocument/hover').length).toBe(before + 1);
+    await page.keyboard.press('Escape');
+
+    await inDiff('modified', '(e, p) => { e.setPosition(p); e.focus(); }', { lineNumber: 6, column: 18 });
+    await page.keyboard.press('F12');
+    await activeTab('util.go').waitFor({ timeout: 60_000 });
+  });
+});
+
+describe.runIf(run)('the reading features on screen: lenses and swatches, desktop and tablet, light and dark', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let workspace: string;
+  let home: string;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-screens-home-'));
+    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-screens-')), FILES);
+    stack = await startEditorStack();
+    await putSettings(stack, { lsp_auto_start_languages: ['css', 'go'], lsp_auto_install_languages: ['css'] });
+    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    const created = await stack.createTask({ title: 'Reading features on screen', workspace, env: { HOME: home, npm_config_cache: npmCache } });
+    sessionId = (await stack.startSession(created.id)).id;
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    for (const dir of [workspace, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const viewport of ['desktop', 'tablet'] as Viewport[]) {
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`${viewport} ${scheme}: gopls lenses and CSS swatches have no serious accessibility violation`, async () => {
+        const context = await newContext(browser.browser, viewport);
+        const page = await context.newPage();
+        await emulateScheme(page, scheme);
+        await openSession(page, stack.url, sessionId);
+        await expectTheme(page, scheme);
+        const found: string[] = [];
+        await openFile(page, 'gen.go');
+        await waitForLspState(page, 'go', 'ready');
+        await page.locator('[data-testid="editor"][data-path="gen.go"] .codelens-decoration a').first().waitFor({ timeout: 60_000 });
+        await settled(page);
+        await screenshot(page, `reading-lens-${viewport}-${scheme}`);
+        found.push(...(await seriousAxeViolations(page)).map((v) => `lens: ${v.id} ${v.nodes.join(' | ')}`));
+        await openFile(page, 'web/style.css');
+        await waitForLspState(page, 'css', 'ready', 180_000);
+        await page.locator('[data-testid="editor"][data-path="web/style.css"] .colorpicker-color-decoration').nth(1).waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="editor"][data-path="web/style.css"] .colorpicker-color-decoration').first().click();
+        await page.locator('.colorpicker-widget .picked-color').waitFor();
+        await settled(page);
+        await screenshot(page, `reading-colors-${viewport}-${scheme}`);
+        found.push(...(await seriousAxeViolations(page)).map((v) => `colors: ${v.id} ${v.nodes.join(' | ')}`));
+        await context.close();
+        expect(found).toEqual([]);
+      }, 240_000);
+    }
+  }
+});
