@@ -73,7 +73,7 @@ export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActio
 
   const track = (editor: ActionEditor) => {
     if (typeof editor.createContextKey !== 'function' || typeof editor.addAction !== 'function' || tracked.has(editor)) return;
-    const contextKeys = KINDS.map((kind) => ({ kind, key: editor.createContextKey!(HIERARCHY_CONTEXT_KEYS[kind], false) }));
+    const contextKeys = KINDS.map((kind) => ({ kind, key: editor.createContextKey!<boolean>(HIERARCHY_CONTEXT_KEYS[kind], false) }));
     const update = () => {
       const target = modelTarget(editor);
       for (const { kind, key } of contextKeys)

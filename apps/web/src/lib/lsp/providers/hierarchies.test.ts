@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { toHierarchyLevel, toHierarchyNode, toHierarchyRoots } from './hierarchies.js';
 
 const WS = 'file:///ws';
+/** A server that answers every level with nothing. */
+const none = <R>(): Promise<R> => Promise.resolve([] as R);
 const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 const item = (name: string, uri: string, line: number, data?: unknown) => ({
   name,
-  kind: 12,
+  kind: 12 as const,
   uri,
   range: range(line, 0, 20),
   selectionRange: range(line, 9, 9 + name.length),
@@ -15,11 +17,10 @@ const item = (name: string, uri: string, line: number, data?: unknown) => ({
 
 describe('hierarchy mappers', () => {
   it('prepare answers become roots; malformed items and non-arrays are dropped', () => {
-    const asked: unknown[] = [];
-    const roots = toHierarchyRoots([item('area', `${WS}/a.ts`, 3), { name: 'broken' }, null], WS, async (m, p) => (asked.push([m, p]), []));
+    const roots = toHierarchyRoots([item('area', `${WS}/a.ts`, 3), { name: 'broken' }, null], WS, none);
     expect(roots.map((r) => [r.name, r.symbol.path, r.symbol.range.start, r.sites])).toEqual([['area', 'a.ts', { line: 3, character: 9 }, []]]);
-    expect(toHierarchyRoots(null, WS, async () => [])).toEqual([]);
-    expect(toHierarchyRoots({ name: 'x' }, WS, async () => [])).toEqual([]);
+    expect(toHierarchyRoots(null, WS, none)).toEqual([]);
+    expect(toHierarchyRoots({ name: 'x' }, WS, none)).toEqual([]);
   });
 
   it('incoming calls: the caller, with its call sites in its own file', () => {
@@ -29,7 +30,7 @@ describe('hierarchy mappers', () => {
       [{ from: item('total', `${WS}/sum.ts`, 7), fromRanges: [range(8, 4, 8), range(9, 4, 8), 'bad'] }, { from: null }],
       parent,
       WS,
-      async () => [],
+      none,
     );
     expect(nodes).toHaveLength(1);
     expect(nodes[0]!.name).toBe('total');
@@ -41,7 +42,7 @@ describe('hierarchy mappers', () => {
 
   it('outgoing calls: the callee, with the call sites in the file of the item expanded', () => {
     const parent = item('total', `${WS}/sum.ts`, 7);
-    const [node] = toHierarchyLevel('outgoing', [{ to: item('area', `${WS}/a.ts`, 3), fromRanges: [range(8, 4, 8)] }], parent, WS, async () => []);
+    const [node] = toHierarchyLevel('outgoing', [{ to: item('area', `${WS}/a.ts`, 3), fromRanges: [range(8, 4, 8)] }], parent, WS, none);
     expect(node!.symbol.path).toBe('a.ts');
     expect(node!.sites).toEqual([{ uri: `${WS}/sum.ts`, path: 'sum.ts', range: range(8, 4, 8) }]);
   });
@@ -52,7 +53,7 @@ describe('hierarchy mappers', () => {
       [item('Shape', `${WS}/shape.ts`, 0), item('Base', 'file:///usr/include/base.h', 2)],
       item('Square', `${WS}/sq.ts`, 1),
       WS,
-      async () => [],
+      none,
     );
     expect(nodes.map((n) => [n.name, n.symbol.path, n.sites.length])).toEqual([
       ['Shape', 'shape.ts', 0],

@@ -32,6 +32,7 @@ function context(
     onSemanticTokensRefresh: new Emitter<void>().event,
     onDiagnosticRefresh: new Emitter<void>().event,
     onInlayHintRefresh: new Emitter<void>().event,
+    onCodeLensRefresh: new Emitter<void>().event,
     notify: () => undefined,
     onDocumentSync: new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>().event,
   };
