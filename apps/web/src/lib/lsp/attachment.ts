@@ -16,6 +16,7 @@ import { DocumentSync, type OpenDocumentSource } from './documentSync.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.js';
 import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
 import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
+import { RequestScheduler } from './requestScheduler.js';
 import { ProgressTracker } from './progress.js';
 import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
@@ -293,9 +294,14 @@ export class LspAttachment implements Disposable {
     capabilities.register(this.earlyRegistrations.splice(0));
     capabilities.unregister(this.earlyUnregistrations.splice(0));
     this.capabilities = capabilities;
+    // The person's requests go first: the editor's own work waits while they type or ask.
+    const scheduler = this.store.add(new RequestScheduler({ clock: this.env.clock, send: (method, params, token) => this.rpc.request(method, params, token) }));
     const sync = this.store.add(
       new DocumentSync({
-        notify: (method, params) => this.rpc.notify(method, params),
+        notify: (method, params) => {
+          scheduler.noteNotification(method);
+          this.rpc.notify(method, params);
+        },
         sync: () => capabilities.sync(),
         serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
         clock: this.env.clock,
@@ -310,7 +316,7 @@ export class LspAttachment implements Disposable {
       generation: this.generation,
       capabilities,
       workspace,
-      request: (method, params, token) => this.rpc.request(method, params, token),
+      request: (method, params, token) => scheduler.request(method, params, token),
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
