@@ -21,6 +21,7 @@ import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { LspStatusControl } from '../status/LspStatusControl.js';
 import { useLspAutoStart } from '../status/useLspAutoStart.js';
 import { ProblemsPanel } from '../problems/ProblemsPanel.js';
+import { HierarchyPanel } from '../hierarchy/HierarchyPanel.js';
 import { useProblems } from '../problems/useProblems.js';
 import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { EmptyState, ErrorState, LoadingState } from '../ui/States.js';
@@ -279,6 +280,7 @@ function SessionEditor({ sessionId, initialFile, initialPosition, monaco, scope 
             </EmptyState>
           )
         )}
+        <HierarchyPanel workspace={workspace} />
         <ProblemsPanel
           view={problems}
           open={problemsOpen}

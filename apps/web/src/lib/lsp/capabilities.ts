@@ -37,6 +37,12 @@ export const FEATURES = [
   'foldingRange',
   'inlayHint',
   'diagnostic',
+  // Navigation and hierarchies (docs/editing.md)
+  'implementation',
+  'typeDefinition',
+  'declaration',
+  'callHierarchy',
+  'typeHierarchy',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -58,6 +64,11 @@ export const FEATURE_METHODS: Record<Feature, string> = {
   foldingRange: 'textDocument/foldingRange',
   inlayHint: 'textDocument/inlayHint',
   diagnostic: 'textDocument/diagnostic',
+  implementation: 'textDocument/implementation',
+  typeDefinition: 'textDocument/typeDefinition',
+  declaration: 'textDocument/declaration',
+  callHierarchy: 'textDocument/prepareCallHierarchy',
+  typeHierarchy: 'textDocument/prepareTypeHierarchy',
 };
 
 export interface FeatureOptions {
@@ -78,6 +89,11 @@ export interface FeatureOptions {
   foldingRange: Record<string, unknown>;
   inlayHint: InlayHintOptions;
   diagnostic: DiagnosticOptions;
+  implementation: Record<string, unknown>;
+  typeDefinition: Record<string, unknown>;
+  declaration: Record<string, unknown>;
+  callHierarchy: Record<string, unknown>;
+  typeHierarchy: Record<string, unknown>;
 }
 
 /** One source of a feature: the static capability or one dynamic registration. */
@@ -143,6 +159,16 @@ function staticOptions(feature: Feature, caps: ServerCapabilities): Record<strin
         return caps.inlayHintProvider;
       case 'diagnostic':
         return caps.diagnosticProvider;
+      case 'implementation':
+        return caps.implementationProvider;
+      case 'typeDefinition':
+        return caps.typeDefinitionProvider;
+      case 'declaration':
+        return caps.declarationProvider;
+      case 'callHierarchy':
+        return caps.callHierarchyProvider;
+      case 'typeHierarchy':
+        return caps.typeHierarchyProvider;
     }
   })() as unknown;
   if (value === true) return {};

@@ -121,6 +121,12 @@ export function clientCapabilities(): ClientCapabilities {
       },
       definition: { dynamicRegistration: true, linkSupport: true },
       references: { dynamicRegistration: true },
+      // Go to / Peek Implementations, Type Definition and Declaration, and the hierarchy panel (docs/editing.md).
+      implementation: { dynamicRegistration: true, linkSupport: true },
+      typeDefinition: { dynamicRegistration: true, linkSupport: true },
+      declaration: { dynamicRegistration: true, linkSupport: true },
+      callHierarchy: { dynamicRegistration: true },
+      typeHierarchy: { dynamicRegistration: true },
       semanticTokens: {
         dynamicRegistration: true,
         requests: { full: { delta: true }, range: true },

@@ -3,6 +3,7 @@ import type { Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { Emitter, toDisposable, type Disposable, type Event } from '@kandev/kit';
 import type { CancellationLike } from '../jsonRpc.js';
 import { EditConfirmations } from './confirmations.js';
+import { HierarchyRequests, type HierarchySource } from './hierarchy.js';
 import type { FileOperationParticipant } from './fileOperations.js';
 import type { ApplyEditResult } from '../edits/applyResult.js';
 
@@ -99,4 +100,7 @@ export class EditingRegistry {
   readonly fileOperations = new KeyedSources<FileOperationParticipant>();
   /** Edits waiting for the person to confirm their annotated changes (`needsConfirmation`). */
   readonly confirmations = new EditConfirmations();
+  /** Call and type hierarchy sources (the hierarchy panel), and the editor's requests to show one. */
+  readonly hierarchies = new KeyedSources<HierarchySource>();
+  readonly hierarchyRequests = new HierarchyRequests();
 }

@@ -28,6 +28,8 @@ import { registerHoverProvider } from './hover.js';
 import { registerDefinitionProvider, registerReferenceProvider } from './locations.js';
 import { registerSemanticTokensProvider } from './semanticTokens.js';
 import { registerSignatureHelpProvider } from './signatureHelp.js';
+import { registerDeclarationProvider, registerImplementationProvider, registerTypeDefinitionProvider } from './navigation.js';
+import { registerCallHierarchy, registerTypeHierarchy } from './hierarchies.js';
 import { SETTLE_MS, SettledRequests, settlePrefix } from '../settle.js';
 import type { QuickSuggestPacing } from '../../monaco/quickSuggestPacing.js';
 
@@ -74,6 +76,11 @@ const REGISTER: { [F in ProvidedFeature]: (host: ProviderHost, registration: Fea
   documentHighlight: registerDocumentHighlightProvider,
   foldingRange: registerFoldingRangeProvider,
   inlayHint: registerInlayHintsProvider,
+  implementation: registerImplementationProvider,
+  typeDefinition: registerTypeDefinitionProvider,
+  declaration: registerDeclarationProvider,
+  callHierarchy: registerCallHierarchy,
+  typeHierarchy: registerTypeHierarchy,
 };
 
 /** Registers every advertised registration of every feature; what it returns disposes exactly those. */

@@ -47,6 +47,9 @@ export interface ProviderHost {
     | 'registerDocumentHighlightProvider'
     | 'registerFoldingRangeProvider'
     | 'registerInlayHintsProvider'
+    | 'registerImplementationProvider'
+    | 'registerTypeDefinitionProvider'
+    | 'registerDeclarationProvider'
   >;
   /** Monaco languages of this connection's models, on session-scoped URIs only. */
   readonly selector: Monaco.languages.LanguageSelector;

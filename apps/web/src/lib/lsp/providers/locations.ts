@@ -42,7 +42,8 @@ export function toMonacoLocations(result: LocationResult, toModelUri: (fileUri: 
   return out;
 }
 
-async function requestLocations(
+/** A location request at a position, its targets preloaded, as Monaco links (null when it failed). */
+export async function requestLocations(
   host: ProviderHost,
   method: string,
   params: Record<string, unknown>,

@@ -100,6 +100,9 @@ export function createFakeMonaco() {
     registerDocumentHighlightProvider: register('documentHighlight'),
     registerFoldingRangeProvider: register('foldingRange'),
     registerInlayHintsProvider: register('inlayHint'),
+    registerImplementationProvider: register('implementation'),
+    registerTypeDefinitionProvider: register('typeDefinition'),
+    registerDeclarationProvider: register('declaration'),
   };
   const commands = new Map<string, Array<(accessor: unknown, ...args: any[]) => unknown>>();
   const editor = {
