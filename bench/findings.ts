@@ -4,8 +4,9 @@
  * demo switched on (auto-install on).
  *
  * - first use: the servers are installed into the task's HOME on the way (npm, from its cache);
- * - cold: a new session on a fresh task host, so every server launches and initializes;
- * - warm: the same file closed and opened again while its server runs (document reopened only).
+ * - cold: a new session on a fresh task host, the file opened first, so its server launches and initializes;
+ * - warm: the same file closed and opened again while its server runs (document reopened only);
+ * - stdio: the same server alone, from spawn to its first diagnostic for the file (findingsStdio.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,8 @@ import type { Page } from 'playwright-core';
 import { launchChromium, newContext } from '../test/support/browser.js';
 import { openFile, openSession, putSettings } from '../test/support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
+import type { LanguageId } from '@kandev/protocol';
+import { stdioFirstFinding } from './findingsStdio.js';
 
 /** The demo's file with a finding, per language (demo/workspace/README.md lists them). */
 export const DEMO_FINDINGS: ReadonlyArray<{ language: string; file: string }> = [
@@ -32,7 +35,8 @@ export const DEMO_FINDINGS: ReadonlyArray<{ language: string; file: string }> = 
   { language: 'prisma', file: 'prisma/schema.prisma' },
 ];
 const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma'];
-const FINDING_TIMEOUT_MS = 240_000;
+/** A finding that has not shown by then is reported missing ('-'), so one broken server cannot hold the bench for long. */
+const FINDING_TIMEOUT_MS = 60_000;
 
 export interface FindingRow {
   language: string;
@@ -40,6 +44,8 @@ export interface FindingRow {
   firstUseMs: number | undefined;
   coldMs: number[];
   warmMs: number[];
+  /** The same server alone over stdio: spawn to its first diagnostic for the file. */
+  stdioMs: number[];
 }
 
 /** Opens `file` from the tree and waits for its Problems entry; ms, or undefined when none came. */
@@ -69,25 +75,45 @@ async function closeTab(page: Page, file: string): Promise<void> {
   await page.locator(`[data-testid="editor-tab"][data-path="${file}"]`).waitFor({ state: 'detached' });
 }
 
-/** One session: every demo file opened in turn (cold or first use), then each closed and reopened (warm). */
-async function oneSession(stack: RunningStack, env: Record<string, string>): Promise<{ cold: Array<number | undefined>; warm: Array<number | undefined> }> {
+/** First use: one session with a fresh HOME, every demo file opened in turn (servers installed on the way). */
+async function firstUseSession(
+  stack: RunningStack,
+  env: Record<string, string>,
+  onFile: (file: string, ms: number | undefined) => void,
+): Promise<Array<number | undefined>> {
+  const task = await stack.createTask({ title: 'bench findings first use', workspace: copyDemoWorkspace(), env });
+  const sessionId = (await stack.startSession(task.id)).id;
+  const browser = await launchChromium();
+  try {
+    const page = await (await newContext(browser.browser)).newPage();
+    await openSession(page, stack.url, sessionId);
+    const times: Array<number | undefined> = [];
+    for (const { file } of DEMO_FINDINGS) {
+      times.push(await timeToFinding(page, file));
+      onFile(file, times[times.length - 1]);
+    }
+    return times;
+  } finally {
+    await browser.close();
+    await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
+  }
+}
+
+/** Cold and warm for one file: a new session (its task host and every server launched fresh), the file opened first, then closed and reopened. */
+async function coldSession(stack: RunningStack, env: Record<string, string>, file: string): Promise<{ cold: number | undefined; warm: number | undefined }> {
   const task = await stack.createTask({ title: 'bench findings', workspace: copyDemoWorkspace(), env });
   const sessionId = (await stack.startSession(task.id)).id;
   const browser = await launchChromium();
   try {
     const page = await (await newContext(browser.browser)).newPage();
     await openSession(page, stack.url, sessionId);
-    const cold: Array<number | undefined> = [];
-    for (const { file } of DEMO_FINDINGS) cold.push(await timeToFinding(page, file));
-    const warm: Array<number | undefined> = [];
-    for (const { file } of DEMO_FINDINGS) {
-      await closeTab(page, file);
-      warm.push(await timeToFinding(page, file));
-    }
-    await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
-    return { cold, warm };
+    const cold = await timeToFinding(page, file);
+    if (cold === undefined) return { cold, warm: undefined };
+    await closeTab(page, file);
+    return { cold, warm: await timeToFinding(page, file) };
   } finally {
     await browser.close();
+    await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
   }
 }
 
@@ -102,17 +128,34 @@ export async function wholeDemoOn(stack: RunningStack): Promise<{ env: Record<st
   return { env: { HOME: home, npm_config_cache: npmCache }, dispose: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-export async function findingTimes(stack: RunningStack, rounds: number): Promise<FindingRow[]> {
+/**
+ * Every row as it is measured (`onRow`): first use for every file in one session, then per language
+ * `rounds` cold sessions (the file opened first in a new session) with their warm reopen, beside the
+ * same server alone over stdio from spawn, alternately.
+ */
+export async function findingTimes(
+  stack: RunningStack,
+  rounds: number,
+  onRow: (row: FindingRow) => void = () => undefined,
+  languages = DEMO_FINDINGS,
+): Promise<FindingRow[]> {
   const { env, dispose } = await wholeDemoOn(stack);
   try {
-    const first = await oneSession(stack, env);
-    const rows: FindingRow[] = DEMO_FINDINGS.map((d, i) => ({ ...d, firstUseMs: first.cold[i], coldMs: [], warmMs: [] }));
-    const keep = (list: number[], value: number | undefined) => value !== undefined && list.push(value);
-    first.warm.forEach((ms, i) => keep(rows[i]!.warmMs, ms));
-    for (let round = 0; round < rounds; round++) {
-      const { cold, warm } = await oneSession(stack, env);
-      cold.forEach((ms, i) => keep(rows[i]!.coldMs, ms));
-      warm.forEach((ms, i) => keep(rows[i]!.warmMs, ms));
+    const firstUse = new Map<string, number | undefined>();
+    await firstUseSession(stack, env, (file, ms) => firstUse.set(file, ms));
+    const rows: FindingRow[] = [];
+    const demo = copyDemoWorkspace();
+    for (const { language, file } of languages) {
+      const row: FindingRow = { language, file, firstUseMs: firstUse.get(file), coldMs: [], warmMs: [], stdioMs: [] };
+      for (let round = 0; round < rounds; round++) {
+        const { cold, warm } = await coldSession(stack, env, file);
+        if (cold !== undefined) row.coldMs.push(cold);
+        if (warm !== undefined) row.warmMs.push(warm);
+        const stdio = await stdioFirstFinding(language as LanguageId, demo, file);
+        if (stdio !== undefined) row.stdioMs.push(stdio);
+      }
+      rows.push(row);
+      onRow(row);
     }
     return rows;
   } finally {

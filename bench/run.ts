@@ -33,8 +33,8 @@
  * Results: bench/results/<time>.json and .md, the latest table also as bench/results/latest.md,
  * and the profile in bench/results/NOTES.md.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, repoRoot, webDist } from '../test/support/build.js';
 import { copyDemoWorkspace, startStack, taskPath } from '../test/support/stack.js';
@@ -42,13 +42,14 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
-import { findingTimes, medianOf, wholeDemoOn } from './findings.js';
+import { findingTimes, medianOf, wholeDemoOn, type FindingRow } from './findings.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
 import { restartBench } from './restart.js';
 import { mcpBench } from './mcp.js';
-import { table, type LatencySummary } from './stats.js';
+import { median, table, type LatencySummary } from './stats.js';
+import { afterReadyBench, type AfterReadyRow } from './typingAfterReady.js';
 import {
   concurrentLeases,
   directStdio,
@@ -72,12 +73,14 @@ const sections = new Set(
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
-/** Parts of the typing section to run (default all): typing, heap, idle, quickopen. */
-const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,heap,idle,quickopen').split(','));
+/** Parts of the typing section to run (default all): typing, afterready, heap, idle, quickopen. */
+const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,afterready,heap,idle,quickopen').split(','));
 const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
+/** Alternating runs of the relay's peer comparison; each figure is their median. */
+const RELAY_RUNS = Number(process.env.BENCH_RELAY_RUNS ?? 3);
 
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length };
 const report: string[] = [];
@@ -85,6 +88,22 @@ const out = (title: string, body: string) => {
   console.log(`\n${title}\n\n${body}`);
   report.push(`### ${title}\n\n\`\`\`\n${body}\n\`\`\``);
 };
+/** The machine's load average (1, 5, 15 min), printed beside every figure a shared machine moves. */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+const PREVIOUS_HEADING = '## The previous result';
+
+/** The new report, and below it the previous latest.md's own report (not what that one kept of its predecessor). */
+function withPrevious(markdown: string, latest: string): string {
+  if (!existsSync(latest)) return markdown;
+  const previous = readFileSync(latest, 'utf8').split(PREVIOUS_HEADING)[0]!.trim().replace(/^# /, '### ');
+  return `${markdown}\n${PREVIOUS_HEADING}, beside the new one\n\n${previous.replace(/^### (?!npm run bench,)/gm, '#### ')}\n`;
+}
+
 const fixed = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 function pathRows(paths: Array<[string, PathResult]>): string {
@@ -98,24 +117,68 @@ function pathRows(paths: Array<[string, PathResult]>): string {
   return table(headers, rows);
 }
 
+/** A path's figures over several runs: per size the median p50 / p95 / p99, and the median rates. */
+function medianPath(runs: PathResult[]): PathResult {
+  const echo: PathResult['echo'] = {};
+  for (const size of ECHO_SIZES) {
+    const of = (pick: (s: LatencySummary) => number) => median(runs.map((r) => pick(r.echo[size.label]!)));
+    echo[size.label] = { ...runs[0]!.echo[size.label]!, p50: of((s) => s.p50), p95: of((s) => s.p95), p99: of((s) => s.p99), mean: of((s) => s.mean) };
+  }
+  return {
+    echo,
+    flood: { messagesPerSecond: median(runs.map((r) => r.flood.messagesPerSecond)), mibPerSecond: median(runs.map((r) => r.flood.mibPerSecond)) },
+  };
+}
+
+/** The product's p50 over the floor's per size, and its notification rate as a share of the floor's: each run's own, then their median. */
+function floorRatios(runs: Array<Record<string, PathResult>>, product: string, floor: string): string {
+  const row = ECHO_SIZES.map((size) => fixed(median(runs.map((r) => r[product]!.echo[size.label]!.p50 / r[floor]!.echo[size.label]!.p50)), 2) + 'x');
+  const notifications = fixed(median(runs.map((r) => r[product]!.flood.messagesPerSecond / r[floor]!.flood.messagesPerSecond)), 2) + 'x';
+  return table([...ECHO_SIZES.map((s) => `${s.label} p50`), 'notifications/s'], [[...row, notifications]]);
+}
+
 async function transport(dir: string, peersOnly = false): Promise<void> {
   const bin = join(dir, 'bin');
   const shim = installEchoServer(bin);
-  const paths: Array<[string, PathResult]> = [];
-  paths.push(['direct stdio', await directStdio(shim)]);
-  paths.push(['1-hop proxy, JSON parse + re-encode', await oneHopProxy(shim, 'json')]);
-  paths.push(['1-hop proxy, raw reframing', await oneHopProxy(shim, 'raw')]);
-  paths.push(["2 raw hops (the product's hop count)", await twoHopProxy(shim)]);
-
   const stack = await startStack({ KANDEV_LSP_MAX_CONNECTIONS: '32' });
   try {
     const task = await stack.createTask({ title: 'bench', workspace: copyDemoWorkspace(), env: { PATH: taskPath(bin) } });
     const { peer } = await openProduct(stack, (await stack.startSession(task.id)).id);
     await peer.initialize();
-    paths.push(['Kandev: browser WS -> backend -> agentctl -> stdio', await measurePath(peer)]);
+    const PRODUCT = 'Kandev: browser WS -> backend -> agentctl -> stdio';
+    const measures: Array<[string, () => Promise<PathResult>]> = [
+      ['direct stdio', () => directStdio(shim)],
+      ['1-hop proxy, JSON parse + re-encode', () => oneHopProxy(shim, 'json')],
+      ['1-hop proxy, raw reframing', () => oneHopProxy(shim, 'raw')],
+      ["2 raw hops (the product's hop count)", () => twoHopProxy(shim)],
+      [PRODUCT, () => measurePath(peer)],
+    ];
+    // Every path RELAY_RUNS times, alternating (the order rotates each run), so the machine's load
+    // falls on all of them alike; each figure is the median of the runs, each ratio the median of
+    // each run's own ratio.
+    const runs: Array<Record<string, PathResult>> = [];
+    const loads: string[] = [];
+    for (let run = 0; run < RELAY_RUNS; run++) {
+      const results: Record<string, PathResult> = {};
+      const before = loadAverage();
+      for (let k = 0; k < measures.length; k++) {
+        const [name, measure] = measures[(k + run) % measures.length]!;
+        results[name] = await measure();
+      }
+      runs.push(Object.fromEntries(measures.map(([name]) => [name, results[name]!])));
+      loads.push(`${before} -> ${loadAverage()}`);
+      console.log(`relay run ${run + 1} of ${RELAY_RUNS} done (load ${loads[loads.length - 1]})`);
+    }
     await peer.close();
-    out(`round trip of bench/echo (ms) and a flood of ${FLOOD.count} x ${FLOOD.size} B notifications`, pathRows(paths));
+    const paths: Array<[string, PathResult]> = measures.map(([name]) => [name, medianPath(runs.map((r) => r[name]!))]);
+    out(
+      `round trip of bench/echo (ms) and a flood of ${FLOOD.count} x ${FLOOD.size} B notifications: median of ${RELAY_RUNS} alternating runs (load average per run: ${loads.join('; ')})`,
+      pathRows(paths),
+    );
+    out(`the product beside two raw hops, each run's own ratio (median of ${RELAY_RUNS})`, floorRatios(runs, PRODUCT, "2 raw hops (the product's hop count)"));
     results.transport = Object.fromEntries(paths);
+    results.transportRuns = runs;
+    results.transportLoad = loads;
     if (peersOnly) return;
 
     const fake = await startTimes(stack, task.id, 'kotlin', REATTACH_ROUNDS);
@@ -231,13 +294,25 @@ async function findings(): Promise<void> {
   // code as the production bundle plus test hooks, and it spares a second web build per run.
   const stack = await startStack();
   try {
-    const rows = await findingTimes(stack, FINDING_ROUNDS);
+    const headers = ['language', 'file', 'first use (install)', 'cold', 'stdio from spawn', 'cold / stdio', 'warm'];
+    const cells = (r: FindingRow) => {
+      const cold = medianOf(r.coldMs);
+      const stdio = medianOf(r.stdioMs);
+      return [
+        r.language,
+        r.file,
+        fixed(r.firstUseMs, 0),
+        fixed(cold, 0),
+        fixed(stdio, 0),
+        cold && stdio ? fixed(cold / stdio, 2) : '-',
+        fixed(medianOf(r.warmMs), 0),
+      ];
+    };
+    console.log(`\nfindings, each row as it is measured (load ${loadAverage()}):\n${headers.join(' | ')}`);
+    const rows = await findingTimes(stack, FINDING_ROUNDS, (row) => console.log(cells(row).join(' | ')));
     out(
-      `time from opening each demo file to its first finding in Problems (ms; cold and warm: median of ${FINDING_ROUNDS} sessions, warm also of the first)`,
-      table(
-        ['language', 'file', 'first use (install)', 'cold', 'warm'],
-        rows.map((r) => [r.language, r.file, fixed(r.firstUseMs, 0), fixed(medianOf(r.coldMs), 0), fixed(medianOf(r.warmMs), 0)]),
-      ),
+      `click to first finding in Problems (ms; cold: a new session, the file opened first, median of ${FINDING_ROUNDS}; beside the same server alone over stdio from spawn; warm: the file reopened; load ${loadAverage()})`,
+      table(headers, rows.map(cells)),
     );
     results.findings = rows;
   } finally {
@@ -295,6 +370,29 @@ async function typing(): Promise<void> {
         ),
       );
       results.typing = rows;
+    }
+    if (TYPING_PARTS.has('afterready')) {
+      // A fresh session per row: its server's first work after the file opens is what this case is about.
+      const headers = ['lines', 'typed', 'browser ms', 'stdio ms', 'ratio', '$/cancelRequest', 'requests from Ready to the list'];
+      const cells = (r: AfterReadyRow) => [
+        String(r.lines),
+        r.waitMs ? `${r.waitMs / 1000} s after Ready` : 'at once after Ready',
+        fixed(r.browserMs, 0),
+        fixed(r.stdioMs, 0),
+        fixed(r.browserMs / r.stdioMs, 2),
+        String(r.cancels),
+        Object.entries(r.methods)
+          .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
+          .join(', '),
+      ];
+      console.log(`\nafter Ready, each row as it is measured (load ${loadAverage()}):\n${headers.join(' | ')}`);
+      const task = await stack.createTask({ title: 'bench after ready', workspace });
+      const rows = await afterReadyBench(stack, task.id, workspace, (row) => console.log(cells(row).join(' | ')));
+      out(
+        `the first keystrokes after a big file opens: \`export const z = v1.\` typed 3 s after Ready and at once, in a fresh session; trigger to visible suggestions (ms) beside the same server over stdio after the same wait and edits (load ${loadAverage()})`,
+        table(headers, rows.map(cells)),
+      );
+      results.typingAfterReady = rows;
     }
     if (TYPING_PARTS.has('heap')) {
       const heap = await heapBench(stack, sessionId, 40_000);
@@ -400,7 +498,7 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, `${stamp}.json`), JSON.stringify(results, null, 2));
   const markdown = [`# npm run bench, ${results.at as string}`, '', `Node ${process.version}, ${String(results.cpus)} CPUs.`, '', ...report, ''].join('\n');
   writeFileSync(join(outDir, `${stamp}.md`), markdown);
-  writeFileSync(join(outDir, 'latest.md'), markdown);
+  writeFileSync(join(outDir, 'latest.md'), withPrevious(markdown, join(outDir, 'latest.md')));
   console.log(`\nresults: bench/results/${stamp}.json, bench/results/${stamp}.md`);
 }
 

@@ -23,3 +23,10 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i]).length)));
   return cells.map((r) => r.map((c, i) => String(c).padEnd(widths[i] as number)).join('  ')).join('\n');
 }
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

@@ -28,10 +28,10 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
-const EDIT = 'export const z = v1';
-const TRIGGER = '.';
+export const EDIT = 'export const z = v1';
+export const TRIGGER = '.';
 
-function bigTs(lines: number): string {
+export function bigTs(lines: number): string {
   return Array.from({ length: lines }, (_, i) => `export const v${i}: number = ${i};`).join('\n') + '\n';
 }
 
@@ -75,6 +75,38 @@ async function settle(page: Page, requests: { total(): number }, quietMs = 3_000
   }
 }
 
+/**
+ * Arms the page's own timer: from the first keydown and from the trigger's keydown to the first frame
+ * painted with a suggestion row shown (read back from `window.__typingTimes`).
+ */
+export async function timeSuggestList(page: Page): Promise<void> {
+  // Timed in the page, on its own clock: from the trigger's keydown to the first frame painted with
+  // a suggestion row shown (Playwright's own polling would add tens of milliseconds to both ends).
+  // A string: the bench runs under tsx, whose named-function helper does not exist in the page.
+  await page.evaluate(`(() => {
+    const times = (window.__typingTimes = { firstKey: undefined, trigger: undefined, list: undefined });
+    function onKey(e) {
+      times.firstKey ??= performance.now();
+      if (e.key === ${JSON.stringify(TRIGGER)}) times.trigger = performance.now();
+    }
+    document.addEventListener('keydown', onKey, true);
+    const observer = new MutationObserver(() => {
+      if (times.trigger === undefined || times.list !== undefined) return;
+      // Drawn rows, not the widget's "visible" class: Monaco adds that class 100 ms after it shows
+      // the list (a marker for its own listeners), which would add 100 ms to every row here.
+      const rows = [...document.querySelectorAll('.suggest-widget .monaco-list-row')];
+      if (!rows.some((row) => row.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))) return;
+      times.list = -1;
+      requestAnimationFrame(() => {
+        times.list = performance.now();
+        observer.disconnect();
+        document.removeEventListener('keydown', onKey, true);
+      });
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+  })()`);
+}
+
 export interface TypingRow {
   lines: number;
   /** The session's first completion (the server builds its completion caches then) or a later one. */
@@ -107,31 +139,7 @@ async function browserTyping(page: Page, requests: ReturnType<typeof countReques
     editor.setPosition({ lineNumber: last, column: model.getLineMaxColumn(last) });
     editor.focus();
   });
-  // Timed in the page, on its own clock: from the trigger's keydown to the first frame painted with
-  // a suggestion row shown (Playwright's own polling would add tens of milliseconds to both ends).
-  // A string: the bench runs under tsx, whose named-function helper does not exist in the page.
-  await page.evaluate(`(() => {
-    const times = (window.__typingTimes = { firstKey: undefined, trigger: undefined, list: undefined });
-    function onKey(e) {
-      times.firstKey ??= performance.now();
-      if (e.key === ${JSON.stringify(TRIGGER)}) times.trigger = performance.now();
-    }
-    document.addEventListener('keydown', onKey, true);
-    const observer = new MutationObserver(() => {
-      if (times.trigger === undefined || times.list !== undefined) return;
-      // Drawn rows, not the widget's "visible" class: Monaco adds that class 100 ms after it shows
-      // the list (a marker for its own listeners), which would add 100 ms to every row here.
-      const rows = [...document.querySelectorAll('.suggest-widget .monaco-list-row')];
-      if (!rows.some((row) => row.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))) return;
-      times.list = -1;
-      requestAnimationFrame(() => {
-        times.list = performance.now();
-        observer.disconnect();
-        document.removeEventListener('keydown', onKey, true);
-      });
-    });
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
-  })()`);
+  await timeSuggestList(page);
   const before = requests.total();
   await page.keyboard.type(EDIT, { delay: 40 });
   await page.keyboard.type(TRIGGER);

@@ -10,6 +10,9 @@ export class StdioLspClient {
   private nextId = 1;
   private waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
 
+  /** Answers the server's own requests (workspace/configuration, ...); unset, they stay unanswered. */
+  onServerRequest?: (method: string, params: any) => unknown;
+
   constructor(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
     this.child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const decoder = new LspFrameDecoder();
@@ -20,6 +23,8 @@ export class StdioLspClient {
 
   private onMessage(message: Message): void {
     this.received.push(message);
+    if (this.onServerRequest && typeof message.method === 'string' && message.id !== undefined)
+      this.send({ id: message.id, result: this.onServerRequest(message.method, message.params) ?? null });
     this.waiters = this.waiters.filter((w) => {
       if (!w.match(message)) return true;
       w.resolve(message);

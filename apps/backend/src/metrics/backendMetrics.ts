@@ -1,5 +1,6 @@
 import { BadInputCloseCode, CloseCode, PeerCloseCode, ReservedCloseCode } from '@kandev/protocol';
 import { Counter, Histogram, Registry } from 'prom-client';
+import { BatchedHistogram } from './batchedHistogram.js';
 import { scrapedGauge } from './scraped.js';
 
 /** Close codes that get their own label value; anything else a peer sends is "other". */
@@ -62,13 +63,14 @@ export function createBackendMetrics(sources: MetricSources): BackendMetrics {
     labelNames: ['code'] as const,
     registers: [registry],
   });
-  const relay = new Histogram({
-    name: 'kandev_lsp_relay_added_seconds',
-    help: 'Time an LSP frame spends in the backend between its two hops (parse, lease broker, hand-off to the other socket), by direction.',
-    labelNames: ['direction'] as const,
-    buckets: RELAY_BUCKETS,
-    registers: [registry],
-  });
+  // Recorded on every relayed frame: batched counts, read at scrape time (no allocation per frame).
+  const relay = new BatchedHistogram(
+    'kandev_lsp_relay_added_seconds',
+    'Time an LSP frame spends in the backend between its two hops (parse, lease broker, hand-off to the other socket), by direction.',
+    'direction',
+    ['to_server', 'to_browser'] as const,
+    RELAY_BUCKETS,
+  ).register(registry);
   const start = new Histogram({
     name: 'kandev_lsp_server_start_seconds',
     help: 'Language server start: from its stream opening (or its install ending) to ready.',
@@ -82,13 +84,13 @@ export function createBackendMetrics(sources: MetricSources): BackendMetrics {
     buckets: INSTALL_BUCKETS,
     registers: [registry],
   });
-  const toServer = relay.labels({ direction: 'to_server' });
-  const toBrowser = relay.labels({ direction: 'to_browser' });
+  const toServer = relay.recorder('to_server');
+  const toBrowser = relay.recorder('to_browser');
   return {
     registry,
     lspOpened,
     lspClosed,
-    relayed: { to_server: (ms) => toServer.observe(ms / 1000), to_browser: (ms) => toBrowser.observe(ms / 1000) },
+    relayed: { to_server: (ms) => toServer(ms / 1000), to_browser: (ms) => toBrowser(ms / 1000) },
     serverStarted: (ms) => start.observe(ms / 1000),
     installFinished: (ms, ok) => install.observe({ outcome: ok ? 'installed' : 'failed' }, ms / 1000),
   };

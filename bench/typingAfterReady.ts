@@ -1,0 +1,137 @@
+/**
+ * The first keystrokes after a big file opens (part of `npm run bench -- typing`): a fresh session
+ * (a new server) per row, the file opened from the tree, and `export const z = v1.` typed at its
+ * end 3 s after the status shows Ready, or at once. Beside it the same server alone over stdio,
+ * spawned, the file opened, the same wait, the same edits, then the completion: the time from the
+ * trigger to the answer. What the page sent meanwhile is counted from its socket: the editor's own
+ * requests, and those it cancelled at the server ($/cancelRequest) because the person typed.
+ */
+import { join } from 'node:path';
+import { pathToFileUri } from '@kandev/protocol';
+import type { Page } from 'playwright-core';
+import { launchChromium, newContext } from '../test/support/browser.js';
+import { repoRoot } from '../test/support/build.js';
+import { openFile, openSession, waitForLspState } from '../test/support/page.js';
+import type { RunningStack } from '../test/support/stack.js';
+import { StdioLspClient } from '../test/support/stdioClient.js';
+import { bigTs, EDIT, timeSuggestList, TRIGGER, TYPING_SIZES } from './typing.js';
+
+export const AFTER_READY_WAITS_MS = [3_000, 0];
+
+export interface AfterReadyRow {
+  lines: number;
+  /** Typing started this long after the status showed Ready. */
+  waitMs: number;
+  /** Trigger typed -> suggestion list visible (ms). */
+  browserMs: number;
+  /** The same server over stdio: completion sent after the same edits -> answered (ms). */
+  stdioMs: number;
+  /** Requests the page sent from Ready to the list, by method. */
+  methods: Record<string, number>;
+  /** $/cancelRequest the page sent meanwhile. */
+  cancels: number;
+}
+
+/** Request methods and cancellations the page sends, in order. */
+function recordWire(page: Page): { methods: string[]; cancels: number } {
+  const seen = { methods: [] as string[], cancels: 0 };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      const method = /"method":"([^"]+)"/.exec(text)?.[1];
+      if (method === '$/cancelRequest') seen.cancels++;
+      else if (method && /^\{"jsonrpc":"2\.0","id":/.test(text)) seen.methods.push(method);
+    });
+  });
+  return seen;
+}
+
+async function browserRow(stack: RunningStack, taskId: string, lines: number, waitMs: number): Promise<Omit<AfterReadyRow, 'stdioMs'>> {
+  const sessionId = (await stack.startSession(taskId)).id;
+  const browser = await launchChromium();
+  try {
+    const page = await (await newContext(browser.browser)).newPage();
+    const wire = recordWire(page);
+    await openSession(page, stack.url, sessionId);
+    const path = `src/big${lines}.ts`;
+    await openFile(page, path);
+    await waitForLspState(page, 'typescript', 'ready', 180_000);
+    const before = wire.methods.length;
+    const cancelsBefore = wire.cancels;
+    if (waitMs > 0) await page.waitForTimeout(waitMs);
+    await page.evaluate(() => {
+      const editor = (window as any).__kandev.monaco.editor.getEditors().find((e: any) => e.getModel());
+      const model = editor.getModel();
+      const last = model.getLineCount();
+      editor.setPosition({ lineNumber: last, column: model.getLineMaxColumn(last) });
+      editor.focus();
+    });
+    await timeSuggestList(page);
+    await page.keyboard.type(EDIT, { delay: 40 });
+    await page.keyboard.type(TRIGGER);
+    await page.waitForFunction(() => ((window as any).__typingTimes.list ?? -1) > 0, undefined, { timeout: 180_000 });
+    const times = await page.evaluate(() => (window as any).__typingTimes as { trigger: number; list: number });
+    const methods: Record<string, number> = {};
+    for (const m of wire.methods.slice(before)) methods[m] = (methods[m] ?? 0) + 1;
+    return { lines, waitMs, browserMs: times.list - times.trigger, methods, cancels: wire.cancels - cancelsBefore };
+  } finally {
+    await browser.close();
+    await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
+  }
+}
+
+/** The same server alone: spawn, initialize, open, the same wait, the same edits, then the completion. */
+export async function stdioAfterOpen(workspace: string, lines: number, waitMs: number): Promise<number> {
+  const client = new StdioLspClient(join(repoRoot, 'node_modules/.bin/typescript-language-server'), ['--stdio'], { cwd: workspace, env: process.env });
+  try {
+    const rootUri = pathToFileUri(workspace);
+    await client.request('initialize', {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'bench' }],
+      capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} } },
+    });
+    client.notify('initialized', {});
+    const uri = pathToFileUri(join(workspace, `src/big${lines}.ts`));
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: bigTs(lines) } });
+    if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+    const typed = EDIT + TRIGGER;
+    let version = 1;
+    for (let i = 0; i < typed.length; i++) {
+      client.notify('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: { line: lines, character: i }, end: { line: lines, character: i } }, text: typed[i] }],
+      });
+    }
+    const start = performance.now();
+    const reply = await client.request('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: lines, character: typed.length },
+      context: { triggerKind: 2, triggerCharacter: TRIGGER },
+    });
+    if (reply.error) throw new Error(`completion failed: ${JSON.stringify(reply.error)}`);
+    return performance.now() - start;
+  } finally {
+    client.child.kill();
+  }
+}
+
+/** Every size and wait, browser and stdio alternately; `onRow` hears each row as it is measured. */
+export async function afterReadyBench(
+  stack: RunningStack,
+  taskId: string,
+  workspace: string,
+  onRow: (row: AfterReadyRow) => void = () => undefined,
+  sizes: readonly number[] = TYPING_SIZES,
+  waits: readonly number[] = AFTER_READY_WAITS_MS,
+): Promise<AfterReadyRow[]> {
+  const rows: AfterReadyRow[] = [];
+  for (const lines of sizes)
+    for (const waitMs of waits) {
+      const browser = await browserRow(stack, taskId, lines, waitMs);
+      const row = { ...browser, stdioMs: await stdioAfterOpen(workspace, lines, waitMs) };
+      rows.push(row);
+      onRow(row);
+    }
+  return rows;
+}
