@@ -8,6 +8,21 @@ export const php = defineLanguage({
   server: { binary: 'intelephense', args: ['--stdio'], configuration: 'pull' },
   // 1.18.5 declares no engine; it runs on Node 20. Its free features (diagnostics, hover,
   // completion, definition) need no licence key.
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'signatureHelp',
+      'definition',
+      'references',
+      'documentHighlight',
+      'documentSymbol',
+      'workspaceSymbol',
+      'formatting',
+      'rangeFormatting',
+    ],
+  },
   install: { kind: 'npm', packages: ['intelephense@1'], bin: 'intelephense', dir: 'intelephense', platforms: ALL_PLATFORMS },
   serverSettings: { initializationOptions: NONE, settings: { intelephense: { diagnostics: { enable: true } } }, inlayHintSettings: NONE },
   networkOff: {

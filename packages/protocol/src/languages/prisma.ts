@@ -15,6 +15,19 @@ export const prisma = defineLanguage({
   },
   server: { binary: 'prisma-language-server', args: ['--stdio'], configuration: 'pull' },
   // 31.x: node >= 20.
+  offers: {
+    kind: 'measured',
+    features: [
+      'completion',
+      'hover',
+      'definition',
+      'references',
+      'documentSymbol',
+      'codeAction',
+      'formatting',
+      'rename',
+    ],
+  },
   install: { kind: 'npm', packages: ['@prisma/language-server@31'], bin: 'prisma-language-server', dir: 'prisma', platforms: ALL_PLATFORMS },
   // The server fails on a null `prisma` section (it reads `enableDiagnostics` from it).
   serverSettings: { initializationOptions: NONE, settings: { prisma: { enableDiagnostics: true } }, inlayHintSettings: NONE },
