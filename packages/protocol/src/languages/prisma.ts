@@ -17,16 +17,7 @@ export const prisma = defineLanguage({
   // 31.x: node >= 20.
   offers: {
     kind: 'measured',
-    features: [
-      'completion',
-      'hover',
-      'definition',
-      'references',
-      'documentSymbol',
-      'codeAction',
-      'formatting',
-      'rename',
-    ],
+    features: ['completion', 'hover', 'definition', 'references', 'documentSymbol', 'codeAction', 'formatting', 'rename'],
   },
   install: { kind: 'npm', packages: ['@prisma/language-server@31'], bin: 'prisma-language-server', dir: 'prisma', platforms: ALL_PLATFORMS },
   // The server fails on a null `prisma` section (it reads `enableDiagnostics` from it).
