@@ -9,6 +9,7 @@ import { SessionRepository } from './sessionRepository.js';
 import { SettingsRepository } from './settingsRepository.js';
 import { TaskRepository } from './taskRepository.js';
 import { LeaseRepository } from './leaseRepository.js';
+import { AgentTokenRepository } from './agentTokenRepository.js';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -157,5 +158,21 @@ describe('what a restarted backend re-adopts from', () => {
     leases.save(lease);
     expect(tasks.delete(task.id)).toBe(true);
     expect(opened.value.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('deleting a task takes its sessions\' agent tokens along, revoked or not (a foreign key would refuse otherwise)', () => {
+    const opened = open(tempDbPath());
+    if (!opened.ok) throw new Error(opened.error);
+    const tasks = new TaskRepository(opened.value.db);
+    const sessions = new SessionRepository(opened.value.db);
+    const tokens = new AgentTokenRepository(opened.value.db);
+    const task = tasks.create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: {} });
+    const stopped = sessions.create(task.id);
+    const live = sessions.create(task.id);
+    tokens.mint(stopped.id);
+    tokens.revoke(stopped.id);
+    tokens.mint(live.id);
+    expect(tasks.delete(task.id)).toBe(true);
+    expect(opened.value.db.prepare('SELECT COUNT(*) AS n FROM agent_tokens').get()).toEqual({ n: 0 });
   });
 });

@@ -71,6 +71,8 @@ export class TaskRepository {
   delete(id: string): boolean {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM lsp_leases WHERE session_id IN (SELECT id FROM sessions WHERE task_id = ?)').run(id);
+      // A deleted session's agent tokens go with it (already revoked when it stopped): nothing may point at it.
+      this.db.prepare('DELETE FROM agent_tokens WHERE session_id IN (SELECT id FROM sessions WHERE task_id = ?)').run(id);
       this.db.prepare('DELETE FROM sessions WHERE task_id = ?').run(id);
       return this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id).changes > 0;
     })();
