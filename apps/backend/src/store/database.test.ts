@@ -160,7 +160,7 @@ describe('what a restarted backend re-adopts from', () => {
     expect(opened.value.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
-  it('deleting a task takes its sessions\' agent tokens along, revoked or not (a foreign key would refuse otherwise)', () => {
+  it("deleting a task takes its sessions' agent tokens along, revoked or not (a foreign key would refuse otherwise)", () => {
     const opened = open(tempDbPath());
     if (!opened.ok) throw new Error(opened.error);
     const tasks = new TaskRepository(opened.value.db);
