@@ -193,7 +193,8 @@ describe.runIf(ready).each(cases)('$language: installed by the product, answerin
   });
 
   it(c.launcher ? "was installed by agentctl into the task HOME's managed root" : "was found on the task PATH (Debian's clangd), never installed", () => {
-    const statuses = client.frames.filter((f) => typeof f.status === 'string').map((f) => f.status);
+    // Lifecycle frames only: a server's stderr lines ride the stream as `server_stderr` frames (its Output).
+    const statuses = client.frames.filter((f) => typeof f.status === 'string' && f.status !== 'server_stderr').map((f) => f.status);
     if (!c.launcher) {
       expect(statuses).toEqual(['ready']);
       return;
