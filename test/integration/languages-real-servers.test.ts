@@ -21,6 +21,7 @@ import { LeaseClient, startLeaseBackend, startSession, type LeaseBackend } from 
  * warns about, a Dockerfile with an unknown instruction, C with a type error and a
  * compile_commands.json, a CSS file and an HTML file. Each language: a diagnostic, hover, completion.
  */
+const OUTPUT_FRAMES = new Set(['server_stderr', 'server_output']);
 const has = (command: string, args: string[]) => {
   try {
     execFileSync(command, args, { stdio: 'ignore' });
@@ -193,8 +194,8 @@ describe.runIf(ready).each(cases)('$language: installed by the product, answerin
   });
 
   it(c.launcher ? "was installed by agentctl into the task HOME's managed root" : "was found on the task PATH (Debian's clangd), never installed", () => {
-    // Lifecycle frames only: a server's stderr lines ride the stream as `server_stderr` frames (its Output).
-    const statuses = client.frames.filter((f) => typeof f.status === 'string' && f.status !== 'server_stderr').map((f) => f.status);
+    // Lifecycle frames only: what a server says to its Output rides the stream as `server_stderr` and `server_output` frames.
+    const statuses = client.frames.filter((f) => typeof f.status === 'string' && !OUTPUT_FRAMES.has(f.status)).map((f) => f.status);
     if (!c.launcher) {
       expect(statuses).toEqual(['ready']);
       return;

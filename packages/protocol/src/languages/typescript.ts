@@ -67,6 +67,7 @@ export const typescript = defineLanguage({
       'rename',
       'foldingRange',
       'selectionRange',
+      'linkedEditingRange',
       'callHierarchy',
       'semanticTokens',
       'inlayHint',
