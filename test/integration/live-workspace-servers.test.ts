@@ -13,6 +13,7 @@ import { CLIENT_CAPABILITIES, LeaseClient, startLeaseBackend, startSession, type
  */
 let stack: LeaseBackend;
 let sessionId: string;
+let taskId: string;
 let workspace: string;
 
 const CAPABILITIES = {
@@ -25,7 +26,8 @@ beforeAll(async () => {
   workspace = copyDemoWorkspace();
   const env = { PATH: taskPath(), HOME: join(workspace, '.home'), GOFLAGS: '-mod=mod', GOPROXY: 'off' };
   const task = await stack.api('POST', '/api/tasks', { title: 'live', executor: 'local_pc', repositories: [{ path: workspace }], env });
-  sessionId = await startSession(stack, task.json.id);
+  taskId = task.json.id;
+  sessionId = await startSession(stack, taskId);
 }, 60_000);
 
 afterAll(async () => {
@@ -106,8 +108,11 @@ describe('live workspace: servers hear of disk changes in files nobody opened', 
       join(workspace, 'src/live-a.ts'),
       "import { liveAnswer } from './live-b';\nexport const doubled: number = liveAnswer * 2;\nexport const wrong: string = 1;\n",
     );
-    const client = new LeaseClient(stack.url, sessionId, 'typescript');
+    // A session of its own: in the shared one this request would claim the TypeScript lease the
+    // test above left detached, whose server already runs with its own watcher.
+    const client = new LeaseClient(stack.url, await startSession(stack, taskId), 'typescript');
     const ready = await client.waitFor((f) => f.status === 'ready');
+    expect(ready.resumed).toBe(false);
     // tsserver started with --canUseWatchEvents watches nothing itself: every file change it learns
     // of comes from workspace/didChangeWatchedFiles, which only agentctl sends.
     await client.request('initialize', {
