@@ -128,7 +128,8 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
     // Superseded completions (each keystroke asks again) were cancelled at the server too.
     for (const c of completions) if (c !== shown && !answeredBy(frames, c.id as number)) expect(cancelledBy(frames, c.id as number)).toBe(true);
 
-    // Nothing is lost: once the person pauses, the outline and the tokens are asked again and answered.
+    // Nothing is lost: once the person pauses (the list closed), the outline and the tokens are asked again and answered.
+    await page.keyboard.press('Escape');
     for (const method of ['textDocument/documentSymbol', 'textDocument/semanticTokens']) {
       await expect
         .poll(() => frames.slice(shownAnswer).some((f) => f.dir === 'sent' && f.method?.startsWith(method) && answeredBy(frames, f.id as number)), {

@@ -184,6 +184,8 @@ describe.runIf(run)('status popover, tablet drawer and phone viewer', () => {
     await openFile(page, 'src/Main.kt');
     expect(await page.getByTestId('editor').getAttribute('data-readonly')).toBe('true');
     await page.getByText('fun main() {}').waitFor();
+    // The phone viewer covers the lists; Back to files brings the tree back for the next file.
+    await page.locator('[data-testid="phone-back"]').click();
     await openFile(page, 'src/util.ts');
     await page.waitForTimeout(3_000);
     expect(readLog(phoneLog)).toEqual([]);

@@ -23,7 +23,8 @@ export function Breadcrumbs({ workspace, path }: { workspace: SessionWorkspace; 
     if (el) el.scrollLeft = el.scrollWidth;
   }, [path, innermost]);
   return (
-    <nav className="breadcrumbs" aria-label={t('breadcrumbs.label')} data-testid="breadcrumbs" ref={nav}>
+    // Focusable because a long path scrolls sideways: a keyboard user must be able to scroll it too.
+    <nav className="breadcrumbs" aria-label={t('breadcrumbs.label')} data-testid="breadcrumbs" ref={nav} tabIndex={0}>
       <ol>
         {segments.map((segment, i) => (
           <li key={`p${i}`} className={`crumb crumb-path ${i === segments.length - 1 ? 'crumb-file' : 'crumb-dir'}`} title={segment}>
