@@ -130,6 +130,9 @@ describe.runIf(run)('navigation and call hierarchy with the real typescript-lang
 
   it('typescript-language-server: Shift+Alt+H shows the incoming calls of a function, lazily, and a caller opens at its call site in its file', async () => {
     await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // The project is loaded once the server answered the file's symbols (the Outline).
+    await page.locator('[data-testid="outline"] [data-symbol="total"]').waitFor({ timeout: 60_000 });
     await setCaret(page, 3, 19); // function tot|al
     const before = sent.length;
     await page.keyboard.press('Shift+Alt+H');

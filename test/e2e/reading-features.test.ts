@@ -192,7 +192,8 @@ describe.runIf(run)('code lenses, links, colors, smart selection and linked edit
   });
 
   it('VS Code CSS server: Expand Selection grows from the word to the declaration the server knows, then to the rule body; Shrink goes back', async () => {
-    await activeTab('web/style.css').waitFor();
+    await openFile(page, 'web/style.css');
+    await waitForLspState(page, 'css', 'ready', 180_000);
     await setCaret(page, 2, 4);
     const selected = () => withEditor(page, (editor) => editor.getModel().getValueInRange(editor.getSelection()) as string);
     await runEditorAction(page, 'editor.action.smartSelect.expand');
