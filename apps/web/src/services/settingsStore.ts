@@ -1,5 +1,5 @@
-import { Emitter, type Event } from '@kandev/kit';
-import { mergeSettings, type LanguageId, type UserSettings } from '@kandev/protocol';
+import { Emitter, type Disposable, type Event } from '@kandev/kit';
+import { mergeSettings, userSettingsSchema, type LanguageId, type UserSettings } from '@kandev/protocol';
 import type { KandevApi } from '../api/kandevApi.js';
 
 /** A PUT /api/settings body: any subset of fields; a language's config set to null is deleted. */
@@ -7,7 +7,33 @@ export type SettingsPatch = Omit<Partial<UserSettings>, 'lsp_server_configs'> & 
   lsp_server_configs?: Partial<Record<LanguageId, Record<string, unknown> | null>>;
 };
 
-/** The user's settings, fetched once per window (defaults when the backend has none). */
+/** The windows of this origin: what one saved, the others hear (a BroadcastChannel in the page). */
+export interface SettingsChannel extends Disposable {
+  post(value: UserSettings): void;
+  onMessage(listener: (value: unknown) => void): Disposable;
+}
+
+/** The page's channel, or none where BroadcastChannel does not exist. */
+export function broadcastSettingsChannel(name = 'kandev-settings'): SettingsChannel | undefined {
+  if (typeof BroadcastChannel === 'undefined') return undefined;
+  const channel = new BroadcastChannel(name);
+  return {
+    post: (value) => channel.postMessage(value),
+    onMessage(listener) {
+      const handler = (event: MessageEvent) => listener(event.data);
+      channel.addEventListener('message', handler);
+      return { dispose: () => channel.removeEventListener('message', handler) };
+    },
+    dispose: () => channel.close(),
+  };
+}
+
+/**
+ * The user's settings, fetched once per window (defaults when the backend has none). A save in
+ * another window of this origin (the Settings page in a second tab) reaches this one through the
+ * channel, so open editors follow it at once (a language's code lenses, format on save) as the
+ * task host's servers do, instead of at the next reload.
+ */
 export class SettingsStore {
   private value: UserSettings | undefined;
   private readonly changes = new Emitter<void>();
@@ -17,7 +43,16 @@ export class SettingsStore {
   /** `lsp_editor_features` changed (editing preferences: format on save, inlay hints, ...). */
   readonly onDidChangeEditorFeatures: Event<void> = this.editorFeatureChanges.event;
 
-  constructor(private readonly api: Pick<KandevApi, 'getSettings' | 'updateSettings'>) {}
+  constructor(
+    private readonly api: Pick<KandevApi, 'getSettings' | 'updateSettings'>,
+    private readonly channel?: SettingsChannel,
+  ) {
+    channel?.onMessage((value) => {
+      // Only a whole, valid settings object is taken: anything else on the channel is ignored.
+      const parsed = userSettingsSchema.safeParse(value);
+      if (parsed.success) this.publish(parsed.data);
+    });
+  }
 
   get = (): UserSettings | undefined => this.value;
 
@@ -40,6 +75,7 @@ export class SettingsStore {
     try {
       const saved = await this.api.updateSettings(patch);
       this.publish(saved);
+      this.channel?.post(saved);
       return saved;
     } catch (err) {
       if (before) this.publish(before);

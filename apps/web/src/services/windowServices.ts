@@ -40,7 +40,7 @@ import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScop
 import { guardUnsavedOnLeave } from './unsavedGuard.js';
 import { ServerMessages } from '../lib/lsp/serverMessages.js';
 import { createServerWindow } from '../lib/lsp/serverWindow.js';
-import { SettingsStore } from './settingsStore.js';
+import { broadcastSettingsChannel, SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
 
 /**
@@ -102,7 +102,9 @@ export function createWindowServices(): WindowServices {
   // Any 401 ends the page's sign-in; the watch asks GET /api/access before sockets reconnect.
   const accessWatch: AccessWatch = store.add(new AccessWatch(() => api.checkAccess()));
   const api: KandevApi = createKandevApi(undefined, () => accessWatch.refused());
-  const settings = new SettingsStore(api);
+  const settingsChannel = broadcastSettingsChannel();
+  if (settingsChannel) store.add(settingsChannel);
+  const settings = new SettingsStore(api, settingsChannel);
   const lspRegistry = store.add(new LspConnectionRegistry());
   const suppression = new BuiltinSuppression();
   const identities = new WorkspaceIdentityStore();
