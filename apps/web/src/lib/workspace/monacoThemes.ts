@@ -11,7 +11,12 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  *   keeps its contrast with the editor's background: the current match 2 px, the others 1 px, each
  *   border 3:1 or more against the background (non-text contrast);
  * - light hover: its #f3f3f3 background takes the teal of types (#008080) to 4.3:1; the hover is
- *   white like the editor, set off by its border.
+ *   white like the editor, set off by its border;
+ * - light pure red (#ff0000: CSS property names, HTML meta content, SQL strings) is 4.0:1 on
+ *   white; #e50000 (as VS Code's Light+ draws them) is 4.8:1.
+ * The colour picker's header label is drawn on the picked colour itself, with black or white text
+ * by a rough brightness test (white on #ff0000 is 4.0:1); styles/workbench.css sets it on a chip
+ * of the widget's own background instead, whatever the colour.
  */
 export const DARK_EDITOR_THEME = 'kandev-dark';
 export const LIGHT_EDITOR_THEME = 'kandev-light';
@@ -29,7 +34,7 @@ export function defineEditorThemes(monaco: MonacoApi): void {
   monaco.editor.defineTheme(LIGHT_EDITOR_THEME, {
     base: 'vs',
     inherit: true,
-    rules: [],
+    rules: ['attribute.name', 'metatag.content.html', 'string.sql'].map((token) => ({ token, foreground: 'e50000' })),
     colors: {
       'editorLineNumber.dimmedForeground': '#237893',
       ...outlinedFindMatches({ current: '#8a4500', other: '#c96a00' }),
