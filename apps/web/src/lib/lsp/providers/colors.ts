@@ -39,6 +39,11 @@ export function registerColorProvider(host: ProviderHost, registration: FeatureR
   const { context } = host;
   const provider: Monaco.languages.DocumentColorProvider = {
     async provideDocumentColors(model, token) {
+      // Monaco's colour detector asks the moment this provider registers, and that is inside the
+      // generation's activation, just before it opens its documents (attachment.ts): answered then,
+      // the model would look unowned, Monaco would keep its own regex swatches and not ask again
+      // until the text changes. By the next microtask the activation has opened them.
+      await Promise.resolve();
       const target = host.target(model, registration);
       if (!target) return null;
       context.flush(target.path);

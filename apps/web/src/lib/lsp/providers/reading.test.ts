@@ -294,6 +294,27 @@ describe('colors, selection ranges and linked editing', () => {
     expect(ctx.requests.at(-1)?.params).toEqual({ textDocument: { uri: 'file:///workspace/src/a.ts' }, color: info.color, range: r(0, 7, 0, 14) });
   });
 
+  it("colors asked the moment the provider registers, before the generation opens its documents, are the server's", async () => {
+    const fake = createFakeMonaco();
+    let open = false;
+    const answer = (method: string) =>
+      method === 'textDocument/documentColor' ? [{ range: r(0, 7, 0, 14), color: { red: 1, green: 0, blue: 0, alpha: 1 } }] : null;
+    const ctx = fakeFeatureContext({ capabilities: new ServerCapabilityIndex({ colorProvider: true }), answer, open: () => open });
+    const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'class A {}\n');
+    const host = fakeProviderHost(fake, ctx.context, { toModelUri: toModelUri as any });
+    registerColorProvider(host, reg('color'));
+    // As Monaco's colour detector does on registration; the activation then opens the documents in the same step.
+    const asked = fake
+      .active()
+      .find((p) => p.kind === 'color')!
+      .provider.provideDocumentColors(model, NO_CANCEL);
+    open = true;
+    expect(await asked).toEqual([
+      { range: { startLineNumber: 1, startColumn: 8, endLineNumber: 1, endColumn: 15 }, color: { red: 1, green: 0, blue: 0, alpha: 1 } },
+    ]);
+    expect(ctx.requests.map((q) => q.method)).toEqual(['textDocument/documentColor']);
+  });
+
   it('a selection range chain becomes innermost-first, bounded; an answer of the wrong length is none', async () => {
     expect(
       toMonacoSelectionRanges({ range: r(0, 1, 0, 2), parent: { range: r(0, 0, 0, 5), parent: { range: r(0, 0, 2, 0) } } }).map((s) => s.range.endColumn),
