@@ -12,6 +12,9 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  *   border 3:1 or more against the background (non-text contrast);
  * - light hover: its #f3f3f3 background takes the teal of types (#008080) to 4.3:1; the hover is
  *   white like the editor, set off by its border;
+ * - word highlights (the occurrences of the symbol at the caret): Monaco's grey fill takes teal to
+ *   3.2:1 (light) and keyword blue below 4.5:1 (dark); they are outlined like find matches, the
+ *   reads in grey, the writes in blue, each border 3:1 or more against the background;
  * - light pure red (#ff0000: CSS property names, HTML meta content, SQL strings) is 4.0:1 on
  *   white; #e50000 (as VS Code's Light+ draws them) is 4.8:1.
  * The colour picker's header label is drawn on the picked colour itself, with black or white text
@@ -29,6 +32,7 @@ export function defineEditorThemes(monaco: MonacoApi): void {
     colors: {
       'editorLineNumber.dimmedForeground': '#858585',
       ...outlinedFindMatches({ current: '#ffd24d', other: '#d18616' }),
+      ...outlinedWordHighlights({ read: '#8a8a8a', write: '#3794ff' }),
     },
   });
   monaco.editor.defineTheme(LIGHT_EDITOR_THEME, {
@@ -38,6 +42,7 @@ export function defineEditorThemes(monaco: MonacoApi): void {
     colors: {
       'editorLineNumber.dimmedForeground': '#237893',
       ...outlinedFindMatches({ current: '#8a4500', other: '#c96a00' }),
+      ...outlinedWordHighlights({ read: '#8a8a8a', write: '#0e639c' }),
       'editorHoverWidget.background': '#ffffff',
     },
   });
@@ -50,5 +55,17 @@ function outlinedFindMatches(border: { current: string; other: string }): Record
     'editor.findMatchBorder': border.current,
     'editor.findMatchHighlightBackground': '#00000000',
     'editor.findMatchHighlightBorder': border.other,
+  };
+}
+
+/** Occurrences of the symbol at the caret as outlines: reads and textual matches in one colour, writes in another. */
+function outlinedWordHighlights(border: { read: string; write: string }): Record<string, string> {
+  return {
+    'editor.wordHighlightBackground': '#00000000',
+    'editor.wordHighlightBorder': border.read,
+    'editor.wordHighlightTextBackground': '#00000000',
+    'editor.wordHighlightTextBorder': border.read,
+    'editor.wordHighlightStrongBackground': '#00000000',
+    'editor.wordHighlightStrongBorder': border.write,
   };
 }
