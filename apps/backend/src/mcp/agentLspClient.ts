@@ -129,6 +129,8 @@ export class AgentLspClient {
       // A restarted server: the broker initialized it; documents must be opened again.
       this.endpoint.send(JSON.stringify({ control: 'attachment-ready' }));
       this.restarted?.();
+      // The old process's work-done progress ends with it: no `end` will ever come for it.
+      this.progress.clear();
       this.restartDone?.();
       this.restarting = undefined;
       this.resumedSince += 1;

@@ -52,7 +52,7 @@ export async function rename(workspace: AgentWorkspace, args: PlaceArgs & { new_
   const place = await resolvePlace(workspace, args);
   const client = place.lease.client;
   if (!client.capabilities.renameProvider) throw new ToolError(`the ${client.language} server does not rename`);
-  await afterIndexing(client);
+  await afterIndexing(client, workspace.clock);
   const edit = await client.request('textDocument/rename', { textDocument: { uri: place.uri }, position: place.position, newName: args.new_name });
   if (!edit) throw new ToolError(`nothing to rename at ${place.path}:${place.position.line + 1}:${place.position.character + 1}`);
   const plan = await planEdit(workspace, client.workspaceUri, edit);
