@@ -38,6 +38,8 @@ describe.runIf(run)("an agent's applied rename reaches the person's clean tabs",
     await openFile(page, 'src/main.ts');
     await openFile(page, 'src/greeter.ts');
     await waitForLspState(page, 'typescript', 'ready');
+    // The page follows the disk once its live-workspace feed is up: its first git state came (not a repository here).
+    await page.locator('[data-testid="changes-panel"]:not([data-git="waiting"])').waitFor();
     // What `npm run mcp -- config --session` prints: the endpoint and a new agent token.
     const config = await stack.api<McpClientConfig>(`/api/sessions/${sessionId}/mcp-config`, { method: 'POST' });
     const server = config.mcpServers.kandev!;
