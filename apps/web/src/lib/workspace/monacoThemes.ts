@@ -16,7 +16,8 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  *   3.2:1 (light) and keyword blue below 4.5:1 (dark); they are outlined like find matches, the
  *   reads in grey, the writes in blue, each border 3:1 or more against the background;
  * - light pure red (#ff0000: CSS property names, HTML meta content, SQL strings) is 4.0:1 on
- *   white; #e50000 (as VS Code's Light+ draws them) is 4.8:1.
+ *   white; #e50000 (as VS Code's Light+ draws them) is 4.8:1. Dark SQL strings are pure red too
+ *   (4.1:1 on #1e1e1e); they get the colour of every other dark string, #ce9178 (6.3:1).
  * The colour picker's header label is drawn on the picked colour itself, with black or white text
  * by a rough brightness test (white on #ff0000 is 4.0:1); styles/workbench.css sets it on a chip
  * of the widget's own background instead, whatever the colour.
@@ -28,7 +29,10 @@ export function defineEditorThemes(monaco: MonacoApi): void {
   monaco.editor.defineTheme(DARK_EDITOR_THEME, {
     base: 'vs-dark',
     inherit: true,
-    rules: [{ token: 'comment', foreground: '6a9955' }],
+    rules: [
+      { token: 'comment', foreground: '6a9955' },
+      { token: 'string.sql', foreground: 'ce9178' },
+    ],
     colors: {
       'editorLineNumber.dimmedForeground': '#858585',
       ...outlinedFindMatches({ current: '#ffd24d', other: '#d18616' }),
