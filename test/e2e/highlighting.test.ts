@@ -111,7 +111,10 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
 
   it('each file shows the icon its descriptor names', async () => {
     const icon = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"] .file-icon`).getAttribute('class');
-    await openFile(page, 'php/Invoice.php');
+    for (const path of ['svelte/Counter.svelte', 'vim/greet.vim', 'fortran/area.f90', 'php/Invoice.php']) await openFile(page, path);
+    expect(await icon('svelte/Counter.svelte')).toContain('tone-rs');
+    expect(await icon('vim/greet.vim')).toContain('tone-go');
+    expect(await icon('fortran/area.f90')).toContain('tone-py');
     expect(await icon('prisma/schema.prisma')).toContain('tone-config');
     expect(await icon('php/Invoice.php')).toContain('tone-kt');
     expect(await icon('src/main.ts')).toContain('tone-ts');
