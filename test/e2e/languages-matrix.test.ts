@@ -181,7 +181,7 @@ const CASES: Record<string, LanguageCase> = {
     language: 'svelte',
     file: 'svelte/Counter.svelte',
     finding: /Type 'number' is not assignable to type 'string'/,
-    hover: { at: 'on:click={increment}', offset: 12, expect: /function increment\(\): void/ },
+    hover: { at: 'on:click={increment}', offset: 12, expect: /\(local function\) increment\(\): void/ },
     completion: { at: 'pressed {count}', offset: 9, label: /^count$/m },
     definition: { at: 'on:click={increment}', offset: 12, path: 'svelte/Counter.svelte', line: 6 },
   },
