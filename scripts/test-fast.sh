@@ -28,6 +28,6 @@ fake_server_files=(
   test/integration/lease-release.test.ts
   test/integration/live-workspace-detached.test.ts
 )
-npx vitest run --project unit "$@"
+npx vitest run --project 'unit*' "$@"
 KANDEV_TEST_LANE=parallel npx vitest run --project integration "${fake_server_files[@]}" "$@"
 echo "test:fast took $(($(date +%s) - started))s"

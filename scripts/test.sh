@@ -61,7 +61,7 @@ failed_runs=()
 run_tests() {
   local project=$1 lane=$2 name=$1${2:+-$2}
   phase_start "$name tests"
-  KANDEV_TEST_LANE=$lane npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="test-results/$name.json" \
+  KANDEV_TEST_LANE=$lane npx vitest run --project "$project*" --reporter=default --reporter=json --outputFile.json="test-results/$name.json" \
     --passWithNoTests "${@:3}" || { status=1; failed_runs+=("$name"); }
   phase_end "$name tests"
 }

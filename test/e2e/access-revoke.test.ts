@@ -73,6 +73,8 @@ describe.runIf(run)('revoking access by deleting the token file, in Chromium', (
     const context = await newContext(browser.browser);
     await context.addCookies(accessCookies(oldToken));
     const page = await context.newPage();
+    // The page's own clock, so the wait past the reconnect delays below runs their timers at once.
+    await page.clock.install();
     await recordConnections(page);
     await openSession(page, first.url, sessionId);
     await openFile(page, 'src/main.ts');
@@ -109,8 +111,9 @@ describe.runIf(run)('revoking access by deleting the token file, in Chromium', (
     expect(await page.evaluate(() => (window as any).__pageLoads)).toBe(1);
 
     // Over a window longer than the longest reconnect delay (10 s for LSP, 30 s for the events
-    // stream): nothing opened, nothing asked.
-    await page.waitForTimeout(32_000);
+    // stream), on the page's clock, so every reconnect timer due in it fires: nothing opened,
+    // nothing asked.
+    await page.clock.runFor(32_000);
     expect(await socketsOpened(page)).toBe(atRefusal.sockets);
     expect(await accessChecks(page)).toBe(atRefusal.checks);
     expect(await sessionModelText(page, sessionId, 'src/main.ts')).toBe(edited);

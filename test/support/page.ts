@@ -18,6 +18,12 @@ export async function openSession(page: Page, url: string, sessionId: string): P
 
 /** Opens a file from the Files tree, expanding its folders one by one as a person would. */
 export async function openFile(page: Page, path: string): Promise<void> {
+  await clickTreeFile(page, path);
+  await page.locator(`[data-testid="editor"][data-path="${path}"]`).waitFor();
+}
+
+/** Expands the folders above `path` in the Files tree and clicks its row (for a file no editor opens for). */
+export async function clickTreeFile(page: Page, path: string): Promise<void> {
   const parts = path.split('/');
   for (let i = 1; i < parts.length; i++) {
     const dir = parts.slice(0, i).join('/');
@@ -28,7 +34,6 @@ export async function openFile(page: Page, path: string): Promise<void> {
   const row = page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
   await treeRow(page, row, path);
   await row.click();
-  await page.locator(`[data-testid="editor"][data-path="${path}"]`).waitFor();
 }
 
 /** Waits for a row of the Files tree; a listing that failed fails at once, saying so, instead of timing out. */
