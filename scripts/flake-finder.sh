@@ -3,7 +3,7 @@
 # which runs failed, so a race shows here before CI finds it.
 # Usage: bash scripts/flake-finder.sh test/e2e/some.test.ts [N]
 # The vitest project comes from the file's folder (test/integration -> integration, test/e2e ->
-# e2e, anything else -> unit). Each failed run's output is kept in test-results/flakes/.
+# e2e, anything else -> the unit projects). Each failed run's output is kept in test-results/flakes/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 file=${1:?usage: bash scripts/flake-finder.sh <test file> [runs]}
@@ -12,7 +12,7 @@ runs=${2:-10}
 case "$file" in
   test/integration/*) project=integration ;;
   test/e2e/*) project=e2e ;;
-  *) project=unit ;;
+  *) project="unit*" ;;
 esac
 out=test-results/flakes
 mkdir -p "$out"

@@ -49,8 +49,7 @@ describe.runIf(run)('type definition and declaration with the real pyright', () 
     expect(sent).toContain('textDocument/typeDefinition');
   });
 
-  // Red on main, so skipped with its reason until fixed: Monaco's Go to Declaration is not in the command palette for a pyright model (its provider is not registered or not matched), issue 32 stays open.
-  it.skip('pyright: Go to Declaration (command palette) on an imported name opens where it is declared', async () => {
+  it('pyright: Go to Declaration (command palette) on an imported name opens where it is declared', async () => {
     await openFile(page, 'pkg/main.py');
     await setCaret(page, 5, 13); // return Bo|x(3)
     await runFromCommandPalette(page, 'Go to Declaration', 'Go to Declaration');

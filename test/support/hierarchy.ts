@@ -9,9 +9,14 @@ export async function pickFromContextMenu(page: Page, label: string): Promise<vo
   if (!box) throw new Error('no caret on screen');
   await page.mouse.click(box.x + 1, box.y + box.height / 2, { button: 'right' });
   // Monaco draws its menu in a shadow root; Playwright's CSS locators reach into it.
-  const item = page.locator('.monaco-menu .action-item .action-label', { hasText: label }).first();
+  const item = page.locator('.monaco-menu .action-item', { has: page.locator('.action-label', { hasText: label }) }).first();
   await item.waitFor({ timeout: 15_000 });
-  await item.click();
+  // Monaco's menu ignores a click in its first 100 ms (so the right button's own release picks
+  // nothing), a delay no page signal marks the end of: a click that quick is silently dropped.
+  // The item is chosen as with the keyboard instead: pointed at (it takes the menu's focus), Enter.
+  await item.hover();
+  await item.and(page.locator('.focused')).waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
 }
 
 /** Runs a command from Monaco's command palette (F1, with the editor focused) by typing part of its label. */

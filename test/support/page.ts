@@ -94,6 +94,32 @@ export async function openLspPanel(page: Page, language: string, how: 'click' | 
   return panel;
 }
 
+/**
+ * Waits until the server of `language` has finished the background work it reported, as its
+ * status details show it (the last work item finished, none running), then closes them. For
+ * typescript-language-server that work is tsserver loading the project ("Initializing JS/TS
+ * language features"): until it ends, implementations and references come from its syntax
+ * server, which knows only the open files.
+ */
+export async function waitForServerWorkFinished(page: Page, language: string, timeout = 90_000): Promise<void> {
+  const panel = await openLspPanel(page, language);
+  await panel.locator('[data-testid="lsp-progress"][data-kind="finished"]').waitFor({ timeout });
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+}
+
+/**
+ * Waits until the status details of `language` list `feature` (a ServerFeature) among what the
+ * attached server offers, then closes them: a capability a server registers after `initialized`
+ * arrives after the connection shows ready, and the editor's actions for it appear only then.
+ */
+export async function waitForOffered(page: Page, language: string, feature: string, timeout = 30_000): Promise<void> {
+  const panel = await openLspPanel(page, language);
+  await panel.locator(`[data-testid="lsp-offered"][data-features~="${feature}"]`).waitFor({ timeout });
+  await page.keyboard.press('Escape');
+  await panel.waitFor({ state: 'detached' });
+}
+
 export function statusBarLspItem(page: Page) {
   return page.locator('[data-testid="lsp-statusbar-item"]');
 }

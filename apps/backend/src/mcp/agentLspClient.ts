@@ -12,6 +12,11 @@ export interface PublishedDiagnostics {
   seq: number;
 }
 
+/** How long a warm server may take to answer one request. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Counted from the lease's start: the bound of a cold server's first requests (project loading). */
+export const COLD_START_MS = 90_000;
+
 /** The broker's answer while the lease's server is not running (being restarted). */
 class NotInitialized extends ToolError {}
 
@@ -129,6 +134,8 @@ export class AgentLspClient {
       // A restarted server: the broker initialized it; documents must be opened again.
       this.endpoint.send(JSON.stringify({ control: 'attachment-ready' }));
       this.restarted?.();
+      // The old process's work-done progress ends with it: no `end` will ever come for it.
+      this.progress.clear();
       this.restartDone?.();
       this.restarting = undefined;
       this.resumedSince += 1;
@@ -210,8 +217,9 @@ export class AgentLspClient {
    * A request; one the broker refused because the server is being restarted (ServerNotInitialized)
    * is sent once more when it is back.
    */
-  async request(method: string, params: unknown, timeoutMs = 30_000): Promise<unknown> {
+  async request(method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
     await this.settled();
+    timeoutMs ??= this.requestBound();
     this.resumedSince = 0;
     try {
       return await this.send(method, params, timeoutMs);
@@ -232,6 +240,18 @@ export class AgentLspClient {
       return this.send(method, params, timeoutMs);
     }
   }
+
+  /**
+   * How long a request may take. A cold server answers its first requests only once it has loaded
+   * the project (tsserver on a loaded host took longer than 30 s), so until COLD_START_MS after its
+   * start the bound reaches that far; later REQUEST_TIMEOUT_MS.
+   */
+  private requestBound(): number {
+    const sinceStart = Date.now() - this.createdAt;
+    return Math.max(REQUEST_TIMEOUT_MS, COLD_START_MS - sinceStart);
+  }
+
+  private readonly createdAt = Date.now();
 
   private send(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     if (this.endedWith) return Promise.reject(new ToolError(this.endedWith));

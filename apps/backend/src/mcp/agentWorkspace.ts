@@ -49,6 +49,11 @@ export class AgentWorkspace {
     this.files = new TaskFiles(deps.sessions, sessionId, () => deps.used(sessionId));
   }
 
+  /** The backend's clock (the indexing wait is measured on it). */
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
   /** The language serving a workspace path, after the path itself is checked. */
   languageOf(path: string): LanguageId {
     checkPath(path);

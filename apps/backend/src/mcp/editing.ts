@@ -23,9 +23,32 @@ function diffText(plan: PlannedEdit): string {
   return `${plan.changes.map((c) => `${c.path}: ${c.edits} edits`).join('\n')}\n(diff too long to show; the counts per file are above)`;
 }
 
+const CONFLICT_REASONS: Record<string, string> = {
+  changed: 'changed on disk since it was read',
+  exists: 'already exists',
+  missing: 'does not exist',
+};
+
+interface Applied {
+  ok: boolean;
+  text: string;
+  /** What the edit would have written, when it was refused: every file and file operation of it. */
+  notWritten?: string[];
+  /** Why, per path, as the files route reported it. */
+  conflicts?: Array<{ path: string; reason: string }>;
+}
+
 /** Writes the plan through the files route (all or nothing, each file's version checked). */
-async function applyPlan(workspace: AgentWorkspace, plan: PlannedEdit): Promise<{ ok: boolean; text: string }> {
-  if (plan.outside.length > 0) return { ok: false, text: `not applied: the edit touches files outside the workspace:\n${plan.outside.join('\n')}` };
+async function applyPlan(workspace: AgentWorkspace, plan: PlannedEdit): Promise<Applied> {
+  const resources = plan.resources.map((r) => (r.kind === 'rename' ? `rename ${r.from} -> ${r.to}` : `${r.kind} ${r.path}`));
+  const everything = [...plan.changes.filter((c) => c.before !== c.after).map((c) => `${c.path} (${c.edits} edit${c.edits === 1 ? '' : 's'})`), ...resources];
+  if (plan.outside.length > 0)
+    return {
+      ok: false,
+      text: `not applied: nothing was written; the edit touches files outside the workspace:\n${plan.outside.join('\n')}`,
+      notWritten: [...everything, ...plan.outside],
+      conflicts: plan.outside.map((path) => ({ path, reason: 'outside the workspace' })),
+    };
   const operations: FileOperation[] = [
     ...plan.changes
       .filter((c) => c.before !== c.after)
@@ -35,16 +58,21 @@ async function applyPlan(workspace: AgentWorkspace, plan: PlannedEdit): Promise<
   if (operations.length === 0) return { ok: true, text: 'nothing to apply' };
   const outcome = await workspace.files.apply(operations);
   if (outcome.ok) return { ok: true, text: `applied: ${Object.keys(outcome.versions).length} files written` };
-  let detail = outcome.detail;
+  let conflicts: Array<{ path: string; reason: string }> = [{ path: '', reason: outcome.detail }];
   try {
     const body = JSON.parse(outcome.detail) as { conflicts?: Array<{ path: string; reason: string }>; error?: { message?: string } };
-    if (body.conflicts) detail = body.conflicts.map((c) => `${c.path}: ${c.reason === 'changed' ? 'changed on disk since it was read' : c.reason}`).join('\n');
-    else if (body.error?.message) detail = body.error.message;
+    if (body.conflicts) conflicts = body.conflicts.map((c) => ({ path: c.path, reason: CONFLICT_REASONS[c.reason] ?? c.reason }));
+    else if (body.error?.message) conflicts = [{ path: '', reason: body.error.message }];
   } catch {
     // not JSON: shown as it came
   }
-  const paths = operations.map((o) => (o.kind === 'rename' ? o.from : o.path));
-  return { ok: false, text: `not applied: nothing was written (all or nothing). Not written:\n${paths.join('\n')}\nBecause:\n${detail}` };
+  const because = conflicts.map((c) => (c.path ? `  ${c.path}: ${c.reason}` : `  ${c.reason}`));
+  return {
+    ok: false,
+    text: `not applied: nothing was written (all or nothing). Not written:\n${everything.map((e) => `  ${e}`).join('\n')}\nBecause:\n${because.join('\n')}`,
+    notWritten: everything,
+    conflicts,
+  };
 }
 
 export async function rename(workspace: AgentWorkspace, args: PlaceArgs & { new_name: string; apply: boolean }): Promise<ToolAnswer & { failed?: boolean }> {
@@ -52,7 +80,7 @@ export async function rename(workspace: AgentWorkspace, args: PlaceArgs & { new_
   const place = await resolvePlace(workspace, args);
   const client = place.lease.client;
   if (!client.capabilities.renameProvider) throw new ToolError(`the ${client.language} server does not rename`);
-  await afterIndexing(client);
+  await afterIndexing(client, workspace.clock);
   const edit = await client.request('textDocument/rename', { textDocument: { uri: place.uri }, position: place.position, newName: args.new_name });
   if (!edit) throw new ToolError(`nothing to rename at ${place.path}:${place.position.line + 1}:${place.position.character + 1}`);
   const plan = await planEdit(workspace, client.workspaceUri, edit);
@@ -60,7 +88,12 @@ export async function rename(workspace: AgentWorkspace, args: PlaceArgs & { new_
   const files = plan.changes.map((c) => ({ path: c.path, edits: c.edits }));
   if (!args.apply) return { text: `${diff}\n(preview: call again with apply: true to write it)`, structured: { applied: false, files, diff } };
   const applied = await applyPlan(workspace, plan);
-  return { text: `${applied.text}\n${diff}`, structured: { applied: applied.ok, files, diff }, ...(applied.ok ? {} : { failed: true }) };
+  if (applied.ok) return { text: `${applied.text}\n${diff}`, structured: { applied: true, files, diff } };
+  return {
+    text: `${applied.text}\n${diff}`,
+    structured: { applied: false, files, diff, not_written: applied.notWritten ?? [], conflicts: applied.conflicts ?? [] },
+    failed: true,
+  };
 }
 
 export async function codeActions(

@@ -1,8 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { AgentWorkspace } from './agentWorkspace.js';
 import type { DiskFollower } from './diskFollower.js';
+import { toolCall, type ToolCallNotes } from './toolCall.js';
 import { ToolError } from './toolError.js';
 import { clampMaxResults, MAX_RESULTS_CAP } from './budget.js';
 import { diagnostics } from './diagnostics.js';
@@ -28,10 +30,28 @@ function result(answer: ToolAnswer & { failed?: boolean }): CallToolResult {
   return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured, ...(answer.failed ? { isError: true } : {}) };
 }
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * What a tool says while it works (the indexing wait): a progress notification, when the client
+ * asked for progress with a token.
+ */
+function notesOf(extra: Extra): ToolCallNotes {
+  const token = extra._meta?.progressToken;
+  let progress = 0;
+  return {
+    note(message) {
+      if (token === undefined) return;
+      progress += 1;
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
+    },
+  };
+}
+
 /** A tool's failure as the agent reads it; anything unexpected is still an error answer, never a crash. */
-async function run(work: () => Promise<ToolAnswer & { failed?: boolean }>): Promise<CallToolResult> {
+async function run(extra: Extra, work: () => Promise<ToolAnswer & { failed?: boolean }>): Promise<CallToolResult> {
   try {
-    return result(await work());
+    return result(await toolCall.run(notesOf(extra), work));
   } catch (err) {
     const kind = err instanceof ToolError ? err.kind : 'error';
     const message = err instanceof Error ? err.message : String(err);
@@ -52,27 +72,27 @@ export function registerTools(server: McpServer, workspace: () => AgentWorkspace
       },
       annotations: readOnly,
     },
-    (args) =>
-      run(() =>
+    (args, extra) =>
+      run(extra, () =>
         diagnostics(workspace(), follower(), { paths: args.paths, severity: args.severity ?? 'warning', max_results: clampMaxResults(args.max_results) }),
       ),
   );
-  server.registerTool('hover', { description: 'Type and documentation of the symbol at a place.', inputSchema: place, annotations: readOnly }, (args) =>
-    run(() => hover(workspace(), args)),
+  server.registerTool('hover', { description: 'Type and documentation of the symbol at a place.', inputSchema: place, annotations: readOnly }, (args, extra) =>
+    run(extra, () => hover(workspace(), args)),
   );
   for (const [name, method, description] of [
     ['definition', 'textDocument/definition', 'Where the symbol at a place is defined.'],
     ['references', 'textDocument/references', 'Every reference to the symbol at a place, across the workspace.'],
     ['implementation', 'textDocument/implementation', 'Implementations of the interface or method at a place.'],
   ] as const) {
-    server.registerTool(name, { description, inputSchema: { ...place, max_results: maxResults }, annotations: readOnly }, (args) =>
-      run(() => locations(workspace(), method, { ...args, max_results: clampMaxResults(args.max_results) })),
+    server.registerTool(name, { description, inputSchema: { ...place, max_results: maxResults }, annotations: readOnly }, (args, extra) =>
+      run(extra, () => locations(workspace(), method, { ...args, max_results: clampMaxResults(args.max_results) })),
     );
   }
   server.registerTool(
     'document_symbols',
     { description: 'The outline of a file: its symbols with kinds and positions.', inputSchema: { path, max_results: maxResults }, annotations: readOnly },
-    (args) => run(() => symbolsOfDocument(workspace(), { path: args.path, max_results: clampMaxResults(args.max_results) })),
+    (args, extra) => run(extra, () => symbolsOfDocument(workspace(), { path: args.path, max_results: clampMaxResults(args.max_results) })),
   );
   server.registerTool(
     'workspace_symbols',
@@ -85,7 +105,8 @@ export function registerTools(server: McpServer, workspace: () => AgentWorkspace
       },
       annotations: readOnly,
     },
-    (args) => run(() => symbolsOfWorkspace(workspace(), { query: args.query, language: args.language, max_results: clampMaxResults(args.max_results) })),
+    (args, extra) =>
+      run(extra, () => symbolsOfWorkspace(workspace(), { query: args.query, language: args.language, max_results: clampMaxResults(args.max_results) })),
   );
   server.registerTool(
     'call_hierarchy',
@@ -94,7 +115,8 @@ export function registerTools(server: McpServer, workspace: () => AgentWorkspace
       inputSchema: { ...place, direction: z.enum(['incoming', 'outgoing']).optional().describe('default incoming'), max_results: maxResults },
       annotations: readOnly,
     },
-    (args) => run(() => callHierarchy(workspace(), { ...args, direction: args.direction ?? 'incoming', max_results: clampMaxResults(args.max_results) })),
+    (args, extra) =>
+      run(extra, () => callHierarchy(workspace(), { ...args, direction: args.direction ?? 'incoming', max_results: clampMaxResults(args.max_results) })),
   );
   server.registerTool(
     'code_actions',
@@ -110,7 +132,7 @@ export function registerTools(server: McpServer, workspace: () => AgentWorkspace
       },
       annotations: readOnly,
     },
-    (args) => run(() => codeActions(workspace(), { ...args, max_results: clampMaxResults(args.max_results) })),
+    (args, extra) => run(extra, () => codeActions(workspace(), { ...args, max_results: clampMaxResults(args.max_results) })),
   );
   server.registerTool(
     'rename',
@@ -119,6 +141,6 @@ export function registerTools(server: McpServer, workspace: () => AgentWorkspace
       inputSchema: { ...place, new_name: z.string().min(1).max(256), apply: z.boolean().optional().describe('write the edit (default false: preview)') },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (args) => run(() => rename(workspace(), { ...args, apply: args.apply === true })),
+    (args, extra) => run(extra, () => rename(workspace(), { ...args, apply: args.apply === true })),
   );
 }

@@ -85,7 +85,7 @@ export async function locations(workspace: AgentWorkspace, method: LocationMetho
     'textDocument/implementation': 'implementationProvider',
   }[method];
   if (!client.capabilities[capability]) throw new ToolError(`the ${client.language} server does not answer ${method.slice('textDocument/'.length)}`);
-  if (method === 'textDocument/references') await afterIndexing(client);
+  if (method === 'textDocument/references') await afterIndexing(client, workspace.clock);
   const params = {
     textDocument: { uri: place.uri },
     position: place.position,
@@ -126,7 +126,7 @@ export async function symbolsOfWorkspace(workspace: AgentWorkspace, args: { quer
   const lease = await workspace.lease(language);
   const client = lease.client;
   if (!client.capabilities.workspaceSymbolProvider) throw new ToolError(`the ${language} server does not search workspace symbols`);
-  await afterIndexing(client);
+  await afterIndexing(client, workspace.clock);
   const result = await client.request('workspace/symbol', { query: args.query });
   const list = Array.isArray(result) ? (result as SymbolInformation[]) : [];
   const found = list.filter((s) => typeof s?.name === 'string' && typeof s.location?.uri === 'string');
@@ -149,7 +149,7 @@ export async function callHierarchy(
   const place = await resolvePlace(workspace, args);
   const client = place.lease.client;
   if (!client.capabilities.callHierarchyProvider) throw new ToolError(`the ${client.language} server does not answer call hierarchy`);
-  await afterIndexing(client);
+  await afterIndexing(client, workspace.clock);
   const roots = (await client.request('textDocument/prepareCallHierarchy', { textDocument: { uri: place.uri }, position: place.position })) as
     CallItem[] | null;
   if (!roots || roots.length === 0)

@@ -16,6 +16,7 @@ import { QuickSuggestPacing } from '../lib/monaco/quickSuggestPacing.js';
 import { preferencesOf } from '../lib/lsp/editing/preferences.js';
 import { EditingRegistry } from '../lib/lsp/editing/registry.js';
 import { hierarchyActionsFor } from './hierarchyActions.js';
+import { navigationPaletteActionsFor } from './navigationPaletteActions.js';
 import { LeaseHints } from '../lib/lsp/leaseHint.js';
 import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
@@ -226,6 +227,7 @@ export function createWindowServices(): WindowServices {
       // A constant at build time: the production bundle drops this branch and the hooks module.
       if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
       store.add(hierarchyActionsFor(monaco, editing, editingText));
+      store.add(navigationPaletteActionsFor(monaco, editingText));
       // Monaco's theme follows the app's (System follows the OS, live).
       monaco.editor.setTheme(monacoThemeFor(theme.get().resolved));
       store.add(theme.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(theme.get().resolved))));

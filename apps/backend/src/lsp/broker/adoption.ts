@@ -30,10 +30,14 @@ export interface PersistableLease {
 
 /**
  * Only a lease whose server is initialized (the browser's or the broker's `initialized` sent) on a
- * known stream can be resumed by another backend; any other is not persisted and starts cold. The
- * signature is cheap (no copy of any state): it is asked after every event.
+ * known stream can be resumed by another backend; any other is not persisted and starts cold. An
+ * agent's lease never is: its holder (the MCP client inside the backend) dies with the backend, no
+ * hint will ever ask for it again, and adopted it would come back as a person's lease holding a slot.
+ * Its stream, claimed by no persisted lease, is released on re-adoption. The signature is cheap (no
+ * copy of any state): it is asked after every event.
  */
 export function persistSignature(lease: Lease): string | undefined {
+  if (lease.ownerKind === 'agent') return undefined;
   if (lease.endReason !== undefined || lease.phase.kind !== 'running' || lease.stream === undefined || !lease.init.initializedSent) return undefined;
   return `${lease.stream}|${lease.registrations.revision}|${lease.configFingerprint ?? ''}|${lease.trustedTools ? 1 : 0}`;
 }

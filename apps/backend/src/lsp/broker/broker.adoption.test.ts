@@ -69,6 +69,23 @@ describe('leases across a backend restart', () => {
     expect(h.broker.journalChanges(known)).toEqual({ save: [], remove: [leaseId] });
   });
 
+  it("never journals an agent's lease: its MCP client dies with the backend, and adopted it would come back as a person's", () => {
+    const h = new BrokerHarness();
+    const person = openedLease(h.connect('p1'));
+    const agent = openedLease(h.connect('m1', { session: 's1', language: 'python', agent: true }));
+    for (const [attachment, leaseId, stream] of [
+      ['p1', person, 3],
+      ['m1', agent, 4],
+    ] as const) {
+      h.hostStatus(leaseId, { status: 'ready', language: leaseId === person ? 'go' : 'python', ...WORKSPACE, stream });
+      const sent = toServer(h.fromBrowser(attachment, req('i', 'initialize', { capabilities: {} })));
+      h.fromServer(leaseId, res(sent[0]!.id as number, INIT_RESULT));
+      h.fromBrowser(attachment, notif('initialized', {}));
+    }
+    expect(h.broker.lease(agent)).toMatchObject({ ownerKind: 'agent', phase: 'running' });
+    expect(h.broker.journalChanges(new Map()).save.map((l) => l.id)).toEqual([person]);
+  });
+
   it('an adopted lease comes back detached on its stream: the open documents are closed, and its hint resumes it without an initialize', () => {
     const h = new BrokerHarness();
     const adopted = h.handle({ type: 'leaseAdopted', lease: adoptedState(), settings: DEFAULT_SETTINGS });

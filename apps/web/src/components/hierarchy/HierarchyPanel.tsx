@@ -53,9 +53,11 @@ export function HierarchyPanel({ workspace }: { workspace: SessionWorkspace }) {
     if (to.path) void workspace.open(to.path, { lineNumber: to.range.start.line + 1, column: to.range.start.character + 1 });
   };
   const close = () => {
+    const { returnFocus } = state.request;
     model.close();
-    // Back to the editor it was opened from.
-    opener.current?.focus();
+    // Back to the editor it was opened from (the element focused when asked, without the editor's word).
+    if (returnFocus) returnFocus();
+    else if (opener.current?.isConnected) opener.current.focus();
   };
   return (
     <section

@@ -20,6 +20,7 @@ import { DocumentSync, type OpenDocumentSource } from './documentSync.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.js';
 import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
 import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
+import { RequestScheduler } from './requestScheduler.js';
 import { ProgressTracker } from './progress.js';
 import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
@@ -325,9 +326,14 @@ export class LspAttachment implements Disposable {
     this.capabilities = capabilities;
     this.store.add(capabilities.onDidChange(() => this.host.onCapabilities(this)));
     this.host.onCapabilities(this);
+    // The person's requests go first: the editor's own work waits while they type or ask.
+    const scheduler = this.store.add(new RequestScheduler({ clock: this.env.clock, send: (method, params, token) => this.rpc.request(method, params, token) }));
     const sync = this.store.add(
       new DocumentSync({
-        notify: (method, params) => this.rpc.notify(method, params),
+        notify: (method, params) => {
+          scheduler.noteNotification(method);
+          this.rpc.notify(method, params);
+        },
         sync: () => capabilities.sync(),
         serverUri: (path) => serverFileUri(workspace.workspaceUri, path),
         clock: this.env.clock,
@@ -342,7 +348,7 @@ export class LspAttachment implements Disposable {
       generation: this.generation,
       capabilities,
       workspace,
-      request: (method, params, token) => this.rpc.request(method, params, token),
+      request: (method, params, token) => scheduler.request(method, params, token),
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),

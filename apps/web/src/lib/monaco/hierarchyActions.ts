@@ -34,6 +34,19 @@ function modelTarget(editor: Monaco.editor.ICodeEditor): { sessionId: string; pa
 }
 
 /**
+ * The editor to give the focus back to: the one the hierarchy was asked from, or, when that one
+ * went away meanwhile (a jump to a file not open yet can replace it), the one now showing a file
+ * of the same session.
+ */
+function sessionEditor(monaco: MonacoApi, asked: Monaco.editor.ICodeEditor, sessionId: string): Monaco.editor.ICodeEditor | undefined {
+  if (asked.getModel()) return asked;
+  return monaco.editor.getEditors().find((editor) => {
+    const model = editor.getModel();
+    return model !== null && parseSessionModelUri(model.uri)?.sessionId === sessionId && editor.getContainerDomNode().isConnected;
+  });
+}
+
+/**
  * Show Call Hierarchy (Shift+Alt+H, as VS Code) and Show Type Hierarchy (Shift+Alt+T) in every
  * standalone code editor: context menu (navigation group), command palette (F1, which lists an
  * editor's own actions, so they are added per editor) and keys, enabled while a running server
@@ -64,7 +77,12 @@ export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActio
             const at = modelTarget(target);
             const position = target.getPosition();
             if (!at || !position) return;
-            deps.requests.show({ ...at, kind, position: { line: position.lineNumber - 1, character: position.column - 1 } });
+            deps.requests.show({
+              ...at,
+              kind,
+              position: { line: position.lineNumber - 1, character: position.column - 1 },
+              returnFocus: () => sessionEditor(monaco, target, at.sessionId)?.focus(),
+            });
           },
         }),
       );

@@ -11,7 +11,10 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  *   keeps its contrast with the editor's background: the current match 2 px, the others 1 px, each
  *   border 3:1 or more against the background (non-text contrast);
  * - light hover: its #f3f3f3 background takes the teal of types (#008080) to 4.3:1; the hover is
- *   white like the editor, set off by its border.
+ *   white like the editor, set off by its border;
+ * - word highlights (the occurrences of the symbol at the caret): Monaco's grey fill takes teal to
+ *   3.2:1 (light) and keyword blue below 4.5:1 (dark); they are outlined like find matches, the
+ *   reads in grey, the writes in blue, each border 3:1 or more against the background.
  */
 export const DARK_EDITOR_THEME = 'kandev-dark';
 export const LIGHT_EDITOR_THEME = 'kandev-light';
@@ -24,6 +27,7 @@ export function defineEditorThemes(monaco: MonacoApi): void {
     colors: {
       'editorLineNumber.dimmedForeground': '#858585',
       ...outlinedFindMatches({ current: '#ffd24d', other: '#d18616' }),
+      ...outlinedWordHighlights({ read: '#8a8a8a', write: '#3794ff' }),
     },
   });
   monaco.editor.defineTheme(LIGHT_EDITOR_THEME, {
@@ -33,6 +37,7 @@ export function defineEditorThemes(monaco: MonacoApi): void {
     colors: {
       'editorLineNumber.dimmedForeground': '#237893',
       ...outlinedFindMatches({ current: '#8a4500', other: '#c96a00' }),
+      ...outlinedWordHighlights({ read: '#8a8a8a', write: '#0e639c' }),
       'editorHoverWidget.background': '#ffffff',
     },
   });
@@ -45,5 +50,17 @@ function outlinedFindMatches(border: { current: string; other: string }): Record
     'editor.findMatchBorder': border.current,
     'editor.findMatchHighlightBackground': '#00000000',
     'editor.findMatchHighlightBorder': border.other,
+  };
+}
+
+/** Occurrences of the symbol at the caret as outlines: reads and textual matches in one colour, writes in another. */
+function outlinedWordHighlights(border: { read: string; write: string }): Record<string, string> {
+  return {
+    'editor.wordHighlightBackground': '#00000000',
+    'editor.wordHighlightBorder': border.read,
+    'editor.wordHighlightTextBackground': '#00000000',
+    'editor.wordHighlightTextBorder': border.read,
+    'editor.wordHighlightStrongBackground': '#00000000',
+    'editor.wordHighlightStrongBorder': border.write,
   };
 }

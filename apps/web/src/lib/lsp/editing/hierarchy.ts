@@ -50,6 +50,12 @@ export interface HierarchyRequest {
   path: string;
   position: Position;
   kind: HierarchyKind;
+  /**
+   * Gives the focus back to where the hierarchy was asked from (the editor) when the panel
+   * closes: from the context menu the focused element at that moment is Monaco's menu, which is
+   * gone by then.
+   */
+  returnFocus?(): void;
 }
 
 /** Requests to show a hierarchy (from the editor's actions), for the panel of the session to take. */

@@ -44,6 +44,18 @@ export function toMonacoSemanticTokensEdits(
   return out;
 }
 
+/**
+ * What the whole-document provider gives Monaco for a document served by ranges. A `null` answer
+ * would mark the document's tokens complete, and Monaco's viewport then never asks the range
+ * provider again: a big file would keep the tokens of its first screen and lose them at the first
+ * edit. An error Monaco knows as a cancellation leaves the tokens incomplete and reports nothing.
+ */
+export function servedByRanges(): Error {
+  const error = new Error('Canceled');
+  error.name = 'Canceled';
+  return error;
+}
+
 function offersDelta(full: unknown): boolean {
   return typeof full === 'object' && full !== null && (full as { delta?: unknown }).delta === true;
 }
@@ -95,7 +107,7 @@ export function registerSemanticTokensProvider(host: ProviderHost, registration:
         const target = host.target(model, registration);
         if (!target) return null;
         // A big document is served by the range provider below (Monaco asks it for the viewport).
-        if (hasRange && model.getLineCount() > RANGE_ONLY_LINES) return null;
+        if (hasRange && model.getLineCount() > RANGE_ONLY_LINES) throw servedByRanges();
         const textDocument = { uri: target.uri };
         try {
           if (delta && lastResultId) {

@@ -1,0 +1,141 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { openFile, startEditorStack, suggestLabels, waitForLspState } from '../support/page.js';
+import { openTaskEditor } from '../support/fakeEditor.js';
+import type { RunningStack } from '../support/stack.js';
+import { writeFiles } from '../support/files.js';
+import { requestClassOf } from '../../apps/web/src/lib/lsp/requestClasses.js';
+
+/**
+ * The person's requests go first (real typescript-language-server, a 10,000-line file): the
+ * editor's own burst after the file opens (tokens, outline, folding, hints, highlights) is
+ * cancelled at the server when the person starts typing, nothing of it goes out while they type
+ * or wait for the completion, the completion shows, and the burst is asked again once they pause.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const LINES = 10_000;
+const PATH = 'src/big.ts';
+const bigTs = Array.from({ length: LINES }, (_, i) => `export const v${i}: number = ${i};`).join('\n') + '\n';
+
+interface Frame {
+  dir: 'sent' | 'received';
+  at: number;
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  /** A response (result or error). */
+  answer?: boolean;
+}
+
+function recordFrames(page: Page): Frame[] {
+  const frames: Frame[] = [];
+  page.on('websocket', (ws) => {
+    const take = (dir: Frame['dir']) => (f: { payload: string | Buffer }) => {
+      const m = JSON.parse(String(f.payload)) as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
+      if (m === null || typeof m !== 'object' || !('jsonrpc' in m)) return; // status frames
+      const frame: Frame = { dir, at: frames.length };
+      if (typeof m.id === 'number') frame.id = m.id;
+      if (typeof m.method === 'string') frame.method = m.method;
+      if (m.params && typeof m.params === 'object') frame.params = m.params as Record<string, unknown>;
+      if (m.method === undefined && ('result' in m || 'error' in m)) frame.answer = true;
+      frames.push(frame);
+    };
+    ws.on('framesent', take('sent'));
+    ws.on('framereceived', take('received'));
+  });
+  return frames;
+}
+
+const isBackground = (f: Frame) => f.dir === 'sent' && f.id !== undefined && f.method !== undefined && requestClassOf(f.method, f.params) === 'background';
+const answeredBy = (frames: Frame[], id: number, before = Infinity) => frames.some((f) => f.dir === 'received' && f.answer && f.id === id && f.at < before);
+const cancelledBy = (frames: Frame[], id: number, before = Infinity) =>
+  frames.some((f) => f.dir === 'sent' && f.method === '$/cancelRequest' && (f.params as { id?: unknown } | undefined)?.id === id && f.at < before);
+
+describe.runIf(run)("the person's requests go first (real typescript-language-server, 10,000 lines)", () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let frames: Frame[];
+
+  beforeAll(async () => {
+    stack = await startEditorStack();
+    const workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-person-first-')), {
+      [PATH]: bigTs,
+      'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+    });
+    ({ browser, page } = await openTaskEditor(stack, { title: 'Person first', workspace }));
+    frames = recordFrames(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('typing as the burst after opening is on the wire: the burst is cancelled at the server, held while the completion is pending, the completion shows, and the burst is asked again and answered', async () => {
+    await openFile(page, PATH);
+    await waitForLspState(page, 'typescript', 'ready', 180_000);
+    const outstanding = (at = frames.length) => frames.slice(0, at).filter((f) => isBackground(f) && !answeredBy(frames, f.id as number, at));
+    await page.evaluate(() => {
+      const editor = (window as any).__kandev.monaco.editor.getEditors().find((e: any) => e.getModel());
+      const model = editor.getModel();
+      const last = model.getLineCount();
+      editor.setPosition({ lineNumber: last, column: model.getLineMaxColumn(last) });
+      editor.focus();
+    });
+    // The first keystroke goes while the editor's own work is on the wire: right after opening, or,
+    // when the server answered that burst first, while the burst that typing itself brings is out.
+    const EDIT = 'export const z = v1';
+    let firstChange = -1;
+    for (let attempt = 0; attempt < 8 && firstChange < 0; attempt++) {
+      await expect.poll(() => outstanding().length, { timeout: 120_000, interval: 20 }).toBeGreaterThan(0);
+      const before = frames.length;
+      await page.keyboard.type(attempt === 0 ? EDIT[0]! : ' ');
+      await expect
+        .poll(() => frames.findIndex((f, i) => i >= before && f.dir === 'sent' && f.method === 'textDocument/didChange'), { timeout: 30_000 })
+        .toBeGreaterThan(-1);
+      const change = frames.findIndex((f, i) => i >= before && f.dir === 'sent' && f.method === 'textDocument/didChange');
+      if (outstanding(change).length > 0) firstChange = change;
+    }
+    expect(firstChange).toBeGreaterThan(0);
+    await page.keyboard.type(EDIT.slice(1), { delay: 40 });
+    await page.keyboard.type('.');
+    await page.locator('.editor-widget.suggest-widget.visible .monaco-list-row').first().waitFor({ timeout: 120_000 });
+    expect(await suggestLabels(page)).toContain('toFixed');
+
+    const completions = frames.filter((f) => f.dir === 'sent' && f.method === 'textDocument/completion' && f.id !== undefined);
+    const shown = completions.find((c) => answeredBy(frames, c.id as number));
+    expect(shown).toBeDefined();
+    const shownAnswer = frames.findIndex((f) => f.dir === 'received' && f.answer && f.id === shown?.id);
+
+    // At the first keystroke's didChange, every background request on the wire was answered or cancelled at the server.
+    const onWireAtTyping = frames.slice(0, firstChange).filter((f) => isBackground(f) && !answeredBy(frames, f.id as number, firstChange));
+    expect(onWireAtTyping.filter((f) => !cancelledBy(frames, f.id as number, firstChange + 1)).map((f) => f.method)).toEqual([]);
+    expect(onWireAtTyping.length).toBeGreaterThan(0);
+    // From then until the completion that shows was answered, the editor sent nothing of its own.
+    expect(
+      frames
+        .slice(firstChange, shownAnswer)
+        .filter(isBackground)
+        .map((f) => f.method),
+    ).toEqual([]);
+    // Superseded completions (each keystroke asks again) were cancelled at the server too.
+    for (const c of completions) if (c !== shown && !answeredBy(frames, c.id as number)) expect(cancelledBy(frames, c.id as number)).toBe(true);
+
+    // Nothing is lost: once the person pauses (the list closed), the outline and the tokens are asked again and answered.
+    await page.keyboard.press('Escape');
+    for (const method of ['textDocument/documentSymbol', 'textDocument/semanticTokens']) {
+      await expect
+        .poll(() => frames.slice(shownAnswer).some((f) => f.dir === 'sent' && f.method?.startsWith(method) && answeredBy(frames, f.id as number)), {
+          timeout: 120_000,
+        })
+        .toBe(true);
+    }
+  }, 400_000);
+});
