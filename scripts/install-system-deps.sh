@@ -2,13 +2,14 @@
 # Installs the Debian packages the tests and the demo need, only those that are missing:
 # Chromium (browser tests), Go and gopls (the real Go language server), Docker and debootstrap
 # (Local Docker task hosts, with a base image built from a debootstrap root file system), clangd
-# (the C/C++ language server, never auto-installed), shellcheck (bash-language-server's linter),
+# (the C/C++ language server, never auto-installed), fortran-language-server (fortls, the Fortran one,
+# likewise), shellcheck (bash-language-server's linter),
 # ripgrep (agentctl's workspace search uses rg when the task host has it; the tests cover both),
 # bubblewrap (untrusted workspaces' language servers run without network) and a Go that switches
 # toolchains (1.21+; on Debian 12 golang-1.22-go from bookworm-backports, beside Debian's own go).
 set -euo pipefail
 packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(chromium golang-go gopls docker.io debootstrap clangd shellcheck ripgrep bubblewrap golang-1.22-go)
+[ ${#packages[@]} -gt 0 ] || packages=(chromium golang-go gopls docker.io debootstrap clangd fortran-language-server shellcheck ripgrep bubblewrap golang-1.22-go)
 
 missing=()
 for p in "${packages[@]}"; do

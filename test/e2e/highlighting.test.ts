@@ -4,10 +4,27 @@ import { screenshot } from '../support/app.js';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openTaskEditor } from '../support/fakeEditor.js';
-import { openFile, startEditorStack } from '../support/page.js';
+import { writeFiles } from '../support/files.js';
+import { openFile, startEditorStack, withEditor } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+/** Files of languages no descriptor serves, written into the demo copy. */
+const NEIGHBOURS: Record<string, string> = {
+  'notes/guide.md': ['# Guide', '', 'Plain words here.', ''].join('\n'),
+  'notes/Main.java': ['public class Main {', '  int count;', '}', ''].join('\n'),
+  'notes/settings.ini': ['; where the demo listens', '[server]', 'port = 8080', ''].join('\n'),
+  'notes/report.sql': ['SELECT total', 'FROM orders;', ''].join('\n'),
+};
+
+/** Each file's Monaco language, a keyword of it and a plain word that must be coloured apart. */
+const NEIGHBOUR_CASES: Record<string, { language: string; keyword: string; plain: string }> = {
+  'notes/guide.md': { language: 'markdown', keyword: '# Guide', plain: 'Plain words here.' },
+  'notes/Main.java': { language: 'java', keyword: 'public', plain: 'Main' },
+  'notes/settings.ini': { language: 'ini', keyword: '; where the demo listens', plain: 'port = 8080' },
+  'notes/report.sql': { language: 'sql', keyword: 'SELECT', plain: 'total' },
+};
 
 /** The assets a page fetched, by file name (hash and folder dropped). */
 const fetched = (urls: string[]) => urls.map((u) => new URL(u).pathname.split('/').pop()!);
@@ -42,7 +59,7 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
 
   beforeAll(async () => {
     stack = await startEditorStack();
-    ({ browser, page } = await openTaskEditor(stack, { title: 'Highlighting', workspace: copyDemoWorkspace() }));
+    ({ browser, page } = await openTaskEditor(stack, { title: 'Highlighting', workspace: writeFiles(copyDemoWorkspace(), NEIGHBOURS) }));
     page.on('request', (r) => urls.push(r.url()));
   });
 
@@ -71,9 +88,33 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     await screenshot(page, 'highlighting-prisma-desktop-light');
   });
 
+  // Languages Monaco has a Monarch grammar for and no descriptor serves: Monaco's own registration
+  // names their extensions and colours them (a keyword's colour is not a plain word's).
+  for (const [path, { language, keyword, plain }] of Object.entries(NEIGHBOUR_CASES)) {
+    it(`${path} (no language server) opens as ${language}, coloured by Monaco's own grammar`, async () => {
+      await openFile(page, path);
+      expect(await withEditor(page, (editor) => editor.getModel().getLanguageId() as string)).toBe(language);
+      // The class of the span that reads `text` (Monaco renders spaces as no-break spaces).
+      const classOf = (text: string) =>
+        page.evaluate(
+          ({ path, text }) =>
+            [...document.querySelectorAll(`[data-testid="editor"][data-path="${path}"] .view-lines span span`)]
+              .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' ').trim(), className: s.className }))
+              .find((s) => s.text === text)?.className ?? '',
+          { path, text },
+        );
+      await expect.poll(() => classOf(keyword), { timeout: 30_000 }).toMatch(/mtk/);
+      // The grammar arrives lazily: the keyword stands apart once its line is coloured.
+      await expect.poll(async () => (await classOf(keyword)) !== (await classOf(plain)), { timeout: 30_000 }).toBe(true);
+    });
+  }
+
   it('each file shows the icon its descriptor names', async () => {
     const icon = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"] .file-icon`).getAttribute('class');
-    await openFile(page, 'php/Invoice.php');
+    for (const path of ['svelte/Counter.svelte', 'vim/greet.vim', 'fortran/area.f90', 'php/Invoice.php']) await openFile(page, path);
+    expect(await icon('svelte/Counter.svelte')).toContain('tone-rs');
+    expect(await icon('vim/greet.vim')).toContain('tone-go');
+    expect(await icon('fortran/area.f90')).toContain('tone-py');
     expect(await icon('prisma/schema.prisma')).toContain('tone-config');
     expect(await icon('php/Invoice.php')).toContain('tone-kt');
     expect(await icon('src/main.ts')).toContain('tone-ts');

@@ -177,11 +177,36 @@ const CASES: Record<string, LanguageCase> = {
     completion: { at: 'title    String', offset: 10, label: /^String$/m },
     definition: { at: 'author   Author', offset: 10, path: 'prisma/schema.prisma', line: 6 },
   },
+  Svelte: {
+    language: 'svelte',
+    file: 'svelte/Counter.svelte',
+    finding: /Type 'number' is not assignable to type 'string'/,
+    hover: { at: 'on:click={increment}', offset: 12, expect: /\(local function\) increment\(\): void/ },
+    completion: { at: 'pressed {count}', offset: 9, label: /^count$/m },
+    definition: { at: 'on:click={increment}', offset: 12, path: 'svelte/Counter.svelte', line: 6 },
+  },
+  // No definition: the demo's finding is a parse error, and until the file parses the server
+  // knows none of its functions (it jumps to them in a file that parses).
+  Vim: {
+    language: 'vim',
+    file: 'vim/greet.vim',
+    finding: /unexpected token: <EOL>/,
+    hover: { at: "echo 'Hello", offset: 1, expect: /echoes the result of expressions/ },
+    completion: { at: "strlen('demo')", offset: 3, label: /^strlen$/m },
+  },
+  Fortran: {
+    language: 'fortran',
+    file: 'fortran/area.f90',
+    finding: /Variable "area" declared twice in scope/,
+    hover: { at: 'circle_area(2.0)', offset: 2, expect: /FUNCTION circle_area\(r\)/ },
+    completion: { at: 'circle_area(2.0)', offset: 4, label: /^circle_area$/m },
+    definition: { at: 'circle_area(2.0)', offset: 2, path: 'fortran/area.f90', line: 5 },
+  },
 };
 
 /** The demo's languages and the file of each that carries a finding. */
 const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma'] as const;
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim'] as const;
 /** The servers that answer diagnostics only when pulled (textDocument/diagnostic). */
 const PULL_MODEL: LanguageId[] = ['python', 'json', 'css', 'html'];
 const DEMO_LANGUAGES = new Set(DEMO.map((c) => c.language)).size;

@@ -1,6 +1,7 @@
 import { cpp } from './cpp.js';
 import type { LanguageDescriptor } from './descriptor.js';
 import { dockerfile } from './dockerfile.js';
+import { fortran } from './fortran.js';
 import { go } from './go.js';
 import { html } from './html.js';
 import { css } from './css.js';
@@ -11,7 +12,9 @@ import { prisma } from './prisma.js';
 import { python } from './python.js';
 import { rust } from './rust.js';
 import { shell } from './shell.js';
+import { svelte } from './svelte.js';
 import { typescript } from './typescript.js';
+import { vim } from './vim.js';
 import { yaml } from './yaml.js';
 
 export * from './descriptor.js';
@@ -21,7 +24,25 @@ export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
  * Every language Kandev serves, in catalog order (the settings page shows them so). Adding a
  * language is one descriptor file, one entry here and its locale strings (docs/adding-a-language.md).
  */
-export const LANGUAGE_DESCRIPTORS = [typescript, python, go, rust, kotlin, json, yaml, shell, dockerfile, css, html, cpp, php, prisma] as const;
+export const LANGUAGE_DESCRIPTORS = [
+  typescript,
+  python,
+  go,
+  rust,
+  kotlin,
+  json,
+  yaml,
+  shell,
+  dockerfile,
+  css,
+  html,
+  cpp,
+  php,
+  prisma,
+  svelte,
+  vim,
+  fortran,
+] as const;
 
 /** The languages' ids: part of the wire contract. */
 export type LanguageId = (typeof LANGUAGE_DESCRIPTORS)[number]['id'];

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defineLanguage, LANGUAGE_DESCRIPTORS, languageDescriptor, type LanguageDescriptor, type MonacoTokenizer } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
-import { grammarsModuleSource } from '../../../languageGrammars.js';
+import { grammarsModuleSource, installedMonacoBasicLanguages, neighbourLanguages } from '../../../languageGrammars.js';
 import { registerDescriptorLanguages, type LanguageServiceDefaults, type RegisteringLanguages } from './descriptorLanguages.js';
 
 const require = createRequire(import.meta.url);
@@ -117,17 +117,49 @@ describe('Monaco languages from the descriptors', () => {
   });
 
   it('the build carries a lazy loader for exactly the grammars the descriptors name', () => {
-    const source = grammarsModuleSource(LANGUAGE_DESCRIPTORS);
+    const source = grammarsModuleSource(LANGUAGE_DESCRIPTORS, installedMonacoBasicLanguages());
     expect(source).toContain(`"python": () => import("monaco-editor/esm/vs/basic-languages/python/python.js")`);
-    expect(source).not.toContain('basic-languages/java/');
+    // Java is no descriptor's: Monaco's own contribution registers it, not a loader of ours.
+    expect(source).not.toContain('basic-languages/java/java.js');
     const toy = {
       ...languageDescriptor('python'),
       monaco: { ...languageDescriptor('python').monaco, tokenizers: { python: { kind: 'textmate', grammar: 'toml', embedded: ['json'] } } },
     };
-    const withToy = grammarsModuleSource([toy as LanguageDescriptor]);
+    const withToy = grammarsModuleSource([toy as LanguageDescriptor], []);
     expect(withToy).toContain(`"toml": () => import("tm-grammars/grammars/toml.json")`);
     expect(withToy).toContain(`"json": () => import("tm-grammars/grammars/json.json")`);
     expect(JSON.parse(readFileSync(join(grammarsRoot, 'grammars/toml.json'), 'utf8')).scopeName).toBe('source.toml');
+  });
+});
+
+describe('languages Monaco colours that no descriptor serves', () => {
+  const basic = installedMonacoBasicLanguages();
+  const contributionOf = (folder: string) => `import "monaco-editor/esm/vs/basic-languages/${folder}/${folder}.contribution.js";`;
+
+  it("reads every language of Monaco's basic-languages folder, with the ids each registers", () => {
+    const ids = basic.flatMap((b) => b.ids);
+    for (const id of ['markdown', 'java', 'ini', 'sql', 'c', 'cpp', 'python']) expect(ids, id).toContain(id);
+    expect(basic.find((b) => b.folder === 'cpp')?.ids).toEqual(['c', 'cpp']);
+  });
+
+  it('Markdown, Java, INI, SQL and every other Monaco language no descriptor claims are registered as Monaco ships them', () => {
+    const source = grammarsModuleSource(LANGUAGE_DESCRIPTORS, basic);
+    for (const folder of ['markdown', 'java', 'ini', 'sql', 'ruby', 'lua']) expect(source, folder).toContain(contributionOf(folder));
+    const claimed = new Set(LANGUAGE_DESCRIPTORS.flatMap((d) => d.monaco.languageIds));
+    for (const { folder, ids } of basic) {
+      if (ids.some((id) => claimed.has(id))) expect(source, folder).not.toContain(contributionOf(folder));
+      else expect(source, folder).toContain(contributionOf(folder));
+    }
+  });
+
+  it("a descriptor's own ids are never registered a second time by Monaco's contribution", () => {
+    const neighbours = neighbourLanguages(LANGUAGE_DESCRIPTORS, basic);
+    for (const folder of ['python', 'typescript', 'javascript', 'cpp', 'php', 'css', 'scss', 'less']) expect(neighbours, folder).not.toContain(folder);
+  });
+
+  it('a descriptor claiming part of a contribution (c without cpp) is a build error naming both', () => {
+    const cOnly = { ...languageDescriptor('cpp'), monaco: { ...languageDescriptor('cpp').monaco, languageIds: ['c'] } } as LanguageDescriptor;
+    expect(() => neighbourLanguages([cOnly], basic)).toThrow(/cpp contribution registers c, cpp; the descriptors claim only c/);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * The one runtime import of monaco-editor, loaded lazily (phones and the task list never pay for
  * it): the core editor and Monaco's TypeScript/JavaScript and JSON language services. Languages
- * and their tokenizers come from the language descriptors (descriptorLanguages.ts); each grammar is
- * its own chunk, fetched when a model of its language is first coloured. Only two workers exist:
+ * and their tokenizers come from the language descriptors (descriptorLanguages.ts); the languages
+ * no descriptor serves that Monaco has a grammar for (Markdown, Java, SQL, ...) are registered as
+ * Monaco ships them, by `virtual:kandev-grammars`. Each grammar is its own chunk, fetched when a
+ * model of its language is first coloured. Only two workers exist:
  * the editor worker and the TypeScript worker; anything else falls back to the editor worker.
  */
 import 'monaco-editor/esm/vs/editor/edcore.main.js';
