@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { API_PREFIX, API_ROUTES, MCP_PATH, METRICS_PATH } from '@kandev/protocol';
 import { AGENT_LEASE_IDLE_MS } from './mcp/agentWorkspace.js';
+import { agentLeasesOf } from './mcp/agentLeaseSummary.js';
 import { McpService } from './mcp/mcpService.js';
 import { AgentTokenRepository } from './store/agentTokenRepository.js';
 import { errorOf, writeReply } from './api/http.js';
@@ -250,6 +251,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
     log,
     taskHostUsed: (id) => reclaimer.touch(id),
     mcpConfig: (id) => mcp.clientConfig(id),
+    agentLeases: (id) => agentLeasesOf(runtime.leases(), id, config.mcpLeaseIdleMs ?? AGENT_LEASE_IDLE_MS),
   });
 
   const server = createServer((req, res) => {

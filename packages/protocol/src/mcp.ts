@@ -33,3 +33,19 @@ export interface McpClientConfig {
 export function mcpClientConfig(url: string, token: string): McpClientConfig {
   return { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } };
 }
+
+/**
+ * The language servers the session's agents hold (GET `sessionAgentLeases`), for the person's
+ * status details: agent leases count against capacity apart from the person's.
+ */
+export interface AgentLeasesResponse {
+  leases: AgentLeaseSummary[];
+  /** An agent lease without a tool call this long is released. */
+  idleReleaseMs: number;
+}
+
+export interface AgentLeaseSummary {
+  /** A catalog language id. */
+  language: string;
+  state: 'starting' | 'running' | 'releasing';
+}

@@ -42,6 +42,8 @@ export const API_ROUTES = {
    * (McpClientConfig, mcp.ts); 409 `session_not_running` once it ended. Access token required.
    */
   sessionMcpConfig: '/api/sessions/:id/mcp-config',
+  /** GET: the language servers the session's agents hold (AgentLeasesResponse, mcp.ts). */
+  sessionAgentLeases: '/api/sessions/:id/agent-leases',
   /** GET ?path=FILE: the file's text at HEAD (workspaceEvents.ts, GitHeadResponse). */
   sessionGitHead: '/api/sessions/:id/git/head',
 } as const;

@@ -27,6 +27,7 @@ import {
   type WriteFileResponse,
   FILE_BYTES_CONTENT_TYPE,
   WRITE_BASE_VERSION_PARAM,
+  type AgentLeasesResponse,
   type GitHeadResponse,
   sessionGitHeadPath,
   UNAUTHORIZED_STATUS,
@@ -209,6 +210,10 @@ export function createKandevApi(send: FetchLike = (input, init) => fetch(input, 
         if (err instanceof ApiRequestError && err.status === 404) return undefined;
         throw err;
       }
+    },
+    /** The language servers the session's agents hold (for the status details). */
+    agentLeases(sessionId: string): Promise<AgentLeasesResponse> {
+      return json<AgentLeasesResponse>(apiPath('sessionAgentLeases', { id: sessionId }));
     },
     search(sessionId: string, text: string): Promise<SearchResponse> {
       return json<SearchResponse>(apiPath('sessionSearch', { id: sessionId }, { q: text }));

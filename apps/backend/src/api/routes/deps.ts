@@ -1,4 +1,4 @@
-import type { McpClientConfig } from '@kandev/protocol';
+import type { AgentLeasesResponse, McpClientConfig } from '@kandev/protocol';
 import type { Logger } from '../../base/log.js';
 import type { BackendMetrics } from '../../metrics/backendMetrics.js';
 import type { SessionService } from '../../sessions/sessionService.js';
@@ -16,4 +16,6 @@ export interface ApiDeps {
   taskHostUsed?: (sessionId: string) => void;
   /** A new agent token for a running session, as MCP client JSON (absent: no MCP endpoint). */
   mcpConfig?: (sessionId: string) => McpClientConfig;
+  /** The leases the session's agents hold now (absent: no MCP endpoint, so none). */
+  agentLeases?: (sessionId: string) => AgentLeasesResponse;
 }

@@ -39,6 +39,13 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
     return { status: 200, json: deps.mcpConfig(session.id) };
   });
 
+  // What the session's agents hold, for the person's status details (agent leases apart from theirs).
+  router.get(API_ROUTES.sessionAgentLeases, ({ params }) => {
+    const session = deps.sessions.get(params.id as string);
+    if (!session) return errorOf('not_found', 'no such session');
+    return { status: 200, json: deps.agentLeases?.(session.id) ?? { leases: [], idleReleaseMs: 0 } };
+  });
+
   router.post(API_ROUTES.sessionStop, async ({ params }) => {
     const stopped = await deps.sessions.stop(params.id as string);
     return stopped.ok ? { status: 200, json: stopped.value } : errorReply(stopped.error);

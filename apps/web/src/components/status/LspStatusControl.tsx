@@ -6,6 +6,7 @@ import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspActionButtons, LspStatusDetails } from './LspStatusDetails.js';
 import { useOfferedFeatures } from './LspOfferedFeatures.js';
 import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
+import { AgentLeasesDetails } from './AgentLeasesDetails.js';
 import { LspSummary } from './LspSummary.js';
 import { StatusSurface, type SurfaceKind } from './StatusSurface.js';
 import { useLspView } from './useLspView.js';
@@ -75,6 +76,7 @@ export function LspStatusControl({ connection, language, surface }: LspStatusCon
         <StatusSurface kind={surface} anchor={trigger} placement="below" labelledBy={titleId} onClose={() => setOpen(false)}>
           <LspStatusDetails language={language} view={view} titleId={titleId} offered={offered} {...handlers}>
             <SessionWatchDetails sessionId={connection.sessionId} />
+            <AgentLeasesDetails sessionId={connection.sessionId} />
           </LspStatusDetails>
         </StatusSurface>
       )}

@@ -5,6 +5,7 @@ import type { LspConnection } from '../../lib/lsp/connection.js';
 import { LspStatusDetails } from '../status/LspStatusDetails.js';
 import { useOfferedFeatures } from '../status/LspOfferedFeatures.js';
 import { SessionWatchDetails } from '../live/SessionWatchDetails.js';
+import { AgentLeasesDetails } from '../status/AgentLeasesDetails.js';
 import { LspSummary } from '../status/LspSummary.js';
 import { StatusSurface } from '../status/StatusSurface.js';
 import { useLspView } from '../status/useLspView.js';
@@ -64,6 +65,7 @@ export function LspStatusBarItem({
             onRetry={() => connection.retry()}
           >
             <SessionWatchDetails sessionId={connection.sessionId} />
+            <AgentLeasesDetails sessionId={connection.sessionId} />
           </LspStatusDetails>
         </StatusSurface>
       )}
