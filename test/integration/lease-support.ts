@@ -92,11 +92,12 @@ export interface FakeTask {
 }
 
 /** A Local PC task whose `kotlin-lsp` is the fake server running `script`, with a started session. */
-export async function fakeKotlinTask(stack: LeaseBackend, script: FakeScript, name = 'task'): Promise<FakeTask> {
+export async function fakeKotlinTask(stack: LeaseBackend, script: FakeScript, name = 'task', files: Record<string, string> = {}): Promise<FakeTask> {
   const dir = mkdtempSync(join(tmpdir(), `kandev-lease-${name}-`));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'Main.kt'), 'fun main() = println("hi")\n');
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(workspace, file), text);
   const bin = join(dir, 'bin');
   installFakeServer(bin, 'kotlin-lsp');
   const logFile = join(dir, 'server.jsonl');

@@ -1,3 +1,4 @@
+import type { Clock } from '@kandev/kit';
 import type { LanguageId, ReadyFrame, StatusFrame } from '@kandev/protocol';
 import { CloseCode, isRecord, RpcErrorCode } from '@kandev/protocol';
 import type { LspRelay } from '../lsp/relay.js';
@@ -64,8 +65,8 @@ export class AgentLspClient {
   /** Active work-done progress by token: title (indexing while any is active). */
   readonly progress = new Map<string, string>();
   private seq = 0;
-  /** Wall-clock ms of the last publication or progress change (the settle rule's quiet window). */
-  lastActivityAt = Date.now();
+  /** When (on the backend's clock) the last publication or progress change came: the settle rule's quiet window. */
+  lastActivityAt: number;
   /** `now` when the live workspace last reported a disk change: publications after it reflect it. */
   diskMark = 0;
   private readonly listeners = new Set<() => void>();
@@ -74,7 +75,9 @@ export class AgentLspClient {
     relay: LspRelay,
     readonly sessionId: string,
     readonly language: LanguageId,
+    private readonly clock: Clock,
   ) {
+    this.lastActivityAt = clock.now();
     this.started = new Promise((resolve, reject) => {
       this.startedResolve = resolve;
       this.startedReject = reject;
@@ -117,7 +120,7 @@ export class AgentLspClient {
   }
 
   private poke(): void {
-    this.lastActivityAt = Date.now();
+    this.lastActivityAt = this.clock.now();
     for (const listener of [...this.listeners]) listener();
   }
 

@@ -49,7 +49,7 @@ export class AgentWorkspace {
     this.files = new TaskFiles(deps.sessions, sessionId, () => deps.used(sessionId));
   }
 
-  /** The backend's clock (the indexing wait is measured on it). */
+  /** The backend's clock (the indexing and diagnostics waits are measured on it). */
   get clock(): Clock {
     return this.deps.clock;
   }
@@ -79,7 +79,7 @@ export class AgentWorkspace {
           `the ${name} server does not start automatically in this Kandev's settings; turn on auto start for ${name} in Settings > Editors (or start it once from the editor) and call again`,
         );
       }
-      const client = new AgentLspClient(this.deps.relay, this.sessionId, language);
+      const client = new AgentLspClient(this.deps.relay, this.sessionId, language, this.deps.clock);
       held = { client, documents: new AgentDocuments(client, this.files), idle: undefined };
       this.held.set(language, held);
     }

@@ -1,3 +1,4 @@
+import type { Clock } from '@kandev/kit';
 import { languageForPath, type LanguageId } from '@kandev/protocol';
 import type { AgentLease, AgentWorkspace } from './agentWorkspace.js';
 import { checkPath } from './agentWorkspace.js';
@@ -6,6 +7,7 @@ import { ToolError } from './toolError.js';
 import { renderBudgeted, type BudgetedItem } from './budget.js';
 import type { ToolAnswer } from './navigation.js';
 import type { LspRange } from './positions.js';
+import { toolCall } from './toolCall.js';
 import { until } from './waiting.js';
 
 /** A publication counts once the server was quiet this long after it (more may follow at once). */
@@ -73,24 +75,35 @@ function changedFiles(follower: DiskFollower): string[] {
   return git.files.filter((f) => f.status !== 'deleted' && languageForPath(f.path) !== undefined).map((f) => f.path);
 }
 
-/** Waits until the server has settled for these files; the freshness of each. */
-async function settle(lease: AgentLease, paths: string[], follower: DiskFollower): Promise<Map<string, Freshness>> {
+/**
+ * Waits, on the backend's clock, until the server has settled for these files; the freshness of
+ * each once settled or at the per-server limit.
+ */
+async function settle(lease: AgentLease, paths: string[], follower: DiskFollower, clock: Clock): Promise<Map<string, Freshness>> {
   const client = lease.client;
   const limit = DIAGNOSTICS_TIMEOUT_MS[client.language] ?? DIAGNOSTICS_TIMEOUT_MS.default;
-  const started = Date.now();
+  const started = clock.now();
+  const quietSince = () => Math.max(client.lastActivityAt, follower.lastChange, started);
   const stateOf = (path: string): Freshness => {
     const sentAt = lease.documents.sentAt(path) ?? 0;
     const published = client.diagnostics.get(lease.documents.uriOf(path));
-    const quietFor = Date.now() - Math.max(client.lastActivityAt, follower.lastChange, started);
+    const quietFor = clock.now() - quietSince();
     if (client.progress.size > 0) return 'indexing';
     if (!published || published.seq <= sentAt) return 'pending';
     if (published.seq > client.diskMark) return quietFor >= SETTLE_QUIET_MS ? 'fresh' : 'pending';
     return quietFor >= UNCHANGED_QUIET_MS ? 'fresh' : 'pending';
   };
   const allFresh = () => paths.every((p) => stateOf(p) === 'fresh');
-  // Quiet is a span of time without events: check again as it passes, not only on activity.
-  while (!allFresh() && Date.now() - started < limit && !client.ended) {
-    await until(client, allFresh, Math.min(250, limit - (Date.now() - started)));
+  // Said before the wait, so a client that asked for progress knows why the answer is slow.
+  if (!allFresh() && !client.ended) toolCall.getStore()?.note(`waiting up to ${Math.round(limit / 1000)} s for the ${client.language} server's diagnostics`);
+  // Quiet is a span of time without events: wake when a quiet window or the limit ends, not only on activity.
+  while (!allFresh() && clock.now() - started < limit && !client.ended) {
+    const now = clock.now();
+    const since = quietSince();
+    const wake = Math.min(...[since + SETTLE_QUIET_MS, since + UNCHANGED_QUIET_MS, started + limit].filter((at) => at > now));
+    // Activity moves the quiet window: wake on it too, to measure the window from it.
+    const seq = client.now;
+    await until(client, () => allFresh() || client.now !== seq || quietSince() !== since, wake - now, clock);
   }
   const states = new Map<string, Freshness>();
   for (const path of paths) {
@@ -129,7 +142,7 @@ async function reportLanguage(workspace: AgentWorkspace, language: LanguageId, p
       reports.push({ path, freshness: 'unavailable', detail: err instanceof Error ? err.message : String(err), diagnostics: [] });
     }
   }
-  const states = await settle(lease, opened, follower);
+  const states = await settle(lease, opened, follower, workspace.clock);
   for (const path of opened) {
     const uri = lease.documents.uriOf(path);
     const pushed = lease.client.diagnostics.get(uri)?.diagnostics ?? [];
