@@ -151,10 +151,15 @@ describe.runIf(run)('workspace edit annotations and file operations against the 
     expect(existsSync(join(session.workspace, NOTES))).toBe(false);
     // The participant's edit reached the open model (unsaved, like every edit of an open file).
     await expect.poll(() => editorText(page)).toMatch(/^\/\/ uses Moved\.kt\n/);
-    const methods = session
-      .log()
-      .map((l) => (l.message as { method?: string }).method)
-      .filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
+    const fileOperationMethods = () =>
+      session
+        .log()
+        .map((l) => (l.message as { method?: string }).method)
+        .filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
+    // The did* notifications go out once the batch is applied and cross two hops to the server's
+    // log after the editor shows the edit: wait for the last of them, then require the exact sequence.
+    await expect.poll(() => fileOperationMethods().includes('workspace/didDeleteFiles'), { timeout: 15_000 }).toBe(true);
+    const methods = fileOperationMethods();
     expect(methods).toEqual(['workspace/willRenameFiles', 'workspace/didCreateFiles', 'workspace/didRenameFiles', 'workspace/didDeleteFiles']);
     expect(received(session, 'workspace/willRenameFiles')[0]!.params).toEqual({ files: [{ oldUri: session.fileUri(OLD), newUri: session.fileUri(MOVED) }] });
     expect(received(session, 'workspace/didCreateFiles')[0]!.params).toEqual({ files: [{ uri: session.fileUri(FRESH) }] });
