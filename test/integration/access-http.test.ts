@@ -79,6 +79,11 @@ describe('access token', () => {
     expect((await stack.api('GET', '/api/tasks')).json.tasks).toEqual([]);
   });
 
+  it('keeps an idle connection open 30 s and tells clients so (a client reusing it after a busy pause met a closing socket)', async () => {
+    const response = await fetch(`${stack.url}/api/health`);
+    expect(response.headers.get('keep-alive')).toBe('timeout=30');
+  });
+
   it('accepts the bearer header and the cookie alike', async () => {
     expect(await raw('GET', '/api/tasks', { headers: bearer })).toMatchObject({ status: 200, json: { tasks: [] } });
     expect(await raw('GET', '/api/tasks', { headers: cookie })).toMatchObject({ status: 200, json: { tasks: [] } });

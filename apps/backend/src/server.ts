@@ -51,6 +51,9 @@ import { SessionRepository } from './store/sessionRepository.js';
 import { SettingsRepository } from './store/settingsRepository.js';
 import { TaskRepository } from './store/taskRepository.js';
 
+/** How long the backend keeps an idle HTTP connection open for the next request. */
+export const HTTP_KEEP_ALIVE_MS = 30_000;
+
 export interface RunningBackend {
   /** http://host:port, with the real port when the config asked for 0. */
   url: string;
@@ -257,6 +260,11 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   const server = createServer((req, res) => {
     void handleRequest(req, res, { router, config, policy: originPolicy, gate, log, mcp });
   });
+  // An idle kept-alive connection stays open this long (Node's default is 5 s). A client reuses
+  // one until just before the `Keep-Alive: timeout` it is told, so with 5 s a client whose next
+  // request came after a few busy seconds (a 50 MiB save's second attempt on a loaded machine)
+  // sent it on a socket the backend was closing that moment, and got ECONNRESET.
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => undefined);
     if (!eventsGateway.handleUpgrade(req, socket, head) && !gateway.handleUpgrade(req, socket, head)) {
