@@ -58,6 +58,20 @@ function script(fileUri: (path: string) => string): FakeScript {
   };
 }
 
+/** The headers of the panels below the editor that do not fit whole inside the editor column. */
+function cutOffHeaders(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const column = document.querySelector('.session-main')?.getBoundingClientRect();
+    if (!column) return ['no editor column'];
+    return [...document.querySelectorAll('.session-main .panel-header')]
+      .filter((h) => {
+        const r = h.getBoundingClientRect();
+        return r.top < column.top || r.bottom > column.bottom + 0.5;
+      })
+      .map((h) => h.textContent ?? '');
+  });
+}
+
 describe.runIf(run)('type hierarchy panel (fake kotlin-lsp: no real server here answers prepareTypeHierarchy)', () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
@@ -123,6 +137,9 @@ describe.runIf(run)('type hierarchy panel (fake kotlin-lsp: no real server here 
       if (p === page) await runFromCommandPalette(p, 'Type Hierarchy', 'Show Type Hierarchy');
       else await p.keyboard.press('Shift+Alt+T');
       await expect.poll(() => hierarchyRows(p), { timeout: 30_000 }).toEqual(['0:Shape', '1:Square', '1:Circle']);
+      // With the hierarchy and Problems open, the panels below the editor give up height so that every
+      // header (Output's last) stays whole inside the editor column, not cut off at its bottom edge.
+      expect(await cutOffHeaders(p), name).toEqual([]);
       for (const scheme of ['light', 'dark'] as const) {
         await emulateScheme(p, scheme);
         await expectTheme(p, scheme);

@@ -58,6 +58,9 @@ describe.runIf(run)("an agent's applied rename reaches the person's clean tabs",
     expect(await sessionModelText(page, sessionId, 'src/main.ts')).toBe(onDisk('src/main.ts'));
     expect(await tab('src/greeter.ts').getAttribute('data-dirty')).toBe('false');
     expect(await tab('src/main.ts').getAttribute('data-dirty')).toBe('false');
+    // The Outline of the active file (src/greeter.ts) lists the function by its old name.
+    const outline = page.locator('[data-testid="outline"]');
+    await outline.locator('[data-symbol="createGreeter"]').waitFor({ timeout: 60_000 });
 
     const result = (await agent.callTool(
       { name: 'rename', arguments: { path: 'src/greeter.ts', symbol: 'createGreeter', new_name: 'makeGreeter', apply: true } },
@@ -84,6 +87,9 @@ describe.runIf(run)("an agent's applied rename reaches the person's clean tabs",
         timeout: 10_000,
       })
       .toMatch(/export function makeGreeter\(prefix: string\): Greeter/);
+    // The Outline follows the text that came from disk: the new name, and the old one gone.
+    await outline.locator('[data-symbol="makeGreeter"]').waitFor({ timeout: 30_000 });
+    expect(await outline.locator('[data-symbol="createGreeter"]').count()).toBe(0);
     if (process.env.MCP34_SHOT) await page.screenshot({ path: process.env.MCP34_SHOT });
   }, 240_000);
 });

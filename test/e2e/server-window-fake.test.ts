@@ -119,6 +119,16 @@ describe.runIf(run)('what servers say, from the scripted fake server (kotlin-lsp
     const text = await streamText(await download.createReadStream());
     expect(text).toMatch(/\[info\] fake: indexing started\n/);
     expect(text).toMatch(/\[stderr\] fake stderr: warming up\n/);
+
+    // Copy puts the same lines on the clipboard (read back through the page, as a paste would).
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    const copy = page.getByTestId('output-copy');
+    await copy.click();
+    await expect.poll(() => copy.innerText()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/\[info\] fake: indexing started\n/);
+    expect(copied).toMatch(/\[stderr\] fake stderr: warming up(\n|$)/);
+    expect(`${copied.replace(/\n$/, '')}\n`).toBe(text);
   });
 
   for (const [viewport, size] of [

@@ -15,7 +15,7 @@ const SYMBOL: OutlineSymbol = {
 function setup() {
   const clock = new ManualClock();
   const editing = new EditingRegistry();
-  const typed = new Emitter<void>();
+  const typed = new Emitter<{ isFlush: boolean }>();
   const workspace = { sessionId: 's1', modelOf: () => ({ onDidChangeContent: typed.event }) } as unknown as OutlineWorkspace;
   const requests: string[] = [];
   editing.documentSymbols.add('s1', 'typescript', async (path) => (requests.push(path), [SYMBOL]));
@@ -35,9 +35,9 @@ describe('outline feed on an injected clock', () => {
     expect(t.requests).toEqual(['src/a.ts']);
     expect(t.feed.state).toEqual({ kind: 'ready', symbols: [SYMBOL] });
 
-    t.typed.fire();
+    t.typed.fire({ isFlush: false });
     t.clock.advance(REFRESH_DELAY_MS - 100);
-    t.typed.fire(); // another keystroke restarts the pause
+    t.typed.fire({ isFlush: false }); // another keystroke restarts the pause
     t.clock.advance(REFRESH_DELAY_MS - 1);
     await t.settle();
     expect(t.requests).toHaveLength(1);
@@ -48,9 +48,21 @@ describe('outline feed on an injected clock', () => {
     expect(t.states).toEqual(['loading', 'ready', 'ready']);
   });
 
+  it('text replaced whole (a clean tab following a rewrite on disk) refetches at once, without the typing pause', async () => {
+    const t = setup();
+    t.clock.advance(0);
+    await t.settle();
+    expect(t.requests).toHaveLength(1);
+    t.typed.fire({ isFlush: true });
+    t.clock.advance(0);
+    await t.settle();
+    expect(t.requests).toHaveLength(2);
+    expect(t.states).toEqual(['loading', 'ready', 'ready']);
+  });
+
   it('disposing the feed cancels its pending refetch', async () => {
     const t = setup();
-    t.typed.fire();
+    t.typed.fire({ isFlush: false });
     t.feed.dispose();
     expect(t.clock.pending).toBe(0);
     t.clock.advance(REFRESH_DELAY_MS);

@@ -34,7 +34,9 @@ export class OutlineFeed {
     private readonly clock: Clock,
   ) {
     this.subscriptions.push(editing.documentSymbols.onDidChange(() => this.schedule(50)));
-    const content = workspace.modelOf(path)?.onDidChangeContent(() => this.schedule(REFRESH_DELAY_MS));
+    // Typing waits for a pause; text replaced whole (a rewrite on disk followed by a clean tab, a
+    // revert) has no more keystrokes coming, so the Outline asks at once and does not lag the text.
+    const content = workspace.modelOf(path)?.onDidChangeContent((e) => this.schedule(e.isFlush ? 0 : REFRESH_DELAY_MS));
     if (content) this.subscriptions.push(content);
     this.schedule(0);
   }
