@@ -1,8 +1,9 @@
 import type * as Monaco from 'monaco-editor';
-import { DisposableStore, toDisposable, type Disposable } from '@kandev/kit';
+import { DisposableStore, type Disposable } from '@kandev/kit';
 import { hierarchySourcesFor, type HierarchyKind, type HierarchyRequests, type HierarchySource } from '../lsp/editing/hierarchy.js';
 import type { KeyedSources } from '../lsp/editing/registry.js';
 import { parseSessionModelUri } from '../lsp/uris.js';
+import { trackEditorActions, type ActionEditor } from './editorActions.js';
 import type { MonacoApi } from './monacoApi.js';
 
 /** Context keys that say the editor's model has a hierarchy of that kind (the actions' precondition). */
@@ -24,9 +25,6 @@ export interface HierarchyActionDeps {
   /** Localized action labels (they must keep "Call Hierarchy" / "Type Hierarchy" in English, as VS Code's do). */
   labels(): Record<HierarchyKind, string>;
 }
-
-/** What a standalone editor has beyond ICodeEditor (a diff editor's inner editors lack it). */
-type ActionEditor = Monaco.editor.ICodeEditor & Partial<Pick<Monaco.editor.IStandaloneCodeEditor, 'createContextKey' | 'addAction'>>;
 
 function modelTarget(editor: Monaco.editor.ICodeEditor): { sessionId: string; path: string } | undefined {
   const model = editor.getModel();
@@ -54,14 +52,10 @@ function sessionEditor(monaco: MonacoApi, asked: Monaco.editor.ICodeEditor, sess
  * `relabel` adds them again with the labels of the current locale.
  */
 export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActionDeps): Disposable & { relabel(): void } {
-  const store = new DisposableStore();
   const keys: Record<HierarchyKind, number> = {
     calls: monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyH,
     types: monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyT,
   };
-  /** Each tracked editor's actions, re-added on relabel. */
-  const tracked = new Map<ActionEditor, DisposableStore>();
-
   const addActions = (editor: ActionEditor, into: DisposableStore) => {
     const labels = deps.labels();
     KINDS.forEach((kind, i) => {
@@ -89,44 +83,22 @@ export function registerHierarchyActions(monaco: MonacoApi, deps: HierarchyActio
     });
   };
 
-  const track = (editor: ActionEditor) => {
-    if (typeof editor.createContextKey !== 'function' || typeof editor.addAction !== 'function' || tracked.has(editor)) return;
-    const contextKeys = KINDS.map((kind) => ({ kind, key: editor.createContextKey!<boolean>(HIERARCHY_CONTEXT_KEYS[kind], false) }));
-    const update = () => {
-      const target = modelTarget(editor);
-      for (const { kind, key } of contextKeys)
-        key.set(target !== undefined && hierarchySourcesFor(deps.sources, target.sessionId, target.path, kind).length > 0);
-    };
-    update();
-    const listeners = new DisposableStore();
-    listeners.add(editor.onDidChangeModel(update));
-    listeners.add(deps.sources.onDidChange(update));
-    const actions = new DisposableStore();
-    addActions(editor, actions);
-    tracked.set(editor, actions);
-    const untrack = () => {
-      listeners.dispose();
-      tracked.get(editor)?.dispose();
-      tracked.delete(editor);
-      store.delete(handle);
-    };
-    const handle = store.add(toDisposable(untrack));
-    // The editor's keys and actions go with it (tabs come and go; the window's registration stays).
-    listeners.add(editor.onDidDispose(untrack));
-  };
-
-  // Monaco announces an editor from inside its constructor, before a standalone editor's own
-  // services are set (addAction would register no keys then): it is tracked right after.
-  store.add(monaco.editor.onDidCreateEditor((editor) => queueMicrotask(() => !store.isDisposed && track(editor as ActionEditor))));
-  for (const editor of monaco.editor.getEditors()) track(editor as ActionEditor);
-
-  const relabel = () => {
-    for (const [editor, actions] of [...tracked]) {
-      actions.dispose();
-      const fresh = new DisposableStore();
-      addActions(editor, fresh);
-      tracked.set(editor, fresh);
-    }
-  };
-  return Object.assign(store, { relabel });
+  return trackEditorActions(monaco, {
+    accepts: (editor) => typeof editor.createContextKey === 'function' && typeof editor.addAction === 'function',
+    // Each hierarchy's context key follows the editor's file and the servers that offer it.
+    setUp(editor) {
+      const contextKeys = KINDS.map((kind) => ({ kind, key: editor.createContextKey!<boolean>(HIERARCHY_CONTEXT_KEYS[kind], false) }));
+      const update = () => {
+        const target = modelTarget(editor);
+        for (const { kind, key } of contextKeys)
+          key.set(target !== undefined && hierarchySourcesFor(deps.sources, target.sessionId, target.path, kind).length > 0);
+      };
+      update();
+      const listeners = new DisposableStore();
+      listeners.add(editor.onDidChangeModel(update));
+      listeners.add(deps.sources.onDidChange(update));
+      return listeners;
+    },
+    addActions,
+  });
 }

@@ -1,5 +1,5 @@
-import type * as Monaco from 'monaco-editor';
-import { DisposableStore, toDisposable, type Disposable } from '@kandev/kit';
+import type { DisposableStore, Disposable } from '@kandev/kit';
+import { trackEditorActions, type ActionEditor } from './editorActions.js';
 import type { MonacoApi } from './monacoApi.js';
 
 /**
@@ -21,17 +21,11 @@ export const NAVIGATION_PALETTE_COMMANDS = [
 
 export type NavigationPaletteLabel = (typeof NAVIGATION_PALETTE_COMMANDS)[number]['label'];
 
-/** What a standalone editor has beyond ICodeEditor (a diff editor's inner editors lack addAction). */
-type ActionEditor = Monaco.editor.ICodeEditor & Partial<Pick<Monaco.editor.IStandaloneCodeEditor, 'addAction'>>;
-
 /**
  * Adds the entries to every standalone code editor, with the labels of the current locale
  * (`label(key)`); `relabel` adds them again after the locale changes.
  */
 export function registerNavigationPaletteActions(monaco: MonacoApi, label: (key: NavigationPaletteLabel) => string): Disposable & { relabel(): void } {
-  const store = new DisposableStore();
-  const tracked = new Map<ActionEditor, DisposableStore>();
-
   const addActions = (editor: ActionEditor, into: DisposableStore) => {
     for (const command of NAVIGATION_PALETTE_COMMANDS) {
       into.add(
@@ -49,34 +43,5 @@ export function registerNavigationPaletteActions(monaco: MonacoApi, label: (key:
     }
   };
 
-  const track = (editor: ActionEditor) => {
-    if (typeof editor.addAction !== 'function' || tracked.has(editor)) return;
-    const actions = new DisposableStore();
-    addActions(editor, actions);
-    tracked.set(editor, actions);
-    const untrack = () => {
-      disposed.dispose();
-      tracked.get(editor)?.dispose();
-      tracked.delete(editor);
-      store.delete(handle);
-    };
-    // The entries go with the editor (tabs come and go; the window's registration stays).
-    const disposed = editor.onDidDispose(untrack);
-    const handle = store.add(toDisposable(untrack));
-  };
-
-  // Monaco announces an editor from inside its constructor, before its own services are set
-  // (addAction would fail then): it is tracked right after.
-  store.add(monaco.editor.onDidCreateEditor((editor) => queueMicrotask(() => !store.isDisposed && track(editor as ActionEditor))));
-  for (const editor of monaco.editor.getEditors()) track(editor as ActionEditor);
-
-  const relabel = () => {
-    for (const [editor, actions] of [...tracked]) {
-      actions.dispose();
-      const fresh = new DisposableStore();
-      addActions(editor, fresh);
-      tracked.set(editor, fresh);
-    }
-  };
-  return Object.assign(store, { relabel });
+  return trackEditorActions(monaco, { accepts: (editor) => typeof editor.addAction === 'function', addActions });
 }
