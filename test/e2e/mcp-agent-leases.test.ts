@@ -41,8 +41,8 @@ describe.runIf(run)('agent leases in the status details', () => {
     await stack?.stop();
   });
 
-  async function editorPage(scheme: 'light' | 'dark'): Promise<Page> {
-    const context = await newContext(browser.browser, 'desktop');
+  async function editorPage(scheme: 'light' | 'dark', viewport: 'desktop' | 'tablet' = 'desktop'): Promise<Page> {
+    const context = await newContext(browser.browser, viewport);
     contexts.push(context);
     const page = await context.newPage();
     await emulateScheme(page, scheme);
@@ -86,6 +86,14 @@ describe.runIf(run)('agent leases in the status details', () => {
     const panel = await openLspPanel(page, 'typescript');
     await panel.locator('[data-testid="lsp-agent-lease"][data-language="python"]').waitFor();
     await screenshot(page, 'agent-leases-desktop-dark');
+    expect((await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `${v.id} ${v.nodes.join(' | ')}`)).toEqual([]);
+  });
+
+  it('tablet, dark: the drawer lists the same agent server, axe clean', async () => {
+    const page = await editorPage('dark', 'tablet');
+    const panel = await openLspPanel(page, 'typescript', 'tap');
+    await panel.locator('[data-testid="lsp-agent-lease"][data-language="python"]').waitFor();
+    await screenshot(page, 'agent-leases-tablet-dark');
     expect((await seriousAxeViolations(page, THIRD_PARTY)).map((v) => `${v.id} ${v.nodes.join(' | ')}`)).toEqual([]);
   });
 });
