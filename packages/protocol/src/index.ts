@@ -4,6 +4,7 @@ export * from './api.js';
 export * from './bounds.js';
 export * from './closeCodes.js';
 export * from './envelope.js';
+export * from './relayed.js';
 export * from './framing.js';
 export * from './frames.js';
 export * from './jsonDepth.js';

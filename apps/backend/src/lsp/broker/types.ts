@@ -67,6 +67,8 @@ export interface BrowserConnected {
  */
 export interface RawText {
   text: string;
+  /** The UTF-8 bytes the message arrived as, when the wiring kept them: relayed as they are. */
+  bytes?: Uint8Array;
   idSpan?: readonly [number, number];
 }
 
@@ -78,6 +80,8 @@ export interface RawText {
 export interface RawRpcFrame {
   kind: 'raw';
   text: string;
+  /** The UTF-8 bytes the message arrived as, when the wiring kept them: relayed as they are. */
+  bytes?: Uint8Array;
   envelope: RpcEnvelope;
   scan: NestingScan;
 }
@@ -217,9 +221,13 @@ export type Effect =
   /** A re-adopted lease: resume agentctl's live stream `stream` (no new server); pins like openUpstream. */
   | { type: 'resumeUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; trustWorkspaceTools: boolean; stream: number }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
-  /** A message relayed as text, already serialized (a browser's or server's own bytes, id spliced). */
-  | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string }
-  | { type: 'relayToUpstream'; leaseId: LeaseId; text: string }
+  /**
+   * A message relayed as text, already serialized (a browser's or server's own bytes, id spliced).
+   * `wire`, when the original bytes were kept: the same message as UTF-8 pieces the socket writes
+   * as they are (no decode, no encode, no joined copy of a large message).
+   */
+  | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string; wire?: readonly Uint8Array[] }
+  | { type: 'relayToUpstream'; leaseId: LeaseId; text: string; wire?: readonly Uint8Array[] }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
   /**
    * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's
