@@ -22,7 +22,7 @@ import { SessionService } from './sessions/sessionService.js';
 import type { TaskHostPinView } from './sessions/taskHostPins.js';
 import { loadAccess } from './startup/access.js';
 import { adoptPreviousBackend } from './startup/adoptPreviousBackend.js';
-import { agentLeaseIdleMs, startAgentEndpoint } from './startup/agentEndpoint.js';
+import { agentLeaseIdleMs, startMcpEndpoint } from './startup/mcpEndpoint.js';
 import { openBackendLog } from './startup/backendLog.js';
 import { startExecutors } from './startup/executors.js';
 import { announceStart, createHttpServer, listen } from './startup/httpServer.js';
@@ -121,7 +121,7 @@ async function startLocked(config: BackendConfig, options: BackendOptions, lock:
   const lspGateway = new LspGateway({ sessions, tasks: store.tasks, relay: broker, metrics, log, originPolicy, keepalive, authenticate });
   const reclaimer = startIdleReclaim(config, sessions, broker.pins, log, clock);
   let baseUrl = '';
-  const mcp = startAgentEndpoint({
+  const mcp = startMcpEndpoint({
     config,
     relay: broker,
     sessions,

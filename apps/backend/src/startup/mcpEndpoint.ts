@@ -11,12 +11,12 @@ import type { SettingsService } from '../settings/settingsService.js';
 import type { AgentTokenRepository } from '../store/agentTokenRepository.js';
 
 /** What the agents' endpoint reads: a structural part of BackendConfig (config.ts), so startup/ never imports the composition root. */
-export interface AgentEndpointSettings {
+export interface McpEndpointSettings {
   mcpLeaseIdleMs?: number;
 }
 
-export interface AgentEndpointDeps {
-  config: AgentEndpointSettings;
+export interface McpEndpointDeps {
+  config: McpEndpointSettings;
   relay: LspRelay;
   sessions: SessionService;
   agentTokens: AgentTokenRepository;
@@ -30,11 +30,11 @@ export interface AgentEndpointDeps {
 }
 
 /** How long an agent's idle lease lives (KANDEV_MCP_LEASE_IDLE_MS or the default). */
-export function agentLeaseIdleMs(config: AgentEndpointSettings): number {
+export function agentLeaseIdleMs(config: McpEndpointSettings): number {
   return config.mcpLeaseIdleMs ?? AGENT_LEASE_IDLE_MS;
 }
 
-export function startAgentEndpoint(deps: AgentEndpointDeps): McpService {
+export function startMcpEndpoint(deps: McpEndpointDeps): McpService {
   const mcp = new McpService({
     relay: deps.relay,
     sessions: deps.sessions,
