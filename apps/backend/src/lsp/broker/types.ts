@@ -12,6 +12,7 @@ import type {
   LanguageId,
   NestingScan,
   ParsedFrame,
+  PersistedLease,
   ReleaseReason,
   RpcEnvelope,
   StatusFrame,
@@ -151,25 +152,13 @@ export interface LeaseAdopted {
   settings: UserSettings;
 }
 
-export interface AdoptedLeaseState {
-  id: LeaseId;
-  sessionId: SessionId;
-  language: LanguageId;
-  userId: UserId;
-  trustWorkspaceTools: boolean;
-  stream: number;
-  host: WorkspaceIdentity;
-  initializeParams?: unknown;
-  initializeResult: unknown;
-  registrations: unknown[];
-  trustedTools?: unknown;
-  configFingerprint?: string;
+/** A persisted lease (the protocol's one shape) with agentctl's account of its stream. */
+export type AdoptedLeaseState = PersistedLease & {
   /** Documents the server still has open (the dead backend's attachment), with their versions. */
   openDocuments: readonly { uri: string; version: number }[];
   /** The highest request id the server was sent: this broker's ids start above it. */
   maxRequestId: number;
-  createdAt: number;
-}
+};
 
 /** The event families, each reduced by a module of its own (see README.md, "Where an event goes"). */
 /** A browser socket arrives or goes (attachments.ts). */
