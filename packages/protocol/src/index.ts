@@ -27,3 +27,7 @@ export * from './routes.js';
 export * from './serverOutput.js';
 export * from './languages/serverFeatures.js';
 export * from './mcp.js';
+export * from './trustedTools.js';
+export * from './wireShape.js';
+export * from './fileOperations.js';
+export * from './persistedLease.js';

@@ -12,6 +12,7 @@ import type {
   LanguageId,
   NestingScan,
   ParsedFrame,
+  PersistedLease,
   ReleaseReason,
   RpcEnvelope,
   StatusFrame,
@@ -155,40 +156,25 @@ export interface LeaseAdopted {
   settings: UserSettings;
 }
 
-export interface AdoptedLeaseState {
-  id: LeaseId;
-  sessionId: SessionId;
-  language: LanguageId;
-  userId: UserId;
-  trustWorkspaceTools: boolean;
-  stream: number;
-  host: WorkspaceIdentity;
-  initializeParams?: unknown;
-  initializeResult: unknown;
-  registrations: unknown[];
-  trustedTools?: unknown;
-  configFingerprint?: string;
+/** A persisted lease (the protocol's one shape) with agentctl's account of its stream. */
+export type AdoptedLeaseState = PersistedLease & {
   /** Documents the server still has open (the dead backend's attachment), with their versions. */
   openDocuments: readonly { uri: string; version: number }[];
   /** The highest request id the server was sent: this broker's ids start above it. */
   maxRequestId: number;
-  createdAt: number;
-}
+};
 
-export type BrokerEvent =
-  | BrowserConnected
-  | BrowserFrameEvent
-  | BrowserClosed
-  | BrowserWriteTimedOut
-  | UpstreamFrameEvent
-  | UpstreamClosed
-  | TimerFired
-  | HolderAnswered
-  | HolderSilent
-  | SettingsChanged
-  | SessionStopped
-  | Shutdown
-  | LeaseAdopted;
+/** The event families, each reduced by a module of its own (see README.md, "Where an event goes"). */
+/** A browser socket arrives or goes (attachments.ts). */
+export type AttachmentEvent = BrowserConnected | BrowserClosed | BrowserWriteTimedOut | HolderAnswered | HolderSilent;
+/** A frame from an attached browser (browserMessages.ts). */
+export type BrowserMessageEvent = BrowserFrameEvent;
+/** A frame from a lease's task-host stream, or its close (serverMessages.ts). */
+export type ServerEvent = UpstreamFrameEvent | UpstreamClosed;
+/** Timers, settings, stops and adoption after a restart (lifecycle.ts). */
+export type LifecycleEvent = TimerFired | SettingsChanged | SessionStopped | Shutdown | LeaseAdopted;
+
+export type BrokerEvent = AttachmentEvent | BrowserMessageEvent | ServerEvent | LifecycleEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Effects
