@@ -3,6 +3,7 @@ import type { LanguageDescriptor } from './descriptor.js';
 import { dockerfile } from './dockerfile.js';
 import { fortran } from './fortran.js';
 import { go } from './go.js';
+import { graphql } from './graphql.js';
 import { html } from './html.js';
 import { css } from './css.js';
 import { json } from './json.js';
@@ -42,6 +43,7 @@ export const LANGUAGE_DESCRIPTORS = [
   svelte,
   vim,
   fortran,
+  graphql,
 ] as const;
 
 /** The languages' ids: part of the wire contract. */
