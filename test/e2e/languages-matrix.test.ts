@@ -202,6 +202,13 @@ const CASES: Record<string, LanguageCase> = {
     completion: { at: 'circle_area(2.0)', offset: 4, label: /^circle_area$/m },
     definition: { at: 'circle_area(2.0)', offset: 2, path: 'fortran/area.f90', line: 5 },
   },
+  // Herb offers neither completion nor definition; its hover documents the Rails helpers.
+  ERB: {
+    language: 'erb',
+    file: 'erb/show.html.erb',
+    finding: /Element `<p>` at \(5:3\) has its closing tag omitted/,
+    hover: { at: 'link_to', offset: 2, expect: /Creates an anchor element of the given name/ },
+  },
 };
 
 /**
@@ -225,7 +232,7 @@ const selected = (name: string) => !ONLY || ONLY.includes(name);
 
 /** The demo's languages and the file of each that carries a finding. */
 const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim'] as const;
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'erb'] as const;
 /** The servers that answer diagnostics only when pulled (textDocument/diagnostic). */
 const PULL_MODEL: LanguageId[] = ['python', 'json', 'css', 'html'];
 const DEMO_LANGUAGES = new Set(DEMO.map((c) => c.language)).size;

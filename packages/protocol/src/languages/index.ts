@@ -1,6 +1,7 @@
 import { cpp } from './cpp.js';
 import type { LanguageDescriptor } from './descriptor.js';
 import { dockerfile } from './dockerfile.js';
+import { erb } from './erb.js';
 import { fortran } from './fortran.js';
 import { go } from './go.js';
 import { graphql } from './graphql.js';
@@ -44,6 +45,7 @@ export const LANGUAGE_DESCRIPTORS = [
   vim,
   fortran,
   graphql,
+  erb,
 ] as const;
 
 /** The languages' ids: part of the wire contract. */
