@@ -88,6 +88,15 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     await screenshot(page, 'highlighting-prisma-desktop-light');
   });
 
+  it('ERB is coloured by its TextMate grammar (with its HTML and Ruby), fetched when its file opens', async () => {
+    await openFile(page, 'erb/show.html.erb');
+    expect(await withEditor(page, (editor) => editor.getModel().getLanguageId() as string)).toBe('erb');
+    // Markup, tag names, attributes, ERB delimiters and Ruby each get a colour of their own.
+    await expect.poll(async () => (await tokenClasses(page, 'article')).distinct, { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+    expect(fetched(urls).some((n) => n.startsWith('erb-') && n.endsWith('.js'))).toBe(true);
+    await screenshot(page, 'highlighting-erb-desktop-light');
+  });
+
   // Languages Monaco has a Monarch grammar for and no descriptor serves: Monaco's own registration
   // names their extensions and colours them (a keyword's colour is not a plain word's).
   for (const [path, { language, keyword, plain }] of Object.entries(NEIGHBOUR_CASES)) {
@@ -111,7 +120,9 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
 
   it('each file shows the icon its descriptor names', async () => {
     const icon = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"] .file-icon`).getAttribute('class');
-    for (const path of ['svelte/Counter.svelte', 'vim/greet.vim', 'fortran/area.f90', 'php/Invoice.php']) await openFile(page, path);
+    for (const path of ['svelte/Counter.svelte', 'vim/greet.vim', 'fortran/area.f90', 'graphql/books.graphql', 'php/Invoice.php']) await openFile(page, path);
+    expect(await icon('graphql/books.graphql')).toContain('tone-rs');
+    expect(await icon('erb/show.html.erb')).toContain('tone-rs');
     expect(await icon('svelte/Counter.svelte')).toContain('tone-rs');
     expect(await icon('vim/greet.vim')).toContain('tone-go');
     expect(await icon('fortran/area.f90')).toContain('tone-py');

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageId } from '@kandev/protocol';
 import { screenshot } from '../support/app.js';
-import { newContext, type LaunchedBrowser } from '../support/browser.js';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { openTaskEditor } from '../support/fakeEditor.js';
 import { writeFiles } from '../support/files.js';
@@ -202,16 +202,82 @@ const CASES: Record<string, LanguageCase> = {
     completion: { at: 'circle_area(2.0)', offset: 4, label: /^circle_area$/m },
     definition: { at: 'circle_area(2.0)', offset: 2, path: 'fortran/area.f90', line: 5 },
   },
+  // Herb offers neither completion nor definition; its hover documents the Rails helpers.
+  ERB: {
+    language: 'erb',
+    file: 'erb/show.html.erb',
+    finding: /Element `<p>` at \(5:3\) has its closing tag omitted/,
+    hover: { at: 'link_to', offset: 2, expect: /Creates an anchor element of the given name/ },
+  },
 };
+
+/**
+ * Languages whose server runs the repository's code as soon as it reads its project (their
+ * untrusted rule refuses to start them in the demo): checked in a task whose tools are trusted.
+ */
+const TRUSTED_CASES: Record<string, LanguageCase> = {
+  GraphQL: {
+    language: 'graphql',
+    file: 'graphql/books.graphql',
+    finding: /Cannot query field "isbn" on type "Book"/,
+    hover: { at: 'author {', offset: 2, expect: /Book\.author: Author!/ },
+    completion: { at: 'name', offset: 2, label: /^name$/m },
+    definition: { at: 'author {', offset: 2, path: 'graphql/schema.graphql', line: 5 },
+  },
+};
+
+/** `KANDEV_MATRIX_CASES=GraphQL,Fortran` runs only those cases (and none of the whole-demo tests). */
+const ONLY = process.env.KANDEV_MATRIX_CASES?.split(',').map((name) => name.trim());
+const selected = (name: string) => !ONLY || ONLY.includes(name);
 
 /** The demo's languages and the file of each that carries a finding. */
 const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim'] as const;
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'erb'] as const;
 /** The servers that answer diagnostics only when pulled (textDocument/diagnostic). */
 const PULL_MODEL: LanguageId[] = ['python', 'json', 'css', 'html'];
 const DEMO_LANGUAGES = new Set(DEMO.map((c) => c.language)).size;
 
-describe.runIf(run)('every language against its real server in Chromium', () => {
+/** The test's name: what the case checks. */
+const caseTitle = (name: string, c: LanguageCase) =>
+  `${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}`;
+
+/** Only the markers the language's server painted (owner kandev-lsp.<language>.<generation>). */
+async function serverMarkers(page: Page, sessionId: string, path: string, language: LanguageId): Promise<string> {
+  return (await markers(page, sessionId, path))
+    .filter((m) => m.owner.startsWith(`kandev-lsp.${language}.`))
+    .map((m) => m.message)
+    .join('\n');
+}
+
+/** Opens the case's file: its finding in Problems and as a marker, then hover, completion and F12. */
+async function checkCase(page: Page, sessionId: string, c: LanguageCase, readyTimeout: number): Promise<void> {
+  await openFile(page, c.file);
+  await waitForLspState(page, c.language, 'ready', readyTimeout);
+  await expect.poll(() => serverMarkers(page, sessionId, c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
+  // The same finding, listed in Problems under its file.
+  expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+
+  if (c.hover) {
+    await placeCaret(page, c.hover.at, c.hover.offset);
+    await runEditorAction(page, 'editor.action.showHover');
+    await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
+    await page.keyboard.press('Escape');
+  }
+  if (c.completion) {
+    await placeCaret(page, c.completion.at, c.completion.offset);
+    await runEditorAction(page, 'editor.action.triggerSuggest');
+    await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
+    await page.keyboard.press('Escape');
+  }
+  if (c.definition) {
+    await placeCaret(page, c.definition.at, c.definition.offset);
+    await page.keyboard.press('F12');
+    await page.locator(`[data-testid="editor-tab"][data-path="${c.definition.path}"][data-active="true"]`).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
+  }
+}
+
+describe.runIf(run && Object.keys(CASES).some(selected))('every language against its real server in Chromium', () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
   let page: Page;
@@ -221,13 +287,8 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
 
   // Only the markers the language's server painted (owner kandev-lsp.<language>.<generation>):
   // Monaco's own TypeScript and JSON workers mark these files too, and must not pass for it.
-  const markerMessages = async (path: string, language: LanguageId) =>
-    (await markers(page, sessionId, path))
-      .filter((m) => m.owner.startsWith(`kandev-lsp.${language}.`))
-      .map((m) => m.message)
-      .join('\n');
+  const markerMessages = (path: string, language: LanguageId) => serverMarkers(page, sessionId, path, language);
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
-  const activeTab = (path: string) => tab(path).and(page.locator('[data-active="true"]'));
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'kandev-e2e-matrix-'));
@@ -251,59 +312,38 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  for (const [name, c] of Object.entries(CASES)) {
-    it(`${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}`, async () => {
-      await openFile(page, c.file);
-      await waitForLspState(page, c.language, 'ready', (INSTALLED as readonly string[]).includes(c.language) ? 240_000 : 120_000);
-      await expect.poll(() => markerMessages(c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
-      // The same finding, listed in Problems under its file.
-      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
-
-      if (c.hover) {
-        await placeCaret(page, c.hover.at, c.hover.offset);
-        await runEditorAction(page, 'editor.action.showHover');
-        await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
-        await page.keyboard.press('Escape');
-      }
-      if (c.completion) {
-        await placeCaret(page, c.completion.at, c.completion.offset);
-        await runEditorAction(page, 'editor.action.triggerSuggest');
-        await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
-        await page.keyboard.press('Escape');
-      }
-      if (c.definition) {
-        await placeCaret(page, c.definition.at, c.definition.offset);
-        await page.keyboard.press('F12');
-        await activeTab(c.definition.path).waitFor({ timeout: 30_000 });
-        await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
-      }
-    });
+  for (const [name, c] of Object.entries(CASES).filter(([name]) => selected(name))) {
+    it(caseTitle(name, c), () => checkCase(page, sessionId, c, (INSTALLED as readonly string[]).includes(c.language) ? 240_000 : 120_000));
   }
 
-  it('the whole demo at once with the default lease cap: every demo language attached in one session, each finding in Problems', async () => {
-    // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
-    for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
-    const missing = async () => {
-      const out: string[] = [];
-      for (const c of DEMO) if (!c.finding.test(await markerMessages(c.file, c.language))) out.push(c.file);
-      return out;
-    };
-    // Servers started by this test alone need their time; a refused one never shows its finding.
-    await expect.poll(missing, { timeout: 240_000 }).toEqual([]);
-    // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
-    for (const c of DEMO) {
-      expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
-      expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
-    }
-    expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
-    expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
-    expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
-    await screenshot(page, 'whole-demo-desktop-light');
-    // Each pull-model server (pyright, the VS Code JSON, CSS and HTML servers) was asked, on its own socket.
-    for (const language of PULL_MODEL) expect(sent.get(language), language).toContain('textDocument/diagnostic');
-  }, 300_000);
+  it.skipIf(ONLY)(
+    'the whole demo at once with the default lease cap: every demo language attached in one session, each finding in Problems',
+    async () => {
+      // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
+      for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
+      const missing = async () => {
+        const out: string[] = [];
+        for (const c of DEMO) if (!c.finding.test(await markerMessages(c.file, c.language))) out.push(c.file);
+        return out;
+      };
+      // Servers started by this test alone need their time; a refused one never shows its finding.
+      await expect.poll(missing, { timeout: 240_000 }).toEqual([]);
+      // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
+      for (const c of DEMO) {
+        expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
+        expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
+      }
+      expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
+      expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
+      expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
+      await screenshot(page, 'whole-demo-desktop-light');
+      // Each pull-model server (pyright, the VS Code JSON, CSS and HTML servers) was asked, on its own socket.
+      for (const language of PULL_MODEL) expect(sent.get(language), language).toContain('textDocument/diagnostic');
+    },
+    300_000,
+  );
 
-  it('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
+  it.skipIf(ONLY)('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
     const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
     await page.close();
     await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(DEMO_LANGUAGES);
@@ -322,7 +362,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     expect([...sentAgain.values()].flat()).not.toContain('initialize');
   });
 
-  it('interFileDependencies (pyright): an edit in app/util.py changes the findings of app/main.py, which is open and untouched', async () => {
+  it.skipIf(ONLY)('interFileDependencies (pyright): an edit in app/util.py changes the findings of app/main.py, which is open and untouched', async () => {
     await openFile(page, 'app/util.py');
     await waitForLspState(page, 'python', 'ready');
     // The helper now returns a str: main.py's str label becomes right, its int total wrong.
@@ -337,4 +377,37 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
     expect(await markerMessages('app/main.py', 'python')).not.toMatch(CASES.Python!.finding);
     expect((await problemRows(page, 'app/main.py')).join('\n')).toMatch(/Type "str" is not assignable to declared type "int"/);
   });
+});
+
+describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whose server runs the project, in a trusted task, in Chromium', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let sessionId: string;
+  let work: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kandev-e2e-matrix-trusted-'));
+    stack = await startEditorStack();
+    const languages = Object.values(TRUSTED_CASES).map((c) => c.language);
+    await putSettings(stack, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages });
+    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    const env = { HOME: join(work, 'home'), npm_config_cache: npmCache };
+    const task = await stack.createTask({ title: 'Trusted languages', workspace: copyDemoWorkspace(), env });
+    await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+    page = await (await newContext(browser.browser)).newPage();
+    await openSession(page, stack.url, sessionId);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const [name, c] of Object.entries(TRUSTED_CASES).filter(([name]) => selected(name))) {
+    it(caseTitle(name, c), () => checkCase(page, sessionId, c, 240_000));
+  }
 });

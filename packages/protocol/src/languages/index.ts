@@ -1,8 +1,10 @@
 import { cpp } from './cpp.js';
 import type { LanguageDescriptor } from './descriptor.js';
 import { dockerfile } from './dockerfile.js';
+import { erb } from './erb.js';
 import { fortran } from './fortran.js';
 import { go } from './go.js';
+import { graphql } from './graphql.js';
 import { html } from './html.js';
 import { css } from './css.js';
 import { json } from './json.js';
@@ -42,6 +44,8 @@ export const LANGUAGE_DESCRIPTORS = [
   svelte,
   vim,
   fortran,
+  graphql,
+  erb,
 ] as const;
 
 /** The languages' ids: part of the wire contract. */
