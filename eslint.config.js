@@ -37,6 +37,22 @@ export default tseslint.config(
     },
   },
   {
+    // Rules that need the type checker: a promise nobody awaits loses its error, and a switch over a
+    // union that misses a member (a new frame kind, a new status) silently does nothing for it.
+    files: ['**/*.ts', '**/*.tsx'],
+    // Declarations of plain JavaScript modules (test/support/env.d.ts) belong to no project.
+    ignores: ['**/*.d.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // One import statement per module (a type-only import beside a value import stays allowed).
+    rules: { 'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }] },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

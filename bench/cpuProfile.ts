@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { SourceMap } from 'node:module';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../test/support/build.js';
-import { startStack } from '../test/support/stack.js';
+import { startStack, taskPath } from '../test/support/stack.js';
 import { installEchoServer, measurePath, openProduct } from './transport.js';
-import { taskPath } from '../test/support/stack.js';
 
 interface ProfileNode {
   id: number;

@@ -220,9 +220,9 @@ export async function witnessLspSockets(page: Page): Promise<LspSocketWitness> {
     });
     server.onClose((code, reason) => {
       witness.closes.push({ code, reason });
-      ws.close({ code, reason });
+      void ws.close({ code, reason });
     });
-    ws.onClose((code, reason) => server.close({ code, reason }));
+    ws.onClose((code, reason) => void server.close({ code, reason }));
   });
   return witness;
 }

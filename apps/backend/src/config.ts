@@ -1,7 +1,6 @@
-import { DEFAULT_RESTART_GRACE_MS, SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
+import { ACCESS_TOKEN_PATTERN, DEFAULT_RESTART_GRACE_MS, SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
 import { homedir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ACCESS_TOKEN_PATTERN } from '@kandev/protocol';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
 import { findRepoRoot } from './paths.js';
 import { fail, ok, type Result } from './base/result.js';

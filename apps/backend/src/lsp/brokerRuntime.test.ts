@@ -1,10 +1,9 @@
-import { type Disposable, toDisposable } from '@kandev/kit';
+import { type Disposable, ManualClock, toDisposable } from '@kandev/kit';
 import { DEFAULT_SETTINGS, type StatusFrame, type UserSettings } from '@kandev/protocol';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../base/log.js';
 import { fail, ok, type Result } from '../base/result.js';
 import { BrokerRuntime } from './brokerRuntime.js';
-import { ManualClock } from '@kandev/kit';
 import type { BrowserEndpoint, BrowserFrame, UpstreamEndpoint, UpstreamTarget } from './relay.js';
 
 /** The wiring around the broker, with fake sockets and a manual clock: effects really happen. */

@@ -38,5 +38,7 @@ export function reduceBrowserFrame(state: BrokerState, event: BrowserFrameEvent,
       return endGracefully(state, lease, frame.frame.reason, frame.frame.reason, out);
     case 'jsonrpc':
       return routeBrowserMessage(contextFor(state, out), lease, attachment, frame.message, frame.raw);
+    case 'too_deep':
+      return; // refused at the socket (browserSocket.ts answers it): it never reaches the broker
   }
 }

@@ -3,14 +3,12 @@
  * initialize exchange is the broker's, document notifications get server-facing versions,
  * `$/cancelRequest` is translated, and answers to forwarded server requests are mapped back.
  */
-import { isRecord, relayedAsIs, relayedWithId, RpcErrorCode } from '@kandev/protocol';
+import { isRecord, relayedAsIs, relayedWithId, RpcErrorCode, withInitializationOptions } from '@kandev/protocol';
 import { classify, errorResponse, isJsonRpcId, notification, resultResponse, withId } from './jsonrpc.js';
-import { allocServerId, type Attachment, type Lease } from './lease.js';
+import { allocServerId, leaseTrust, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
 import { applyBrowserSuccess, handOverWatchers } from './serverRequests.js';
 import { pushInitialConfiguration } from './serverRpc.js';
-import { withInitializationOptions } from '@kandev/protocol';
-import { leaseTrust } from './lease.js';
 import { guardInitialize } from './workspaceTrust.js';
 import { configuredTraceLevel, withTrace } from './trace.js';
 import type { EventContext } from './context.js';

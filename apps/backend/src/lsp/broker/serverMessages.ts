@@ -58,6 +58,8 @@ function upstreamFrame(state: BrokerState, leaseId: LeaseId, frame: ParsedFrame 
       }
       return routeServerMessage(contextFor(state, out), lease, frame.message);
     }
+    case 'too_deep':
+      return; // refused on the way in (upstreamLinks.ts answers it): it never reaches the broker
   }
 }
 

@@ -24,9 +24,8 @@
 import { RpcErrorCode } from '@kandev/protocol';
 import { errorResponse, resultResponse } from './jsonrpc.js';
 import type { RegistrationSet } from './registrations.js';
-import type { Effect } from './types.js';
 import { configurationResult } from './settings.js';
-import type { JsonRpcId, JsonRpcMessage } from './types.js';
+import type { Effect, JsonRpcId, JsonRpcMessage } from './types.js';
 
 const REFRESH_METHODS = [
   'workspace/semanticTokens/refresh',

@@ -243,6 +243,11 @@ export class LspAttachment implements Disposable {
         if (this.phaseValue === 'failed' || this.phaseValue === 'installing') return;
         this.restarting(frame);
         return;
+      case 'reaped':
+      case 'server_stderr':
+        // The task host's to the broker (a process tree gone, raw stderr lines): the page gets
+        // stderr as `server_output` lines and a release as `released`, never these.
+        return;
     }
   }
 

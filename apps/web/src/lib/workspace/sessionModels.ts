@@ -96,7 +96,9 @@ export class SessionModels implements Disposable {
 
   /** Undoes back to the saved text (a tab closed with its changes discarded). */
   revert(entry: ModelEntry): void {
-    while (entry.model.getAlternativeVersionId() !== entry.savedAltVersion && entry.model.canUndo()) entry.model.undo();
+    // A model's own undo stack is undone synchronously; the promise in undo()'s type is for the
+    // cross-model edits of the undo service, which a single model's history never holds.
+    while (entry.model.getAlternativeVersionId() !== entry.savedAltVersion && entry.model.canUndo()) void entry.model.undo();
   }
 
   /** Replaces a model's text with what a workspace edit wrote to disk; it stays clean. */
