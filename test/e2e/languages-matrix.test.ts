@@ -202,11 +202,32 @@ const CASES: Record<string, LanguageCase> = {
     completion: { at: 'circle_area(2.0)', offset: 4, label: /^circle_area$/m },
     definition: { at: 'circle_area(2.0)', offset: 2, path: 'fortran/area.f90', line: 5 },
   },
+  Vue: {
+    language: 'vue',
+    file: 'vue/Counter.vue',
+    finding: /Type 'number' is not assignable to type 'string'/,
+    hover: { at: 'increment(1)', offset: 2, expect: /function increment\(step: number\): number/ },
+    completion: { at: 'count += step', offset: 4, label: /^count$/m },
+    definition: { at: 'increment(1)', offset: 2, path: 'vue/Counter.vue', line: 6 },
+  },
+  Astro: {
+    language: 'astro',
+    file: 'astro/Greeting.astro',
+    finding: /Type 'string' is not assignable to type 'number'/,
+    hover: { at: 'shout(visitor);', offset: 2, expect: /function shout\(name: string\): string/ },
+    completion: { at: 'shout(visitor);', offset: 3, label: /^shout$/m },
+    definition: { at: 'shout(visitor);', offset: 2, path: 'astro/Greeting.astro', line: 3 },
+  },
 };
 
 /** The demo's languages and the file of each that carries a finding. */
 const DEMO = Object.values(CASES).filter((c) => c.file !== 'web/app.js' && c.file !== 'web/theme.scss');
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim'] as const;
+const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'vue', 'astro'] as const;
+/**
+ * KANDEV_MATRIX_ONLY=Vue,Astro runs only those cases (by their names above), and not the tests of
+ * the whole demo at once: for trying one language's server without starting every other.
+ */
+const ONLY = process.env.KANDEV_MATRIX_ONLY?.split(',').map((n) => n.trim());
 /** The servers that answer diagnostics only when pulled (textDocument/diagnostic). */
 const PULL_MODEL: LanguageId[] = ['python', 'json', 'css', 'html'];
 const DEMO_LANGUAGES = new Set(DEMO.map((c) => c.language)).size;
@@ -252,89 +273,102 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
   });
 
   for (const [name, c] of Object.entries(CASES)) {
-    it(`${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}`, async () => {
-      await openFile(page, c.file);
-      await waitForLspState(page, c.language, 'ready', (INSTALLED as readonly string[]).includes(c.language) ? 240_000 : 120_000);
-      await expect.poll(() => markerMessages(c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
-      // The same finding, listed in Problems under its file.
-      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+    it.skipIf(ONLY !== undefined && !ONLY.includes(name))(
+      `${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}`,
+      async () => {
+        await openFile(page, c.file);
+        await waitForLspState(page, c.language, 'ready', (INSTALLED as readonly string[]).includes(c.language) ? 240_000 : 120_000);
+        await expect.poll(() => markerMessages(c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
+        // The same finding, listed in Problems under its file.
+        expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
 
-      if (c.hover) {
-        await placeCaret(page, c.hover.at, c.hover.offset);
-        await runEditorAction(page, 'editor.action.showHover');
-        await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
-        await page.keyboard.press('Escape');
-      }
-      if (c.completion) {
-        await placeCaret(page, c.completion.at, c.completion.offset);
-        await runEditorAction(page, 'editor.action.triggerSuggest');
-        await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
-        await page.keyboard.press('Escape');
-      }
-      if (c.definition) {
-        await placeCaret(page, c.definition.at, c.definition.offset);
-        await page.keyboard.press('F12');
-        await activeTab(c.definition.path).waitFor({ timeout: 30_000 });
-        await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
-      }
-    });
+        if (c.hover) {
+          await placeCaret(page, c.hover.at, c.hover.offset);
+          await runEditorAction(page, 'editor.action.showHover');
+          await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
+          await page.keyboard.press('Escape');
+        }
+        if (c.completion) {
+          await placeCaret(page, c.completion.at, c.completion.offset);
+          await runEditorAction(page, 'editor.action.triggerSuggest');
+          await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
+          await page.keyboard.press('Escape');
+        }
+        if (c.definition) {
+          await placeCaret(page, c.definition.at, c.definition.offset);
+          await page.keyboard.press('F12');
+          await activeTab(c.definition.path).waitFor({ timeout: 30_000 });
+          await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
+        }
+      },
+    );
   }
 
-  it('the whole demo at once with the default lease cap: every demo language attached in one session, each finding in Problems', async () => {
-    // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
-    for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
-    const missing = async () => {
-      const out: string[] = [];
-      for (const c of DEMO) if (!c.finding.test(await markerMessages(c.file, c.language))) out.push(c.file);
-      return out;
-    };
-    // Servers started by this test alone need their time; a refused one never shows its finding.
-    await expect.poll(missing, { timeout: 240_000 }).toEqual([]);
-    // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
-    for (const c of DEMO) {
-      expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
-      expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
-    }
-    expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
-    expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
-    expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
-    await screenshot(page, 'whole-demo-desktop-light');
-    // Each pull-model server (pyright, the VS Code JSON, CSS and HTML servers) was asked, on its own socket.
-    for (const language of PULL_MODEL) expect(sent.get(language), language).toContain('textDocument/diagnostic');
-  }, 300_000);
+  it.skipIf(ONLY !== undefined)(
+    'the whole demo at once with the default lease cap: every demo language attached in one session, each finding in Problems',
+    async () => {
+      // Opened by the tests above; any not open yet (this test run alone) is opened from the tree.
+      for (const c of DEMO) if ((await tab(c.file).count()) === 0) await openFile(page, c.file);
+      const missing = async () => {
+        const out: string[] = [];
+        for (const c of DEMO) if (!c.finding.test(await markerMessages(c.file, c.language))) out.push(c.file);
+        return out;
+      };
+      // Servers started by this test alone need their time; a refused one never shows its finding.
+      await expect.poll(missing, { timeout: 240_000 }).toEqual([]);
+      // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
+      for (const c of DEMO) {
+        expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
+        expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
+      }
+      expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
+      expect(await metric(stack.url, 'kandev_lsp_leases_refused_total')).toBe(0);
+      expect(await metric(stack.url, 'kandev_lsp_lease_slots')).toBeGreaterThanOrEqual(16);
+      await screenshot(page, 'whole-demo-desktop-light');
+      // Each pull-model server (pyright, the VS Code JSON, CSS and HTML servers) was asked, on its own socket.
+      for (const language of PULL_MODEL) expect(sent.get(language), language).toContain('textDocument/diagnostic');
+    },
+    300_000,
+  );
 
-  it('reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings', async () => {
-    const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
-    await page.close();
-    await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(DEMO_LANGUAGES);
-    const again = await (await newContext(browser.browser)).newPage();
-    const sentAgain = sentMethodsByLanguage(again);
-    await openSession(again, stack.url, sessionId);
-    page = again;
-    for (const c of [CASES.Python!, CASES.JSON!, CASES.CSS!, CASES.HTML!]) {
-      await openFile(page, c.file);
-      await waitForLspState(page, c.language, 'ready');
-      await expect.poll(() => markerMessages(c.file, c.language), { timeout: 60_000 }).toMatch(c.finding);
-      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
-    }
-    expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattachedBefore + 4);
-    for (const language of PULL_MODEL) expect(sentAgain.get(language), language).toContain('textDocument/diagnostic');
-    expect([...sentAgain.values()].flat()).not.toContain('initialize');
-  });
+  it.skipIf(ONLY !== undefined)(
+    'reattach: a new tab resumes the pull-model servers from their replayed registrations and its first pulls repaint the findings',
+    async () => {
+      const reattachedBefore = await metric(stack.url, 'kandev_lsp_leases_reattached_total');
+      await page.close();
+      await expect.poll(() => metric(stack.url, 'kandev_lsp_leases_detached'), { timeout: 30_000 }).toBe(DEMO_LANGUAGES);
+      const again = await (await newContext(browser.browser)).newPage();
+      const sentAgain = sentMethodsByLanguage(again);
+      await openSession(again, stack.url, sessionId);
+      page = again;
+      for (const c of [CASES.Python!, CASES.JSON!, CASES.CSS!, CASES.HTML!]) {
+        await openFile(page, c.file);
+        await waitForLspState(page, c.language, 'ready');
+        await expect.poll(() => markerMessages(c.file, c.language), { timeout: 60_000 }).toMatch(c.finding);
+        expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+      }
+      expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattachedBefore + 4);
+      for (const language of PULL_MODEL) expect(sentAgain.get(language), language).toContain('textDocument/diagnostic');
+      expect([...sentAgain.values()].flat()).not.toContain('initialize');
+    },
+  );
 
-  it('interFileDependencies (pyright): an edit in app/util.py changes the findings of app/main.py, which is open and untouched', async () => {
-    await openFile(page, 'app/util.py');
-    await waitForLspState(page, 'python', 'ready');
-    // The helper now returns a str: main.py's str label becomes right, its int total wrong.
-    await withEditor(page, (editor) => {
-      const model = editor.getModel();
-      const match = model.findMatches('-> int', false, false, true, null, false)[0];
-      editor.setSelection({ ...match.range, startColumn: match.range.endColumn - 3 });
-      editor.focus();
-    });
-    await page.keyboard.type('str');
-    await expect.poll(() => markerMessages('app/main.py', 'python'), { timeout: 60_000 }).toMatch(/Type "str" is not assignable to declared type "int"/);
-    expect(await markerMessages('app/main.py', 'python')).not.toMatch(CASES.Python!.finding);
-    expect((await problemRows(page, 'app/main.py')).join('\n')).toMatch(/Type "str" is not assignable to declared type "int"/);
-  });
+  it.skipIf(ONLY !== undefined)(
+    'interFileDependencies (pyright): an edit in app/util.py changes the findings of app/main.py, which is open and untouched',
+    async () => {
+      await openFile(page, 'app/util.py');
+      await waitForLspState(page, 'python', 'ready');
+      // The helper now returns a str: main.py's str label becomes right, its int total wrong.
+      await withEditor(page, (editor) => {
+        const model = editor.getModel();
+        const match = model.findMatches('-> int', false, false, true, null, false)[0];
+        editor.setSelection({ ...match.range, startColumn: match.range.endColumn - 3 });
+        editor.focus();
+      });
+      await page.keyboard.type('str');
+      await expect.poll(() => markerMessages('app/main.py', 'python'), { timeout: 60_000 }).toMatch(/Type "str" is not assignable to declared type "int"/);
+      expect(await markerMessages('app/main.py', 'python')).not.toMatch(CASES.Python!.finding);
+      expect((await problemRows(page, 'app/main.py')).join('\n')).toMatch(/Type "str" is not assignable to declared type "int"/);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { languageDescriptor, type HostToolsProbe, type LanguageId, type TrustedToolPins, type UntrustedWorkspaceRule } from '@kandev/protocol';
 import { findOnPath } from '../env/pathLookup.js';
 import type { TaskEnv } from '../env/taskEnv.js';
@@ -49,6 +50,19 @@ export function findTrustedTools(
   // A server that runs nothing of the workspace needs no pin.
   if (rule.kind === 'nothing_runs') return {};
   return PROBES[rule.hostTools](launcher, guardedEnv, workspaceReal, platform, rule);
+}
+
+/**
+ * The `typescript/lib` folder as Node resolves TypeScript from the launcher's real location (the
+ * TypeScript installed with the server), or undefined.
+ */
+export function typescriptLibNextTo(launcher: string): string | undefined {
+  try {
+    const typescriptMain = realpathSync(createRequire(realpathSync(launcher)).resolve('typescript'));
+    return statSync(typescriptMain).isFile() ? dirname(typescriptMain) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `typescript/lib/tsserver.js` as Node resolves it from the launcher's real location, or undefined. */
