@@ -311,7 +311,7 @@ describe.runIf(run)('every language against its real server in Chromium', () => 
           await activeTab(c.definition.path).waitFor({ timeout: 30_000 });
           await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
         }
-      },      },
+      },
       // A server installed on the way (npm, on a loaded machine) has its install's time too.
       (INSTALLED as readonly string[]).includes(c.language) ? 400_000 : 180_000,
     );
