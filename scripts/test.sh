@@ -31,6 +31,8 @@ echo "== import cycles"
 node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
 echo "== contract literals"
 node scripts/check-contract.mjs
+echo "== bench results"
+node scripts/check-bench-results.mjs
 echo "== build"
 node scripts/build.mjs
 echo "== type check"

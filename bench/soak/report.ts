@@ -1,4 +1,6 @@
 /** The soak's result as Markdown: one row per checkpoint, then what grew from warm-up to the end. */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { SoakResult } from '../soak.js';
 import type { Checkpoint, HeapAfterGc } from './checkpoint.js';
 
@@ -82,8 +84,8 @@ export function soakReport(r: SoakResult): string {
     `Zombies seen: ${[...new Set(points.flatMap((c) => c.zombies))].join('; ') || 'none'}`,
     `Leases once every tab was released: ${r.leasesAfterRelease}`,
     `Process trees under the backend at the end (after every tab released, before the stop): ${r.treeAtEnd.length ? '' : 'none'}`,
-    ...r.treeAtEnd.map((l) => `- ${l}`),
-    `Left over after the backend stopped (its trees, and anything carrying the run's marker): ${r.leftOver.length ? r.leftOver.join('; ') : 'nothing'}`,
+    ...r.treeAtEnd.map((l) => `- ${inRepository(l)}`),
+    `Left over after the backend stopped (its trees, and anything carrying the run's marker): ${r.leftOver.length ? r.leftOver.map(inRepository).join('; ') : 'nothing'}`,
     `SQLite integrity_check: ${r.integrity}`,
     ...r.heapGrowth.flatMap((g) => [
       '',
@@ -96,4 +98,11 @@ export function soakReport(r: SoakResult): string {
     ...(r.errors.length ? ['', 'Errors:', ...r.errors.slice(0, 30).map((e) => `- ${e}`)] : []),
   ];
   return lines.join('\n');
+}
+
+const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A command line with this checkout's paths relative to it: the result is read on other machines. */
+function inRepository(commandLine: string): string {
+  return commandLine.split(`${REPOSITORY}/`).join('');
 }

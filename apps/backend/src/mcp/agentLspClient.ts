@@ -1,4 +1,4 @@
-import type { Clock } from '@kandev/kit';
+import { after, type Clock } from '@kandev/kit';
 import type { LanguageId, ReadyFrame, StatusFrame } from '@kandev/protocol';
 import { CloseCode, isRecord, RpcErrorCode } from '@kandev/protocol';
 import type { LspRelay } from '../lsp/relay.js';
@@ -70,6 +70,8 @@ export class AgentLspClient {
   /** `now` when the live workspace last reported a disk change: publications after it reflect it. */
   diskMark = 0;
   private readonly listeners = new Set<() => void>();
+  /** When (on the backend's clock) the lease was asked for: a cold server's first requests are bounded from here. */
+  private readonly createdAt: number;
 
   constructor(
     relay: LspRelay,
@@ -78,6 +80,7 @@ export class AgentLspClient {
     private readonly clock: Clock,
   ) {
     this.lastActivityAt = clock.now();
+    this.createdAt = clock.now();
     this.started = new Promise((resolve, reject) => {
       this.startedResolve = resolve;
       this.startedReject = reject;
@@ -230,12 +233,12 @@ export class AgentLspClient {
       if (!(err instanceof NotInitialized)) throw err;
       // The `restarting` frame may still be on its way: wait for the server to be back, bounded.
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
+        const timer = after(this.clock, timeoutMs, done);
         const stop = this.onActivity(() => {
           if (this.restarting === undefined && this.resumedSince > 0) done();
         });
         function done(): void {
-          clearTimeout(timer);
+          timer.dispose();
           stop();
           resolve();
         }
@@ -250,24 +253,22 @@ export class AgentLspClient {
    * start the bound reaches that far; later REQUEST_TIMEOUT_MS.
    */
   private requestBound(): number {
-    const sinceStart = Date.now() - this.createdAt;
+    const sinceStart = this.clock.now() - this.createdAt;
     return Math.max(REQUEST_TIMEOUT_MS, COLD_START_MS - sinceStart);
   }
-
-  private readonly createdAt = Date.now();
 
   private send(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     if (this.endedWith) return Promise.reject(new ToolError(this.endedWith));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = after(this.clock, timeoutMs, () => {
         if (!this.pending.delete(id)) return;
         this.endpoint.send(JSON.stringify({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } }));
         reject(new ToolError(`the ${this.language} server did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`));
-      }, timeoutMs);
+      });
       this.pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (v) => (timer.dispose(), resolve(v)),
+        reject: (e) => (timer.dispose(), reject(e)),
       });
       this.endpoint.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
