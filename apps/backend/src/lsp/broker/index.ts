@@ -7,6 +7,10 @@ export type { BrokerCounters, BrokerMetrics } from './metrics.js';
 export { ATTACH_REASONS, DETACH_REASONS, END_REASONS, EXIT_REASONS, LOG_EVENTS, LOG_REASONS } from './types.js';
 export type { PersistableLease } from './adoption.js';
 export type {
+  AttachmentEvent,
+  BrowserMessageEvent,
+  LifecycleEvent,
+  ServerEvent,
   AdoptedLeaseState,
   LeaseAdopted,
   AttachmentId,

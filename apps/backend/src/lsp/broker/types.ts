@@ -171,20 +171,17 @@ export interface AdoptedLeaseState {
   createdAt: number;
 }
 
-export type BrokerEvent =
-  | BrowserConnected
-  | BrowserFrameEvent
-  | BrowserClosed
-  | BrowserWriteTimedOut
-  | UpstreamFrameEvent
-  | UpstreamClosed
-  | TimerFired
-  | HolderAnswered
-  | HolderSilent
-  | SettingsChanged
-  | SessionStopped
-  | Shutdown
-  | LeaseAdopted;
+/** The event families, each reduced by a module of its own (see README.md, "Where an event goes"). */
+/** A browser socket arrives or goes (attachments.ts). */
+export type AttachmentEvent = BrowserConnected | BrowserClosed | BrowserWriteTimedOut | HolderAnswered | HolderSilent;
+/** A frame from an attached browser (browserMessages.ts). */
+export type BrowserMessageEvent = BrowserFrameEvent;
+/** A frame from a lease's task-host stream, or its close (serverMessages.ts). */
+export type ServerEvent = UpstreamFrameEvent | UpstreamClosed;
+/** Timers, settings, stops and adoption after a restart (lifecycle.ts). */
+export type LifecycleEvent = TimerFired | SettingsChanged | SessionStopped | Shutdown | LeaseAdopted;
+
+export type BrokerEvent = AttachmentEvent | BrowserMessageEvent | ServerEvent | LifecycleEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Effects
