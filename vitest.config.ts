@@ -22,7 +22,14 @@ const serialFiles = [
   'test/e2e/docker-*.test.ts',
   'test/e2e/*-docker.test.ts',
 ];
-const unitFiles = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'test/fixtures/**/*.test.ts', 'test/support/*.test.ts', 'scripts/*.test.ts'];
+const unitFiles = [
+  'packages/*/src/**/*.test.ts',
+  'bench/*.test.ts',
+  'apps/*/src/**/*.test.{ts,tsx}',
+  'test/fixtures/**/*.test.ts',
+  'test/support/*.test.ts',
+  'scripts/*.test.ts',
+];
 // vi.mock of a built-in only takes where the module graph is fresh; a signal goes to a process.
 const isolatedUnitFiles = ['apps/backend/src/security/accessGate.test.ts', 'packages/node-transport/src/debug/heapProbe.test.ts'];
 const lane = process.env.KANDEV_TEST_LANE;

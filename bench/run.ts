@@ -49,6 +49,7 @@ import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, 
 import { restartBench } from './restart.js';
 import { mcpBench } from './mcp.js';
 import { median, table, type LatencySummary } from './stats.js';
+import { mergeLatest, type SectionReport } from './latestReport.js';
 import { afterReadyBench, type AfterReadyRow } from './typingAfterReady.js';
 import {
   concurrentLeases,
@@ -67,14 +68,15 @@ import {
   type PathResult,
 } from './transport.js';
 
-const sections = new Set(
+const benches = new Set(
   process.argv.slice(2).length ? process.argv.slice(2) : ['transport', 'load', 'search', 'profile', 'faults', 'findings', 'live', 'typing', 'restart'],
 );
 const FINDING_ROUNDS = Number(process.env.BENCH_FINDING_ROUNDS ?? 2);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
 const QUICK_OPEN_FILES = Number(process.env.BENCH_QUICK_OPEN_FILES ?? 100_000);
 /** Parts of the typing section to run (default all): typing, afterready, heap, idle, quickopen. */
-const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? 'typing,afterready,heap,idle,quickopen').split(','));
+const TYPING_ALL = 'typing,afterready,heap,idle,quickopen';
+const TYPING_PARTS = new Set((process.env.BENCH_TYPING_PARTS ?? TYPING_ALL).split(','));
 const RESTART_ROUNDS = Number(process.env.BENCH_RESTARTS ?? 3);
 const REATTACH_ROUNDS = Number(process.env.BENCH_REATTACH ?? 8);
 const LEASES = Number(process.env.BENCH_LEASES ?? 6);
@@ -84,10 +86,25 @@ const RELAY_RUNS = Number(process.env.BENCH_RELAY_RUNS ?? 3);
 
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length };
 const report: string[] = [];
+/** The bench running now: what `out` prints goes into its section of latest.md. */
+let section: SectionReport | undefined;
+const sections: SectionReport[] = [];
 const out = (title: string, body: string) => {
   console.log(`\n${title}\n\n${body}`);
-  report.push(`### ${title}\n\n\`\`\`\n${body}\n\`\`\``);
+  const markdown = `### ${title}\n\n\`\`\`\n${body}\n\`\`\``;
+  report.push(markdown);
+  if (section) section.body += `${section.body ? '\n\n' : ''}${markdown}`;
 };
+/** Starts the section of bench `name` (latest.md keeps one per bench). */
+function begin(name: string): void {
+  section = {
+    name,
+    at: new Date().toISOString(),
+    machine: `Node ${process.version}, ${String(results.cpus)} CPUs, load average ${loadAverage()} as it started`,
+    body: '',
+  };
+  sections.push(section);
+}
 /** The machine's load average (1, 5, 15 min), printed beside every figure a shared machine moves. */
 const loadAverage = () =>
   os
@@ -95,24 +112,17 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-const PREVIOUS_HEADING = '## The previous result';
-
-/** The new report, and below it the previous latest.md's own report (not what that one kept of its predecessor). */
-function withPrevious(markdown: string, latest: string): string {
-  if (!existsSync(latest)) return markdown;
-  const previous = readFileSync(latest, 'utf8').split(PREVIOUS_HEADING)[0]!.trim().replace(/^# /, '### ');
-  return `${markdown}\n${PREVIOUS_HEADING}, beside the new one\n\n${previous.replace(/^### (?!npm run bench,)/gm, '#### ')}\n`;
-}
-
 const fixed = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
-function pathRows(paths: Array<[string, PathResult]>): string {
-  const headers = ['path', ...ECHO_SIZES.flatMap((s) => [`${s.label} p50`, 'p95', 'p99']), 'notif/s', 'MiB/s'];
+/** `loads`: per path, the 1-minute load average as each of its runs began (beside its figures). */
+function pathRows(paths: Array<[string, PathResult]>, loads: Record<string, number[]>): string {
+  const headers = ['path', ...ECHO_SIZES.flatMap((s) => [`${s.label} p50`, 'p95', 'p99']), 'notif/s', 'MiB/s', 'load per run'];
   const rows = paths.map(([name, r]) => [
     name,
     ...ECHO_SIZES.flatMap((s) => [fixed(r.echo[s.label]?.p50), fixed(r.echo[s.label]?.p95), fixed(r.echo[s.label]?.p99)]),
     r.flood.messagesPerSecond.toFixed(0),
     r.flood.mibPerSecond.toFixed(1),
+    (loads[name] ?? []).map((l) => l.toFixed(1)).join(' / '),
   ]);
   return table(headers, rows);
 }
@@ -158,11 +168,13 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
     // each run's own ratio.
     const runs: Array<Record<string, PathResult>> = [];
     const loads: string[] = [];
+    const pathLoads: Record<string, number[]> = Object.fromEntries(measures.map(([name]) => [name, []]));
     for (let run = 0; run < RELAY_RUNS; run++) {
       const results: Record<string, PathResult> = {};
       const before = loadAverage();
       for (let k = 0; k < measures.length; k++) {
         const [name, measure] = measures[(k + run) % measures.length]!;
+        pathLoads[name]!.push(os.loadavg()[0]!);
         results[name] = await measure();
       }
       runs.push(Object.fromEntries(measures.map(([name]) => [name, results[name]!])));
@@ -173,12 +185,16 @@ async function transport(dir: string, peersOnly = false): Promise<void> {
     const paths: Array<[string, PathResult]> = measures.map(([name]) => [name, medianPath(runs.map((r) => r[name]!))]);
     out(
       `round trip of bench/echo (ms) and a flood of ${FLOOD.count} x ${FLOOD.size} B notifications: median of ${RELAY_RUNS} alternating runs (load average per run: ${loads.join('; ')})`,
-      pathRows(paths),
+      pathRows(paths, pathLoads),
     );
-    out(`the product beside two raw hops, each run's own ratio (median of ${RELAY_RUNS})`, floorRatios(runs, PRODUCT, "2 raw hops (the product's hop count)"));
+    out(
+      `the product beside two raw hops, each run's own ratio (median of ${RELAY_RUNS}; 1-minute load average as the product's runs began: ${pathLoads[PRODUCT]!.map((l) => l.toFixed(1)).join(' / ')})`,
+      floorRatios(runs, PRODUCT, "2 raw hops (the product's hop count)"),
+    );
     results.transport = Object.fromEntries(paths);
     results.transportRuns = runs;
     results.transportLoad = loads;
+    results.transportPathLoads = pathLoads;
     if (peersOnly) return;
 
     const fake = await startTimes(stack, task.id, 'kotlin', REATTACH_ROUNDS);
@@ -463,14 +479,35 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kandev-bench-'));
   mkdirSync(join(repoRoot, 'bench/results'), { recursive: true });
   try {
-    if (sections.has('transport')) await transport(dir);
-    else if (sections.has('relay')) await transport(dir, true);
-    if (sections.has('load')) await load();
-    if (sections.has('search')) await search();
-    if (sections.has('profile')) await profile(dir);
-    if (sections.has('faults')) results.faults = await runFaultBench();
-    if (sections.has('findings')) await findings();
-    if (sections.has('soak')) {
+    if (benches.has('transport')) {
+      begin('transport');
+      await transport(dir);
+    } else if (benches.has('relay')) {
+      begin('relay');
+      await transport(dir, true);
+    }
+    if (benches.has('load')) {
+      begin('load');
+      await load();
+    }
+    if (benches.has('search')) {
+      begin('search');
+      await search();
+    }
+    if (benches.has('profile')) {
+      begin('profile');
+      await profile(dir);
+    }
+    if (benches.has('faults')) {
+      begin('faults');
+      results.faults = await runFaultBench();
+    }
+    if (benches.has('findings')) {
+      begin('findings');
+      await findings();
+    }
+    if (benches.has('soak')) {
+      begin('soak');
       // Only when asked for (not in the default sections): it runs for BENCH_SOAK_MINUTES (30).
       const soak = await runSoak();
       results.soak = soak;
@@ -478,14 +515,23 @@ async function main(): Promise<void> {
       out(`a day of use in ${soak.minutes} min (soak)`, body);
       writeFileSync(join(repoRoot, 'bench/results', 'soak.md'), `# npm run bench -- soak, ${results.at as string}\n\n${body}\n`);
     }
-    if (sections.has('live')) {
+    if (benches.has('live')) {
+      begin('live');
       const live = await liveBench();
       results.live = live.figures;
       out('Live workspace: disk write to server and page, a 10,000-file burst, a 100,000-file workspace', live.text);
     }
-    if (sections.has('typing')) await typing();
-    if (sections.has('restart')) await restart();
-    if (sections.has('mcp')) {
+    if (benches.has('typing')) {
+      // Run in part (BENCH_TYPING_PARTS), it keeps a section of its own: the other parts' figures stay.
+      begin(TYPING_PARTS.size === TYPING_ALL.split(',').length ? 'typing' : `typing-${[...TYPING_PARTS].join('-')}`);
+      await typing();
+    }
+    if (benches.has('restart')) {
+      begin('restart');
+      await restart();
+    }
+    if (benches.has('mcp')) {
+      begin('mcp');
       const mcp = await mcpBench();
       out("mcp: the agents' endpoint (bench/mcp.ts)", mcp.text);
       results.mcp = mcp.figures;
@@ -498,7 +544,10 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, `${stamp}.json`), JSON.stringify(results, null, 2));
   const markdown = [`# npm run bench, ${results.at as string}`, '', `Node ${process.version}, ${String(results.cpus)} CPUs.`, '', ...report, ''].join('\n');
   writeFileSync(join(outDir, `${stamp}.md`), markdown);
-  writeFileSync(join(outDir, 'latest.md'), withPrevious(markdown, join(outDir, 'latest.md')));
+  const latest = join(outDir, 'latest.md');
+  // A bench that printed no table (faults prints to the console only) leaves its section as it was.
+  const measured = sections.filter((s) => s.body);
+  writeFileSync(latest, mergeLatest(existsSync(latest) ? readFileSync(latest, 'utf8') : undefined, measured));
   console.log(`\nresults: bench/results/${stamp}.json, bench/results/${stamp}.md`);
 }
 

@@ -40,7 +40,7 @@ describe('agentctl LSP bridge with real language servers', () => {
       repoSubpaths: [],
       // Untrusted servers run without network where bubblewrap works (docs/workspace-trust.md).
       trustedTools: {
-        tsserverPath: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')),
+        tools: { tsserver: realpathSync(join(repoRoot, 'node_modules/typescript/lib/tsserver.js')) },
         network: existsSync('/usr/bin/bwrap') ? 'off' : 'unavailable',
       },
       // The stream's id on this task host: what a restarted backend resumes.

@@ -154,9 +154,24 @@ function checkRecipe(recipe: InstallRecipe): void {
   }
 }
 
-const PINS = { tsserverPath: '/host/typescript/lib/tsserver.js', pythonPath: '/usr/bin/python3', buildFiles: ['build.gradle.kts'] } satisfies TrustedToolPins;
+const PINS = {
+  tools: { tsserver: '/host/typescript/lib/tsserver.js', python: '/usr/bin/python3' },
+  buildFiles: ['build.gradle.kts'],
+} satisfies TrustedToolPins;
+/** The pins of `PINS` a rule's probes could report: its own host tools, under their ids. */
+const pinsOf = (rule: Extract<UntrustedWorkspaceRule, { kind: 'guarded' }>): TrustedToolPins => ({
+  tools: Object.fromEntries(rule.hostTools.map((probe) => [probe.tool, `/host/tools/${probe.tool}`])),
+  buildFiles: PINS.buildFiles,
+});
 const USER_CONFIG = { python: { pythonPath: '/workspace/.venv/bin/python' }, 'rust-analyzer': { procMacro: { enable: true } }, other: { kept: true } };
 const INIT = { processId: 1, initializationOptions: { tsserver: { path: '/workspace/node_modules/typescript/lib/tsserver.js' }, plugins: [{ name: 'p' }] } };
+
+/** The member at a dotted path of nested objects. */
+function valueAt(value: Record<string, unknown>, dotted: string): unknown {
+  let current: unknown = value;
+  for (const key of dotted.split('.')) current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined;
+  return current;
+}
 
 /** Each guard kind, exercised: what an untrusted lease's server would see. */
 function checkUntrusted(d: Descriptor, rule: UntrustedWorkspaceRule, workspace: string): void {
@@ -175,9 +190,16 @@ function checkUntrusted(d: Descriptor, rule: UntrustedWorkspaceRule, workspace: 
   }
   const init = rule.initialize;
   if (init.kind === 'unchanged') expect(guardInitialize(untrusted(PINS), INIT)).toEqual({ ok: true, params: INIT });
-  if (init.kind === 'pin_tsserver') {
+  // A pinning guard names a tool its rule's probes look for, and is refused without it.
+  const probed = rule.hostTools.map((probe) => probe.tool);
+  expect(new Set(probed).size, 'one probe per tool').toBe(probed.length);
+  if (init.kind === 'pin_option_to_host_tool') {
+    expect(probed, 'the pinned tool is probed for').toContain(init.tool);
     expect(guardInitialize(untrusted(undefined), INIT)).toEqual({ ok: false, message: init.refusal });
-    expect(guardInitialize(untrusted(PINS), INIT)).toMatchObject({ ok: true, params: { initializationOptions: { tsserver: { path: PINS.tsserverPath } } } });
+    const pinned = guardInitialize(untrusted(pinsOf(rule)), INIT);
+    const options = pinned.ok ? ((pinned.params as { initializationOptions: Record<string, unknown> }).initializationOptions ?? {}) : {};
+    expect(valueAt(options, init.option)).toBe(`/host/tools/${init.tool}`);
+    for (const dropped of init.drop) expect(valueAt(options, dropped), dropped).toBeUndefined();
   }
   if (init.kind === 'force_options')
     expect(guardInitialize(untrusted(PINS), INIT)).toMatchObject({ ok: true, params: { initializationOptions: init.options } });
@@ -191,7 +213,14 @@ function checkUntrusted(d: Descriptor, rule: UntrustedWorkspaceRule, workspace: 
   }
   const config = rule.configuration;
   if (config.kind === 'unchanged') expect(guardConfig(untrusted(PINS), USER_CONFIG)).toBe(USER_CONFIG);
-  if (config.kind === 'pin_python_path') expect(guardConfig(untrusted(PINS), USER_CONFIG)).toMatchObject({ python: { pythonPath: PINS.pythonPath } });
+  if (config.kind === 'pin_setting_to_host_tool') {
+    expect(probed, 'the pinned tool is probed for').toContain(config.tool);
+    const workspaceValue = { ...USER_CONFIG, [config.setting]: '/workspace/bin/tool' };
+    const pinned = guardConfig(untrusted(pinsOf(rule)), workspaceValue) ?? {};
+    expect(valueAt(pinned, config.setting)).toBe(`/host/tools/${config.tool}`);
+    expect(pinned[config.setting], 'no dotted spelling left').toBeUndefined();
+    expect(valueAt(guardConfig(untrusted(undefined), workspaceValue) ?? {}, config.setting), 'removed without the tool').toBeUndefined();
+  }
   if (config.kind === 'force_section')
     expect(guardConfig(untrusted(PINS), USER_CONFIG)).toMatchObject({ [config.section]: config.values, other: { kept: true } });
   // The environment guard: variables set, and programs pinned from the guarded PATH only.

@@ -82,18 +82,7 @@ export interface WriteConflictResponse {
   error: ApiError;
   currentVersion: string;
 }
-/**
- * One step of an atomic multi-file change (a language server's WorkspaceEdit, applied to files that
- * are not open). `baseVersion` is the version the client read; a mismatch aborts the whole batch.
- */
-export type FileOperation =
-  | { kind: 'write'; path: string; content: string; baseVersion?: string }
-  | { kind: 'create'; path: string; overwrite?: boolean; ignoreIfExists?: boolean }
-  | { kind: 'rename'; from: string; to: string; overwrite?: boolean; ignoreIfExists?: boolean }
-  | { kind: 'delete'; path: string; recursive?: boolean; ignoreIfNotExists?: boolean };
-export interface ApplyFilesRequest {
-  operations: FileOperation[];
-}
+export type { ApplyFilesRequest, FileOperation } from './fileOperations.js';
 /** Versions of every file a write or create left behind, by path. */
 export interface ApplyFilesResponse {
   versions: Record<string, string>;

@@ -6,6 +6,8 @@ import type { LanguageId } from './languages.js';
 import { RpcErrorCode, isJsonRpcId, type JsonRpcId, type JsonRpcMessage } from './jsonRpc.js';
 import { isRecord } from './records.js';
 import type { ServerOutputFrame, ServerOutputLine, ServerStderrFrame } from './serverOutput.js';
+import type { WorkspaceIdentity } from './readyFrame.js';
+import type { ServerNetwork, TrustedToolPins } from './trustedTools.js';
 
 /** Frames with `status` are ours; frames with `jsonrpc` are LSP (docs/architecture.md section 3). */
 export interface InstallingFrame {
@@ -22,37 +24,6 @@ export interface InstallFailedFrame {
   language: LanguageId;
   error: string;
 }
-
-export interface WorkspaceIdentity {
-  workspaceUri: string;
-  workspacePath: string;
-  repoSubpaths: string[];
-}
-
-/**
- * Task-host tools the backend pins a server to while the task's workspace is not trusted
- * (docs/workspace-trust.md). agentctl found them outside the workspace; absent when it found none.
- */
-export interface TrustedToolPins {
-  /** The `tsserver.js` of the TypeScript that the launched typescript-language-server itself resolves. */
-  tsserverPath?: string;
-  /** The task host's python interpreter (first `python3`/`python` on the task PATH outside the workspace). */
-  pythonPath?: string;
-  /**
-   * The files (workspace-relative) named by the language's `refuse_when_build_files` guard that the
-   * server would load and so run (kotlin-lsp's Gradle/Maven build). Non-empty: the backend refuses
-   * `initialize` while untrusted.
-   */
-  buildFiles?: string[];
-  /**
-   * The server's network while untrusted: `off`, it runs in a network namespace of its own
-   * (loopback only, nothing reachable); `unavailable`, this task host could not cut it off
-   * (not Linux, bubblewrap missing, or new namespaces refused) and it has the host's network.
-   */
-  network?: ServerNetwork;
-}
-
-export type ServerNetwork = 'off' | 'unavailable';
 
 /** What agentctl says once the server process launched. */
 export interface HostReadyFrame extends WorkspaceIdentity {

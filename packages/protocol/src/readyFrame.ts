@@ -1,5 +1,18 @@
-import type { WorkspaceIdentity } from './frames.js';
+import * as z from 'zod/mini';
 import { isRecord } from './records.js';
+
+const REPO_SUBPATHS = 'repoSubpaths must be an array of strings';
+
+/**
+ * Where the server runs: the workspace as a URI and as a task-host path, and the repositories'
+ * folders within it. Carried by agentctl's and the broker's `ready` frames and agentctl's health answer.
+ */
+export const workspaceIdentitySchema = z.object({
+  workspaceUri: z.string({ error: 'workspaceUri must be a string' }),
+  workspacePath: z.string({ error: 'workspacePath must be a string' }),
+  repoSubpaths: z.array(z.string({ error: REPO_SUBPATHS }), { error: REPO_SUBPATHS }),
+});
+export type WorkspaceIdentity = z.infer<typeof workspaceIdentitySchema>;
 
 export type WorkspaceIdentityResult = { ok: true; identity: WorkspaceIdentity } | { ok: false; error: string };
 
@@ -18,11 +31,9 @@ export function readyFrameIdentity(frame: unknown): WorkspaceIdentityResult {
 /** The same check on any message carrying a workspace identity; `source` names it in the error. */
 export function workspaceIdentityOf(value: unknown, source: string): WorkspaceIdentityResult {
   if (!isRecord(value)) return { ok: false, error: `${source} is not an object` };
-  const { workspaceUri, workspacePath, repoSubpaths } = value;
-  if (typeof workspaceUri !== 'string') return { ok: false, error: `${source}: workspaceUri must be a string` };
-  if (typeof workspacePath !== 'string') return { ok: false, error: `${source}: workspacePath must be a string` };
-  if (!Array.isArray(repoSubpaths) || !repoSubpaths.every((p): p is string => typeof p === 'string')) {
-    return { ok: false, error: `${source}: repoSubpaths must be an array of strings` };
-  }
+  const parsed = workspaceIdentitySchema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: `${source}: ${parsed.error.issues[0]?.message ?? 'not a workspace identity'}` };
+  // Only the identity's members, in a copy of their own (the frame carries more).
+  const { workspaceUri, workspacePath, repoSubpaths } = parsed.data;
   return { ok: true, identity: { workspaceUri, workspacePath, repoSubpaths: [...repoSubpaths] } };
 }

@@ -63,6 +63,8 @@ export type LogEvent =
   | 'heap_probe_failed'
   | 'watch_error'
   | 'watch_overflow'
+  // A page's `in_view` control refused by its schema (fields: code, detail).
+  | 'in_view_refused'
   | 'events_open'
   | 'events_closed'
   | 'git_state_failed'

@@ -76,8 +76,9 @@ export class WorkspaceEventsFeed implements Disposable {
       socket.onText((frame) => {
         if (!('text' in frame)) return;
         const inView = parseInViewControl(frame.text);
-        if (!inView) return; // a page's bad control is ignored, not fatal to its stream
-        listener.inView = inView;
+        // A bad control is refused whole and logged, not fatal to its stream; the last view stays.
+        if (!inView.ok) return this.options.logger.log('warn', 'in_view_refused', { code: inView.error.code, detail: inView.error.message });
+        listener.inView = inView.value;
         this.updateInView();
       }),
     );

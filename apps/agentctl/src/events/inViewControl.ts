@@ -1,36 +1,30 @@
 /**
- * The page's `in_view` control, checked: at most MAX_IN_VIEW_PATHS of each kind, every path a clean
- * workspace-relative one (lexically confined like every files-API path; the poller only ever
- * stats below the workspace root, and never follows what it finds).
+ * The `in_view` control, checked: the protocol's schema (at most MAX_IN_VIEW_PATHS of each kind),
+ * then every path a clean workspace-relative one (lexically confined like every files-API path;
+ * the poller only ever stats below the workspace root, and never follows what it finds).
  */
-import { isRecord, type WorkspaceEventControl } from '@kandev/protocol';
+import { parseInViewControl as parseControl, type WireShapeResult } from '@kandev/protocol';
 import { parseRelativePath } from '../files/workspace.js';
 
-export const MAX_IN_VIEW_PATHS = 500;
-
-export function parseInViewControl(text: string): { files: string[]; folders: string[] } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || value.type !== 'in_view') return undefined;
-  const control = value as Partial<WorkspaceEventControl>;
-  const files = cleanPaths(control.files);
-  const folders = cleanPaths(control.folders);
-  if (!files || !folders) return undefined;
-  return { files, folders };
+export function parseInViewControl(text: string): WireShapeResult<{ files: string[]; folders: string[] }> {
+  const parsed = parseControl(text, 'in_view control');
+  if (!parsed.ok) return parsed;
+  const files = cleanPaths(parsed.value.files, 'files');
+  if (!files.ok) return files;
+  const folders = cleanPaths(parsed.value.folders, 'folders');
+  if (!folders.ok) return folders;
+  return { ok: true, value: { files: files.value, folders: folders.value } };
 }
 
-function cleanPaths(raw: unknown): string[] | undefined {
-  if (!Array.isArray(raw) || raw.length > MAX_IN_VIEW_PATHS) return undefined;
+function cleanPaths(raw: readonly string[], member: string): WireShapeResult<string[]> {
   const paths: string[] = [];
-  for (const item of raw) {
-    if (typeof item !== 'string') return undefined;
+  for (const [index, item] of raw.entries()) {
     const parsed = parseRelativePath(item);
-    if (!parsed.ok) return undefined;
+    if (!parsed.ok) {
+      const path = `${member}.${index}`;
+      return { ok: false, error: { code: 'invalid_shape', message: `in_view control: ${path}: must stay inside the workspace`, path } };
+    }
     paths.push(parsed.value.text);
   }
-  return paths;
+  return { ok: true, value: paths };
 }

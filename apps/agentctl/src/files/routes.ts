@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_WRITE_BODY_BYTES, TASK_HOST_PATHS } from '@kandev/protocol';
+import { MAX_WRITE_BODY_BYTES, parseApplyFilesRequest, TASK_HOST_PATHS } from '@kandev/protocol';
 import { readBoundedBody } from '@kandev/node-transport';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../base/log.js';
-import { applyFileOperations, parseApplyRequest } from './apply.js';
+import { applyFileOperations } from './apply.js';
 import { listFiles } from './list.js';
 import { streamWorkspaceFile } from './readStream.js';
 import type { FilesResult } from '../base/filesResult.js';
@@ -64,12 +64,13 @@ export async function handleFilesRoute(
       } catch {
         parsed = undefined;
       }
-      const operations = parseApplyRequest(parsed);
-      if (!operations) {
-        sendError(res, 400, 'bad_request', 'body must be {"operations": [write|create|rename|delete, ...]}');
+      // The protocol's schema, as the backend checked it: the first wrong member refuses the batch whole.
+      const request = parseApplyFilesRequest(parsed);
+      if (!request.ok) {
+        sendError(res, 400, 'bad_request', request.error.message);
         return true;
       }
-      const outcome = await applyFileOperations(workspace, operations);
+      const outcome = await applyFileOperations(workspace, request.value.operations);
       if (!outcome.ok && 'conflicts' in outcome) sendError(res, 409, 'conflict', outcome.error.message, { conflicts: outcome.conflicts });
       else answer(res, outcome, logger, 'files/apply');
       return true;

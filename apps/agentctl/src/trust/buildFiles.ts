@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { MAX_REPORTED_BUILD_FILES } from '@kandev/protocol';
 
 const MAX_DEPTH = 2;
-const MAX_FOUND = 16;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'build', 'out', 'target', '.gradle']);
 
 /**
@@ -25,7 +25,7 @@ export function findImportedBuildFiles(workspaceReal: string, names: readonly st
       return;
     }
     for (const entry of entries) {
-      if (found.length >= MAX_FOUND) return;
+      if (found.length >= MAX_REPORTED_BUILD_FILES) return;
       if (!entry.isFile()) continue;
       const folderAndName = `${basename(dir)}/${entry.name}`;
       if (wanted.has(entry.name) || wanted.has(folderAndName)) found.push(relative(workspaceReal, join(dir, entry.name)));

@@ -1,42 +1,39 @@
 import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { languageDescriptor, type HostToolsProbe, type LanguageId, type TrustedToolPins, type UntrustedWorkspaceRule } from '@kandev/protocol';
+import { dirname, join } from 'node:path';
+import { languageDescriptor, type HostToolProbe, type LanguageId, type TrustedToolPins } from '@kandev/protocol';
 import { findOnPath } from '../env/pathLookup.js';
 import type { TaskEnv } from '../env/taskEnv.js';
 import { findImportedBuildFiles } from './buildFiles.js';
 import { isInside, launchableFiles as launchable } from './untrustedEnv.js';
 
 /**
- * The task-host tools the backend pins an untrusted server to (docs/workspace-trust.md), by the
- * probe its language's untrusted-workspace rule names:
+ * What the backend needs to guard an untrusted server (docs/workspace-trust.md), as its language's
+ * untrusted-workspace rule names it:
  *
- * - tsserver_next_to_launcher: the `tsserver.js` that the launched typescript-language-server
- *   resolves from its own package (what it calls its bundled TypeScript). Without a pinned
- *   `tsserver.path` it prefers the workspace's `node_modules/typescript`, which is repository code.
- * - python_on_guarded_path: the first `python3` (or `python`) on the already-guarded task PATH, for
- *   pyright's `python.pythonPath`, so a setting pointing into the workspace cannot choose the interpreter.
- * - imported_build_files: not a pin but what the backend must know: the workspace files the rule's
- *   `refuse_when_build_files` guard names (kotlin-lsp's Gradle build), as found.
+ * - `tools`: each host tool of the rule's `hostTools`, found by its probe, keyed by its id. The
+ *   broker pins the server to it (typescript-language-server's `tsserver.path`, pyright's
+ *   `python.pythonPath`), so the repository cannot choose what the server runs.
+ * - `buildFiles`: the workspace files a `refuse_when_build_files` guard names, as found.
  *
  * Nothing that resolves inside the workspace is ever returned as a tool.
  */
-type GuardedRule = Extract<UntrustedWorkspaceRule, { kind: 'guarded' }>;
-type Probe = (launcher: string, guardedEnv: TaskEnv, workspaceReal: string, platform: NodeJS.Platform, rule: GuardedRule) => TrustedToolPins;
+interface ProbeContext {
+  launcher: string;
+  guardedEnv: TaskEnv;
+  platform: NodeJS.Platform;
+}
+type ProbeOf<K extends HostToolProbe['kind']> = (probe: Extract<HostToolProbe, { kind: K }>, context: ProbeContext) => string | undefined;
 
-const PROBES: Readonly<Record<HostToolsProbe, Probe>> = {
-  none: () => ({}),
-  tsserver_next_to_launcher: (launcher, _env, workspaceReal, platform) => {
-    const tsserverPath = tsserverNextTo(launcher);
-    return tsserverPath && !isInside(tsserverPath, workspaceReal, platform) ? { tsserverPath } : {};
+const PROBES: { [K in HostToolProbe['kind']]: ProbeOf<K> } = {
+  package_file_next_to_launcher: (probe, { launcher }) => packageFileNextTo(launcher, probe.package, probe.file),
+  program_on_guarded_path: (probe, { guardedEnv, platform }) => {
+    for (const name of probe.candidates) {
+      const found = findOnPath(name, guardedEnv, platform, launchable);
+      if (found) return found;
+    }
+    return undefined;
   },
-  python_on_guarded_path: (_launcher, guardedEnv, workspaceReal, platform) => {
-    const pythonPath = findOnPath('python3', guardedEnv, platform, launchable) ?? findOnPath('python', guardedEnv, platform, launchable);
-    return pythonPath && !isInside(pythonPath, workspaceReal, platform) ? { pythonPath } : {};
-  },
-  imported_build_files: (_launcher, _env, workspaceReal, _platform, rule) => ({
-    buildFiles: findImportedBuildFiles(workspaceReal, rule.initialize.kind === 'refuse_when_build_files' ? rule.initialize.buildFiles : []),
-  }),
 };
 
 export function findTrustedTools(
@@ -49,7 +46,39 @@ export function findTrustedTools(
   const rule = languageDescriptor(language).untrusted;
   // A server that runs nothing of the workspace needs no pin.
   if (rule.kind === 'nothing_runs') return {};
-  return PROBES[rule.hostTools](launcher, guardedEnv, workspaceReal, platform, rule);
+  const pins: TrustedToolPins = {};
+  const tools: Record<string, string> = {};
+  for (const probe of rule.hostTools) {
+    const found = (PROBES[probe.kind] as ProbeOf<HostToolProbe['kind']>)(probe, { launcher, guardedEnv, platform });
+    if (found && !isInside(found, workspaceReal, platform)) tools[probe.tool] = found;
+  }
+  if (Object.keys(tools).length > 0) pins.tools = tools;
+  if (rule.initialize.kind === 'refuse_when_build_files') pins.buildFiles = findImportedBuildFiles(workspaceReal, rule.initialize.buildFiles);
+  return pins;
+}
+
+/**
+ * `file` of npm package `pkg` as Node resolves that package from the launcher's real location (the
+ * copy the server itself would load), real path, or undefined. The package's folder is found from
+ * its resolved entry point upwards, so a package whose `exports` hide `package.json` still counts.
+ */
+export function packageFileNextTo(launcher: string, pkg: string, file: string): string | undefined {
+  try {
+    const entry = createRequire(realpathSync(launcher)).resolve(pkg);
+    const root = packageRootOf(entry, pkg);
+    if (!root) return undefined;
+    const found = realpathSync(join(root, file));
+    return statSync(found).isFile() ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `node_modules/<pkg>` folder above a file of that package. */
+function packageRootOf(entry: string, pkg: string): string | undefined {
+  const tail = join('node_modules', pkg);
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) if (dir.endsWith(tail)) return dir;
+  return undefined;
 }
 
 /**
@@ -57,22 +86,6 @@ export function findTrustedTools(
  * TypeScript installed with the server), or undefined.
  */
 export function typescriptLibNextTo(launcher: string): string | undefined {
-  try {
-    const typescriptMain = realpathSync(createRequire(realpathSync(launcher)).resolve('typescript'));
-    return statSync(typescriptMain).isFile() ? dirname(typescriptMain) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `typescript/lib/tsserver.js` as Node resolves it from the launcher's real location, or undefined. */
-export function tsserverNextTo(launcher: string): string | undefined {
-  try {
-    const real = realpathSync(launcher);
-    const typescriptMain = createRequire(real).resolve('typescript');
-    const tsserver = realpathSync(typescriptMain.replace(/typescript\.js$/, 'tsserver.js'));
-    return statSync(tsserver).isFile() ? tsserver : undefined;
-  } catch {
-    return undefined;
-  }
+  const main = packageFileNextTo(launcher, 'typescript', 'lib/typescript.js');
+  return main ? dirname(main) : undefined;
 }

@@ -70,6 +70,8 @@ export const LOG_EVENTS = [
   'events_opened',
   'events_closed',
   'events_upstream_failed',
+  // A page's `in_view` control refused by its schema (fields: code, detail).
+  'in_view_refused',
   // The soak's heap probe could not answer (KANDEV_HEAP_PROBE_DIR set; fields: error).
   'heap_probe_failed',
   'mcp_client_opened',

@@ -2,30 +2,14 @@
  * Every page sends the paths it has in view; the task host is told their union (one upstream per
  * session), capped like a single page's control so agentctl never refuses it.
  */
-import { isRecord, type WorkspaceEventControl } from '@kandev/protocol';
-
-export const MAX_IN_VIEW_PATHS = 500;
-const MAX_PATH_LENGTH = 4096;
+import { MAX_IN_VIEW_PATHS, parseInViewControl, type WireShapeResult, type WorkspaceEventControl } from '@kandev/protocol';
 
 export type InView = { files: string[]; folders: string[] };
 
-/** A page's `in_view` control, checked for shape and bounds (agentctl confines each path). */
-export function parsePageControl(text: string): InView | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || value.type !== 'in_view') return undefined;
-  const files = stringList((value as Partial<WorkspaceEventControl>).files);
-  const folders = stringList((value as Partial<WorkspaceEventControl>).folders);
-  return files && folders ? { files, folders } : undefined;
-}
-
-function stringList(raw: unknown): string[] | undefined {
-  if (!Array.isArray(raw) || raw.length > MAX_IN_VIEW_PATHS) return undefined;
-  return raw.every((p) => typeof p === 'string' && p.length <= MAX_PATH_LENGTH) ? (raw as string[]) : undefined;
+/** A page's `in_view` control, checked by the protocol's schema (agentctl confines each path). */
+export function parsePageControl(text: string): WireShapeResult<InView> {
+  const parsed = parseInViewControl(text, 'page in_view control');
+  return parsed.ok ? { ok: true, value: { files: parsed.value.files, folders: parsed.value.folders } } : parsed;
 }
 
 export function unionControl(views: Iterable<InView>): WorkspaceEventControl {

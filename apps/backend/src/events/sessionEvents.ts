@@ -71,8 +71,9 @@ export class SessionEventsHub {
       socket.onText((frame) => {
         if (!('text' in frame)) return;
         const view = parsePageControl(frame.text);
-        if (!view) return; // a bad control is ignored; the stream stays up
-        page.inView = view;
+        // A bad control is refused whole and logged; the page keeps its last view and its stream.
+        if (!view.ok) return this.log.warn('in_view_refused', { code: view.error.code, detail: view.error.message });
+        page.inView = view.value;
         this.sendInView(current);
       }),
       socket.onBackpressure((full) => {

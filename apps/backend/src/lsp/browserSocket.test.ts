@@ -21,7 +21,7 @@ describe('BrowserSocket frame rules', () => {
         kind: 'jsonrpc',
         text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}',
         message: { jsonrpc: '2.0', id: 1, method: 'initialize' },
-        raw: { text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', idSpan: [22, 23] },
+        raw: { text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}', bytes: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize"}'), idSpan: [22, 23] },
       },
       { kind: 'control', frame: { control: 'release', reason: 'stop' } },
     ]);
@@ -33,11 +33,12 @@ describe('BrowserSocket frame rules', () => {
     ws.text('{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}');
     ws.text('{"jsonrpc":"2.0","\\u0069d":1,"method":"a"}');
     ws.text('{"jsonrpc":"2.0","id":{"x":1},"method":"a"}');
+    // The bytes it arrived as travel with the text, to be relayed as they are.
     expect(frames.map((f) => (f.kind === 'jsonrpc' ? f.raw : 'control'))).toEqual([
-      { text: '{"jsonrpc":"2.0","method":"m","params":{"id":7}}' },
+      { text: '{"jsonrpc":"2.0","method":"m","params":{"id":7}}', bytes: Buffer.from('{"jsonrpc":"2.0","method":"m","params":{"id":7}}') },
       undefined,
       undefined,
-      { text: '{"jsonrpc":"2.0","id":{"x":1},"method":"a"}' },
+      { text: '{"jsonrpc":"2.0","id":{"x":1},"method":"a"}', bytes: Buffer.from('{"jsonrpc":"2.0","id":{"x":1},"method":"a"}') },
     ]);
   });
 

@@ -47,6 +47,10 @@ export class BrowserSocket implements BrowserEndpoint {
     this.socket.send(text);
   }
 
+  sendPieces(pieces: readonly Uint8Array[]): void {
+    this.socket.sendPieces(pieces);
+  }
+
   close(code: number, reason?: string): void {
     this.socket.close(code, reason);
   }
@@ -85,7 +89,9 @@ export class BrowserSocket implements BrowserEndpoint {
         // Decoded (and so validated) here, once; what the broker passes on goes out as this text.
         const envelope = readEnvelope(scan);
         if (!envelope) return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message });
-        const raw = envelope.idSpan ? { text: incoming.text, idSpan: envelope.idSpan } : { text: incoming.text };
+        // The bytes too: what is relayed goes out as them (the id spliced), not encoded again.
+        const { text, bytes } = incoming;
+        const raw = envelope.idSpan ? { text, bytes, idSpan: envelope.idSpan } : { text, bytes };
         return handler({ kind: 'jsonrpc', text: incoming.text, message: parsed.message, raw });
       }
       if (parsed.kind === 'control') return handler({ kind: 'control', frame: parsed.frame });

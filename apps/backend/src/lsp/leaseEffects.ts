@@ -54,11 +54,13 @@ export function performEffect(effect: Effect, t: EffectTargets): void {
     }
     case 'relayToBrowser': {
       const browser = t.browsers.get(effect.attachmentId);
-      if (browser && !browser.isClosed) browser.sendText(effect.text);
+      if (!browser || browser.isClosed) return;
+      if (effect.wire && browser.sendPieces) browser.sendPieces(effect.wire);
+      else browser.sendText(effect.text);
       return;
     }
     case 'relayToUpstream':
-      t.upstreams.send(effect.leaseId, effect.text);
+      t.upstreams.send(effect.leaseId, effect.wire ?? effect.text);
       return;
     case 'closeBrowser':
       // No reason text, ever: the browser shows localized copy per code.

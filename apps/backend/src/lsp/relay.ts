@@ -14,7 +14,12 @@ export type BrowserFrame =
    * `raw` is set when the scan read an unambiguous envelope: the broker may then relay `text` (its
    * id spliced at `raw.idSpan`) instead of re-encoding `message`.
    */
-  | { kind: 'jsonrpc'; text: string; message: Record<string, unknown> & { jsonrpc: '2.0' }; raw?: { text: string; idSpan?: readonly [number, number] } }
+  | {
+      kind: 'jsonrpc';
+      text: string;
+      message: Record<string, unknown> & { jsonrpc: '2.0' };
+      raw?: { text: string; bytes?: Uint8Array; idSpan?: readonly [number, number] };
+    }
   | { kind: 'control'; frame: ControlFrame };
 
 /** The browser edge: one accepted WebSocket. Every `on...` registration returns its Disposable. */
@@ -23,6 +28,11 @@ export interface BrowserEndpoint {
   sendStatus(frame: StatusFrame): void;
   /** A JSON-RPC frame, already serialized. Every write has the 5 s deadline. */
   sendText(text: string): void;
+  /**
+   * The same, given as the UTF-8 pieces of one relayed message (written as they are, see
+   * `OutgoingText`). Optional: an endpoint without it is given the text.
+   */
+  sendPieces?(pieces: readonly Uint8Array[]): void;
   /** Sends a close frame; `code` must be sendable (normalize first). Idempotent. */
   close(code: number, reason?: string): void;
   /** While paused, frames the browser sent are held (and TCP backpressure applies). */
@@ -49,13 +59,15 @@ export interface BrowserEndpoint {
 
 /** The task-host edge: one agentctl LSP stream, i.e. one language-server process. `on...` returns a Disposable. */
 export interface UpstreamEndpoint {
-  send(text: string): void;
+  /** A message's text, or its UTF-8 pieces (one relayed message, written as they are). */
+  send(data: string | readonly Uint8Array[]): void;
   close(code: number): void;
   /** Stops (true) or resumes (false) reading agentctl because the lease's browser is full. */
   throttle(blocked: boolean): void;
   /** Outgoing bytes crossed the high watermark (true) or fell to the low one / closed (false). */
   onBackpressure(handler: (full: boolean) => void): Disposable;
-  onFrame(handler: (text: string) => void): Disposable;
+  /** Each text frame, with the UTF-8 bytes it arrived as when the endpoint keeps them. */
+  onFrame(handler: (text: string, bytes?: Uint8Array) => void): Disposable;
   /** Adds a close listener, called once with agentctl's code (1006 when the connection just died). */
   onClose(handler: (code: number) => void): Disposable;
 }

@@ -24,7 +24,7 @@ interface Link {
   language: LanguageId;
   stream?: UpstreamEndpoint;
   /** Frames the broker sent before the stream opened. */
-  held: string[];
+  held: Array<string | readonly Uint8Array[]>;
   /** A close the broker asked for before the stream opened. */
   closeCode?: number;
   /** Reading is stopped because the lease's browser cannot take more (applied once open). */
@@ -81,14 +81,17 @@ export class UpstreamLinks {
         if (link.closeCode !== undefined) return stream.close(link.closeCode);
         stream.onBackpressure((full) => this.events.backpressure(leaseId, full));
         if (link.throttled) stream.throttle(true);
-        stream.onFrame((text) => {
+        stream.onFrame((text, bytes) => {
           // The broker drains a detached lease's server; what it would drop is dropped unparsed.
           const scan = scanJsonNesting(text);
           const method = scannedNotificationMethod(scan);
           if (method !== undefined && this.events.ignores(leaseId, method)) return;
           // A JSON-RPC message goes to the broker undecoded: it decodes only what it owns.
           const envelope = readEnvelope(scan);
-          if (envelope) return this.events.frame({ type: 'upstreamFrame', leaseId, frame: { kind: 'raw', text, envelope, scan } });
+          if (envelope) {
+            const frame = bytes ? { kind: 'raw' as const, text, bytes, envelope, scan } : { kind: 'raw' as const, text, envelope, scan };
+            return this.events.frame({ type: 'upstreamFrame', leaseId, frame });
+          }
           this.received(leaseId, link, stream, parseFrame(text, scan));
         });
         for (const text of link.held.splice(0)) stream.send(text);
@@ -121,11 +124,12 @@ export class UpstreamLinks {
     link.stream?.throttle(blocked);
   }
 
-  send(leaseId: string, text: string): void {
+  /** A message's text, or its UTF-8 pieces (a relayed message, written as they are). */
+  send(leaseId: string, data: string | readonly Uint8Array[]): void {
     const link = this.links.get(leaseId);
     if (!link || link.closeCode !== undefined) return;
-    if (link.stream) link.stream.send(text);
-    else link.held.push(text);
+    if (link.stream) link.stream.send(data);
+    else link.held.push(data);
   }
 
   /** Closes a lease's stream; agentctl reaps the server and completes the close (an `upstreamClosed`). */

@@ -84,8 +84,9 @@ export class UpstreamStream implements UpstreamEndpoint {
     return ok(new UpstreamStream(socket, options.onRelayed));
   }
 
-  send(text: string): void {
-    this.socket.send(text);
+  send(data: string | readonly Uint8Array[]): void {
+    if (typeof data === 'string') this.socket.send(data);
+    else this.socket.sendPieces(data);
   }
 
   close(code: number): void {
@@ -101,11 +102,11 @@ export class UpstreamStream implements UpstreamEndpoint {
     return this.socket.onBackpressure(handler);
   }
 
-  onFrame(handler: (text: string) => void): Disposable {
+  onFrame(handler: (text: string, bytes?: Uint8Array) => void): Disposable {
     return this.socket.onText(
       timedFrames((incoming) => {
         // agentctl speaks text frames only; a binary frame is a broken peer.
-        if ('text' in incoming) handler(incoming.text);
+        if ('text' in incoming) handler(incoming.text, incoming.bytes);
         else this.socket.close(BadInputCloseCode.InvalidPayload);
       }, this.onRelayed),
     );

@@ -7,13 +7,13 @@
  * (agentctl reaps its server before it closes it), and only then are the trees nobody owns any more swept.
  */
 import { deadline, systemClock } from '@kandev/kit';
-import { CloseCode, type LiveStreamAccount, type ReleaseStreamControl } from '@kandev/protocol';
+import { CloseCode, type LiveStreamAccount, type PersistedLease, type ReleaseStreamControl } from '@kandev/protocol';
 import type { Logger } from '../base/log.js';
 import type { TaskHost } from '../executors/executor.js';
 import type { AdoptedLeaseState } from '../lsp/broker/index.js';
 import { UpstreamStream } from '../lsp/upstreamStream.js';
 import type { RecoveredHost } from '../sessions/sessionService.js';
-import type { LeaseRepository, PersistedLease } from '../store/leaseRepository.js';
+import type { LeaseRepository } from '../store/leaseRepository.js';
 import { AgentctlClient } from '../taskhost/agentctlClient.js';
 
 export interface LeaseAdopter {
@@ -31,7 +31,12 @@ export async function readoptLeases(adopted: readonly RecoveredHost[], leases: L
   // Leases of sessions that did not come back cannot be resumed by anyone.
   report.forgotten += leases.deleteOfEndedSessions();
   for (const { sessionId, host } of adopted) {
-    const persisted = leases.forSession(sessionId);
+    const persisted = leases.forSession(sessionId, (id, error) => {
+      // Not resumable: the row goes, and its stream (claimed by no lease) is closed below.
+      leases.delete(id);
+      report.forgotten++;
+      log.warn('lease_not_adopted', { reason: 'stored_state_invalid', code: error.code, detail: error.message });
+    });
     const accounts = await new AgentctlClient(host.endpoint).liveStreams();
     const live = new Map((accounts.ok ? accounts.value : []).map((a) => [a.stream, a]));
     for (const lease of persisted) {
@@ -57,24 +62,7 @@ function matches(lease: PersistedLease, account: LiveStreamAccount): boolean {
 }
 
 function adoptedState(lease: PersistedLease, account: LiveStreamAccount): AdoptedLeaseState {
-  const state: AdoptedLeaseState = {
-    id: lease.id,
-    sessionId: lease.sessionId,
-    language: lease.language,
-    userId: lease.userId,
-    trustWorkspaceTools: lease.trustWorkspaceTools,
-    stream: lease.stream,
-    host: lease.workspace,
-    initializeResult: lease.initializeResult,
-    registrations: lease.registrations,
-    openDocuments: account.documents,
-    maxRequestId: account.maxRequestId,
-    createdAt: lease.createdAt,
-  };
-  if (lease.initializeParams !== undefined) state.initializeParams = lease.initializeParams;
-  if (lease.trustedTools !== undefined) state.trustedTools = lease.trustedTools;
-  if (lease.configFingerprint !== undefined) state.configFingerprint = lease.configFingerprint;
-  return state;
+  return { ...lease, openDocuments: account.documents, maxRequestId: account.maxRequestId };
 }
 
 /** At most this long for agentctl to reap an unclaimed stream's server before it is closed from here. */

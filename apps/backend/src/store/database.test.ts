@@ -160,6 +160,69 @@ describe('what a restarted backend re-adopts from', () => {
     expect(opened.value.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
+  it('a lease persisted with one member per pinned tool keeps its pins, keyed by tool id (migration 6)', () => {
+    const path = tempDbPath();
+    const before = open(
+      path,
+      MIGRATIONS.filter((m) => m.version < 6),
+    );
+    if (!before.ok) throw new Error(before.error);
+    const db = before.value.db;
+    const task = new TaskRepository(db).create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: {} });
+    const session = new SessionRepository(db).create(task.id);
+    const insert = db.prepare(
+      `INSERT INTO lsp_leases (id, session_id, language, user_id, trust_workspace_tools, stream, workspace, initialize_result, registrations, trusted_tools, created_at)
+       VALUES (?, ?, 'typescript', 'local', 0, 1, '{}', 'null', '[]', ?, 1)`,
+    );
+    insert.run('ts', session.id, JSON.stringify({ tsserverPath: '/opt/ts/lib/tsserver.js', network: 'off' }));
+    insert.run('py', session.id, JSON.stringify({ pythonPath: '/usr/bin/python3' }));
+    insert.run('kt', session.id, JSON.stringify({ buildFiles: ['build.gradle'] }));
+    insert.run('none', session.id, null);
+    db.close();
+    const after = open(path);
+    if (!after.ok) throw new Error(after.error);
+    const pins = after.value.db.prepare('SELECT id, trusted_tools FROM lsp_leases ORDER BY id').all() as { id: string; trusted_tools: string | null }[];
+    expect(Object.fromEntries(pins.map((row) => [row.id, row.trusted_tools === null ? null : (JSON.parse(row.trusted_tools) as unknown)]))).toEqual({
+      ts: { tools: { tsserver: '/opt/ts/lib/tsserver.js' }, network: 'off' },
+      py: { tools: { python: '/usr/bin/python3' } },
+      kt: { buildFiles: ['build.gradle'] },
+      none: null,
+    });
+  });
+
+  it('a stored lease its schema refuses is left out and reported (its lease starts cold), the others are read', () => {
+    const opened = open(tempDbPath());
+    if (!opened.ok) throw new Error(opened.error);
+    const db = opened.value.db;
+    const task = new TaskRepository(db).create({ title: 'A', executor: 'local_pc', repositories: [{ path: '/w' }], env: {} });
+    const session = new SessionRepository(db).create(task.id);
+    const leases = new LeaseRepository(db);
+    const workspace = { workspacePath: '/w', workspaceUri: 'file:///w', repoSubpaths: [] };
+    const good = {
+      id: 'good',
+      sessionId: session.id,
+      language: 'go' as const,
+      userId: 'local',
+      trustWorkspaceTools: false,
+      stream: 1,
+      workspace,
+      initializeResult: null,
+      registrations: [],
+      createdAt: 1,
+    };
+    leases.save(good);
+    leases.save({ ...good, id: 'bad-pins', stream: 2, createdAt: 2 });
+    db.prepare('UPDATE lsp_leases SET trusted_tools = \'{"buildFiles":"pom.xml"}\' WHERE id = \'bad-pins\'').run();
+    leases.save({ ...good, id: 'bad-json', stream: 3, createdAt: 3 });
+    db.prepare("UPDATE lsp_leases SET workspace = '{' WHERE id = 'bad-json'").run();
+    const refused: [string, string][] = [];
+    expect(leases.forSession(session.id, (id, error) => refused.push([id, error.message]))).toEqual([good]);
+    expect(refused).toEqual([
+      ['bad-pins', 'persisted lease: trustedTools.buildFiles: must be an array of workspace-relative paths'],
+      ['bad-json', expect.stringMatching(/^persisted lease: workspace\.workspaceUri: /)],
+    ]);
+  });
+
   it("deleting a task takes its sessions' agent tokens along, revoked or not (a foreign key would refuse otherwise)", () => {
     const opened = open(tempDbPath());
     if (!opened.ok) throw new Error(opened.error);

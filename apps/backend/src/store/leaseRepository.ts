@@ -1,28 +1,5 @@
-import type { LanguageId, WorkspaceIdentity } from '@kandev/protocol';
+import { parsePersistedLease, type PersistedLease, type WireShapeError } from '@kandev/protocol';
 import type { Db } from './database.js';
-
-/**
- * A live lease's retained broker state, as a restarted backend rebuilds the lease from (with
- * agentctl's account of the stream): written when it changes (the `initialize` answer, a
- * registration, the settings told to the server), deleted when the lease ends. Document versions
- * are not here: they change on every keystroke, and agentctl, which sees every message, reports them.
- */
-export interface PersistedLease {
-  id: string;
-  sessionId: string;
-  language: LanguageId;
-  userId: string;
-  trustWorkspaceTools: boolean;
-  /** agentctl's stream id: what the next backend resumes. */
-  stream: number;
-  workspace: WorkspaceIdentity;
-  initializeParams?: unknown;
-  initializeResult: unknown;
-  registrations: unknown[];
-  trustedTools?: unknown;
-  configFingerprint?: string;
-  createdAt: number;
-}
 
 interface LeaseRow {
   id: string;
@@ -40,27 +17,31 @@ interface LeaseRow {
   created_at: number;
 }
 
-function toLease(row: LeaseRow): PersistedLease | undefined {
-  try {
-    const lease: PersistedLease = {
-      id: row.id,
-      sessionId: row.session_id,
-      language: row.language as LanguageId,
-      userId: row.user_id,
-      trustWorkspaceTools: row.trust_workspace_tools === 1,
-      stream: row.stream,
-      workspace: JSON.parse(row.workspace) as WorkspaceIdentity,
-      initializeResult: JSON.parse(row.initialize_result) as unknown,
-      registrations: JSON.parse(row.registrations) as unknown[],
-      createdAt: row.created_at,
-    };
-    if (row.initialize_params !== null) lease.initializeParams = JSON.parse(row.initialize_params) as unknown;
-    if (row.trusted_tools !== null) lease.trustedTools = JSON.parse(row.trusted_tools) as unknown;
-    if (row.config_fingerprint !== null) lease.configFingerprint = row.config_fingerprint;
-    return lease;
-  } catch {
-    return undefined; // a row that does not parse cannot be resumed: the lease starts cold
-  }
+/** A stored row as the persisted lease's schema reads it (its JSON columns parsed first). */
+function toLease(row: LeaseRow): { ok: true; value: PersistedLease } | { ok: false; error: WireShapeError } {
+  const json = (text: string | null, column: string): unknown => {
+    if (text === null) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return { unreadable: column };
+    }
+  };
+  return parsePersistedLease({
+    id: row.id,
+    sessionId: row.session_id,
+    language: row.language,
+    userId: row.user_id,
+    trustWorkspaceTools: row.trust_workspace_tools === 1,
+    stream: row.stream,
+    workspace: json(row.workspace, 'workspace'),
+    initializeParams: json(row.initialize_params, 'initialize_params'),
+    initializeResult: json(row.initialize_result, 'initialize_result'),
+    registrations: json(row.registrations, 'registrations'),
+    trustedTools: json(row.trusted_tools, 'trusted_tools'),
+    configFingerprint: row.config_fingerprint ?? undefined,
+    createdAt: row.created_at,
+  });
 }
 
 export class LeaseRepository {
@@ -97,11 +78,17 @@ export class LeaseRepository {
     this.db.prepare('DELETE FROM lsp_leases WHERE id = ?').run(id);
   }
 
-  forSession(sessionId: string): PersistedLease[] {
+  /**
+   * The session's stored leases. A row the schema refuses cannot be resumed: it is left out (its
+   * lease starts cold, as one that was never persisted) and `onRefused` is told which and why.
+   */
+  forSession(sessionId: string, onRefused: (id: string, error: WireShapeError) => void = () => undefined): PersistedLease[] {
     const rows = this.db.prepare('SELECT * FROM lsp_leases WHERE session_id = ? ORDER BY created_at, rowid').all(sessionId) as LeaseRow[];
     return rows.flatMap((row) => {
       const lease = toLease(row);
-      return lease ? [lease] : [];
+      if (lease.ok) return [lease.value];
+      onRefused(row.id, lease.error);
+      return [];
     });
   }
 

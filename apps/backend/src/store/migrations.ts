@@ -105,4 +105,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX agent_tokens_by_session ON agent_tokens(session_id);
     `,
   },
+  {
+    version: 6,
+    name: 'trusted_tools_by_id',
+    // A persisted lease's host-tool pins move from one member per tool (`tsserverPath`, `pythonPath`)
+    // to `tools`, keyed by the tool id its language's rule names (docs/workspace-trust.md), so a
+    // lease persisted before keeps its pins when a restarted backend adopts it.
+    sql: `
+      UPDATE lsp_leases
+      SET trusted_tools = json_remove(
+        json_set(trusted_tools, '$.tools', json_patch(
+          CASE WHEN json_type(trusted_tools, '$.tsserverPath') = 'text'
+            THEN json_object('tsserver', json_extract(trusted_tools, '$.tsserverPath')) ELSE '{}' END,
+          CASE WHEN json_type(trusted_tools, '$.pythonPath') = 'text'
+            THEN json_object('python', json_extract(trusted_tools, '$.pythonPath')) ELSE '{}' END)),
+        '$.tsserverPath', '$.pythonPath')
+      WHERE json_valid(trusted_tools)
+        AND (json_type(trusted_tools, '$.tsserverPath') = 'text' OR json_type(trusted_tools, '$.pythonPath') = 'text');
+    `,
+  },
 ];

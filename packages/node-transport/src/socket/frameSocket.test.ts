@@ -353,3 +353,30 @@ describe('FrameSocket with a slow but live peer (patientWithLivePeer)', () => {
     expect(ws.terminated).toBe(false);
   });
 });
+
+describe('FrameSocket pieces of one message', () => {
+  it('sends the pieces as the fragments of one message, counted and confirmed as one', () => {
+    const { ws, socket } = socketOn({ highWatermarkBytes: 10, lowWatermarkBytes: 4 });
+    const states: boolean[] = [];
+    socket.onBackpressure((full) => states.push(full));
+    socket.sendPieces([Buffer.from('{"id":'), Buffer.from('7'), Buffer.from(',"x":1}')]);
+    expect(ws.sent.map((p) => Buffer.from(p).toString())).toEqual(['{"id":', '7', ',"x":1}']);
+    expect(ws.fins).toEqual([false, false, true]);
+    expect(socket.bufferedBytes).toBe(14);
+    expect(states).toEqual([true]);
+    // The message is written when its last fragment is; the earlier ones do not count it done.
+    ws.drainOne();
+    ws.drainOne();
+    expect(socket.bufferedBytes).toBe(14);
+    ws.drainOne();
+    expect(socket.bufferedBytes).toBe(0);
+    expect(states).toEqual([true, false]);
+  });
+
+  it('a single piece is a plain message, not a fragment', () => {
+    const { ws, socket } = socketOn();
+    socket.sendPieces([Buffer.from('{"a":1}')]);
+    expect(ws.fins).toEqual([true]);
+    expect(ws.sent).toHaveLength(1);
+  });
+});

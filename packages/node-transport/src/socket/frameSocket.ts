@@ -141,16 +141,26 @@ export class FrameSocket {
     this.write(data, undefined);
   }
 
+  /**
+   * Queues one text message given as UTF-8 pieces (a relayed message with its id spliced, see
+   * `relayedWithId`): several pieces go out as the fragments of one message, so the pieces are
+   * never joined into a copy of the whole. Counted, timed and confirmed as one message.
+   */
+  sendPieces(pieces: readonly Uint8Array[]): void {
+    if (pieces.length === 1) this.write(pieces[0] as Uint8Array, undefined);
+    else this.write(pieces, undefined);
+  }
+
   /** Like `send`; resolves true once the frame was written, false when it never will be. */
   sendConfirmed(data: string | Uint8Array): Promise<boolean> {
     if (this.isClosed) return Promise.resolve(false);
     return new Promise((resolve) => this.write(data, resolve));
   }
 
-  private write(data: string | Uint8Array, confirm: ((written: boolean) => void) | undefined): void {
+  private write(data: string | Uint8Array | readonly Uint8Array[], confirm: ((written: boolean) => void) | undefined): void {
     if (this.isClosed) return;
     this.corkBurst();
-    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : 'byteLength' in data ? data.byteLength : totalBytes(data);
     this.pendingWrites++;
     this.pendingBytes += bytes;
     if (confirm) this.confirmations.add(confirm);
@@ -168,7 +178,8 @@ export class FrameSocket {
       else this.deadline.progress();
     };
     try {
-      this.ws.send(data, { binary: false }, done);
+      if (typeof data === 'string' || 'byteLength' in data) this.ws.send(data, { binary: false }, done);
+      else sendFragments(this.ws, data, done);
     } catch (err) {
       done(err instanceof Error ? err : new Error(String(err)));
     }
@@ -357,3 +368,22 @@ export class FrameSocket {
     this.terminate();
   }
 }
+
+function totalBytes(pieces: readonly Uint8Array[]): number {
+  let bytes = 0;
+  for (const piece of pieces) bytes += piece.byteLength;
+  return bytes;
+}
+
+/**
+ * One text message as consecutive fragments (RFC 6455 section 5.4: the first a text frame, the rest
+ * continuations, the last with FIN). Sent synchronously one after another, so no other message
+ * can come between them; the message is written when its last fragment is (`done`).
+ */
+function sendFragments(ws: WsLike, pieces: readonly Uint8Array[], done: (err?: Error) => void): void {
+  const last = pieces.length - 1;
+  pieces.forEach((piece, i) => ws.send(piece, { binary: false, fin: i === last }, i === last ? done : ignoreWritten));
+}
+
+/** A fragment before the last: its error, if any, reaches the last fragment's callback too. */
+function ignoreWritten(): void {}

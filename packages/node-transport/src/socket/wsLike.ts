@@ -1,7 +1,7 @@
 /** The part of a `ws` WebSocket a FrameSocket uses, so tests can hand in a fake. */
 export interface WsLike {
   /** Text frames only: bytes are sent as a text frame (`binary: false`), so they must be UTF-8. */
-  send(data: string | Uint8Array, options: { binary: false }, cb: (err?: Error) => void): void;
+  send(data: string | Uint8Array, options: { binary: false; fin?: boolean }, cb: (err?: Error) => void): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   pause(): void;

@@ -13,8 +13,11 @@ export class FakeWs extends EventEmitter implements WsLike {
   paused = false;
   /** false: a half-open peer that never answers. */
   answersPings = true;
-  send(data: string | Uint8Array, _options: { binary: false }, cb: (err?: Error) => void): void {
+  /** Per send, whether it ended its message (false: a fragment that more fragments continue). */
+  readonly fins: boolean[] = [];
+  send(data: string | Uint8Array, options: { binary: false; fin?: boolean }, cb: (err?: Error) => void): void {
     this.sent.push(data);
+    this.fins.push(options.fin !== false);
     this.pendingCallbacks.push(cb);
   }
   drainOne(err?: Error): void {

@@ -70,7 +70,7 @@ export const astro = defineLanguage({
     },
     configuration: { kind: 'unchanged', because: 'it never starts while untrusted' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'none',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: { name: 'Astro', prerequisites: [NODE_PREREQUISITE], experimental: false },

@@ -171,16 +171,28 @@ export type LauncherPath =
 export type NetworkOffRule =
   { kind: 'settings'; initializationOptions: JsonObject; settings: JsonObject; because: string } | { kind: 'no_setting'; because: string };
 
+/**
+ * A host tool a guard pins a server to: an id of the rule's own choosing (`tsserver`, `python`),
+ * under which agentctl reports the path its probe found (`ready.trustedTools.tools`).
+ */
+export type HostToolId = string;
+
 /** What the broker does to `initialize` of an untrusted lease. */
 export type InitializeGuard =
   | { kind: 'unchanged'; because: string }
-  /** Point `tsserver.path` at the host's TypeScript; drop plugins and npmLocation; refuse if none was found. */
-  | { kind: 'pin_tsserver'; refusal: string }
+  /**
+   * `option` (a dotted path into `initializationOptions`) is the path of host tool `tool`, whatever
+   * the browser sent; `drop` (dotted paths) are removed, as options that name code to load or run.
+   * Without the tool (agentctl found none outside the workspace) `initialize` is refused with
+   * `refusal`, since the server would otherwise pick one itself, possibly the workspace's.
+   */
+  | { kind: 'pin_option_to_host_tool'; option: string; tool: HostToolId; drop: readonly string[]; refusal: string }
   /** These options win at every leaf. */
   | { kind: 'force_options'; options: JsonObject }
   /**
    * Refuse to start when agentctl found, in the workspace, files the server would load and so run
-   * (a Gradle build it imports, a `prisma.config.ts` it evaluates): `buildFiles` are their base names.
+   * (a Gradle build it imports, a `prisma.config.ts` it evaluates): `buildFiles` are their base
+   * names (or `folder/name`), which agentctl looks for in the workspace root and two levels below.
    */
   | { kind: 'refuse_when_build_files'; buildFiles: readonly string[]; refusal: string }
   /**
@@ -192,8 +204,11 @@ export type InitializeGuard =
 /** What the broker does to the configuration an untrusted lease's server is told. */
 export type ConfigurationGuard =
   | { kind: 'unchanged'; because: string }
-  /** `python.pythonPath` is the host's interpreter agentctl found, or removed. */
-  | { kind: 'pin_python_path' }
+  /**
+   * `setting` (a dotted path: section, then keys) is the path of host tool `tool`, however the
+   * user's settings spell it (nested or with a dotted key), or removed when agentctl found none.
+   */
+  | { kind: 'pin_setting_to_host_tool'; setting: string; tool: HostToolId }
   /** These values win at every leaf of `section`. */
   | { kind: 'force_section'; section: string; values: JsonObject };
 
@@ -204,13 +219,18 @@ export interface EnvironmentGuard {
   pinFromGuardedPath: Readonly<Record<string, string>>;
 }
 
-/** What agentctl looks for outside the workspace and reports in the ready frame. */
-export type HostToolsProbe =
-  | 'none'
-  | 'tsserver_next_to_launcher'
-  | 'python_on_guarded_path'
-  /** The workspace files named by the rule's `refuse_when_build_files` guard, as found. */
-  | 'imported_build_files';
+/**
+ * How agentctl finds a host tool outside the workspace, reported in the ready frame under `tool`.
+ * A path that resolves inside the workspace is never reported.
+ */
+export type HostToolProbe =
+  /**
+   * `file` of npm package `package`, as the launched server resolves that package from its own
+   * real location (the way Node does): the copy it ships with, not a workspace's.
+   */
+  | { kind: 'package_file_next_to_launcher'; tool: HostToolId; package: string; file: string }
+  /** The first of `candidates` (program names, in order) found on the guarded task PATH. */
+  | { kind: 'program_on_guarded_path'; tool: HostToolId; candidates: readonly string[] };
 
 /** The untrusted-workspace rule (docs/workspace-trust.md). */
 export type UntrustedWorkspaceRule =
@@ -226,7 +246,11 @@ export type UntrustedWorkspaceRule =
       initialize: InitializeGuard;
       configuration: ConfigurationGuard;
       environment: EnvironmentGuard;
-      hostTools: HostToolsProbe;
+      /**
+       * The host tools the guards above pin to, each found by its probe (`[]` when none is). The
+       * files of a `refuse_when_build_files` guard are looked for without a probe.
+       */
+      hostTools: readonly HostToolProbe[];
     };
 
 /** lucide glyphs the file tree draws (the web maps each to its component). */

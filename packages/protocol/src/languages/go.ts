@@ -40,7 +40,7 @@ export const go = defineLanguage({
     configuration: { kind: 'unchanged', because: 'no gopls setting names a program to run' },
     // A `go`/`toolchain` line in go.mod or go.work must never make go download and run another toolchain.
     environment: { set: { GOTOOLCHAIN: 'local' }, pinFromGuardedPath: {} },
-    hostTools: 'none',
+    hostTools: [],
   },
   autoStartByDefault: true,
   catalog: { name: 'Go', prerequisites: ['Go toolchain on the task PATH'], experimental: false },

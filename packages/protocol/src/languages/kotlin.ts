@@ -37,7 +37,7 @@ export const kotlin = defineLanguage({
     },
     configuration: { kind: 'unchanged', because: 'kotlin-lsp starts only when there is no build to import' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'imported_build_files',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: {

@@ -34,7 +34,7 @@ export const prisma = defineLanguage({
     },
     configuration: { kind: 'unchanged', because: 'the server reads whether to show diagnostics from it, which names no program' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'imported_build_files',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: { name: 'Prisma', prerequisites: [NODE_PREREQUISITE], experimental: false },

@@ -36,10 +36,11 @@ export const python = defineLanguage({
     kind: 'guarded',
     dialogKey: 'languages.python',
     initialize: { kind: 'unchanged', because: 'pyright takes its interpreter from the configuration, which is guarded' },
-    // A pythonPath pointing into the workspace would let the repository choose the interpreter pyright runs.
-    configuration: { kind: 'pin_python_path' },
+    // pyright runs the interpreter its python.pythonPath names (else python3, then python, on its
+    // PATH) to learn sys.path: a setting pointing into the workspace would let the repository choose it.
+    configuration: { kind: 'pin_setting_to_host_tool', setting: 'python.pythonPath', tool: 'python' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'python_on_guarded_path',
+    hostTools: [{ kind: 'program_on_guarded_path', tool: 'python', candidates: ['python3', 'python'] }],
   },
   autoStartByDefault: true,
   catalog: { name: 'Python', prerequisites: ['Node.js and npm on the task PATH'], experimental: false },

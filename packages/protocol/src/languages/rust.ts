@@ -39,7 +39,7 @@ export const rust = defineLanguage({
     // cargo metadata runs `rustc` through `.cargo/config.toml` wrappers; variables win over config
     // files. RUSTUP_AUTO_INSTALL=0 keeps a rust-toolchain.toml from downloading a toolchain.
     environment: { set: { RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '', RUSTUP_AUTO_INSTALL: '0' }, pinFromGuardedPath: { RUSTC: 'rustc' } },
-    hostTools: 'none',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: { name: 'Rust', prerequisites: ['Linux or macOS task host for automatic install; on Windows install rust-analyzer manually'], experimental: false },

@@ -53,7 +53,7 @@ export const svelte = defineLanguage({
     initialize: { kind: 'force_options', options: { isTrusted: false } },
     configuration: { kind: 'unchanged', because: 'its sections switch features and name no program or module' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'none',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: { name: 'Svelte', prerequisites: [NODE_PREREQUISITE], experimental: false },

@@ -96,16 +96,22 @@ export const typescript = defineLanguage({
   untrusted: {
     kind: 'guarded',
     dialogKey: 'languages.typescript',
-    // Without a valid tsserver.path, typescript-language-server prefers the workspace's TypeScript.
+    // Without a valid tsserver.path, typescript-language-server prefers the workspace's
+    // node_modules/typescript, which it forks. Plugins and the typings installer's npm name code to
+    // load or run; a fallback path would be tried after an invalid pin.
     initialize: {
-      kind: 'pin_tsserver',
+      kind: 'pin_option_to_host_tool',
+      option: 'tsserver.path',
+      tool: 'tsserver',
+      drop: ['tsserver.fallbackPath', 'plugins', 'npmLocation'],
       refusal:
         'workspace tools are not trusted and this task host has no TypeScript next to typescript-language-server; ' +
         "trust this workspace's tools or install typescript-language-server with its TypeScript",
     },
     configuration: { kind: 'unchanged', because: 'the server reads formatting options and preferences from it, none of which names a program' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'tsserver_next_to_launcher',
+    // The TypeScript typescript-language-server itself depends on (what it calls its bundled one).
+    hostTools: [{ kind: 'package_file_next_to_launcher', tool: 'tsserver', package: 'typescript', file: 'lib/tsserver.js' }],
   },
   autoStartByDefault: true,
   catalog: { name: 'TypeScript / JavaScript', prerequisites: ['Node.js and npm on the task PATH'], experimental: false },

@@ -76,7 +76,7 @@ export const vue = defineLanguage({
     },
     configuration: { kind: 'unchanged', because: 'its sections switch features and name no program or module' },
     environment: PATH_GUARD_ONLY,
-    hostTools: 'imported_build_files',
+    hostTools: [],
   },
   autoStartByDefault: false,
   catalog: { name: 'Vue', prerequisites: [NODE_PREREQUISITE], experimental: false },

@@ -5,6 +5,7 @@ import {
   MAX_JSON_SAVE_BODY_BYTES,
   MAX_SAVE_BYTES,
   MAX_WRITE_BODY_BYTES,
+  parseApplyFilesRequest,
   SAVE_IDLE_TIMEOUT_MS,
   SEARCH_QUERY_PARAMS,
   SESSION_GIT_HEAD_ROUTE,
@@ -86,10 +87,9 @@ export function addSessionRoutes(router: Router, deps: ApiDeps): void {
   router.post(API_ROUTES.sessionFilesApply, async ({ params, req }) => {
     const body = await readJsonBody(req, MAX_WRITE_BODY_BYTES);
     if (!body.ok) return errorReply(body.error);
-    const value = body.value.value as { operations?: unknown } | null;
-    if (typeof value !== 'object' || value === null || !Array.isArray(value.operations)) {
-      return errorOf('bad_request', 'the body must be {"operations": [...]}');
-    }
+    // The protocol's one schema (agentctl checks it again): a bad batch never reaches the task host.
+    const request = parseApplyFilesRequest(body.value.value);
+    if (!request.ok) return errorOf('bad_request', request.error.message);
     return forward(deps, params.id as string, 'POST', taskHostFilesPath('filesApply', ''), body.value.text);
   });
 }

@@ -3,30 +3,17 @@
  * persisting, and a cheap signature that moves whenever that changes. Coming back: a lease rebuilt
  * detached, on the very server process, from the persisted state and agentctl's account.
  */
-import { isRecord, type TrustedToolPins, type WorkspaceIdentity } from '@kandev/protocol';
+import type { PersistedLease } from '@kandev/protocol';
 import { uriKey } from './documents.js';
 import { InitializeExchange } from './initialize.js';
 import { createLease, hostOf, type Lease } from './lease.js';
 import type { AdoptedLeaseState } from './types.js';
 
-/** A running lease's state as a restarted backend rebuilds it from (with agentctl's account). */
-export interface PersistableLease {
-  id: string;
-  sessionId: string;
-  language: AdoptedLeaseState['language'];
-  userId: string;
-  trustWorkspaceTools: boolean;
-  stream: number;
-  workspace: WorkspaceIdentity;
-  initializeParams?: unknown;
-  initializeResult: unknown;
-  registrations: unknown[];
-  trustedTools?: TrustedToolPins;
-  configFingerprint?: string;
-  createdAt: number;
+/** A running lease's state as the journal stores it (the protocol's one persisted-lease shape), with its signature. */
+export type PersistableLease = PersistedLease & {
   /** Moves whenever any of the above does (compared, never stored). */
   signature: string;
-}
+};
 
 /**
  * Only a lease whose server is initialized (the browser's or the broker's `initialized` sent) on a
@@ -75,7 +62,7 @@ export function adoptedLease(state: AdoptedLeaseState, seq: number): Lease {
     seq,
     trustWorkspaceTools: state.trustWorkspaceTools,
   });
-  lease.phase = { kind: 'running', host: state.host };
+  lease.phase = { kind: 'running', host: state.workspace };
   lease.stream = state.stream;
   lease.init = InitializeExchange.completed(state.initializeParams, state.initializeResult);
   lease.registrations.register({ registrations: state.registrations });
@@ -83,6 +70,6 @@ export function adoptedLease(state: AdoptedLeaseState, seq: number): Lease {
   // Answers to the old backend's requests may still arrive: this broker's ids never meet them.
   lease.nextServerId = Math.max(1, Math.floor(state.maxRequestId) + 1);
   if (state.configFingerprint !== undefined) lease.configFingerprint = state.configFingerprint;
-  if (isRecord(state.trustedTools)) lease.trustedTools = state.trustedTools as TrustedToolPins;
+  if (state.trustedTools) lease.trustedTools = state.trustedTools;
   return lease;
 }

@@ -29,7 +29,7 @@ function adoptedState(overrides: Partial<AdoptedLeaseState> = {}): AdoptedLeaseS
     userId: 'u1',
     trustWorkspaceTools: false,
     stream: 7,
-    host: WORKSPACE,
+    workspace: WORKSPACE,
     initializeParams: { capabilities: {} },
     initializeResult: INIT_RESULT,
     registrations: [{ id: 'r1', method: 'workspace/didChangeWatchedFiles' }],

@@ -15,7 +15,7 @@ function rawFromServer(h: BrokerHarness, leaseId: LeaseId, text: string): Effect
   const scan = scanJsonNesting(text);
   const envelope = readEnvelope(scan);
   if (!envelope) throw new Error(`not relayable: ${text}`);
-  return h.handle({ type: 'upstreamFrame', leaseId, frame: { kind: 'raw', text, envelope, scan } });
+  return h.handle({ type: 'upstreamFrame', leaseId, frame: { kind: 'raw', text, bytes: Buffer.from(text), envelope, scan } });
 }
 
 /** A browser frame as BrowserSocket hands it over: decoded, with its text kept for relaying. */
@@ -24,11 +24,30 @@ function rawFromBrowser(h: BrokerHarness, attachmentId: string, text: string): E
   const parsed = parseFrame(text, scan);
   const envelope = readEnvelope(scan);
   if (parsed.kind !== 'jsonrpc' || !envelope) throw new Error(`not relayable: ${text}`);
-  const raw = envelope.idSpan ? { text, idSpan: envelope.idSpan } : { text };
+  const bytes = Buffer.from(text);
+  const raw = envelope.idSpan ? { text, bytes, idSpan: envelope.idSpan } : { text, bytes };
   return h.handle({ type: 'browserFrame', attachmentId, frame: { kind: 'jsonrpc', message: parsed.message, raw } });
 }
 
 type Wire = { to: string; message: unknown } | Effect;
+
+/**
+ * A relayed message's text, after checking that the bytes the socket writes (`wire`, the original
+ * bytes split around the spliced id) are exactly that text in UTF-8.
+ */
+function relayedText(e: Extract<Effect, { type: 'relayToBrowser' | 'relayToUpstream' }>): string {
+  expect(e.wire, 'a relayed message goes out as its own bytes').toBeDefined();
+  expect(Buffer.concat((e.wire ?? []).map((piece) => Buffer.from(piece))).toString('utf8')).toBe(e.text);
+  return e.text;
+}
+
+/** A relay effect without its bytes (checked by relayedText), to compare with an expected effect. */
+function asText(e: Effect): Effect {
+  if (e.type !== 'relayToBrowser' && e.type !== 'relayToUpstream') return e;
+  relayedText(e);
+  const { wire: _wire, ...rest } = e;
+  return rest;
+}
 
 /** Effects as the peers see them: relayed text and encoded messages alike, decoded. */
 function onWire(effects: readonly Effect[]): Wire[] {
@@ -37,11 +56,11 @@ function onWire(effects: readonly Effect[]): Wire[] {
       case 'sendToBrowser':
         return { to: `browser:${e.attachmentId}`, message: e.frame };
       case 'relayToBrowser':
-        return { to: `browser:${e.attachmentId}`, message: JSON.parse(e.text) };
+        return { to: `browser:${e.attachmentId}`, message: JSON.parse(relayedText(e)) };
       case 'sendToUpstream':
         return { to: `server:${e.leaseId}`, message: e.message };
       case 'relayToUpstream':
-        return { to: `server:${e.leaseId}`, message: JSON.parse(e.text) };
+        return { to: `server:${e.leaseId}`, message: JSON.parse(relayedText(e)) };
       default:
         return e;
     }
@@ -65,7 +84,7 @@ describe('server messages relayed raw', () => {
     const sent = raw.fromBrowser('tab', req('b-1', 'textDocument/hover', HOVER));
     const serverId = (sent.find((e) => e.type === 'sendToUpstream') as Extract<Effect, { type: 'sendToUpstream' }>).message.id as number;
     const text = `{ "jsonrpc": "2.0", "result": {"id": 77, "contents": "\\"id\\": ${serverId}"}, "id" : ${serverId} }`;
-    const fx = rawFromServer(raw, lease, text);
+    const fx = rawFromServer(raw, lease, text).map(asText);
     expect(fx).toContainEqual({
       type: 'relayToBrowser',
       attachmentId: 'tab',
@@ -74,10 +93,21 @@ describe('server messages relayed raw', () => {
     expect(raw.broker.lease(lease)).toMatchObject({ pendingRequests: 0 });
   });
 
+  it("a large result goes out as pieces of the server's own bytes around the new id, never joined or encoded again", () => {
+    const { raw, lease } = pair();
+    const sent = raw.fromBrowser('tab', req('b-1', 'textDocument/hover', HOVER));
+    const serverId = (sent.find((e) => e.type === 'sendToUpstream') as Extract<Effect, { type: 'sendToUpstream' }>).message.id as number;
+    const body = 'ção 😀 '.repeat(20_000);
+    const text = `{"jsonrpc":"2.0","result":{"contents":"${body}"},"id":${serverId}}`;
+    const relayed = rawFromServer(raw, lease, text).find((e) => e.type === 'relayToBrowser') as Extract<Effect, { type: 'relayToBrowser' }>;
+    expect(relayed.wire!.length).toBeGreaterThan(1);
+    expect(JSON.parse(relayedText(relayed))).toEqual({ jsonrpc: '2.0', result: { contents: body }, id: 'b-1' });
+  });
+
   it('an unowned notification is relayed byte for byte; owned ones are decoded', () => {
     const { raw, lease } = pair();
     const log = '{"jsonrpc":"2.0","method":"window/showMessage","params":{"type":3,"message":"id: 1","id":5}}';
-    expect(rawFromServer(raw, lease, log)).toEqual([{ type: 'relayToBrowser', attachmentId: 'tab', text: log }]);
+    expect(rawFromServer(raw, lease, log).map(asText)).toEqual([{ type: 'relayToBrowser', attachmentId: 'tab', text: log }]);
     const progress = JSON.stringify(notif('$/progress', { token: 't', value: { kind: 'begin', title: 'Indexing' } }));
     expect(relayedTypes(rawFromServer(raw, lease, progress))).toEqual(['sendToBrowser']);
     expect(raw.broker.lease(lease)).toBeDefined();
@@ -138,7 +168,7 @@ describe('browser messages relayed raw', () => {
     const fx = rawFromBrowser(raw, 'tab', text);
     const relayed = fx.find((e) => e.type === 'relayToUpstream') as Extract<Effect, { type: 'relayToUpstream' }>;
     expect(relayed.leaseId).toBe(lease);
-    const serverId = JSON.parse(relayed.text).id as number;
+    const serverId = JSON.parse(relayedText(relayed)).id as number;
     expect(typeof serverId).toBe('number');
     expect(relayed.text).toBe(`{"jsonrpc":"2.0","method":"textDocument/hover","params":{"id":"b-1","s":"\\"id\\":\\"b-1\\""} , "id":${serverId}}`);
     // and the answer finds its way back under the browser's id
@@ -151,7 +181,7 @@ describe('browser messages relayed raw', () => {
   it('an unowned notification goes upstream byte for byte', () => {
     const { raw, lease } = pair();
     const text = '{ "jsonrpc":"2.0", "method":"textDocument/didSave", "params":{"textDocument":{"uri":"file:///w/a.go"}} }';
-    expect(rawFromBrowser(raw, 'tab', text)).toEqual([{ type: 'relayToUpstream', leaseId: lease, text }]);
+    expect(rawFromBrowser(raw, 'tab', text).map(asText)).toEqual([{ type: 'relayToUpstream', leaseId: lease, text }]);
   });
 
   it.each([

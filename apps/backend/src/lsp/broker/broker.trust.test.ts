@@ -39,7 +39,7 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
   it('untrusted TypeScript: tsserver.path is pinned to the task host TypeScript whatever the browser sent; plugins and npmLocation are dropped', () => {
     const { server } = initialize(new BrokerHarness(), { language: 'typescript' });
     expect(forwardedOptions(server)).toEqual({
-      tsserver: { path: TRUSTED_TOOLS.tsserverPath, logVerbosity: 'off' },
+      tsserver: { path: TRUSTED_TOOLS.tools.tsserver, logVerbosity: 'off' },
       preferences: { quotePreference: 'single' },
     });
   });
@@ -89,7 +89,7 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
       const fx = h.fromServer(lease, req(5, 'workspace/configuration', { items: [{ section: 'python' }, { section: 'python.pythonPath' }] }));
       return (toServer(fx, lease)[0] as unknown as { result: unknown[] }).result;
     };
-    expect(ask(false)).toEqual([{ pythonPath: TRUSTED_TOOLS.pythonPath, analysis: { typeCheckingMode: 'strict' } }, TRUSTED_TOOLS.pythonPath]);
+    expect(ask(false)).toEqual([{ pythonPath: TRUSTED_TOOLS.tools.python, analysis: { typeCheckingMode: 'strict' } }, TRUSTED_TOOLS.tools.python]);
     expect(ask(true)).toEqual([{ pythonPath: '/workspace/.venv/bin/python', analysis: { typeCheckingMode: 'strict' } }, '/workspace/.venv/bin/python']);
   });
 
@@ -115,5 +115,18 @@ describe('workspace trust in the broker (docs/workspace-trust.md)', () => {
     const again = h.connect('tab3', { language: 'typescript', trusted: true });
     expect(ofType(again, 'openUpstream')).toEqual([]);
     expect(browserCloses(again)).toEqual([]);
+  });
+
+  it.each([
+    ['a build file list that is not a list', { buildFiles: 'settings.gradle.kts' }],
+    ['a tool path that is not a string', { tools: { tsserver: 7 } }],
+    ['more build files than agentctl ever reports', { buildFiles: Array.from({ length: 17 }, (_, i) => `m${i}/build.gradle`) }],
+  ])('a ready frame with %s in its pins ends the lease (1007 upstream): a guard never runs on pins it cannot read', (_what, pins) => {
+    const h = new BrokerHarness();
+    const lease = openedLease(h.connect('tab', { language: 'kotlin' }));
+    const fx = h.hostReady(lease, 'kotlin', pins);
+    expect(ofType(fx, 'closeUpstream')).toEqual([{ type: 'closeUpstream', leaseId: lease, code: 1007 }]);
+    expect(toBrowser(fx, 'tab').filter((m) => 'status' in m && m.status === 'ready')).toEqual([]);
+    expect(logs(fx)).toEqual(['exit/upstream_lost']);
   });
 });

@@ -3,7 +3,7 @@
  * initialize exchange is the broker's, document notifications get server-facing versions,
  * `$/cancelRequest` is translated, and answers to forwarded server requests are mapped back.
  */
-import { spliceId, isRecord, RpcErrorCode } from '@kandev/protocol';
+import { isRecord, relayedAsIs, relayedWithId, RpcErrorCode } from '@kandev/protocol';
 import { classify, errorResponse, isJsonRpcId, notification, resultResponse, withId } from './jsonrpc.js';
 import { allocServerId, type Attachment, type Lease } from './lease.js';
 import type { TrackRefusal } from './requestMap.js';
@@ -85,7 +85,7 @@ function browserRequest(
   if (!tracked.ok) return reply(refusalResponse(id, tracked.refusal));
   allocServerId(lease);
   tracked.entry.timerId = out.arm({ kind: 'request', leaseId: lease.id, serverId }, ctx.timing.requestTimeoutMs);
-  if (raw?.idSpan) out.relayToServer(lease.id, spliceId(raw.text, raw.idSpan, serverId));
+  if (raw?.idSpan) out.relayToServer(lease.id, relayedWithId(raw, raw.idSpan, serverId));
   else out.toServer(lease.id, withId(message, serverId));
 }
 
@@ -131,7 +131,7 @@ function browserNotification(
       if (attachment.documents.didClose(params)) out.toServer(lease.id, message);
       return;
     default:
-      if (raw) out.relayToServer(lease.id, raw.text);
+      if (raw) out.relayToServer(lease.id, relayedAsIs(raw));
       else out.toServer(lease.id, message);
   }
 }

@@ -2,7 +2,7 @@
  * Collects the effects of handling one event, in order. Holds `now` for that event, so nothing
  * below the broker ever reads a clock.
  */
-import type { LanguageId } from '@kandev/protocol';
+import type { LanguageId, OutgoingText } from '@kandev/protocol';
 import type { TimerPurpose, TimerRegistry } from './timers.js';
 import type {
   AttachmentId,
@@ -37,12 +37,12 @@ export class Outbox {
     this.effects.push({ type: 'sendToUpstream', leaseId, message });
   }
 
-  relayToBrowser(attachmentId: AttachmentId, text: string): void {
-    this.effects.push({ type: 'relayToBrowser', attachmentId, text });
+  relayToBrowser(attachmentId: AttachmentId, { text, wire }: OutgoingText): void {
+    this.effects.push(wire ? { type: 'relayToBrowser', attachmentId, text, wire } : { type: 'relayToBrowser', attachmentId, text });
   }
 
-  relayToServer(leaseId: LeaseId, text: string): void {
-    this.effects.push({ type: 'relayToUpstream', leaseId, text });
+  relayToServer(leaseId: LeaseId, { text, wire }: OutgoingText): void {
+    this.effects.push(wire ? { type: 'relayToUpstream', leaseId, text, wire } : { type: 'relayToUpstream', leaseId, text });
   }
 
   closeUpstream(leaseId: LeaseId, code: UpstreamCloseCode): void {

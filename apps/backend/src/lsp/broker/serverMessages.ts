@@ -7,12 +7,13 @@
 import {
   BadInputCloseCode,
   CloseCode,
-  isRecord,
   parseFrame,
+  parseTrustedToolPins,
   readyFrameIdentity,
   type ParsedFrame,
   type StatusFrame,
   type TrustedToolPins,
+  type WireShapeResult,
 } from '@kandev/protocol';
 import { classify } from './jsonrpc.js';
 import { releaseOf, restartOf, newAttachment, type Lease } from './lease.js';
@@ -114,8 +115,10 @@ function hostStatus(state: BrokerState, lease: Lease, frame: StatusFrame, out: O
       if (!host.ok) return endAbruptly(state, lease, 'upstream_lost', CloseCode.TransportFailure, out, BadInputCloseCode.InvalidPayload);
       const stream = (frame as { stream?: unknown }).stream;
       if (typeof stream === 'number' && Number.isInteger(stream)) lease.stream = stream;
-      const pins = (frame as { trustedTools?: unknown }).trustedTools;
-      if (isRecord(pins)) lease.trustedTools = trustedToolPins(pins);
+      // The same for the pins: a wrong one could let an untrusted server run the workspace's tools.
+      const pins = readyFramePins(frame);
+      if (!pins.ok) return endAbruptly(state, lease, 'upstream_lost', CloseCode.TransportFailure, out, BadInputCloseCode.InvalidPayload);
+      if (pins.value) lease.trustedTools = pins.value;
       if (phase.restart) return initializeRestarted(contextFor(state, out), lease, host.identity);
       out.push({ type: 'measure', measure: 'server_start', ms: out.now - (phase.startingSince ?? lease.createdAt), ok: true });
       lease.phase = { kind: 'running', host: host.identity };
@@ -151,12 +154,8 @@ function upstreamClosed(state: BrokerState, leaseId: LeaseId, code: number, out:
   endAbruptly(state, lease, reason === 'server_exit' && lease.exitCause === 'stdin_timeout' ? 'server_stdin_timeout' : reason, browserCode, out);
 }
 
-/** Only non-empty strings survive: anything else from the task host is ignored. */
-function trustedToolPins(pins: Record<string, unknown>): TrustedToolPins {
-  const out: TrustedToolPins = {};
-  if (typeof pins.tsserverPath === 'string' && pins.tsserverPath !== '') out.tsserverPath = pins.tsserverPath;
-  if (typeof pins.pythonPath === 'string' && pins.pythonPath !== '') out.pythonPath = pins.pythonPath;
-  if (Array.isArray(pins.buildFiles)) out.buildFiles = pins.buildFiles.filter((f): f is string => typeof f === 'string').slice(0, 16);
-  if (pins.network === 'off' || pins.network === 'unavailable') out.network = pins.network;
-  return out;
+/** The ready frame's `trustedTools`, checked by the protocol's schema (absent: undefined). */
+function readyFramePins(frame: object): WireShapeResult<TrustedToolPins | undefined> {
+  const pins = (frame as { trustedTools?: unknown }).trustedTools;
+  return pins === undefined ? { ok: true, value: undefined } : parseTrustedToolPins(pins, 'ready frame');
 }

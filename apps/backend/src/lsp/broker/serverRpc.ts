@@ -3,7 +3,7 @@
  * initialize exchange, or to the release handshake), server requests answered or forwarded, and
  * notifications tracked (progress) and delivered when a browser can take them (diagnostics gated).
  */
-import { isRecord, languageDescriptor, outputLineOf, spliceId, type LanguageId } from '@kandev/protocol';
+import { isRecord, languageDescriptor, outputLineOf, relayedAsIs, relayedWithId, type LanguageId } from '@kandev/protocol';
 import type { ServerInitializeOutcome } from './initialize.js';
 import { classify, isJsonRpcId, notification, request, withId } from './jsonrpc.js';
 import { leaseTrust, shutdownServerIdOf, type Lease } from './lease.js';
@@ -31,7 +31,7 @@ export function isOutputNotification(method: string): boolean {
  * while the lease is not running. Must agree with `routeServerMessage` on every message it takes.
  */
 export function relayServerRaw(ctx: EventContext, lease: Lease, frame: RawRpcFrame): boolean {
-  const { envelope, text } = frame;
+  const { envelope } = frame;
   if (lease.phase.kind !== 'running') return false;
   if (envelope.method === undefined) {
     // Only results: an error's shape (its `error` must be an object) needs the decoded message.
@@ -43,12 +43,12 @@ export function relayServerRaw(ctx: EventContext, lease: Lease, frame: RawRpcFra
     if (!entry) return true; // its generation ended or it timed out: the late reply is dropped
     ctx.out.cancel(entry.timerId);
     const attachment = lease.attachment;
-    if (attachment && attachment.generation === entry.generation) ctx.out.relayToBrowser(attachment.id, spliceId(text, envelope.idSpan, entry.browserId));
+    if (attachment && attachment.generation === entry.generation) ctx.out.relayToBrowser(attachment.id, relayedWithId(frame, envelope.idSpan, entry.browserId));
     return true;
   }
   if (envelope.hasIdMember || OWNED_SERVER_NOTIFICATIONS.has(envelope.method)) return false;
   const attachment = lease.attachment;
-  if (attachment) ctx.out.relayToBrowser(attachment.id, text);
+  if (attachment) ctx.out.relayToBrowser(attachment.id, relayedAsIs(frame));
   return true; // nobody to deliver to: drained
 }
 

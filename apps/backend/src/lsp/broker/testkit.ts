@@ -29,7 +29,8 @@ export interface ConnectOptions {
 }
 
 /** What an untrusted agentctl stream reports in ready (task-host TypeScript and python). */
-export const TRUSTED_TOOLS = { tsserverPath: '/opt/kandev/node_modules/typescript/lib/tsserver.js', pythonPath: '/usr/bin/python3' } as const;
+/** What agentctl's probes report for TypeScript's and Python's rules (one ready frame carries one language's). */
+export const TRUSTED_TOOLS = { tools: { tsserver: '/opt/kandev/node_modules/typescript/lib/tsserver.js', python: '/usr/bin/python3' } } as const;
 
 export function req(id: JsonRpcId, method: string, params?: unknown): JsonRpcMessage {
   return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };

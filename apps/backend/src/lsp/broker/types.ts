@@ -12,6 +12,7 @@ import type {
   LanguageId,
   NestingScan,
   ParsedFrame,
+  PersistedLease,
   ReleaseReason,
   RpcEnvelope,
   StatusFrame,
@@ -67,6 +68,8 @@ export interface BrowserConnected {
  */
 export interface RawText {
   text: string;
+  /** The UTF-8 bytes the message arrived as, when the wiring kept them: relayed as they are. */
+  bytes?: Uint8Array;
   idSpan?: readonly [number, number];
 }
 
@@ -78,6 +81,8 @@ export interface RawText {
 export interface RawRpcFrame {
   kind: 'raw';
   text: string;
+  /** The UTF-8 bytes the message arrived as, when the wiring kept them: relayed as they are. */
+  bytes?: Uint8Array;
   envelope: RpcEnvelope;
   scan: NestingScan;
 }
@@ -151,25 +156,13 @@ export interface LeaseAdopted {
   settings: UserSettings;
 }
 
-export interface AdoptedLeaseState {
-  id: LeaseId;
-  sessionId: SessionId;
-  language: LanguageId;
-  userId: UserId;
-  trustWorkspaceTools: boolean;
-  stream: number;
-  host: WorkspaceIdentity;
-  initializeParams?: unknown;
-  initializeResult: unknown;
-  registrations: unknown[];
-  trustedTools?: unknown;
-  configFingerprint?: string;
+/** A persisted lease (the protocol's one shape) with agentctl's account of its stream. */
+export type AdoptedLeaseState = PersistedLease & {
   /** Documents the server still has open (the dead backend's attachment), with their versions. */
   openDocuments: readonly { uri: string; version: number }[];
   /** The highest request id the server was sent: this broker's ids start above it. */
   maxRequestId: number;
-  createdAt: number;
-}
+};
 
 /** The event families, each reduced by a module of its own (see README.md, "Where an event goes"). */
 /** A browser socket arrives or goes (attachments.ts). */
@@ -214,9 +207,13 @@ export type Effect =
   /** A re-adopted lease: resume agentctl's live stream `stream` (no new server); pins like openUpstream. */
   | { type: 'resumeUpstream'; leaseId: LeaseId; sessionId: SessionId; language: LanguageId; trustWorkspaceTools: boolean; stream: number }
   | { type: 'sendToUpstream'; leaseId: LeaseId; message: JsonRpcMessage }
-  /** A message relayed as text, already serialized (a browser's or server's own bytes, id spliced). */
-  | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string }
-  | { type: 'relayToUpstream'; leaseId: LeaseId; text: string }
+  /**
+   * A message relayed as text, already serialized (a browser's or server's own bytes, id spliced).
+   * `wire`, when the original bytes were kept: the same message as UTF-8 pieces the socket writes
+   * as they are (no decode, no encode, no joined copy of a large message).
+   */
+  | { type: 'relayToBrowser'; attachmentId: AttachmentId; text: string; wire?: readonly Uint8Array[] }
+  | { type: 'relayToUpstream'; leaseId: LeaseId; text: string; wire?: readonly Uint8Array[] }
   | { type: 'closeUpstream'; leaseId: LeaseId; code: UpstreamCloseCode }
   /**
    * Send `{"control":"release-stream"}` on the task-host stream: agentctl ends and reaps the server's

@@ -32,17 +32,13 @@ type InitializeGuardOf<K extends InitializeGuard['kind']> = (
 
 const INITIALIZE_GUARDS: { [K in InitializeGuard['kind']]: InitializeGuardOf<K> } = {
   unchanged: (_guard, _pins, _base, _options, params) => ({ ok: true, params }),
-  pin_tsserver: (guard, pins, base, options) => {
-    const tsserverPath = pins?.tsserverPath;
-    // Without a valid tsserver.path, typescript-language-server prefers the workspace's TypeScript.
-    if (!tsserverPath) return { ok: false, message: guard.refusal };
-    const tsserver = isRecord(options.tsserver) ? { ...options.tsserver } : {};
-    delete tsserver.fallbackPath;
-    const pinned: Options = { ...options, tsserver: { ...tsserver, path: tsserverPath } };
-    // Both name code to load or run: tsserver plugins and the npm of the typings installer.
-    delete pinned.plugins;
-    delete pinned.npmLocation;
-    return { ok: true, params: { ...base, initializationOptions: pinned } };
+  pin_option_to_host_tool: (guard, pins, base, options) => {
+    const tool = pins?.tools?.[guard.tool];
+    // Without the tool the server would choose one itself, possibly the workspace's.
+    if (!tool) return { ok: false, message: guard.refusal };
+    let pinned: Options = options;
+    for (const dropped of guard.drop) pinned = withoutPath(pinned, dropped.split('.'));
+    return { ok: true, params: { ...base, initializationOptions: withPath(pinned, guard.option.split('.'), tool) } };
   },
   force_options: (guard, _pins, base, options) => ({ ok: true, params: { ...base, initializationOptions: deepMerge(options, guard.options) } }),
   // Without build files there is nothing to import, so nothing of the repository's to run.
@@ -61,14 +57,7 @@ type ConfigurationGuardOf<K extends ConfigurationGuard['kind']> = (
 
 const CONFIGURATION_GUARDS: { [K in ConfigurationGuard['kind']]: ConfigurationGuardOf<K> } = {
   unchanged: (_guard, _pins, config) => config,
-  pin_python_path: (_guard, pins, config) => {
-    const python = isRecord(config?.python) ? { ...config.python } : {};
-    if (pins?.pythonPath) python.pythonPath = pins.pythonPath;
-    else delete python.pythonPath;
-    const guarded: Record<string, unknown> = { ...config, python };
-    delete guarded['python.pythonPath'];
-    return guarded;
-  },
+  pin_setting_to_host_tool: (guard, pins, config) => pinSetting(config ?? {}, guard.setting.split('.'), pins?.tools?.[guard.tool]),
   force_section: (guard, _pins, config) => {
     const current = isRecord(config?.[guard.section]) ? (config[guard.section] as Options) : {};
     return { ...config, [guard.section]: deepMerge(current, guard.values) };
@@ -80,10 +69,14 @@ export function guardInitialize(trust: LeaseTrust, params: unknown): GuardedInit
   if (trust.trusted) return { ok: true, params };
   const rule = languageDescriptor(trust.language).untrusted;
   if (rule.kind === 'nothing_runs') return { ok: true, params };
+  return applyInitializeGuard(rule.initialize, trust.pins, params);
+}
+
+/** One `initialize` guard, as a descriptor states it, applied to the browser's params. */
+export function applyInitializeGuard(guard: InitializeGuard, pins: TrustedToolPins | undefined, params: unknown): GuardedInitialize {
   const base = isRecord(params) ? params : {};
   const options = isRecord(base.initializationOptions) ? { ...base.initializationOptions } : {};
-  const guard = INITIALIZE_GUARDS[rule.initialize.kind] as InitializeGuardOf<InitializeGuard['kind']>;
-  return guard(rule.initialize, trust.pins, base, options, params);
+  return (INITIALIZE_GUARDS[guard.kind] as InitializeGuardOf<InitializeGuard['kind']>)(guard, pins, base, options, params);
 }
 
 /**
@@ -94,8 +87,58 @@ export function guardConfig(trust: LeaseTrust, config: Record<string, unknown> |
   if (trust.trusted) return config;
   const rule = languageDescriptor(trust.language).untrusted;
   if (rule.kind === 'nothing_runs') return config;
-  const guard = CONFIGURATION_GUARDS[rule.configuration.kind] as ConfigurationGuardOf<ConfigurationGuard['kind']>;
-  return guard(rule.configuration, trust.pins, config);
+  return applyConfigurationGuard(rule.configuration, trust.pins, config);
+}
+
+/** One configuration guard, as a descriptor states it, applied to the user's language config. */
+export function applyConfigurationGuard(guard: ConfigurationGuard, pins: TrustedToolPins | undefined, config: Config): Config {
+  return (CONFIGURATION_GUARDS[guard.kind] as ConfigurationGuardOf<ConfigurationGuard['kind']>)(guard, pins, config);
+}
+
+/**
+ * `config` with the setting at `path` (section, then keys) set to `value`, or removed when it is
+ * undefined, however it is spelled: nested (`{python: {pythonPath}}`) or under a dotted key at any
+ * level (`{'python.pythonPath': ...}`, as a client may answer a section asked by its full name).
+ * Every other spelling is removed, so the server cannot be told another value for it.
+ */
+export function pinSetting(config: Options, path: readonly string[], value: string | undefined): Options {
+  const out: Options = { ...config };
+  const [head, ...rest] = path;
+  if (head === undefined) return out;
+  // Dotted spellings (`a.b` holding `{c}`, `a.b.c` holding the value): stripped of the setting.
+  for (let i = 2; i <= path.length; i++) {
+    const key = path.slice(0, i).join('.');
+    if (!(key in out)) continue;
+    const remainder = path.slice(i);
+    if (remainder.length === 0) delete out[key];
+    else if (isRecord(out[key])) out[key] = pinSetting(out[key], remainder, undefined);
+  }
+  if (rest.length === 0) {
+    if (value === undefined) delete out[head];
+    else out[head] = value;
+    return out;
+  }
+  out[head] = pinSetting(isRecord(out[head]) ? out[head] : {}, rest, value);
+  return out;
+}
+
+/** `options` with `value` at the dotted `path`, objects on the way copied (a non-object replaced). */
+function withPath(options: Options, path: readonly string[], value: unknown): Options {
+  const [head, ...rest] = path;
+  if (head === undefined) return options;
+  const current = options[head];
+  return { ...options, [head]: rest.length === 0 ? value : withPath(isRecord(current) ? current : {}, rest, value) };
+}
+
+/** `options` without the member at `path`; objects on the way copied, never changed. */
+function withoutPath(options: Options, path: readonly string[]): Options {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in options)) return options;
+  const out: Options = { ...options };
+  const current = out[head];
+  if (rest.length === 0) delete out[head];
+  else if (isRecord(current)) out[head] = withoutPath(current, rest);
+  return out;
 }
 
 /** `forced` wins at every leaf; objects merge. Neither input is changed. */

@@ -52,7 +52,7 @@ function setup(access?: AccessWatch) {
 }
 
 describe('WorkspaceEventsStream', () => {
-  it('passes on the frames it understands and drops malformed ones', () => {
+  it('passes on the frames it understands, ignores newer types, and catches up (overflow) after a malformed one', () => {
     const { stream, frames, last } = setup();
     stream.start();
     last().open();
@@ -68,11 +68,15 @@ describe('WorkspaceEventsStream', () => {
     last().receive('not json');
     last().receive({ type: 'from_the_future' });
     last().receive({ type: 'overflow' });
+    last().receive({ type: 'files', changes: [{ kind: 'created', path: 'c.ts', directory: false }] });
+    // The frame with a bogus change is refused whole: its good change is reloaded from disk, not lost.
     expect(frames).toEqual([
-      { type: 'files', changes: [{ kind: 'created', path: 'a.ts', directory: false }] },
+      { type: 'overflow' },
       { type: 'git', state: { available: true, branch: 'main', head: 'abc', files: [{ path: 'a.ts', status: 'added', added: 3 }] } },
       { type: 'watch', mode: 'polling', reason: 'watch_limit' },
       { type: 'overflow' },
+      { type: 'overflow' },
+      { type: 'files', changes: [{ kind: 'created', path: 'c.ts', directory: false }] },
     ]);
   });
 

@@ -1,8 +1,7 @@
 import { after, Emitter, systemClock, type Clock, type Disposable, type Event } from '@kandev/kit';
-import { CloseCode, type WorkspaceEventControl, type WorkspaceEventFrame, type WorkspacePath } from '@kandev/protocol';
+import { CloseCode, parseWorkspaceEventFrame, type WorkspaceEventControl, type WorkspaceEventFrame, type WorkspacePath } from '@kandev/protocol';
 import type { AccessGate } from '../access/accessWatch.js';
 import type { SocketFactory, SocketLike } from '../lsp/socket.js';
-import { parseWorkspaceEventFrame } from './eventFrames.js';
 
 /**
  * Waits before each reconnect after the stream was lost; the last one repeats (the stream is a
@@ -114,8 +113,11 @@ export class WorkspaceEventsStream implements Disposable {
     };
     socket.onmessage = (event) => {
       if (this.socket !== socket) return;
-      const frame = parseWorkspaceEventFrame(event.data);
-      if (frame) this.frames.fire(frame);
+      // The protocol's schema: a frame of a newer type is ignored; a wrong one cannot say what changed,
+      // so the page catches up from disk as after an overflow, and no change is lost.
+      const parsed = parseWorkspaceEventFrame(event.data);
+      if (parsed.kind === 'frame') this.frames.fire(parsed.frame);
+      else if (parsed.kind === 'invalid') this.frames.fire({ type: 'overflow' });
     };
     socket.onclose = () => {
       if (this.socket !== socket) return;
