@@ -17,6 +17,7 @@ import {
 import { catalogLanguage } from '../apps/agentctl/src/catalog/catalog.js';
 import { installLanguageServer, InstallLock } from '../apps/agentctl/src/install/index.js';
 import { resolveServer } from '../apps/agentctl/src/resolve/resolveServer.js';
+import { fillLauncherPaths, findLauncherPaths } from '../apps/agentctl/src/stream/launcherPaths.js';
 // The initialize request the web app sends (its client capabilities included), so the table
 // follows what the editor advertises today rather than a copy of it.
 import { buildInitializeParams } from '../apps/web/src/lib/lsp/initializeParams.js';
@@ -148,7 +149,10 @@ export async function measureServer(d: LanguageDescriptor<LanguageId>, options: 
     const identity = { workspaceUri: pathToFileUri(workspace), workspacePath: workspace, repoSubpaths: [] };
     const params = withInitializationOptions(d.id, buildInitializeParams(identity, { name: 'Kandev capability table' }, 'en'));
     const answered = new Promise<Message>((resolve) => (initializeResult = resolve));
-    send({ id: 1, method: 'initialize', params });
+    // The paths agentctl fills in as it starts the server (its TypeScript library), as it would.
+    const launcherPaths = findLauncherPaths(d.id, launcher, workspace, 'linux');
+    const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+    if (child.stdin.writable) child.stdin.write(encodeLspFrame(launcherPaths ? fillLauncherPaths(request, launcherPaths, false) : request));
     const first = await Promise.race([answered, exited, timeout(options.initializeTimeoutMs ?? 90_000)]);
     if (first === 'timeout') return { kind: 'not_run', ...base, reason: 'initialize was not answered in time' };
     if (typeof first === 'string') return { kind: 'not_run', ...base, reason: `${first} before answering initialize: ${firstLine(stderr)}` };

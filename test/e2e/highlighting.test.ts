@@ -96,6 +96,20 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     expect(fetched(urls).some((n) => n.startsWith('erb-') && n.endsWith('.js'))).toBe(true);
     await screenshot(page, 'highlighting-erb-desktop-light');
   });
+  // Component files: the script block is coloured by the TypeScript grammar the descriptor embeds.
+  for (const [path, keyword, shot] of [
+    ['vue/Counter.vue', 'function', 'highlighting-vue-desktop-light'],
+    ['astro/Greeting.astro', 'function', 'highlighting-astro-desktop-light'],
+  ] as const) {
+    it(`${path} is coloured by its TextMate grammar, its script block by the embedded TypeScript one`, async () => {
+      await openFile(page, path);
+      await expect.poll(async () => (await tokenClasses(page, keyword)).wordClass, { timeout: 60_000 }).toMatch(/mtk/);
+      const tokens = await tokenClasses(page, keyword);
+      expect(tokens.wordClass).not.toBe(tokens.plainClass);
+      expect(tokens.distinct).toBeGreaterThanOrEqual(4);
+      await screenshot(page, shot);
+    });
+  }
 
   // Languages Monaco has a Monarch grammar for and no descriptor serves: Monaco's own registration
   // names their extensions and colours them (a keyword's colour is not a plain word's).
@@ -120,10 +134,21 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
 
   it('each file shows the icon its descriptor names', async () => {
     const icon = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"] .file-icon`).getAttribute('class');
-    for (const path of ['svelte/Counter.svelte', 'vim/greet.vim', 'fortran/area.f90', 'graphql/books.graphql', 'php/Invoice.php']) await openFile(page, path);
+    for (const path of [
+      'svelte/Counter.svelte',
+      'vim/greet.vim',
+      'fortran/area.f90',
+      'graphql/books.graphql',
+      'php/Invoice.php',
+      'vue/Counter.vue',
+      'astro/Greeting.astro',
+    ])
+      await openFile(page, path);
     expect(await icon('graphql/books.graphql')).toContain('tone-rs');
     expect(await icon('erb/show.html.erb')).toContain('tone-rs');
     expect(await icon('svelte/Counter.svelte')).toContain('tone-rs');
+    expect(await icon('vue/Counter.vue')).toContain('tone-go');
+    expect(await icon('astro/Greeting.astro')).toContain('tone-rs');
     expect(await icon('vim/greet.vim')).toContain('tone-go');
     expect(await icon('fortran/area.f90')).toContain('tone-py');
     expect(await icon('prisma/schema.prisma')).toContain('tone-config');

@@ -207,6 +207,10 @@ function checkUntrusted(d: Descriptor, rule: UntrustedWorkspaceRule, workspace: 
     expect(guardInitialize(untrusted(PINS), INIT)).toEqual({ ok: false, message: init.refusal });
     expect(guardInitialize(untrusted({ buildFiles: [] }), INIT)).toEqual({ ok: true, params: INIT });
   }
+  if (init.kind === 'refuse') {
+    expect(guardInitialize(untrusted(PINS), INIT)).toEqual({ ok: false, message: init.refusal });
+    expect(guardInitialize(untrusted({}), INIT)).toEqual({ ok: false, message: init.refusal });
+  }
   const config = rule.configuration;
   if (config.kind === 'unchanged') expect(guardConfig(untrusted(PINS), USER_CONFIG)).toBe(USER_CONFIG);
   if (config.kind === 'pin_setting_to_host_tool') {

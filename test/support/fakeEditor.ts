@@ -36,6 +36,7 @@ export async function openFakeEditor(options: FakeEditorOptions): Promise<FakeEd
 }
 
 export interface TaskEditor {
+  taskId: string;
   sessionId: string;
   browser: LaunchedBrowser;
   page: Page;
@@ -51,5 +52,5 @@ export async function openTaskEditor(stack: RunningStack, task: { title: string;
   const browser = await launchChromium();
   const page = await (await newContext(browser.browser)).newPage();
   await openSession(page, stack.url, sessionId);
-  return { sessionId, browser, page };
+  return { taskId: created.id, sessionId, browser, page };
 }

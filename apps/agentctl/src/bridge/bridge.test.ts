@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExitInfo, LaunchedServer } from '../process/launch.js';
 import { startBridge, type BridgeEnd } from './bridge.js';
 
-function harness(socketOptions: FrameSocketOptions = {}) {
+function harness(socketOptions: FrameSocketOptions = {}, rewriteInitialize?: (text: string) => string) {
   const ws = new FakeWs();
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -25,7 +25,7 @@ function harness(socketOptions: FrameSocketOptions = {}) {
   const ends: BridgeEnd[] = [];
   const socket = new FrameSocket(ws, socketOptions);
   const clock = new ManualClock();
-  startBridge(socket, server, { stdinCutoffMs: 30_000, exitFlushMs: 100, clock }, (end) => ends.push(end));
+  startBridge(socket, server, { stdinCutoffMs: 30_000, exitFlushMs: 100, clock, ...(rewriteInitialize ? { rewriteInitialize } : {}) }, (end) => ends.push(end));
   const fromClient = (text: string) => ws.text(text);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
   return { ws, socket, fromClient, stdout, written, sent: ws.sent, ends, flush, clock, exit };
@@ -40,6 +40,18 @@ describe('bridge: relayed bytes', () => {
     const body = Buffer.from(text, 'utf8');
     expect(Buffer.concat(h.written)).toEqual(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
     expect(h.ends).toEqual([]);
+  });
+
+  it("rewrites only the client's initialize request when asked (the launcher's paths), framed at its new length", async () => {
+    const h = harness({}, (text) => text.replace('"params":{}', '"params":{"initializationOptions":{"typescript":{"tsdk":"/host/é"}}}'));
+    const initialize = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
+    const other = '{"jsonrpc":"2.0","id":1,"method":"initialize/not","params":{}}';
+    const reply = '{"jsonrpc":"2.0","id":"s1","result":{"method":"initialize","params":{}}}';
+    for (const text of [initialize, other, reply]) h.fromClient(text);
+    await h.flush();
+    const framed = (text: string) => Buffer.concat([Buffer.from(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n`), Buffer.from(text, 'utf8')]);
+    const rewritten = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"initializationOptions":{"typescript":{"tsdk":"/host/é"}}}}';
+    expect(Buffer.concat(h.written)).toEqual(Buffer.concat([framed(rewritten), framed(other), framed(reply)]));
   });
 
   it('sends server bodies as they were written, split across chunks or several in one', async () => {

@@ -46,6 +46,8 @@ export interface BridgeOptions {
   clock?: Clock;
   /** Sees every JSON-RPC message forwarded to the server (its envelope and text), for the stream's account. */
   observe?: (envelope: RpcEnvelope, text: string) => void;
+  /** Rewrites the client's `initialize` request before the server reads it (the launcher's paths). */
+  rewriteInitialize?: (text: string) => string;
 }
 
 export interface Bridge {
@@ -120,7 +122,7 @@ export function startBridge(initialSocket: FrameSocket, server: LaunchedServer, 
     // scanner, for the bounds (nesting) and the shape (one JSON-RPC 2.0 object); the backend, our
     // only client, sends only messages it decoded or built itself, so JSON.parse here would be a
     // second full decode of every message for nothing.
-    const { bytes, text } = incoming;
+    let { bytes, text } = incoming;
     const scan = scanJsonNesting(text);
     if (scan.tooDeep) {
       // Nested deeper than MAX_JSON_DEPTH: refused, the stream stays up. A request is answered
@@ -157,6 +159,10 @@ export function startBridge(initialSocket: FrameSocket, server: LaunchedServer, 
       }
       finish({ kind: 'client_bad_frame', closeCode: BadInputCloseCode.InvalidPayload, detail: scan.balancedObject ? 'unknown_shape' : 'not_json' });
       return;
+    }
+    if (envelope?.method === 'initialize' && !envelope.isResponse && options.rewriteInitialize) {
+      text = options.rewriteInitialize(text);
+      bytes = Buffer.from(text, 'utf8');
     }
     let header: Uint8Array;
     try {

@@ -27,6 +27,7 @@ import { StreamAccount } from './streamAccount.js';
 import type { StreamParamsResult } from './params.js';
 import { reapServerTree, startServer, type ServerProcessContext } from './serverProcess.js';
 import { findTrustedTools } from '../trust/trustedTools.js';
+import { fillLauncherPaths, findLauncherPaths } from './launcherPaths.js';
 import { networkSandbox } from '../trust/networkSandbox.js';
 import { untrustedEnvOverrides } from '../trust/untrustedEnv.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
@@ -337,6 +338,7 @@ export class LspStream {
         onOverflow: () => this.log('warn', 'watch_overflow', { maxChanges: MAX_WATCHED_CHANGES_PER_WINDOW }),
       });
     }
+    const launcherPaths = findLauncherPaths(language.id, launcher, this.host.workspaceReal, this.host.platform);
     this.bridge = startBridge(
       this.socket,
       server,
@@ -346,6 +348,7 @@ export class LspStream {
         observe: (envelope, text) => this.account.observe(envelope, text),
         onRefused: (kind) => this.log('warn', 'stream_frame_refused', { reason: 'json_too_deep', kind }),
         onWatchedFiles: (watchers) => this.watchedFiles?.setWatchers(watchers),
+        ...(launcherPaths ? { rewriteInitialize: (text: string) => fillLauncherPaths(text, launcherPaths, this.untrusted) } : {}),
         ...(timings.clock ? { clock: timings.clock } : {}),
       },
       (end) => this.onBridgeEnd(end),

@@ -80,3 +80,12 @@ function packageRootOf(entry: string, pkg: string): string | undefined {
   for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) if (dir.endsWith(tail)) return dir;
   return undefined;
 }
+
+/**
+ * The `typescript/lib` folder as Node resolves TypeScript from the launcher's real location (the
+ * TypeScript installed with the server), or undefined.
+ */
+export function typescriptLibNextTo(launcher: string): string | undefined {
+  const main = packageFileNextTo(launcher, 'typescript', 'lib/typescript.js');
+  return main ? dirname(main) : undefined;
+}

@@ -148,7 +148,20 @@ export interface ServerSettingsRule {
    * TypeScript's reference and implementation counts; absent means on), and settings it turns on.
    */
   codeLens?: { byDefault: boolean; settings: JsonObject };
+  /**
+   * `initializationOptions` entries that only the task host can fill: a dotted key
+   * (`typescript.tsdk`) and the path agentctl puts there as it starts the server, found from the
+   * launcher's own install, never from the workspace. Trusted, a value the client already sent
+   * stays; untrusted, the found path wins, and without one the entry is removed (it could name the
+   * workspace's copy). Absent: none.
+   */
+  launcherPaths?: Readonly<Record<string, LauncherPath>>;
 }
+
+/** A task-host path agentctl resolves from the launched server's real location (`launcherPaths`). */
+export type LauncherPath =
+  /** The `lib` folder of the TypeScript the launcher's package resolves: the one installed with it. */
+  'typescript_lib_next_to_launcher';
 
 /**
  * Settings that keep a server off the network (a task host may have no route out, and a download
@@ -181,7 +194,12 @@ export type InitializeGuard =
    * (a Gradle build it imports, a `prisma.config.ts` it evaluates): `buildFiles` are their base
    * names (or `folder/name`), which agentctl looks for in the workspace root and two levels below.
    */
-  | { kind: 'refuse_when_build_files'; buildFiles: readonly string[]; refusal: string };
+  | { kind: 'refuse_when_build_files'; buildFiles: readonly string[]; refusal: string }
+  /**
+   * Refuse to start: the server loads code of the workspace in ways no option of it turns off
+   * (packages it resolves from the workspace's node_modules at any depth, configs it imports).
+   */
+  | { kind: 'refuse'; refusal: string };
 
 /** What the broker does to the configuration an untrusted lease's server is told. */
 export type ConfigurationGuard =

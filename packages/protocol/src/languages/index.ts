@@ -18,6 +18,8 @@ import { svelte } from './svelte.js';
 import { typescript } from './typescript.js';
 import { vim } from './vim.js';
 import { yaml } from './yaml.js';
+import { vue } from './vue.js';
+import { astro } from './astro.js';
 
 export * from './descriptor.js';
 export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
@@ -44,6 +46,8 @@ export const LANGUAGE_DESCRIPTORS = [
   svelte,
   vim,
   fortran,
+  vue,
+  astro,
   graphql,
   erb,
 ] as const;

@@ -44,6 +44,8 @@ const INITIALIZE_GUARDS: { [K in InitializeGuard['kind']]: InitializeGuardOf<K> 
   // Without build files there is nothing to import, so nothing of the repository's to run.
   refuse_when_build_files: (guard, pins, _base, _options, params) =>
     (pins?.buildFiles?.length ?? 0) > 0 ? { ok: false, message: guard.refusal } : { ok: true, params },
+  // The server loads the workspace's code in ways none of its options turns off: it never starts untrusted.
+  refuse: (guard) => ({ ok: false, message: guard.refusal }),
 };
 
 type Config = Record<string, unknown> | undefined;
