@@ -20,7 +20,6 @@ import { vim } from './vim.js';
 import { yaml } from './yaml.js';
 import { vue } from './vue.js';
 import { astro } from './astro.js';
-import { toml } from './toml.js';
 
 export * from './descriptor.js';
 export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
@@ -51,7 +50,6 @@ export const LANGUAGE_DESCRIPTORS = [
   astro,
   graphql,
   erb,
-  toml,
 ] as const;
 
 /** The languages' ids: part of the wire contract. */
