@@ -4,23 +4,54 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { languageDescriptor, pathToFileUri, withInitializationOptions, documentLanguageId, type LanguageId } from '@kandev/protocol';
+import {
+  documentLanguageId,
+  isRecord,
+  languageDescriptor,
+  MANAGED_ROOT_SEGMENTS,
+  NPM_BIN_SEGMENTS,
+  pathToFileUri,
+  withInitializationOptions,
+  type LanguageId,
+} from '@kandev/protocol';
+import { findLauncherPaths } from '../apps/agentctl/src/stream/launcherPaths.js';
 import { repoRoot } from '../test/support/build.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
 
-/** The server's binary as this machine has it (bundled in node_modules/.bin, else on PATH). */
-export function serverBinary(language: LanguageId): string | undefined {
-  const binary = languageDescriptor(language).server.binary;
+/**
+ * The server's binary as the product launched it: installed into the task HOME (npm recipes), else
+ * bundled in node_modules/.bin, else on PATH.
+ */
+export function serverBinary(language: LanguageId, home?: string): string | undefined {
+  const { server, install } = languageDescriptor(language);
   const dirs = [join(repoRoot, 'node_modules/.bin'), ...(process.env.PATH ?? '').split(delimiter)];
+  if (home !== undefined && install.kind === 'npm') dirs.unshift(join(home, ...MANAGED_ROOT_SEGMENTS, install.dir, ...NPM_BIN_SEGMENTS));
+  const binary = install.kind === 'npm' ? install.bin : server.binary;
   return dirs.map((d) => join(d, binary)).find((p) => existsSync(p));
 }
 
+/** Kandev's initializationOptions, with the paths the task host fills from the install (a pinned TypeScript). */
+function initializeParams(language: LanguageId, binary: string, workspace: string, params: Record<string, unknown>): unknown {
+  const merged = withInitializationOptions(language, params) as Record<string, unknown>;
+  const found = findLauncherPaths(language, binary, workspace, process.platform);
+  if (!found) return merged;
+  const options: Record<string, unknown> = isRecord(merged.initializationOptions) ? { ...merged.initializationOptions } : {};
+  for (const [key, path] of Object.entries(found)) {
+    const keys = key.split('.');
+    let at = options;
+    for (const k of keys.slice(0, -1)) at = (at[k] = isRecord(at[k]) ? { ...at[k] } : {}) as Record<string, unknown>;
+    if (path !== undefined) at[keys[keys.length - 1] as string] = path;
+  }
+  return { ...merged, initializationOptions: options };
+}
+
 /** ms from spawn to the first non-empty diagnostics for `file`, or undefined (no binary, or none within `timeoutMs`). */
-export async function stdioFirstFinding(language: LanguageId, workspace: string, file: string, timeoutMs = 60_000): Promise<number | undefined> {
-  const binary = serverBinary(language);
+export async function stdioFirstFinding(language: LanguageId, workspace: string, file: string, home?: string, timeoutMs = 60_000): Promise<number | undefined> {
+  const binary = serverBinary(language, home);
   if (!binary) return undefined;
   const start = performance.now();
-  const client = new StdioLspClient(binary, [...(languageDescriptor(language).server.args ?? [])], { cwd: workspace, env: process.env });
+  const env = home === undefined ? process.env : { ...process.env, HOME: home };
+  const client = new StdioLspClient(binary, [...(languageDescriptor(language).server.args ?? [])], { cwd: workspace, env });
   client.onServerRequest = (method, params) => (method === 'workspace/configuration' ? (params?.items ?? []).map(() => null) : null);
   const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs).unref());
   try {
@@ -29,7 +60,7 @@ export async function stdioFirstFinding(language: LanguageId, workspace: string,
     const found = (async () => {
       const init = await client.request(
         'initialize',
-        withInitializationOptions(language, {
+        initializeParams(language, binary, workspace, {
           processId: process.pid,
           rootUri,
           workspaceFolders: [{ uri: rootUri, name: 'demo' }],

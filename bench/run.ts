@@ -42,7 +42,8 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
-import { findingTimes, medianOf, wholeDemoOn, type FindingRow } from './findings.js';
+import { findingTimes, wholeDemoOn } from './findings.js';
+import { FINDING_HEADERS, findingCells, selectFindings } from './findingRows.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
@@ -306,29 +307,21 @@ async function search(): Promise<void> {
 
 async function findings(): Promise<void> {
   ensureBuilt('web-test');
+  const languages = selectFindings(process.env.BENCH_FINDINGS_LANGUAGES);
   // The backend's default lease cap (the whole demo at once). The web app's test build: the same
   // code as the production bundle plus test hooks, and it spares a second web build per run.
   const stack = await startStack();
   try {
-    const headers = ['language', 'file', 'first use (install)', 'cold', 'stdio from spawn', 'cold / stdio', 'warm'];
-    const cells = (r: FindingRow) => {
-      const cold = medianOf(r.coldMs);
-      const stdio = medianOf(r.stdioMs);
-      return [
-        r.language,
-        r.file,
-        fixed(r.firstUseMs, 0),
-        fixed(cold, 0),
-        fixed(stdio, 0),
-        cold && stdio ? fixed(cold / stdio, 2) : '-',
-        fixed(medianOf(r.warmMs), 0),
-      ];
-    };
-    console.log(`\nfindings, each row as it is measured (load ${loadAverage()}):\n${headers.join(' | ')}`);
-    const rows = await findingTimes(stack, FINDING_ROUNDS, (row) => console.log(cells(row).join(' | ')));
+    console.log(
+      `\nfindings: ${languages.map((l) => l.language).join(', ')} (BENCH_FINDINGS_LANGUAGES=all for every demo file), ` +
+        `${FINDING_ROUNDS} cold rounds each; each row as it is measured (load ${loadAverage()}):\n${FINDING_HEADERS.join(' | ')}`,
+    );
+    const rows = await findingTimes(stack, languages, FINDING_ROUNDS, (row) => console.log(findingCells(row).join(' | ')));
     out(
-      `click to first finding in Problems (ms; cold: a new session, the file opened first, median of ${FINDING_ROUNDS}; beside the same server alone over stdio from spawn; warm: the file reopened; load ${loadAverage()})`,
-      table(headers, rows.map(cells)),
+      `click to first finding in Problems (ms): stdio from spawn, the same server alone to its first diagnostic for the file (median of ${FINDING_ROUNDS}); ` +
+        `cold, a new session with the file opened first (median of ${FINDING_ROUNDS}, alternating with stdio); first use, its server installed on the way; ` +
+        `warm, the file reopened; load, the 1-minute load average as the row began; every demo language on (load ${loadAverage()} at the end)`,
+      table(FINDING_HEADERS, rows.map(findingCells)),
     );
     results.findings = rows;
   } finally {
