@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { LanguageId } from '@kandev/protocol';
 import { launchChromium, newContext, type LaunchedBrowser } from '../test/support/browser.js';
-import { clickTreeFile, openSession, putSettings } from '../test/support/page.js';
+import { openSession, putSettings } from '../test/support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
 import { DEMO_FINDINGS, type DemoFinding, type FindingRow } from './findingRows.js';
 import { stdioFirstFinding } from './findingsStdio.js';
@@ -40,7 +40,7 @@ async function timeToFinding(page: Page, file: string): Promise<number | undefin
   const row = page.locator(`[data-testid="tree-node"][data-path="${file}"]`);
   await row.waitFor();
   const start = performance.now();
-  await clickTreeFile(page, file);
+  await row.click();
   try {
     await page.locator(`[data-testid="problems-group"][data-path="${file}"]`).waitFor({ timeout: FINDING_TIMEOUT_MS });
     return performance.now() - start;

@@ -53,6 +53,9 @@ export async function stdioFirstFinding(language: LanguageId, workspace: string,
   const env = home === undefined ? process.env : { ...process.env, HOME: home };
   const client = new StdioLspClient(binary, [...(languageDescriptor(language).server.args ?? [])], { cwd: workspace, env });
   client.onServerRequest = (method, params) => (method === 'workspace/configuration' ? (params?.items ?? []).map(() => null) : null);
+  // The server is killed as soon as a finding came (or time ran out): a pull still looping must stop, and its last write may meet a closed pipe.
+  let over = false;
+  client.child.stdin?.on('error', () => undefined);
   const timer = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs).unref());
   try {
     const rootUri = pathToFileUri(workspace);
@@ -74,9 +77,10 @@ export async function stdioFirstFinding(language: LanguageId, workspace: string,
       const pushed = client.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && m.params?.uri === uri && m.params.diagnostics?.length > 0);
       const pull = async (): Promise<void> => {
         if (!init.result?.capabilities?.diagnosticProvider) return new Promise(() => undefined);
-        for (;;) {
+        while (!over) {
           const reply = await client.request('textDocument/diagnostic', { textDocument: { uri } });
           if (reply.result?.items?.length > 0) return;
+          if (over) break;
           await new Promise((r) => setTimeout(r, 100));
         }
       };
@@ -85,6 +89,7 @@ export async function stdioFirstFinding(language: LanguageId, workspace: string,
     })();
     return await Promise.race([found, timer]);
   } finally {
+    over = true;
     client.child.kill();
   }
 }
