@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import {
   documentLanguageId,
+  effectiveServerConfig,
   isRecord,
   languageDescriptor,
   MANAGED_ROOT_SEGMENTS,
@@ -45,6 +46,13 @@ function initializeParams(language: LanguageId, binary: string, workspace: strin
   return { ...merged, initializationOptions: options };
 }
 
+/** The value at a dotted `section` of `config` (the whole of it without one), or null. */
+function sectionOf(config: Record<string, unknown> | undefined, section: string | undefined): unknown {
+  let at: unknown = config ?? null;
+  for (const key of section ? section.split('.') : []) at = isRecord(at) && key in at ? at[key] : null;
+  return at ?? null;
+}
+
 /** ms from spawn to the first non-empty diagnostics for `file`, or undefined (no binary, or none within `timeoutMs`). */
 export async function stdioFirstFinding(language: LanguageId, workspace: string, file: string, home?: string, timeoutMs = 60_000): Promise<number | undefined> {
   const binary = serverBinary(language, home);
@@ -52,7 +60,10 @@ export async function stdioFirstFinding(language: LanguageId, workspace: string,
   const start = performance.now();
   const env = home === undefined ? process.env : { ...process.env, HOME: home };
   const client = new StdioLspClient(binary, [...(languageDescriptor(language).server.args ?? [])], { cwd: workspace, env });
-  client.onServerRequest = (method, params) => (method === 'workspace/configuration' ? (params?.items ?? []).map(() => null) : null);
+  // Answered as the product answers it (Kandev's defaults for the language): vscode-css-language-server, for one, validates nothing without them.
+  const config = effectiveServerConfig(language, undefined);
+  client.onServerRequest = (method, params) =>
+    method === 'workspace/configuration' ? (params?.items ?? []).map((item: { section?: string }) => sectionOf(config, item.section)) : null;
   // The server is killed as soon as a finding came (or time ran out): a pull still looping must stop, and its last write may meet a closed pipe.
   let over = false;
   client.child.stdin?.on('error', () => undefined);

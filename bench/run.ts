@@ -17,9 +17,11 @@
  *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
  *     against the same server over stdio, requests per keystroke, idle requests per minute per
  *     language, quick open over 100k files, and the page's heap around the 40k-line file.
- *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
- *     Problems, with every language on: first use (servers installed on the way), cold (a new
- *     session, every server launched) and warm (the file reopened while its server runs).
+ *   - findings (bench/findings.ts): click on a demo file to its first finding in Problems, every
+ *     language on: first use (its server installed on the way), cold (a new session, the file opened
+ *     first) and warm (the file reopened), beside the same server alone over stdio from spawn;
+ *     BENCH_FINDINGS_LANGUAGES picks the languages (default five, `all` for the whole demo),
+ *     BENCH_FINDING_ROUNDS the cold rounds (2).
  *   - soak (bench/soak.ts, only when named): a compressed day of use for BENCH_SOAK_MINUTES (30),
  *     seeded (BENCH_SOAK_SEED, printed), a checkpoint every BENCH_SOAK_CHECKPOINT_S (180): memory,
  *     descriptors, handles, timers and leases over time, zombies, leftovers and SQLite integrity at
