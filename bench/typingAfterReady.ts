@@ -28,8 +28,10 @@ export interface AfterReadyRow {
   lines: number;
   /** Typing started this long after the status showed Ready. */
   waitMs: number;
-  /** Trigger typed -> suggestion list visible (ms). */
+  /** Trigger typed -> suggestion list visible (ms); NaN when no list showed (see `failure`). */
   browserMs: number;
+  /** Why no list showed: the error the trigger's completion was answered with. */
+  failure?: string;
   /** The same server over stdio: completion sent after the same edits -> answered (ms). */
   stdioMs: number;
   /** Requests the page sent from Ready to the list, by method. */
@@ -39,8 +41,10 @@ export interface AfterReadyRow {
 }
 
 /** Request methods and cancellations the page sends, in order; every frame's head when tracing. */
-function recordWire(page: Page): { methods: string[]; cancels: number; trace: string[] } {
-  const seen = { methods: [] as string[], cancels: 0, trace: [] as string[] };
+function recordWire(page: Page): { methods: string[]; cancels: number; trace: string[]; triggerError?: string } {
+  const seen: { methods: string[]; cancels: number; trace: string[]; triggerError?: string } = { methods: [], cancels: 0, trace: [] };
+  /** The id of the completion asked at the trigger character, to hear its error answer. */
+  let triggerId: number | undefined;
   const head = (dir: string, text: string) => {
     if (!TRACE_DIR) return;
     const id = /^\{"jsonrpc":"2\.0","id":(\d+)/.exec(text)?.[1] ?? /"id":(\d+)/.exec(text)?.[1] ?? '';
@@ -54,8 +58,14 @@ function recordWire(page: Page): { methods: string[]; cancels: number; trace: st
       const method = /"method":"([^"]+)"/.exec(text)?.[1];
       if (method === '$/cancelRequest') seen.cancels++;
       else if (method && /^\{"jsonrpc":"2\.0","id":/.test(text)) seen.methods.push(method);
+      if (method === 'textDocument/completion' && text.includes(`"triggerCharacter":${JSON.stringify(TRIGGER)}`))
+        triggerId = Number(/"id":(\d+)/.exec(text)?.[1]);
     });
-    ws.on('framereceived', (f) => head('<', String(f.payload)));
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      head('<', text);
+      if (triggerId !== undefined && text.includes(`"id":${triggerId},"error"`)) seen.triggerError = /"message":"([^"]*)"/.exec(text)?.[1] ?? text;
+    });
   });
   return seen;
 }
@@ -88,11 +98,24 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
     await page.keyboard.type(EDIT, { delay: 40 });
     await page.keyboard.type(TRIGGER);
     wire.trace.push(`${Date.now()}\t-\ttyped trigger`);
-    await page.waitForFunction(() => ((window as any).__typingTimes.list ?? -1) > 0, undefined, { timeout: 180_000 });
+    // The list, or the trigger's completion answered with an error (no list follows one): the row says which.
+    const deadline = Date.now() + 180_000;
+    while (wire.triggerError === undefined && !(await page.evaluate(() => ((window as any).__typingTimes.list ?? -1) > 0))) {
+      if (Date.now() > deadline) throw new Error(`no suggestion list within 180 s at ${lines} lines`);
+      await page.waitForTimeout(100);
+    }
     const times = await page.evaluate(() => (window as any).__typingTimes as { trigger: number; list: number });
     const methods: Record<string, number> = {};
     for (const m of wire.methods.slice(before)) methods[m] = (methods[m] ?? 0) + 1;
-    return { lines, waitMs, browserMs: times.list - times.trigger, methods, cancels: wire.cancels - cancelsBefore };
+    const failure = wire.triggerError;
+    return {
+      lines,
+      waitMs,
+      browserMs: failure === undefined ? times.list - times.trigger : NaN,
+      ...(failure === undefined ? {} : { failure }),
+      methods,
+      cancels: wire.cancels - cancelsBefore,
+    };
   } finally {
     if (TRACE_DIR) writeFileSync(join(TRACE_DIR, `after-ready-${lines}-${waitMs}.tsv`), trace.join('\n') + '\n');
     await browser.close();
