@@ -99,23 +99,18 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
   it('TOML is coloured by its TextMate grammar, fetched when its file opens', async () => {
     await openFile(page, 'toml/service.toml');
     expect(await withEditor(page, (editor) => editor.getModel().getLanguageId() as string)).toBe('toml');
-    // The class of the span that reads `text` (Monaco renders spaces as no-break spaces).
+    // The class of the first span whose text holds `text` (the grammar splits quotes and `#` off).
     const classOf = (text: string) =>
       page.evaluate(
         (text) =>
           [...document.querySelectorAll('[data-testid="editor"][data-path="toml/service.toml"] .view-lines span span')]
-            .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' ').trim(), className: s.className }))
-            .find((s) => s.text === text)?.className ?? '',
+            .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' '), className: s.className }))
+            .find((s) => s.text.includes(text))?.className ?? '',
         text,
       );
-    // A key, its string value and a comment each get a colour of their own.
-    await expect.poll(() => classOf('"Kandev demo"'), { timeout: 60_000 }).toMatch(/mtk/);
-    const [key, value, comment] = [
-      await classOf('title'),
-      await classOf('"Kandev demo"'),
-      await classOf('# The deliberate finding: a key given twice in one table.'),
-    ];
-    expect(new Set([key, value, comment]).size).toBe(3);
+    // A key, its string value and a comment each get a colour of their own once the grammar arrives.
+    const classes = async () => new Set([await classOf('title'), await classOf('Kandev demo'), await classOf('deliberate finding')]).size;
+    await expect.poll(classes, { timeout: 60_000 }).toBe(3);
     expect(fetched(urls).some((n) => n.startsWith('toml-') && n.endsWith('.js'))).toBe(true);
     await screenshot(page, 'highlighting-toml-desktop-light');
   });
