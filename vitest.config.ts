@@ -7,8 +7,9 @@ import { SlowestFirstSequencer } from './test/support/slowestFirst.js';
 // Integration and browser files mostly wait on other processes (language servers starting,
 // Chromium painting, a backend restarting), so `npm test` runs them two at a time
 // (KANDEV_TEST_LANE=parallel) and then, one at a time, the files that must not share the machine
-// (KANDEV_TEST_LANE=serial): those that measure memory or pacing, the soak, and the Docker suites
-// (one dockerd, heavy on two cores). Without a lane (a person running one file) every file runs
+// (KANDEV_TEST_LANE=serial): those that measure memory or pacing, the soak, the Docker suites
+// (one dockerd, heavy on two cores) and the adding-a-language walk-through (it builds a whole copy
+// of the product). Without a lane (a person running one file) every file runs
 // alone, as before.
 const serialFiles = [
   'test/integration/soak-smoke.test.ts',
@@ -19,6 +20,7 @@ const serialFiles = [
   'test/integration/*-docker.test.ts',
   'test/e2e/idle-requests.test.ts',
   'test/e2e/large-files.test.ts',
+  'test/e2e/adding-a-language.test.ts',
   'test/e2e/docker-*.test.ts',
   'test/e2e/*-docker.test.ts',
 ];

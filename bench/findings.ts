@@ -1,73 +1,57 @@
 /**
- * Time from opening each demo file to its first finding, the way a person sees it: the click on the
- * file in the Files tree until its entry shows in the Problems panel, with every language of the
- * demo switched on (auto-install on).
+ * Time from the click on a demo file to its first finding, the way a person waits for it: the
+ * click on the file's row in the Files tree (its folders already expanded) until its entry shows in
+ * the Problems panel, with every demo language switched on (auto-install on), beside the same server
+ * alone over stdio from spawn to its first diagnostic for the same file, measured alternately.
  *
- * - first use: the servers are installed into the task's HOME on the way (npm, from its cache);
- * - cold: a new session on a fresh task host, the file opened first, so its server launches and initializes;
- * - warm: the same file closed and opened again while its server runs (document reopened only);
- * - stdio: the same server alone, from spawn to its first diagnostic for the file (findingsStdio.ts).
+ * Per language, in one task HOME shared by the run (npm installs come from this machine's npm cache):
+ * - first use: a new session, the file opened first, its server installed into the HOME on the way;
+ * - cold: a new session (a new task host, every server launched fresh), the file opened first;
+ * - warm: the file closed and reopened in that session while its server runs;
+ * - stdio: the same server alone (findingsStdio.ts), after each cold session.
+ * One Chromium serves the run; each session gets a context of its own (no cookie, storage or cache
+ * from the one before). Each row is handed to `onRow` as soon as it is measured.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, newContext } from '../test/support/browser.js';
-import { openFile, openSession, putSettings } from '../test/support/page.js';
-import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
 import type { LanguageId } from '@kandev/protocol';
+import { launchChromium, newContext, type LaunchedBrowser } from '../test/support/browser.js';
+import { openSession, putSettings } from '../test/support/page.js';
+import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
+import { DEMO_FINDINGS, type DemoFinding, type FindingRow } from './findingRows.js';
 import { stdioFirstFinding } from './findingsStdio.js';
 
-/** The demo's file with a finding, per language (demo/workspace/README.md lists them). */
-export const DEMO_FINDINGS: ReadonlyArray<{ language: string; file: string }> = [
-  { language: 'typescript', file: 'src/main.ts' },
-  { language: 'python', file: 'app/main.py' },
-  { language: 'go', file: 'main.go' },
-  { language: 'json', file: 'config/app.json' },
-  { language: 'yaml', file: 'deploy/compose.yaml' },
-  { language: 'shell', file: 'scripts/run.sh' },
-  { language: 'dockerfile', file: 'Dockerfile' },
-  { language: 'cpp', file: 'native/checksum.c' },
-  { language: 'html', file: 'web/index.html' },
-  { language: 'css', file: 'web/style.css' },
-  { language: 'php', file: 'php/Invoice.php' },
-  { language: 'prisma', file: 'prisma/schema.prisma' },
-];
-const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma'];
-/** A finding that has not shown by then is reported missing ('-'), so one broken server cannot hold the bench for long. */
+/** The languages whose server agentctl installs into the task HOME (the others this machine has on the task PATH). */
+export const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'erb', 'vue', 'astro', 'graphql'] as const;
+
+/** A finding that has not shown by then is counted missing, so one broken server cannot hold the bench for long. */
 const FINDING_TIMEOUT_MS = 60_000;
+/**
+ * First use installs the server on the way: graphql-language-service-cli alone took over 40 s from
+ * npm's cache at a load average of 20, and a session given up on cancels its install.
+ */
+const FIRST_USE_TIMEOUT_MS = 240_000;
 
-export interface FindingRow {
-  language: string;
-  file: string;
-  firstUseMs: number | undefined;
-  coldMs: number[];
-  warmMs: number[];
-  /** The same server alone over stdio: spawn to its first diagnostic for the file. */
-  stdioMs: number[];
-}
-
-/** Opens `file` from the tree and waits for its Problems entry; ms, or undefined when none came. */
-async function timeToFinding(page: Page, file: string): Promise<number | undefined> {
-  const start = performance.now();
-  await openFile(page, file);
-  let ms: number | undefined;
-  try {
-    await page.locator(`[data-testid="problems-group"][data-path="${file}"]`).waitFor({ timeout: FINDING_TIMEOUT_MS });
-    ms = performance.now() - start;
-  } catch {
-    ms = undefined;
+/** Expands the file's folders, then times the click on its row until its Problems entry shows; undefined when none came. */
+async function timeToFinding(page: Page, file: string, timeoutMs = FINDING_TIMEOUT_MS): Promise<number | undefined> {
+  const parents = file.split('/').slice(0, -1);
+  for (let i = 1; i <= parents.length; i++) {
+    const node = page.locator(`[data-testid="tree-node"][data-path="${parents.slice(0, i).join('/')}"]`);
+    if ((await node.getAttribute('aria-expanded')) !== 'true') await node.click();
   }
-  await collapseTopFolder(page, file);
-  return ms;
-}
-
-/** Folds the file's top folder again so the next file's row is in view (the tree stays short). */
-async function collapseTopFolder(page: Page, file: string): Promise<void> {
-  if (!file.includes('/')) return;
-  const node = page.locator(`[data-testid="tree-node"][data-path="${file.split('/')[0]}"]`);
-  if ((await node.getAttribute('aria-expanded')) === 'true') await node.click();
+  const row = page.locator(`[data-testid="tree-node"][data-path="${file}"]`);
+  await row.waitFor();
+  const start = performance.now();
+  await row.click();
+  try {
+    await page.locator(`[data-testid="problems-group"][data-path="${file}"]`).waitFor({ timeout: timeoutMs });
+    return performance.now() - start;
+  } catch {
+    return undefined;
+  }
 }
 
 async function closeTab(page: Page, file: string): Promise<void> {
@@ -75,98 +59,94 @@ async function closeTab(page: Page, file: string): Promise<void> {
   await page.locator(`[data-testid="editor-tab"][data-path="${file}"]`).waitFor({ state: 'detached' });
 }
 
-/** First use: one session with a fresh HOME, every demo file opened in turn (servers installed on the way). */
-async function firstUseSession(
-  stack: RunningStack,
-  env: Record<string, string>,
-  onFile: (file: string, ms: number | undefined) => void,
-): Promise<Array<number | undefined>> {
-  const task = await stack.createTask({ title: 'bench findings first use', workspace: copyDemoWorkspace(), env });
+/** A new task and session on a fresh copy of the demo, the page open on it; `use` runs, then both end. */
+async function inNewSession<T>(bench: FindingsRun, demo: DemoFinding, use: (page: Page) => Promise<T>): Promise<T> {
+  const { stack, env, browser } = bench;
+  const task = await stack.createTask({ title: `bench findings ${demo.language}`, workspace: copyDemoWorkspace(), env });
+  if (demo.trusted) await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
   const sessionId = (await stack.startSession(task.id)).id;
-  const browser = await launchChromium();
+  const context = await newContext(browser.browser);
   try {
-    const page = await (await newContext(browser.browser)).newPage();
+    const page = await context.newPage();
     await openSession(page, stack.url, sessionId);
-    const times: Array<number | undefined> = [];
-    for (const { file } of DEMO_FINDINGS) {
-      times.push(await timeToFinding(page, file));
-      onFile(file, times[times.length - 1]);
-    }
-    return times;
+    return await use(page);
   } finally {
-    await browser.close();
+    await context.close().catch(() => undefined);
     await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
   }
 }
 
-/** Cold and warm for one file: a new session (its task host and every server launched fresh), the file opened first, then closed and reopened. */
-async function coldSession(stack: RunningStack, env: Record<string, string>, file: string): Promise<{ cold: number | undefined; warm: number | undefined }> {
-  const task = await stack.createTask({ title: 'bench findings', workspace: copyDemoWorkspace(), env });
-  const sessionId = (await stack.startSession(task.id)).id;
-  const browser = await launchChromium();
+interface FindingsRun {
+  stack: RunningStack;
+  env: Record<string, string>;
+  home: string;
+  browser: LaunchedBrowser;
+}
+
+/** One language's row: first use, then `rounds` of a cold session (with its warm reopen) and the server alone, alternately. */
+async function measureLanguage(bench: FindingsRun, demo: DemoFinding, rounds: number): Promise<FindingRow> {
+  const row: FindingRow = {
+    language: demo.language,
+    file: demo.file,
+    load: loadavg()[0] ?? 0,
+    firstUseMs: undefined,
+    coldMs: [],
+    stdioMs: [],
+    warmMs: [],
+    missing: 0,
+  };
+  const count = (ms: number | undefined, into?: number[]): number | undefined => {
+    if (ms === undefined) row.missing++;
+    else into?.push(ms);
+    return ms;
+  };
+  row.firstUseMs = count(await inNewSession(bench, demo, (page) => timeToFinding(page, demo.file, FIRST_USE_TIMEOUT_MS)));
+  const workspace = copyDemoWorkspace();
   try {
-    const page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, sessionId);
-    const cold = await timeToFinding(page, file);
-    if (cold === undefined) return { cold, warm: undefined };
-    await closeTab(page, file);
-    return { cold, warm: await timeToFinding(page, file) };
+    for (let round = 0; round < rounds; round++) {
+      await inNewSession(bench, demo, async (page) => {
+        if (count(await timeToFinding(page, demo.file), row.coldMs) === undefined) return;
+        await closeTab(page, demo.file);
+        count(await timeToFinding(page, demo.file), row.warmMs);
+      });
+      count(await stdioFirstFinding(demo.language as LanguageId, workspace, demo.file, bench.home, FINDING_TIMEOUT_MS), row.stdioMs);
+    }
   } finally {
-    await browser.close();
-    await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
+    rmSync(workspace, { recursive: true, force: true });
   }
+  return row;
 }
 
 /**
  * Every demo language switched on with auto-install, as the demo's README advises, and a task HOME
  * of its own (npm installs come from this machine's npm cache). `dispose` removes that HOME.
  */
-export async function wholeDemoOn(stack: RunningStack): Promise<{ env: Record<string, string>; dispose(): void }> {
-  await putSettings(stack, { lsp_auto_start_languages: DEMO_FINDINGS.map((d) => d.language), lsp_auto_install_languages: INSTALLED });
+export async function wholeDemoOn(stack: RunningStack): Promise<{ env: Record<string, string>; home: string; dispose(): void }> {
+  await putSettings(stack, { lsp_auto_start_languages: DEMO_FINDINGS.map((d) => d.language), lsp_auto_install_languages: [...INSTALLED] });
   const home = mkdtempSync(join(tmpdir(), 'kandev-bench-demo-home-'));
   const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-  return { env: { HOME: home, npm_config_cache: npmCache }, dispose: () => rmSync(home, { recursive: true, force: true }) };
+  return { env: { HOME: home, npm_config_cache: npmCache }, home, dispose: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/**
- * Every row as it is measured (`onRow`): first use for every file in one session, then per language
- * `rounds` cold sessions (the file opened first in a new session) with their warm reopen, beside the
- * same server alone over stdio from spawn, alternately.
- */
+/** Each of `languages` measured in turn (see the file's comment), every row handed to `onRow` as soon as it is measured. */
 export async function findingTimes(
   stack: RunningStack,
+  languages: readonly DemoFinding[],
   rounds: number,
   onRow: (row: FindingRow) => void = () => undefined,
-  languages = DEMO_FINDINGS,
 ): Promise<FindingRow[]> {
-  const { env, dispose } = await wholeDemoOn(stack);
+  const { env, home, dispose } = await wholeDemoOn(stack);
+  const browser = await launchChromium();
   try {
-    const firstUse = new Map<string, number | undefined>();
-    await firstUseSession(stack, env, (file, ms) => firstUse.set(file, ms));
     const rows: FindingRow[] = [];
-    const demo = copyDemoWorkspace();
-    for (const { language, file } of languages) {
-      const row: FindingRow = { language, file, firstUseMs: firstUse.get(file), coldMs: [], warmMs: [], stdioMs: [] };
-      for (let round = 0; round < rounds; round++) {
-        const { cold, warm } = await coldSession(stack, env, file);
-        if (cold !== undefined) row.coldMs.push(cold);
-        if (warm !== undefined) row.warmMs.push(warm);
-        const stdio = await stdioFirstFinding(language as LanguageId, demo, file);
-        if (stdio !== undefined) row.stdioMs.push(stdio);
-      }
+    for (const demo of languages) {
+      const row = await measureLanguage({ stack, env, home, browser }, demo, rounds);
       rows.push(row);
       onRow(row);
     }
     return rows;
   } finally {
+    await browser.close();
     dispose();
   }
-}
-
-/** Median of what was measured, or undefined when nothing was. */
-export function medianOf(values: number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -17,9 +17,11 @@
  *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
  *     against the same server over stdio, requests per keystroke, idle requests per minute per
  *     language, quick open over 100k files, and the page's heap around the 40k-line file.
- *   - findings (bench/findings.ts): time from opening each demo file to its first finding in
- *     Problems, with every language on: first use (servers installed on the way), cold (a new
- *     session, every server launched) and warm (the file reopened while its server runs).
+ *   - findings (bench/findings.ts): click on a demo file to its first finding in Problems, every
+ *     language on: first use (its server installed on the way), cold (a new session, the file opened
+ *     first) and warm (the file reopened), beside the same server alone over stdio from spawn;
+ *     BENCH_FINDINGS_LANGUAGES picks the languages (default five, `all` for the whole demo),
+ *     BENCH_FINDING_ROUNDS the cold rounds (2).
  *   - soak (bench/soak.ts, only when named): a compressed day of use for BENCH_SOAK_MINUTES (30),
  *     seeded (BENCH_SOAK_SEED, printed), a checkpoint every BENCH_SOAK_CHECKPOINT_S (180): memory,
  *     descriptors, handles, timers and leases over time, zombies, leftovers and SQLite integrity at
@@ -42,7 +44,8 @@ import { profileProductPath } from './cpuProfile.js';
 import { runFaultBench } from './faults.js';
 import { liveBench } from './live.js';
 import { bareMonaco, firstLoad } from './firstLoad.js';
-import { findingTimes, medianOf, wholeDemoOn, type FindingRow } from './findings.js';
+import { findingTimes, wholeDemoOn } from './findings.js';
+import { FINDING_HEADERS, findingCells, selectFindings } from './findingRows.js';
 import { searchBench } from './search.js';
 import { runSoak, soakReport } from './soak.js';
 import { heapBench, idleBench, manyFilesWorkspace, quickOpenBench, typingBench, typingWorkspace } from './typing.js';
@@ -306,29 +309,21 @@ async function search(): Promise<void> {
 
 async function findings(): Promise<void> {
   ensureBuilt('web-test');
+  const languages = selectFindings(process.env.BENCH_FINDINGS_LANGUAGES);
   // The backend's default lease cap (the whole demo at once). The web app's test build: the same
   // code as the production bundle plus test hooks, and it spares a second web build per run.
   const stack = await startStack();
   try {
-    const headers = ['language', 'file', 'first use (install)', 'cold', 'stdio from spawn', 'cold / stdio', 'warm'];
-    const cells = (r: FindingRow) => {
-      const cold = medianOf(r.coldMs);
-      const stdio = medianOf(r.stdioMs);
-      return [
-        r.language,
-        r.file,
-        fixed(r.firstUseMs, 0),
-        fixed(cold, 0),
-        fixed(stdio, 0),
-        cold && stdio ? fixed(cold / stdio, 2) : '-',
-        fixed(medianOf(r.warmMs), 0),
-      ];
-    };
-    console.log(`\nfindings, each row as it is measured (load ${loadAverage()}):\n${headers.join(' | ')}`);
-    const rows = await findingTimes(stack, FINDING_ROUNDS, (row) => console.log(cells(row).join(' | ')));
+    console.log(
+      `\nfindings: ${languages.map((l) => l.language).join(', ')} (BENCH_FINDINGS_LANGUAGES=all for every demo file), ` +
+        `${FINDING_ROUNDS} cold rounds each; each row as it is measured (load ${loadAverage()}):\n${FINDING_HEADERS.join(' | ')}`,
+    );
+    const rows = await findingTimes(stack, languages, FINDING_ROUNDS, (row) => console.log(findingCells(row).join(' | ')));
     out(
-      `click to first finding in Problems (ms; cold: a new session, the file opened first, median of ${FINDING_ROUNDS}; beside the same server alone over stdio from spawn; warm: the file reopened; load ${loadAverage()})`,
-      table(headers, rows.map(cells)),
+      `click to first finding in Problems (ms): stdio from spawn, the same server alone to its first diagnostic for the file (median of ${FINDING_ROUNDS}); ` +
+        `cold, a new session with the file opened first (median of ${FINDING_ROUNDS}, alternating with stdio); first use, its server installed on the way; ` +
+        `warm, the file reopened; load, the 1-minute load average as the row began; every demo language on (load ${loadAverage()} at the end)`,
+      table(FINDING_HEADERS, rows.map(findingCells)),
     );
     results.findings = rows;
   } finally {

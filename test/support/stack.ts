@@ -35,19 +35,25 @@ export function taskPath(...extra: string[]): string {
   return [...extra, bundledServersPath, process.env.PATH ?? '/usr/bin:/bin'].join(delimiter);
 }
 
-/** `nodeArgs` go to the backend's node before its bundle (the benchmarks' `--cpu-prof`). */
-export async function startStack(env: Record<string, string> = {}, options: { nodeArgs?: string[] } = {}): Promise<RunningStack> {
-  ensureBuilt('agentctl');
-  ensureBuilt('backend');
+/**
+ * `nodeArgs` go to the backend's node before its bundle (the benchmarks' `--cpu-prof`). `checkout`
+ * runs the backend (and, through it, agentctl) another checkout built: a changed copy of this one
+ * (support/scratchCheckout.ts), whose builds the caller made.
+ */
+export async function startStack(env: Record<string, string> = {}, options: { nodeArgs?: string[]; checkout?: string } = {}): Promise<RunningStack> {
+  if (!options.checkout) {
+    ensureBuilt('agentctl');
+    ensureBuilt('backend');
+  }
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(repoRoot, 'apps/backend/dist/backend.mjs')], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(options.checkout ?? repoRoot, 'apps/backend/dist/backend.mjs')], {
     // The web app's test build unless a suite names another (a snapshot, or the production bundle).
     env: {
       ...process.env,
       KANDEV_HOME: home,
       KANDEV_PORT: '0',
       KANDEV_HOST: '127.0.0.1',
-      KANDEV_WEB_DIR: join(repoRoot, webTestDist),
+      KANDEV_WEB_DIR: join(options.checkout ?? repoRoot, webTestDist),
       ...testTokenEnv,
       ...env,
     },

@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulateScheme, expectTheme, pageOverflowsHorizontally, screenshot, settled } from '../support/app.js';
+import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import { hoverRows, openFile, openSession, placeCaret, problemRows, putSettings, runEditorAction, startEditorStack, waitForLspState } from '../support/page.js';
+import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
+
+/**
+ * The component languages (Vue, Astro: a TextMate grammar with TypeScript embedded, servers from
+ * npm) as a person sees them, at desktop, tablet and phone sizes, in light and dark: the demo file
+ * open, its finding in Problems and a hover on a call (desktop and tablet; phones open no language
+ * server), screenshotted into test-results/screens/component-<language>-<viewport>-<scheme>.png.
+ * Their servers load the workspace's TypeScript plugins, so the task trusts its tools.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const CASES = [
+  {
+    language: 'vue',
+    file: 'vue/Counter.vue',
+    finding: /Type 'number' is not assignable to type 'string'/,
+    hover: { at: 'increment(1)', offset: 2 },
+    shows: /function increment/,
+  },
+  {
+    language: 'astro',
+    file: 'astro/Greeting.astro',
+    finding: /Type 'string' is not assignable to type 'number'/,
+    hover: { at: 'shout(visitor);', offset: 2 },
+    shows: /function shout/,
+  },
+] as const;
+const VIEWPORTS: Viewport[] = ['desktop', 'tablet', 'phone'];
+const SCHEMES = ['light', 'dark'] as const;
+
+describe.runIf(run)('Vue and Astro files at every size, light and dark', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let sessionId: string;
+  let work: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kandev-e2e-components-'));
+    stack = await startEditorStack();
+    const languages = CASES.map((c) => c.language);
+    await putSettings(stack, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages });
+    // npm's download cache is shared to spare the registry; the servers land in the task HOME.
+    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    const task = await stack.createTask({ title: 'Components', workspace: copyDemoWorkspace(), env: { HOME: join(work, 'home'), npm_config_cache: npmCache } });
+    await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
+    sessionId = (await stack.startSession(task.id)).id;
+    browser = await launchChromium();
+  }, 900_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  async function pageFor(viewport: Viewport): Promise<Page> {
+    const context = await newContext(browser.browser, viewport);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  for (const viewport of VIEWPORTS) {
+    it(`${viewport}: each file with its finding and a hover, in light and dark`, async () => {
+      const page = await pageFor(viewport);
+      await openSession(page, stack.url, sessionId);
+      for (const c of CASES) {
+        await openFile(page, c.file);
+        if (viewport !== 'phone') {
+          await waitForLspState(page, c.language, 'ready', 240_000);
+          await expect.poll(async () => (await problemRows(page, c.file)).join('\n'), { timeout: 120_000 }).toMatch(c.finding);
+        }
+        for (const scheme of SCHEMES) {
+          await emulateScheme(page, scheme);
+          await expectTheme(page, scheme);
+          if (viewport !== 'phone') {
+            await placeCaret(page, c.hover.at, c.hover.offset);
+            await runEditorAction(page, 'editor.action.showHover');
+            await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.shows);
+          }
+          await settled(page);
+          await screenshot(page, `component-${c.language}-${viewport}-${scheme}`);
+          if (viewport === 'phone') expect(await pageOverflowsHorizontally(page)).toBe(false);
+          await page.keyboard.press('Escape');
+        }
+        // A phone shows one file at a time: back to the lists for the next one.
+        if (viewport === 'phone') await page.getByTestId('phone-back').tap();
+      }
+    }, 600_000);
+  }
+});
