@@ -205,6 +205,8 @@ const CASES: Record<string, LanguageCase> = {
     file: 'toml/service.toml',
     finding: /duplicate key: port/,
     hover: { at: 'host = ', offset: 1, expect: /The address the service binds/ },
+    // The file's last line, empty and inside `[server]`: the schema's key not yet given.
+    completion: { line: 10, label: /^workers$/m },
     serverRequests: ['workspace/diagnostic/refresh'],
   },
 };
