@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpClientConfig } from '@kandev/protocol';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emulateScheme, expectTheme, screenshot, seriousAxeViolations } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
@@ -34,9 +34,14 @@ describe.runIf(run)('agent leases in the status details', () => {
     browser = await launchChromium();
   }, 300_000);
 
+  // Each test's window closes when it ends: its TypeScript lease detaches and the next test's
+  // window takes it over warm instead of starting typescript-language-server again.
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+
   afterAll(async () => {
     await agent?.close();
-    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await stack?.stop();
   });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { languageDescriptor, type LanguageId } from '@kandev/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emulateScheme, expectTheme, screenshot, seriousAxeViolations } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { repoRoot } from '../support/build.js';
@@ -40,8 +40,15 @@ describe.runIf(run)('status details: what the attached server offers', () => {
     browser = await launchChromium();
   });
 
+  // Each test's window closes when it ends: its server lease detaches, and the next test's window
+  // takes it over warm (a tab with no hint claims the detached lease) instead of starting pyright or
+  // typescript-language-server again. The first window sees pyright register pull diagnostics
+  // live; the later ones see the registration replayed, as a reopened tab does.
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await stack?.stop();
   });
