@@ -80,14 +80,45 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } });
 }
 
+/**
+ * One stack, task and session for the whole file: the screens below take over the servers the
+ * features left running (a window with no hint claims a detached lease) rather than installing
+ * and starting the CSS server and gopls a second time.
+ */
+let stack: RunningStack;
+let browser: LaunchedBrowser;
+let sessionId: string;
+let workspace: string;
+let home: string;
+
+beforeAll(async () => {
+  if (!run) return;
+  home = mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-home-'));
+  workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-')), FILES);
+  git(workspace, 'init', '-q', '-b', 'main');
+  git(workspace, 'add', '-A');
+  git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
+  stack = await startEditorStack();
+  await putSettings(stack, {
+    lsp_auto_start_languages: ['css', 'html', 'cpp', 'go', 'typescript'],
+    lsp_auto_install_languages: ['css', 'html'],
+  });
+  // npm's download cache is shared to spare the registry; the CSS/HTML servers land in the task HOME.
+  const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+  const created = await stack.createTask({ title: 'Reading features', workspace, env: { HOME: home, npm_config_cache: npmCache } });
+  sessionId = (await stack.startSession(created.id)).id;
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  for (const dir of [workspace, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
 describe.runIf(run)('code lenses, links, colors, smart selection and linked editing from real servers', () => {
-  let stack: RunningStack;
-  let browser: LaunchedBrowser;
   let context: BrowserContext;
   let page: Page;
-  let sessionId: string;
-  let workspace: string;
-  let home: string;
   let sent: string[];
   let sentBy: Map<string, string[]>;
 
@@ -132,21 +163,6 @@ describe.runIf(run)('code lenses, links, colors, smart selection and linked edit
   }
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-home-'));
-    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-')), FILES);
-    git(workspace, 'init', '-q', '-b', 'main');
-    git(workspace, 'add', '-A');
-    git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
-    stack = await startEditorStack();
-    await putSettings(stack, {
-      lsp_auto_start_languages: ['css', 'html', 'cpp', 'go', 'typescript'],
-      lsp_auto_install_languages: ['css', 'html'],
-    });
-    // npm's download cache is shared to spare the registry; the CSS/HTML servers land in the task HOME.
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const created = await stack.createTask({ title: 'Reading features', workspace, env: { HOME: home, npm_config_cache: npmCache } });
-    sessionId = (await stack.startSession(created.id)).id;
-    browser = await launchChromium();
     context = await newContext(browser.browser);
     // The external page is served here, never fetched: only that a new tab asked for it matters.
     await context.route('https://example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>docs</title>' }));
@@ -154,12 +170,11 @@ describe.runIf(run)('code lenses, links, colors, smart selection and linked edit
     sent = recordSentMethods(page);
     sentBy = sentMethodsByLanguage(page);
     await openSession(page, stack.url, sessionId);
-  }, 240_000);
+  });
 
+  // Closed, the window detaches its leases: the screens below take them over.
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    for (const dir of [workspace, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+    await context?.close();
   });
 
   it('VS Code CSS server: one swatch per color (Monaco adds none of its own), the picker rewrites the color in a format the server presents', async () => {
@@ -350,29 +365,6 @@ describe.runIf(run)('code lenses, links, colors, smart selection and linked edit
 });
 
 describe.runIf(run)('the reading features on screen: lenses and swatches, desktop and tablet, light and dark', () => {
-  let stack: RunningStack;
-  let browser: LaunchedBrowser;
-  let workspace: string;
-  let home: string;
-  let sessionId: string;
-
-  beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-screens-home-'));
-    workspace = writeFiles(mkdtempSync(join(tmpdir(), 'kandev-e2e-reading-screens-')), FILES);
-    stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['css', 'go'], lsp_auto_install_languages: ['css'] });
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const created = await stack.createTask({ title: 'Reading features on screen', workspace, env: { HOME: home, npm_config_cache: npmCache } });
-    sessionId = (await stack.startSession(created.id)).id;
-    browser = await launchChromium();
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    for (const dir of [workspace, home]) if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   for (const viewport of ['desktop', 'tablet'] as Viewport[]) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`${viewport} ${scheme}: gopls lenses and CSS swatches have no serious accessibility violation`, async () => {
