@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStack, taskPath, type RunningStack } from '../support/stack.js';
-import { childPids, descendants, eventually, isAlive, LeaseClient } from './lease-support.js';
+import { childPids, descendants, eventually, isAlive, LeaseClient, serverChildren } from './lease-support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kandev-restart-'));
 const home = join(root, 'home');
@@ -84,7 +84,7 @@ describe('restarts', () => {
     const hints = [ts, py, other].map((c) => c.frames.find((f) => f.status === 'ready')?.lease as string);
     const initializeResults = [ts, py, other].map((c) => c.frames.find((f) => f.id === 1)?.result);
     await other.leave();
-    const servers = childPids(agentctl as number).filter((pid) => descendants(agentctl as number).includes(pid));
+    const servers = serverChildren(agentctl as number);
     const tree = descendants(agentctl as number);
     seen.push(...tree);
     expect(servers).toHaveLength(3);
@@ -145,11 +145,8 @@ describe('restarts', () => {
     expect(childPids(agentctl as number).filter((pid) => servers.includes(pid))).toEqual(servers);
     // Nor anywhere below them: every process under the task host was there before the restart.
     expect(descendants(agentctl as number).filter((pid) => !tree.includes(pid))).toEqual([]);
-    expect(
-      childPids(agentctl as number)
-        .filter((pid) => descendants(agentctl as number).includes(pid))
-        .sort(),
-    ).toEqual([...servers].sort());
+    // And none is gone or new: the task host's server children (its watchdog aside) are exactly the ones it had.
+    expect(serverChildren(agentctl as number).sort()).toEqual([...servers].sort());
 
     // A stop still stops: SIGTERM ends the re-adopted task host and reaps every tree before exit.
     const stopped = killed(second);
