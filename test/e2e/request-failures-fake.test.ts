@@ -105,6 +105,15 @@ function errorsFor(witness: LspSocketWitness, method: string): Array<{ code: num
     .map((m) => m.error!);
 }
 
+/** Asks for completion once more (its answer comes after the deadline): one toast, never a second. */
+async function timeoutAgain(page: Page, witness: LspSocketWitness): Promise<void> {
+  const before = errorsFor(witness, 'textDocument/completion').length;
+  await page.keyboard.press('Escape');
+  await runEditorAction(page, 'editor.action.triggerSuggest');
+  await expect.poll(() => errorsFor(witness, 'textDocument/completion').length, { timeout: 15_000 }).toBe(before + 1);
+  await expect.poll(() => toasts(page).count(), { timeout: 5_000 }).toBe(1);
+}
+
 describe.runIf(run)('a request the person asked for that got no answer says why (fake kotlin-lsp, 2 s deadline)', () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
@@ -184,26 +193,35 @@ describe.runIf(run)('a request the person asked for that got no answer says why 
     expect(await page.getByTestId('request-failure-announcement').textContent()).toBe(text);
     expect(errorsFor(witness, 'textDocument/completion').at(-1)).toMatchObject({ code: -32800, data: { requestDeadlineMs: DEADLINE_MS } });
 
-    // Light and dark at desktop size, then the same failure again at phone size: still one toast, counted.
-    await inLightAndDark(page, async (scheme) => {
-      expect(await toasts(page).count()).toBe(1);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      await screenshot(page, `request-failure-desktop-${scheme}`);
-    });
-    await page.keyboard.press('Escape');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await runEditorAction(page, 'editor.action.triggerSuggest');
-    await expect.poll(() => toast.getByTestId('server-toast-count').count(), { timeout: 15_000 }).toBe(1);
-    expect(await toasts(page).count()).toBe(1);
+    // The same failure again (the server is still busy with the last one): the one toast counts it.
+    await timeoutAgain(page, witness);
     expect(await toast.getAttribute('data-count')).toBe('2');
-    await inLightAndDark(page, async (scheme) => {
-      expect(await toasts(page).count()).toBe(1);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      await screenshot(page, `request-failure-phone-${scheme}`);
-    });
+    expect(await toast.getByTestId('server-toast-count').innerText()).toBe('×2');
+
+    // Light and dark at desktop and phone sizes. A toast goes after 10 s, longer than axe and the
+    // theme switch may take on a loaded machine, so each view asks once more (which keeps the one
+    // toast, or shows it anew if it just went) and is checked and taken while it shows.
+    for (const [size, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await inLightAndDark(page, async (scheme) => {
+        await timeoutAgain(page, witness);
+        expect(await toast.getByTestId('server-toast-text').innerText()).toBe(text);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await screenshot(page, `request-failure-${size}-${scheme}`);
+        expect(await toasts(page).count()).toBe(1);
+      });
+    }
     // Over the whole run: the definition error and this timeout, nothing else.
     expect((await toastTexts(page)).sort()).toEqual(
-      [`toast: Go to definition failed: ${DEFINITION_ERROR}`, `announced: Go to definition failed: ${DEFINITION_ERROR}`, `toast: ${text}`, `announced: ${text}`].sort(),
+      [
+        `toast: Go to definition failed: ${DEFINITION_ERROR}`,
+        `announced: Go to definition failed: ${DEFINITION_ERROR}`,
+        `toast: ${text}`,
+        `announced: ${text}`,
+      ].sort(),
     );
   });
 });
