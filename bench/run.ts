@@ -388,9 +388,9 @@ async function typing(): Promise<void> {
       const cells = (r: AfterReadyRow) => [
         String(r.lines),
         r.waitMs ? `${r.waitMs / 1000} s after Ready` : 'at once after Ready',
-        fixed(r.browserMs, 0),
+        r.failure === undefined ? fixed(r.browserMs, 0) : `no list: ${r.failure}`,
         fixed(r.stdioMs, 0),
-        fixed(r.browserMs / r.stdioMs, 2),
+        r.failure === undefined ? fixed(r.browserMs / r.stdioMs, 2) : '-',
         String(r.cancels),
         Object.entries(r.methods)
           .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)

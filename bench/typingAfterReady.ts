@@ -6,6 +6,7 @@
  * trigger to the answer. What the page sent meanwhile is counted from its socket: the editor's own
  * requests, and those it cancelled at the server ($/cancelRequest) because the person typed.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
@@ -18,12 +19,19 @@ import { bigTs, EDIT, timeSuggestList, TRIGGER, TYPING_SIZES } from './typing.js
 
 export const AFTER_READY_WAITS_MS = [3_000, 0];
 
+/** Sizes and waits to measure: BENCH_AFTER_READY_SIZES=10000 and BENCH_AFTER_READY_WAITS=3000 run one row. */
+const listFromEnv = (name: string, all: readonly number[]): readonly number[] => process.env[name]?.split(',').map(Number) ?? all;
+/** A directory to write each row's frames into (time, direction, id, method), to see what the page sent and the server answered first. */
+const TRACE_DIR = process.env.BENCH_AFTER_READY_TRACE;
+
 export interface AfterReadyRow {
   lines: number;
   /** Typing started this long after the status showed Ready. */
   waitMs: number;
-  /** Trigger typed -> suggestion list visible (ms). */
+  /** Trigger typed -> suggestion list visible (ms); NaN when no list showed (see `failure`). */
   browserMs: number;
+  /** Why no list showed: the error the trigger's completion was answered with. */
+  failure?: string;
   /** The same server over stdio: completion sent after the same edits -> answered (ms). */
   stdioMs: number;
   /** Requests the page sent from Ready to the list, by method. */
@@ -32,15 +40,31 @@ export interface AfterReadyRow {
   cancels: number;
 }
 
-/** Request methods and cancellations the page sends, in order. */
-function recordWire(page: Page): { methods: string[]; cancels: number } {
-  const seen = { methods: [] as string[], cancels: 0 };
+/** Request methods and cancellations the page sends, in order; every frame's head when tracing. */
+function recordWire(page: Page): { methods: string[]; cancels: number; trace: string[]; triggerError?: string } {
+  const seen: { methods: string[]; cancels: number; trace: string[]; triggerError?: string } = { methods: [], cancels: 0, trace: [] };
+  /** The id of the completion asked at the trigger character, to hear its error answer. */
+  let triggerId: number | undefined;
+  const head = (dir: string, text: string) => {
+    if (!TRACE_DIR) return;
+    const id = /^\{"jsonrpc":"2\.0","id":(\d+)/.exec(text)?.[1] ?? /"id":(\d+)/.exec(text)?.[1] ?? '';
+    const method = /"method":"([^"]+)"/.exec(text)?.[1] ?? (text.includes('"error"') ? '(error)' : '(answer)');
+    seen.trace.push(`${Date.now()}\t${dir}\t${id}\t${method}\t${text.length}`);
+  };
   page.on('websocket', (ws) => {
     ws.on('framesent', (f) => {
       const text = String(f.payload);
+      head('>', text);
       const method = /"method":"([^"]+)"/.exec(text)?.[1];
       if (method === '$/cancelRequest') seen.cancels++;
       else if (method && /^\{"jsonrpc":"2\.0","id":/.test(text)) seen.methods.push(method);
+      if (method === 'textDocument/completion' && text.includes(`"triggerCharacter":${JSON.stringify(TRIGGER)}`))
+        triggerId = Number(/"id":(\d+)/.exec(text)?.[1]);
+    });
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      head('<', text);
+      if (triggerId !== undefined && text.includes(`"id":${triggerId},"error"`)) seen.triggerError = /"message":"([^"]*)"/.exec(text)?.[1] ?? text;
     });
   });
   return seen;
@@ -49,9 +73,12 @@ function recordWire(page: Page): { methods: string[]; cancels: number } {
 async function browserRow(stack: RunningStack, taskId: string, lines: number, waitMs: number): Promise<Omit<AfterReadyRow, 'stdioMs'>> {
   const sessionId = (await stack.startSession(taskId)).id;
   const browser = await launchChromium();
+  let trace: string[] = [];
   try {
     const page = await (await newContext(browser.browser)).newPage();
     const wire = recordWire(page);
+    trace = wire.trace;
+    if (TRACE_DIR) page.on('console', (m) => wire.trace.push(`${Date.now()}\tconsole\t${m.type()}\t${m.text()}`));
     await openSession(page, stack.url, sessionId);
     const path = `src/big${lines}.ts`;
     await openFile(page, path);
@@ -67,14 +94,30 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
       editor.focus();
     });
     await timeSuggestList(page);
+    wire.trace.push(`${Date.now()}\t-\ttyping`);
     await page.keyboard.type(EDIT, { delay: 40 });
     await page.keyboard.type(TRIGGER);
-    await page.waitForFunction(() => ((window as any).__typingTimes.list ?? -1) > 0, undefined, { timeout: 180_000 });
+    wire.trace.push(`${Date.now()}\t-\ttyped trigger`);
+    // The list, or the trigger's completion answered with an error (no list follows one): the row says which.
+    const deadline = Date.now() + 180_000;
+    while (wire.triggerError === undefined && !(await page.evaluate(() => ((window as any).__typingTimes.list ?? -1) > 0))) {
+      if (Date.now() > deadline) throw new Error(`no suggestion list within 180 s at ${lines} lines`);
+      await page.waitForTimeout(100);
+    }
     const times = await page.evaluate(() => (window as any).__typingTimes as { trigger: number; list: number });
     const methods: Record<string, number> = {};
     for (const m of wire.methods.slice(before)) methods[m] = (methods[m] ?? 0) + 1;
-    return { lines, waitMs, browserMs: times.list - times.trigger, methods, cancels: wire.cancels - cancelsBefore };
+    const failure = wire.triggerError;
+    return {
+      lines,
+      waitMs,
+      browserMs: failure === undefined ? times.list - times.trigger : NaN,
+      ...(failure === undefined ? {} : { failure }),
+      methods,
+      cancels: wire.cancels - cancelsBefore,
+    };
   } finally {
+    if (TRACE_DIR) writeFileSync(join(TRACE_DIR, `after-ready-${lines}-${waitMs}.tsv`), trace.join('\n') + '\n');
     await browser.close();
     await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
   }
@@ -122,8 +165,8 @@ export async function afterReadyBench(
   taskId: string,
   workspace: string,
   onRow: (row: AfterReadyRow) => void = () => undefined,
-  sizes: readonly number[] = TYPING_SIZES,
-  waits: readonly number[] = AFTER_READY_WAITS_MS,
+  sizes: readonly number[] = listFromEnv('BENCH_AFTER_READY_SIZES', TYPING_SIZES),
+  waits: readonly number[] = listFromEnv('BENCH_AFTER_READY_WAITS', AFTER_READY_WAITS_MS),
 ): Promise<AfterReadyRow[]> {
   const rows: AfterReadyRow[] = [];
   for (const lines of sizes)

@@ -2,7 +2,8 @@
  * The application shell as a person sees it, at desktop, tablet and phone sizes, in light and
  * dark: every key screen is screenshotted into test-results/screens/, axe-core finds no serious or
  * critical violation on the task list, session, settings and status surfaces, nothing overflows a
- * 390 px phone sideways, and the status bar stays inside the window.
+ * 390 px phone sideways, and the status bar stays inside the window. Each screen is built once per
+ * size and checked in light and then in dark, the scheme switched on the same page.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { Session, Task } from '@kandev/protocol';
 import {
   emulateScheme,
   expectTheme,
+  inLightAndDark,
   openHome,
   openSettings,
   reloadPage,
@@ -26,7 +28,6 @@ import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const VIEWPORTS: Viewport[] = ['desktop', 'tablet', 'phone'];
-const SCHEMES = ['light', 'dark'] as const;
 
 describe.runIf(run)('application shell: screens, accessibility and layout', () => {
   let stack: RunningStack;
@@ -72,100 +73,98 @@ describe.runIf(run)('application shell: screens, accessibility and layout', () =
     expect(box?.height ?? 0).toBeGreaterThan(10);
   }
 
-  for (const viewport of VIEWPORTS) {
-    for (const scheme of SCHEMES) {
-      it(`${viewport} ${scheme}: task list, session and settings`, async () => {
-        const page = await pageFor(viewport);
-        const found: string[] = [];
-        const where = () => page.url().replace(stack.url, '');
-        await emulateScheme(page, scheme);
-        await openHome(page, stack.url);
-        await expectTheme(page, scheme);
-        await page.locator(`[data-testid="task-row"][data-task-id="${task.id}"] [data-testid="session-row"]`).first().waitFor();
-        await screenshot(page, `tasks-${viewport}-${scheme}`);
-        found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-        if (viewport === 'phone') expect(await pageOverflowsHorizontally(page)).toBe(false);
-        else await expectStatusBarInside(page);
-
-        await openSession(page, stack.url, session.id);
-        await page.locator('[data-testid="session-task-title"]', { hasText: task.title }).waitFor();
-        if (viewport === 'phone') {
-          await page.locator('[data-testid="tree-node"][data-path="src"]').click();
-          await page.locator('[data-testid="tree-node"][data-path="src/greeter.ts"]').click();
-          await page.locator('.readonly-viewer, [data-testid="editor"]').first().waitFor();
-        } else {
-          // An editor with the server's colours and every panel with content: the Problems of
-          // the demo's deliberate type error, the Outline of the file, and search hits.
-          await openFile(page, 'src/greeter.ts');
-          await openFile(page, 'src/main.ts');
-          await waitForLspState(page, 'typescript', 'ready');
-          await page.locator('[data-testid="problems-group"][data-path="src/main.ts"]').waitFor({ timeout: 60_000 });
-          await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
-          await page.getByTestId('search-input').fill('greet');
-          await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
-        }
-        await page.locator('.monaco-editor .view-lines .view-line, .readonly-viewer').first().waitFor();
-        await settled(page);
-        await screenshot(page, `session-${viewport}-${scheme}`);
-        // The editor is checked with the rest: its colours are the app's choice (its themes).
-        found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-        if (viewport === 'phone') expect(await pageOverflowsHorizontally(page)).toBe(false);
-        else await expectStatusBarInside(page);
-
-        await openSettings(page, stack.url);
-        await page.locator('[data-testid="language-card"]').first().waitFor();
-        await screenshot(page, `settings-${viewport}-${scheme}`);
-        found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-        if (viewport === 'phone') expect(await pageOverflowsHorizontally(page)).toBe(false);
-        else await expectStatusBarInside(page);
-        expect(found).toEqual([]);
-      });
-    }
+  /**
+   * The screen as it is, in light and in dark (see inLightAndDark): a screenshot `name`-<viewport>-<scheme>
+   * each, axe's serious and critical violations (as `where: rule nodes`), and `layout` checked in both.
+   */
+  async function checkScreen(page: Page, name: string, viewport: Viewport, layout: () => Promise<void> = async () => {}): Promise<string[]> {
+    const found: string[] = [];
+    const where = () => page.url().replace(stack.url, '');
+    await inLightAndDark(page, async (scheme) => {
+      await screenshot(page, `${name}-${viewport}-${scheme}`);
+      found.push(...(await seriousAxeViolations(page)).map((v) => `${where()} ${scheme}: ${v.id} ${v.nodes.join(' | ')}`));
+      await layout();
+    });
+    return found;
   }
 
-  for (const scheme of SCHEMES) {
-    it(`desktop ${scheme}: the new-task dialog, quick open, shortcuts and the LSP status surface`, async () => {
-      const page = await pageFor('desktop');
+  for (const viewport of VIEWPORTS) {
+    it(`${viewport} light and dark: task list, session and settings`, async () => {
+      const page = await pageFor(viewport);
       const found: string[] = [];
-      const where = () => page.url().replace(stack.url, '');
-      await emulateScheme(page, scheme);
+      const layout = async () => {
+        if (viewport === 'phone') expect(await pageOverflowsHorizontally(page)).toBe(false);
+        else await expectStatusBarInside(page);
+      };
+      await emulateScheme(page, 'light');
       await openHome(page, stack.url);
-      await page.getByTestId('new-task').click();
-      await page.getByTestId('create-task-dialog').waitFor();
-      await page.getByTestId('task-repo-input').fill('relative/folder');
-      await page.getByTestId('task-title-input').fill('A task');
-      await page.getByTestId('create-task-submit').click();
-      await page.locator('[data-testid="task-error"][data-field="repositories"]').waitFor();
-      await screenshot(page, `dialog-new-task-desktop-${scheme}`);
-      found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-      await page.keyboard.press('Escape');
+      await expectTheme(page, 'light');
+      await page.locator(`[data-testid="task-row"][data-task-id="${task.id}"] [data-testid="session-row"]`).first().waitFor();
+      found.push(...(await checkScreen(page, 'tasks', viewport, layout)));
 
       await openSession(page, stack.url, session.id);
-      await openFile(page, 'src/greeter.ts');
-      await page.keyboard.press('Control+P');
-      await page.getByTestId('quick-open-input').fill('mts');
-      await page.locator('[data-testid="quick-open-item"]').first().waitFor();
-      await settled(page);
-      await screenshot(page, `quick-open-desktop-${scheme}`);
-      found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-      await page.keyboard.press('Escape');
+      await page.locator('[data-testid="session-task-title"]', { hasText: task.title }).waitFor();
+      if (viewport === 'phone') {
+        await page.locator('[data-testid="tree-node"][data-path="src"]').click();
+        await page.locator('[data-testid="tree-node"][data-path="src/greeter.ts"]').click();
+        await page.locator('.readonly-viewer, [data-testid="editor"]').first().waitFor();
+      } else {
+        // An editor with the server's colours and every panel with content: the Problems of
+        // the demo's deliberate type error, the Outline of the file, and search hits.
+        await openFile(page, 'src/greeter.ts');
+        await openFile(page, 'src/main.ts');
+        await waitForLspState(page, 'typescript', 'ready');
+        await page.locator('[data-testid="problems-group"][data-path="src/main.ts"]').waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
+        await page.getByTestId('search-input').fill('greet');
+        await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
+      }
+      await page.locator('.monaco-editor .view-lines .view-line, .readonly-viewer').first().waitFor();
+      // The editor is checked with the rest: its colours are the app's choice (its themes).
+      found.push(...(await checkScreen(page, 'session', viewport, layout)));
 
-      await page.getByTestId('shortcuts-button').click();
-      await page.getByTestId('shortcuts-dialog').waitFor();
-      await settled(page);
-      await screenshot(page, `shortcuts-desktop-${scheme}`);
-      found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
-      await page.keyboard.press('Escape');
-
-      const trigger = page.locator('[data-testid="lsp-status-trigger"]').first();
-      await trigger.click();
-      await page.getByTestId('lsp-status-panel').waitFor();
-      await settled(page);
-      await screenshot(page, `lsp-status-desktop-${scheme}`);
-      found.push(...(await seriousAxeViolations(page)).map((v) => `${where()}: ${v.id} ${v.nodes.join(' | ')}`));
+      await openSettings(page, stack.url);
+      await page.locator('[data-testid="language-card"]').first().waitFor();
+      found.push(...(await checkScreen(page, 'settings', viewport, layout)));
       expect(found).toEqual([]);
     });
   }
+
+  it('desktop light and dark: the new-task dialog, quick open, shortcuts and the LSP status surface', async () => {
+    const page = await pageFor('desktop');
+    const found: string[] = [];
+    /** The state's own element must still be shown in both schemes. */
+    const shown = (testId: string) => async () => expect(await page.getByTestId(testId).isVisible(), testId).toBe(true);
+    await emulateScheme(page, 'light');
+    await openHome(page, stack.url);
+    await page.getByTestId('new-task').click();
+    await page.getByTestId('create-task-dialog').waitFor();
+    await page.getByTestId('task-repo-input').fill('relative/folder');
+    await page.getByTestId('task-title-input').fill('A task');
+    await page.getByTestId('create-task-submit').click();
+    await page.locator('[data-testid="task-error"][data-field="repositories"]').waitFor();
+    found.push(...(await checkScreen(page, 'dialog-new-task', 'desktop', shown('create-task-dialog'))));
+    await page.keyboard.press('Escape');
+
+    await openSession(page, stack.url, session.id);
+    await openFile(page, 'src/greeter.ts');
+    await page.keyboard.press('Control+P');
+    await page.getByTestId('quick-open-input').fill('mts');
+    await page.locator('[data-testid="quick-open-item"]').first().waitFor();
+    found.push(...(await checkScreen(page, 'quick-open', 'desktop', shown('quick-open-input'))));
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('shortcuts-button').click();
+    await page.getByTestId('shortcuts-dialog').waitFor();
+    found.push(...(await checkScreen(page, 'shortcuts', 'desktop', shown('shortcuts-dialog'))));
+    await page.keyboard.press('Escape');
+
+    const trigger = page.locator('[data-testid="lsp-status-trigger"]').first();
+    await trigger.click();
+    await page.getByTestId('lsp-status-panel').waitFor();
+    found.push(...(await checkScreen(page, 'lsp-status', 'desktop', shown('lsp-status-panel'))));
+    expect(found).toEqual([]);
+  });
 
   it('the Settings theme switch pins Light or Dark over the OS choice, survives a reload, and Monaco follows', async () => {
     const page = await pageFor('desktop');

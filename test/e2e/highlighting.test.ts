@@ -96,6 +96,25 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     expect(fetched(urls).some((n) => n.startsWith('erb-') && n.endsWith('.js'))).toBe(true);
     await screenshot(page, 'highlighting-erb-desktop-light');
   });
+  it('TOML is coloured by its TextMate grammar, fetched when its file opens', async () => {
+    await openFile(page, 'toml/service.toml');
+    expect(await withEditor(page, (editor) => editor.getModel().getLanguageId() as string)).toBe('toml');
+    // The class of the first span whose text holds `text` (the grammar splits quotes and `#` off).
+    const classOf = (text: string) =>
+      page.evaluate(
+        (text) =>
+          [...document.querySelectorAll('[data-testid="editor"][data-path="toml/service.toml"] .view-lines span span')]
+            .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' '), className: s.className }))
+            .find((s) => s.text.includes(text))?.className ?? '',
+        text,
+      );
+    // A key, its string value and a comment each get a colour of their own once the grammar arrives.
+    const classes = async () => new Set([await classOf('title'), await classOf('Kandev demo'), await classOf('deliberate finding')]).size;
+    await expect.poll(classes, { timeout: 60_000 }).toBe(3);
+    expect(fetched(urls).some((n) => n.startsWith('toml-') && n.endsWith('.js'))).toBe(true);
+    await screenshot(page, 'highlighting-toml-desktop-light');
+  });
+
   // Component files: the script block is coloured by the TypeScript grammar the descriptor embeds.
   for (const [path, keyword, shot] of [
     ['vue/Counter.vue', 'function', 'highlighting-vue-desktop-light'],
@@ -142,6 +161,7 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
       'php/Invoice.php',
       'vue/Counter.vue',
       'astro/Greeting.astro',
+      'toml/service.toml',
     ])
       await openFile(page, path);
     expect(await icon('graphql/books.graphql')).toContain('tone-rs');
@@ -152,6 +172,8 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     expect(await icon('vim/greet.vim')).toContain('tone-go');
     expect(await icon('fortran/area.f90')).toContain('tone-py');
     expect(await icon('prisma/schema.prisma')).toContain('tone-config');
+    // A file no language served was drawn as data (tone-json).
+    expect(await icon('toml/service.toml')).toContain('tone-config');
     expect(await icon('php/Invoice.php')).toContain('tone-kt');
     expect(await icon('src/main.ts')).toContain('tone-ts');
   });

@@ -31,6 +31,8 @@ interface Frame {
   params?: Record<string, unknown>;
   /** A response (result or error). */
   answer?: boolean;
+  /** An error response's message. */
+  error?: string;
 }
 
 function recordFrames(page: Page): Frame[] {
@@ -44,6 +46,7 @@ function recordFrames(page: Page): Frame[] {
       if (typeof m.method === 'string') frame.method = m.method;
       if (m.params && typeof m.params === 'object') frame.params = m.params as Record<string, unknown>;
       if (m.method === undefined && ('result' in m || 'error' in m)) frame.answer = true;
+      if (m.error && typeof m.error === 'object') frame.error = String((m.error as { message?: unknown }).message);
       frames.push(frame);
     };
     ws.on('framesent', take('sent'));
@@ -105,8 +108,34 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
     }
     expect(firstChange).toBeGreaterThan(0);
     await page.keyboard.type(EDIT.slice(1), { delay: 40 });
+    const triggeredFrom = frames.length;
     await page.keyboard.type('.');
-    await page.locator('.editor-widget.suggest-widget.visible .monaco-list-row').first().waitFor({ timeout: 120_000 });
+    // The list shows, or the completion asked at the `.` was answered with an error, which no list
+    // follows: then the failure says which (the broker's 30 s deadline, say) instead of timing out.
+    const triggerFailure = () => {
+      const asked = frames.find(
+        (f, i) =>
+          i >= triggeredFrom &&
+          f.dir === 'sent' &&
+          f.method === 'textDocument/completion' &&
+          (f.params?.context as { triggerCharacter?: unknown } | undefined)?.triggerCharacter === '.',
+      );
+      return asked && frames.find((f) => f.dir === 'received' && f.id === asked.id && f.error !== undefined)?.error;
+    };
+    await expect
+      .poll(
+        async () => triggerFailure() ?? ((await page.locator('.editor-widget.suggest-widget.visible .monaco-list-row').count()) > 0 ? 'shown' : undefined),
+        {
+          timeout: 120_000,
+        },
+      )
+      .toBeDefined();
+    // What the page asked from the first keystroke on, and what became of it, to say what the completion waited behind.
+    const asked = frames
+      .slice(firstChange)
+      .filter((f) => f.dir === 'sent' && f.id !== undefined && f.method !== undefined)
+      .map((f) => `${f.id} ${f.method}${answeredBy(frames, f.id as number) ? ' answered' : ''}${cancelledBy(frames, f.id as number) ? ' cancelled' : ''}`);
+    expect(triggerFailure(), asked.join('; ')).toBeUndefined();
     expect(await suggestLabels(page)).toContain('toFixed');
 
     const completions = frames.filter((f) => f.dir === 'sent' && f.method === 'textDocument/completion' && f.id !== undefined);

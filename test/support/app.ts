@@ -53,6 +53,29 @@ export async function settled(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Runs `check` on the screen as it is, in light and then in dark, switching the OS scheme the
+ * System theme follows on the same page, and leaves the page light again. A screen built once (a
+ * session with its server ready, a widget open) serves both schemes instead of being built twice;
+ * each scheme is checked once it is fully painted: the app's theme attribute, Monaco's theme on
+ * every editor shown, and every transition of the switch finished (`settled`: axe sampling the
+ * fade measures a colour of neither theme).
+ */
+export async function inLightAndDark(page: Page, check: (scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await emulateScheme(page, scheme);
+    await expectTheme(page, scheme);
+    await page.waitForFunction(
+      (dark) => [...document.querySelectorAll('.monaco-editor')].every((editor) => editor.classList.contains('vs-dark') === dark),
+      scheme === 'dark',
+    );
+    await settled(page);
+    await check(scheme);
+  }
+  await emulateScheme(page, 'light');
+  await expectTheme(page, 'light');
+}
+
 export const SCREENS_DIR = join(repoRoot, 'test-results/screens');
 
 /** A full-window PNG in test-results/screens/<name>.png. */

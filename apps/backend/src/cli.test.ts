@@ -26,7 +26,7 @@ describe('loadConfig', () => {
       agentctlCommand: ['node', '/repo/apps/agentctl/dist/agentctl.mjs'],
       webDir: '/repo/apps/web/dist',
       demoSource: '/repo/demo/workspace',
-      lspMaxConnections: 16,
+      lspMaxConnections: 20,
       allowedOrigins: [],
       logMaxBytes: 10 * 1024 * 1024,
       logRetentionDays: 14,
@@ -35,7 +35,7 @@ describe('loadConfig', () => {
 
   it('sizes the lease cap from memory unless KANDEV_LSP_MAX_CONNECTIONS says otherwise (then exactly that)', () => {
     const GiB = 1024 ** 3;
-    expect(loadConfig({}, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 16 } });
+    expect(loadConfig({}, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 20 } });
     expect(loadConfig({}, '/repo', 32 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 64 } });
     expect(loadConfig({ KANDEV_LSP_MAX_CONNECTIONS: '8' }, '/repo', 32 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 8 } });
     expect(loadConfig({ KANDEV_LSP_MAX_CONNECTIONS: '1' }, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 1 } });

@@ -25,7 +25,7 @@ export interface BackendConfig {
   webDir: string;
   /** Origins (scheme://host:port) besides the backend's own that may open LSP streams and write. */
   allowedOrigins: string[];
-  /** Lease slots: KANDEV_LSP_MAX_CONNECTIONS, else half the memory at 256 MiB a server, at least 16. */
+  /** Lease slots: KANDEV_LSP_MAX_CONNECTIONS, else half the memory at 256 MiB a server, at least 20. */
   lspMaxConnections: number;
   /** WebSocket pings on both LSP hops: interval, and unanswered pings in a row that mean a dead peer. */
   lspPingIntervalMs: number;

@@ -20,6 +20,7 @@ import { vim } from './vim.js';
 import { yaml } from './yaml.js';
 import { vue } from './vue.js';
 import { astro } from './astro.js';
+import { toml } from './toml.js';
 
 export * from './descriptor.js';
 export { RUST_ANALYZER_UNTRUSTED } from './rust.js';
@@ -50,6 +51,7 @@ export const LANGUAGE_DESCRIPTORS = [
   astro,
   graphql,
   erb,
+  toml,
 ] as const;
 
 /** The languages' ids: part of the wire contract. */

@@ -8,22 +8,22 @@ import { DocumentSync } from './documents.js';
 
 describe('capacity', () => {
   it('parses KANDEV_LSP_MAX_CONNECTIONS, falling back to the default cap', () => {
-    expect(DEFAULT_MAX_LEASES).toBe(16);
-    expect(parseMaxLeases(undefined)).toBe(16);
+    expect(DEFAULT_MAX_LEASES).toBe(20);
+    expect(parseMaxLeases(undefined)).toBe(20);
     expect(parseMaxLeases(undefined, 40)).toBe(40);
     expect(parseMaxLeases('3', 40)).toBe(3);
     expect(parseMaxLeases(' 12 ')).toBe(12);
     for (const bad of ['0', '-1', 'x', '2.5', '']) expect(parseMaxLeases(bad, 40)).toBe(40);
   });
 
-  it('sizes the default cap from memory: half of it at 256 MiB a server, never below 16 (the whole demo fits)', () => {
+  it('sizes the default cap from memory: half of it at 256 MiB a server, never below 20 (the whole demo fits)', () => {
     const GiB = 1024 ** 3;
-    expect(defaultMaxLeases(2 * GiB)).toBe(16);
-    expect(defaultMaxLeases(8 * GiB)).toBe(16);
+    expect(defaultMaxLeases(2 * GiB)).toBe(20);
+    expect(defaultMaxLeases(8 * GiB)).toBe(20);
     expect(defaultMaxLeases(16 * GiB)).toBe(32);
     expect(defaultMaxLeases(24 * GiB)).toBe(48);
     expect(defaultMaxLeases(64 * GiB + 100)).toBe(128);
-    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(defaultMaxLeases(bad)).toBe(16);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(defaultMaxLeases(bad)).toBe(20);
   });
 
   it('admits under the cap, evicts the oldest detached at it, refuses when all are attached', () => {

@@ -24,14 +24,14 @@ export const SERVER_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 /** The share of the machine's memory language servers may take; the rest stays for the task hosts, the backend and the browser. */
 export const SERVER_MEMORY_SHARE = 0.5;
 /**
- * The default never goes below this: every language of the demo (ten) open in one session, with
- * room for a second session's few, whatever the machine. It is also the broker's own default.
+ * The default never goes below this: every language of the demo (seventeen) open in one session,
+ * with room for a second session's few, whatever the machine. It is also the broker's own default.
  */
-export const DEFAULT_MAX_LEASES = 16;
+export const DEFAULT_MAX_LEASES = 20;
 
 /**
  * The default lease cap: as many servers as half the machine's memory holds at 256 MiB each, and at
- * least 16. A fixed small count refused the product's own demo; a count from memory protects the
+ * least 20. A fixed small count refused the product's own demo; a count from memory protects the
  * machine by what servers really cost. KANDEV_LSP_MAX_CONNECTIONS, when set, replaces it.
  */
 export function defaultMaxLeases(totalMemoryBytes: number): number {

@@ -12,7 +12,7 @@ const GLYPHS: Readonly<Record<FileGlyph, LucideIcon>> = { code: FileCode, braces
 
 // Files no language serves: what they are is hinted by a generic glyph. Languages draw their own
 // icon from their descriptors (glyph, tone, per-extension tones, per-name icons).
-const DATA = new Set(['json5', 'toml', 'xml', 'lock']);
+const DATA = new Set(['json5', 'xml', 'lock']);
 const TEXT = new Set(['md', 'mdx', 'txt', 'rst', 'adoc', 'log', 'csv']);
 const IMAGE = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'bmp']);
 const SCRIPT = new Set(['zsh', 'fish', 'ps1', 'bat', 'cmd']);

@@ -54,6 +54,9 @@ export const CODE_ACTION_KINDS = [
   'source.fixAll',
 ];
 
+/** `workspace.diagnostic.refreshSupport`: outside ClientCapabilities' type, as it is outside the spec. */
+const SINGULAR_DIAGNOSTIC_REFRESH: object = { diagnostic: { refreshSupport: true } };
+
 /**
  * What this client really does, and nothing more. dynamicRegistration is true only for what
  * the capability index and provider registration handle (every feature of capabilities.ts,
@@ -88,6 +91,12 @@ export function clientCapabilities(): ClientCapabilities {
       symbol: { dynamicRegistration: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS }, resolveSupport: { properties: ['location.range'] } },
       executeCommand: { dynamicRegistration: true },
       diagnostics: { refreshSupport: true },
+      // The same under the singular key, which LSP 3.17 does not name: servers built on Rust's
+      // lsp-types (tower-lsp) read `workspace.diagnostic`, and without it never send the refresh.
+      // Such a server answers a pull that arrives while it is still loading its configuration with
+      // an empty report and relies on the refresh to be asked again; without it those findings
+      // never show until the document is edited.
+      ...SINGULAR_DIAGNOSTIC_REFRESH,
       inlayHint: { refreshSupport: true },
       // Lenses are asked again for every shown model of the connection (providers/codeLens.ts).
       codeLens: { refreshSupport: true },

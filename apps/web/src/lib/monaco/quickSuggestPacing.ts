@@ -1,5 +1,5 @@
 import type * as Monaco from 'monaco-editor';
-import { DisposableStore, type Disposable } from '@kandev/kit';
+import { DisposableStore, toDisposable, type Disposable } from '@kandev/kit';
 
 /**
  * When quick suggestions ask the server, per model, paced by what the server's lists cost.
@@ -21,9 +21,18 @@ export const SLOW_LIST_MS = 250;
 /** How many recent answers decide: one fast answer among slow ones does not flip it back. */
 export const RECENT_LISTS = 3;
 
-/** The quick-suggestions delay for a model given its recent word-list answer times (ms, newest last). */
+/**
+ * The quick-suggestions delay for a model given its recent word-list answer times (ms, newest
+ * last). Nothing measured yet waits for a pause too: a word list's cost is unknown until one was
+ * answered, and the first one of a session is the dearest (tsserver builds its completion caches,
+ * auto-imports included, for it). Asked at the first letter of a steadily typed line, it sat in
+ * front of the `.` typed after it: with a 10,000-line file just opened in a workspace exporting
+ * 51,000 names, the member list waited behind it past the broker's 30 s request deadline on a
+ * loaded machine, and the person saw no list at all. Waiting costs a fast server only its first
+ * list's pause; its answer brings Monaco's own delay back.
+ */
 export function quickSuggestionsDelay(recentListMs: readonly number[]): number {
-  return recentListMs.some((ms) => ms >= SLOW_LIST_MS) ? PAUSE_DELAY_MS : QUICK_DELAY_MS;
+  return recentListMs.length === 0 || recentListMs.some((ms) => ms >= SLOW_LIST_MS) ? PAUSE_DELAY_MS : QUICK_DELAY_MS;
 }
 
 type EditorApi = Pick<typeof Monaco.editor, 'onDidCreateEditor' | 'getEditors'>;
@@ -43,6 +52,8 @@ export class QuickSuggestPacing implements Disposable {
    * next in a workspace whose lists are slow waits for a pause from its first word on.
    */
   private readonly recentByLanguage = new Map<string, number[]>();
+  /** Monaco languages whose word lists a language server answers (a count: several connections may). */
+  private readonly servedLanguages = new Map<string, number>();
   private readonly store = new DisposableStore();
   private readonly applied = new WeakMap<CodeEditor, number>();
 
@@ -73,9 +84,34 @@ export class QuickSuggestPacing implements Disposable {
     }
   }
 
+  /**
+   * A language server answers the word lists of these Monaco languages from now until disposed.
+   * Only their models wait while nothing is known: elsewhere the list is Monaco's own word list of
+   * the document, which costs nothing worth waiting for.
+   */
+  serveLists(languages: readonly string[]): Disposable {
+    for (const language of languages) this.servedLanguages.set(language, (this.servedLanguages.get(language) ?? 0) + 1);
+    this.applyAll();
+    return toDisposable(() => {
+      for (const language of languages) {
+        const left = (this.servedLanguages.get(language) ?? 1) - 1;
+        if (left > 0) this.servedLanguages.set(language, left);
+        else this.servedLanguages.delete(language);
+      }
+      this.applyAll();
+    });
+  }
+
   delayOf(model: TextModel | null): number {
-    if (!model) return QUICK_DELAY_MS;
-    return quickSuggestionsDelay(this.recent.get(model) ?? this.recentByLanguage.get(model.getLanguageId()) ?? []);
+    if (!model) return QUICK_DELAY_MS; // no model, nothing to suggest in
+    const recent = this.recent.get(model) ?? this.recentByLanguage.get(model.getLanguageId());
+    if (!recent && !this.servedLanguages.has(model.getLanguageId())) return QUICK_DELAY_MS;
+    return quickSuggestionsDelay(recent ?? []);
+  }
+
+  private applyAll(): void {
+    if (this.store.isDisposed) return;
+    for (const editor of this.editors.getEditors()) this.apply(editor);
   }
 
   private apply(editor: CodeEditor): void {

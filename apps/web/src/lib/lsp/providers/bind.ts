@@ -58,7 +58,7 @@ export interface BinderDeps {
   /** How long requests the editor makes on its own wait for the caret or text to settle (default SETTLE_MS). */
   settleMs?: { caret: number; text: number };
   /** The window's quick-suggestions pacing (word-list answer times per model). */
-  quickSuggest?: Pick<QuickSuggestPacing, 'recordList'>;
+  quickSuggest?: Pick<QuickSuggestPacing, 'recordList' | 'serveLists'>;
 }
 
 /** Features bound as Monaco providers; pull diagnostics follow their registrations on their own (PullDiagnostics). */
@@ -190,6 +190,8 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       settled,
       settleMs: deps.settleMs ?? SETTLE_MS,
       recordWordList: (model, ms, cancelled) => deps.quickSuggest?.recordList(model, ms, cancelled),
+      serveWordLists: () =>
+        deps.quickSuggest?.serveLists(sessionSelector(context.language).map((filter) => filter.language as string)) ?? toDisposable(() => undefined),
       versionOf: (path) => monaco.editor.getModel(monaco.Uri.from(sessionModelUriParts(context.sessionId, path)))?.getVersionId(),
       preferences: () => deps.preferences?.get(context.language) ?? DEFAULT_PREFERENCES,
       targetUri(path, registration) {

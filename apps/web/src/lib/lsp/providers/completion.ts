@@ -191,5 +191,12 @@ export function registerCompletionProvider(host: ProviderHost, registration: Fea
       }
     };
   }
-  return host.languages.registerCompletionItemProvider(host.selector, markKandevProvider(provider));
+  const registered = host.languages.registerCompletionItemProvider(host.selector, markKandevProvider(provider));
+  const served = host.serveWordLists();
+  return {
+    dispose() {
+      registered.dispose();
+      served.dispose();
+    },
+  };
 }

@@ -94,6 +94,8 @@ export interface ProviderHost {
   readonly settleMs: { readonly caret: number; readonly text: number };
   /** The server answered a word list (a completion not asked by a trigger character) after `ms`, or it was cancelled by then: quick suggestions pace by it. */
   recordWordList(model: TextModel, ms: number, cancelled: boolean): void;
+  /** The server answers word lists for this session's languages until disposed (quick suggestions wait while their cost is unknown). */
+  serveWordLists(): Disposable;
 }
 
 export interface DocumentSyncEvent {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@kandev/kit';
 import { BuiltinSuppression } from '../builtins.js';
 import { ServerCapabilityIndex } from '../capabilities.js';
+import { clientCapabilities } from '../clientCapabilities.js';
 import { ResponseError } from '../jsonRpc.js';
 import { fakeFeatureContext } from '../testing/featureContext.js';
 import { createFakeMonaco } from '../testing/fakeMonaco.js';
@@ -148,6 +149,26 @@ describe('pull diagnostics (textDocument/diagnostic)', () => {
     await settle();
     expect(t.pulls().map((r) => r.params.textDocument.uri)).toEqual([uriOf('a.py'), uriOf('b.py'), uriOf('a.py'), uriOf('b.py')]);
     expect(t.messages('b.py')).toEqual(['one round 1']);
+  });
+
+  it('a server that answered empty while it loaded is asked again on its refresh, which the client asks for under both spellings', async () => {
+    // LSP 3.17's `workspace.diagnostics`, and the singular `workspace.diagnostic` that servers on
+    // Rust's lsp-types read (tombi sends no refresh without it).
+    const workspace = clientCapabilities().workspace as Record<string, unknown>;
+    expect(workspace.diagnostics).toEqual({ refreshSupport: true });
+    expect(workspace.diagnostic).toEqual({ refreshSupport: true });
+    let loaded = false;
+    const t = setup({
+      open: ['a.py'],
+      caps: { diagnosticProvider: { identifier: 'one' } },
+      answer: () => ({ kind: 'full', items: loaded ? [finding(8, 'duplicate key')] : [] }),
+    });
+    await settle();
+    expect(t.messages('a.py')).toEqual([]);
+    loaded = true;
+    t.ctx.refresh.diagnostic.fire();
+    await settle();
+    expect(t.messages('a.py')).toEqual(['duplicate key']);
   });
 
   it('interFileDependencies: an edit pulls the other open documents once the edits settle, not the edited one again', async () => {

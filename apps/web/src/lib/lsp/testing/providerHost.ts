@@ -38,6 +38,7 @@ export function fakeProviderHost(
     settleMs: { caret: 0, text: 0 },
     versionOf: () => undefined,
     recordWordList: () => undefined,
+    serveWordLists: () => ({ dispose: () => undefined }),
     ...overrides,
     notices,
   };

@@ -1,0 +1,71 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { LanguageId } from '@kandev/protocol';
+import { caretPosition, hoverRows, markers, openFile, placeCaret, problemRows, runEditorAction, suggestLabels, waitForLspState } from '../support/page.js';
+
+/**
+ * What the language matrix (languages-matrix*.test.ts) checks of each language against its real
+ * server in Chromium. The matrix is two files so the two browser lanes of `npm test` share it: the
+ * demo's languages in one session (languages-matrix.test.ts), and the languages whose server runs
+ * the project, in a trusted task (languages-matrix-trusted.test.ts).
+ */
+
+export interface LanguageCase {
+  language: LanguageId;
+  file: string;
+  finding: RegExp;
+  /** Caret on `at` (+ offset), then the hover must read `expect`. */
+  hover?: { at: string; offset: number; expect: RegExp };
+  /** Caret after `at` (+ offset), then completion must offer a label matching `label` (one label a line). */
+  completion?: { at: string; offset: number; label: RegExp };
+  /** Caret on `at` (+ offset), F12: the caret lands on `line` of `path`. */
+  definition?: { at: string; offset: number; path: string; line: number };
+  /** Requests the server sends the editor on its own once it runs (it sends them only to a client that declares it takes them). */
+  serverRequests?: string[];
+}
+
+/** `KANDEV_MATRIX_CASES=GraphQL,Fortran` runs only those cases (and none of the whole-demo tests). */
+export const ONLY = process.env.KANDEV_MATRIX_CASES?.split(',').map((name) => name.trim());
+export const selected = (name: string) => !ONLY || ONLY.includes(name);
+
+/** The test's name: what the case checks. */
+export const caseTitle = (name: string, c: LanguageCase) =>
+  `${name}: ${c.file} shows its finding in Problems and as a marker${c.hover ? ', hover' : ''}${c.completion ? ', completion' : ''}${c.definition ? ', go to definition' : ''}${c.serverRequests ? `, the server's ${c.serverRequests.join(', ')}` : ''}`;
+
+/** Only the markers the language's server painted (owner kandev-lsp.<language>.<generation>). */
+export async function serverMarkers(page: Page, sessionId: string, path: string, language: LanguageId): Promise<string> {
+  return (await markers(page, sessionId, path))
+    .filter((m) => m.owner.startsWith(`kandev-lsp.${language}.`))
+    .map((m) => m.message)
+    .join('\n');
+}
+
+/** Opens the case's file: its finding in Problems and as a marker, then hover, completion and F12. */
+export async function checkCase(page: Page, sessionId: string, c: LanguageCase, readyTimeout: number, asked: Map<string, string[]>): Promise<void> {
+  await openFile(page, c.file);
+  await waitForLspState(page, c.language, 'ready', readyTimeout);
+  await expect.poll(() => serverMarkers(page, sessionId, c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
+  // The same finding, listed in Problems under its file.
+  expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+  // Sent when the server is ready for them (tombi: once its configuration is loaded), not on a cue of ours.
+  for (const method of c.serverRequests ?? []) await expect.poll(() => asked.get(c.language) ?? [], { timeout: 60_000 }).toContain(method);
+
+  if (c.hover) {
+    await placeCaret(page, c.hover.at, c.hover.offset);
+    await runEditorAction(page, 'editor.action.showHover');
+    await expect.poll(async () => (await hoverRows(page)).join('\n'), { timeout: 30_000 }).toMatch(c.hover.expect);
+    await page.keyboard.press('Escape');
+  }
+  if (c.completion) {
+    await placeCaret(page, c.completion.at, c.completion.offset);
+    await runEditorAction(page, 'editor.action.triggerSuggest');
+    await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
+    await page.keyboard.press('Escape');
+  }
+  if (c.definition) {
+    await placeCaret(page, c.definition.at, c.definition.offset);
+    await page.keyboard.press('F12');
+    await page.locator(`[data-testid="editor-tab"][data-path="${c.definition.path}"][data-active="true"]`).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await caretPosition(page)).lineNumber, { timeout: 30_000 }).toBe(c.definition.line);
+  }
+}
