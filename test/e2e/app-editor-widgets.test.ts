@@ -13,10 +13,19 @@ import { rmSync } from 'node:fs';
 import type { Session } from '@kandev/protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulateScheme, expectTheme, inLightAndDark, lowContrastUnderFindMatches, screenshot, seriousAxeViolations, settled } from '../support/app.js';
+import {
+  emulateScheme,
+  expectTheme,
+  inLightAndDark,
+  openDemoMainWithPanels,
+  lowContrastUnderFindMatches,
+  screenshot,
+  seriousAxeViolations,
+  settled,
+} from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openFile, openSession, placeCaret, runEditorAction, startEditorStack, suggestRows, waitForLspState } from '../support/page.js';
+import { openSession, placeCaret, runEditorAction, startEditorStack, suggestRows } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -53,12 +62,7 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
     await emulateScheme(page, 'light');
     await openSession(page, stack.url, session.id);
     await expectTheme(page, 'light');
-    await openFile(page, 'src/main.ts');
-    await waitForLspState(page, 'typescript', 'ready');
-    await page.locator('[data-testid="problems-group"][data-path="src/main.ts"]').waitFor({ timeout: 60_000 });
-    await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
-    await page.getByTestId('search-input').fill('greet');
-    await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
+    await openDemoMainWithPanels(page);
     return page;
   }
 

@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Session, Task } from '@kandev/protocol';
 import {
   emulateScheme,
+  openDemoMainWithPanels,
   expectTheme,
   inLightAndDark,
   openHome,
@@ -23,7 +24,7 @@ import {
 } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openFile, openSession, startEditorStack, waitForLspState } from '../support/page.js';
+import { openFile, openSession, startEditorStack } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -112,12 +113,7 @@ describe.runIf(run)('application shell: screens, accessibility and layout', () =
         // An editor with the server's colours and every panel with content: the Problems of
         // the demo's deliberate type error, the Outline of the file, and search hits.
         await openFile(page, 'src/greeter.ts');
-        await openFile(page, 'src/main.ts');
-        await waitForLspState(page, 'typescript', 'ready');
-        await page.locator('[data-testid="problems-group"][data-path="src/main.ts"]').waitFor({ timeout: 60_000 });
-        await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
-        await page.getByTestId('search-input').fill('greet');
-        await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
+        await openDemoMainWithPanels(page);
       }
       await page.locator('.monaco-editor .view-lines .view-line, .readonly-viewer').first().waitFor();
       // The editor is checked with the rest: its colours are the app's choice (its themes).

@@ -1,7 +1,18 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LanguageId } from '@kandev/protocol';
-import { caretPosition, hoverRows, markers, openFile, placeCaret, problemRows, runEditorAction, suggestLabels, waitForLspState } from '../support/page.js';
+import {
+  caretPosition,
+  hoverRows,
+  markers,
+  openFile,
+  placeCaret,
+  problemRows,
+  runEditorAction,
+  setCaret,
+  suggestLabels,
+  waitForLspState,
+} from '../support/page.js';
 
 /**
  * What the language matrix (languages-matrix*.test.ts) checks of each language against its real
@@ -16,8 +27,11 @@ export interface LanguageCase {
   finding: RegExp;
   /** Caret on `at` (+ offset), then the hover must read `expect`. */
   hover?: { at: string; offset: number; expect: RegExp };
-  /** Caret after `at` (+ offset), then completion must offer a label matching `label` (one label a line). */
-  completion?: { at: string; offset: number; label: RegExp };
+  /**
+   * Caret after `at` (+ offset), or at `line` (1-based, column 1) for a server that completes only on
+   * an empty line, then completion must offer a label matching `label` (one label a line).
+   */
+  completion?: { at: string; offset: number; label: RegExp } | { line: number; label: RegExp };
   /** Caret on `at` (+ offset), F12: the caret lands on `line` of `path`. */
   definition?: { at: string; offset: number; path: string; line: number };
   /** Requests the server sends the editor on its own once it runs (it sends them only to a client that declares it takes them). */
@@ -57,7 +71,8 @@ export async function checkCase(page: Page, sessionId: string, c: LanguageCase, 
     await page.keyboard.press('Escape');
   }
   if (c.completion) {
-    await placeCaret(page, c.completion.at, c.completion.offset);
+    if ('line' in c.completion) await setCaret(page, c.completion.line, 1);
+    else await placeCaret(page, c.completion.at, c.completion.offset);
     await runEditorAction(page, 'editor.action.triggerSuggest');
     await expect.poll(async () => (await suggestLabels(page)).join('\n'), { timeout: 30_000 }).toMatch(c.completion.label);
     await page.keyboard.press('Escape');

@@ -173,6 +173,8 @@ const CASES: Record<string, LanguageCase> = {
   },
   // No definition: the demo's finding is a parse error, and until the file parses the server
   // knows none of its functions (it jumps to them in a file that parses).
+  // vim-language-server's definition answers nothing for a file that does not parse (its parser
+  // gives up on the whole document: seen over stdio), and its only findings are parse errors.
   Vim: {
     language: 'vim',
     file: 'vim/greet.vim',
@@ -196,15 +198,20 @@ const CASES: Record<string, LanguageCase> = {
     hover: { at: 'link_to', offset: 2, expect: /Creates an anchor element of the given name/ },
   },
   // The hover documents a key from the local schema the file names (tombi runs offline). Tombi
-  // completes keys on an empty line only and offers no definition of a key. A pull that reaches
-  // tombi while it still loads its configuration is answered empty (on a loaded machine, as with
-  // every server of the demo running), so the finding shows only after the refresh it sends
-  // once loaded, which it sends only to a client declaring `workspace.diagnostic.refreshSupport`.
+  // completes keys on an empty line only; its definition leads from the `#:schema` comment to the
+  // schema (it has none for a key). A pull that reaches tombi while it still loads its
+  // configuration is answered empty (on a loaded machine, as with every server of the demo
+  // running), so the finding shows only after the refresh it sends once loaded, which it sends only
+  // to a client declaring `workspace.diagnostic.refreshSupport`.
   TOML: {
     language: 'toml',
     file: 'toml/service.toml',
     finding: /duplicate key: port/,
     hover: { at: 'host = ', offset: 1, expect: /The address the service binds/ },
+    // The file's last line, empty and inside `[server]`: the schema's key not yet given.
+    completion: { line: 10, label: /^workers$/m },
+    // Its definition goes from the `#:schema` comment to the schema file it names.
+    definition: { at: '#:schema ./service', offset: 12, path: 'toml/service.schema.json', line: 1 },
     serverRequests: ['workspace/diagnostic/refresh'],
   },
 };

@@ -147,10 +147,14 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
     const onWireAtTyping = frames.slice(0, firstChange).filter((f) => isBackground(f) && !answeredBy(frames, f.id as number, firstChange));
     expect(onWireAtTyping.filter((f) => !cancelledBy(frames, f.id as number, firstChange + 1)).map((f) => f.method)).toEqual([]);
     expect(onWireAtTyping.length).toBeGreaterThan(0);
-    // From then until the completion that shows was answered, the editor sent nothing of its own.
+    // While the completion that shows was pending, the editor sent nothing of its own. (While the
+    // keys are typed, the hold lasts the scheduler's pause after each change; a loaded machine can
+    // stall the page longer than that between two keystrokes, so that part is proven on a manual
+    // clock in requestScheduler.test.ts.)
+    const shownSent = frames.indexOf(shown!);
     expect(
       frames
-        .slice(firstChange, shownAnswer)
+        .slice(shownSent, shownAnswer)
         .filter(isBackground)
         .map((f) => f.method),
     ).toEqual([]);

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from './build.js';
+import { openFile, waitForLspState } from './page.js';
 
 /** Helpers for the application-shell suites (test/e2e/app-*.test.ts): pages, themes, axe, screenshots. */
 
@@ -159,4 +160,17 @@ export async function lowContrastUnderFindMatches(page: Page, minimum = 4.5): Pr
     }
     return out;
   }, minimum);
+}
+
+/**
+ * The demo's src/main.ts open with its server ready and every panel showing content: the Problems
+ * of its deliberate type error, the Outline of the file, and search hits.
+ */
+export async function openDemoMainWithPanels(page: Page): Promise<void> {
+  await openFile(page, 'src/main.ts');
+  await waitForLspState(page, 'typescript', 'ready');
+  await page.locator('[data-testid="problems-group"][data-path="src/main.ts"]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
+  await page.getByTestId('search-input').fill('greet');
+  await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
 }

@@ -83,9 +83,13 @@ function linkDependencies(root: string): void {
   }
 }
 
-/** A child Vitest or build must not believe it runs inside this test's worker. */
+/**
+ * A child Vitest or build must not believe it runs inside this test's worker, nor in `npm test`'s
+ * lane: with KANDEV_TEST_LANE=serial (the lane this test runs in) a child run sees only the serial
+ * files, and the conformance file it names is not among them.
+ */
 function withoutTestRunner(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(env)) if (!/^(VITEST|TEST)($|_)/.test(key) && key !== 'NODE_ENV') out[key] = value;
+  for (const [key, value] of Object.entries(env)) if (!/^(VITEST|TEST)($|_)/.test(key) && key !== 'NODE_ENV' && key !== 'KANDEV_TEST_LANE') out[key] = value;
   return out;
 }
