@@ -6,9 +6,10 @@
  */
 import type { Page } from 'playwright-core';
 
-/** What the page recorded, ms on its clock: the press on the row, the frame that drew the entry. */
-interface FindingTimes {
+/** What the page recorded, ms on its clock: the press on the row, the entry in the page, the frame that drew it. */
+export interface FindingTimes {
   press: number | undefined;
+  inserted: number | undefined;
   drawn: number | undefined;
 }
 
@@ -20,7 +21,7 @@ export async function armFindingTimer(page: Page, file: string): Promise<void> {
   // A string: the bench runs under tsx, whose named-function helper does not exist in the page.
   await page.evaluate(`(() => {
     const path = CSS.escape(${JSON.stringify(file)});
-    const times = (window.__findingTimes = { press: undefined, drawn: undefined });
+    const times = (window.__findingTimes = { press: undefined, inserted: undefined, drawn: undefined });
     const row = () => document.querySelector('[data-testid="tree-node"][data-path="' + path + '"]');
     const entry = () => document.querySelector('[data-testid="problems-group"][data-path="' + path + '"]');
     function onPress(e) {
@@ -33,6 +34,7 @@ export async function armFindingTimer(page: Page, file: string): Promise<void> {
       const shown = entry();
       if (!shown || !shown.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return;
       times.drawn = -1;
+      times.inserted = performance.now();
       requestAnimationFrame(() => {
         times.drawn = performance.now();
         observer.disconnect();

@@ -6,6 +6,7 @@
  * requests -> first diagnostics -> entry drawn, as offsets from the press.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import type { FindingTimes } from './findingTimer.js';
 
 /** One event the page recorded, ms on its clock. */
 interface TraceEvent {
@@ -40,6 +41,10 @@ export async function traceLanguageFrames(context: BrowserContext): Promise<void
       const what = typeof text === 'string' ? label(dir, text) : undefined;
       if (what) events.push({ t: performance.now(), what });
     }
+    // The page's main thread busy for 50 ms or more at a time (nothing else can be drawn meanwhile).
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) events.push({ t: e.startTime, what: 'busy ' + e.duration.toFixed(0) + ' ms (long task)' });
+    }).observe({ type: 'longtask', buffered: true });
     window.WebSocket = class extends Native {
       constructor(url, protocols) {
         super(url, protocols);
@@ -57,9 +62,18 @@ export async function traceLanguageFrames(context: BrowserContext): Promise<void
   })()`);
 }
 
+/** Also records each change of Monaco's markers (the Problems panel recomputes on it); call once the page has loaded. */
+export async function traceMarkers(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as any;
+    if (w.__findingMarkers) return;
+    w.__findingMarkers = w.__kandev?.monaco?.editor.onDidChangeMarkers(() => w.__findingTrace?.push({ t: performance.now(), what: 'markers changed' }));
+  });
+}
+
 /** The recorded frames between the press and the drawn entry (read from findingTimer.ts's times), as offsets, one a line. */
 export async function findingTimeline(page: Page): Promise<string> {
-  const { events, press, drawn, resources } = await page.evaluate(() => {
+  const { events, times, resources } = await page.evaluate(() => {
     const w = window as any;
     const res = performance
       .getEntriesByType('resource')
@@ -70,11 +84,14 @@ export async function findingTimeline(page: Page): Promise<string> {
       ]);
     return {
       events: (w.__findingTrace ?? []) as TraceEvent[],
-      press: w.__findingTimes?.press as number,
-      drawn: w.__findingTimes?.drawn as number,
+      times: w.__findingTimes as FindingTimes,
       resources: res,
     };
   });
-  const all = [...events, ...resources, { t: drawn, what: 'Problems entry drawn' }].filter((e) => e.t >= press && e.t <= drawn).sort((a, b) => a.t - b.t);
+  const press = times.press ?? 0;
+  const drawn = times.drawn ?? Infinity;
+  const all = [...events, ...resources, { t: times.inserted ?? drawn, what: 'Problems entry in the page' }, { t: drawn, what: 'Problems entry drawn' }]
+    .filter((e) => e.t >= press && e.t <= drawn)
+    .sort((a, b) => a.t - b.t);
   return all.map((e) => `${`+${(e.t - press).toFixed(0)}`.padStart(7)} ms  ${e.what}`).join('\n');
 }

@@ -26,7 +26,7 @@ import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
 import { DEMO_FINDINGS, type DemoFinding, type FindingRow } from './findingRows.js';
 import { stdioFirstFinding } from './findingsStdio.js';
 import { armFindingTimer, timedFinding } from './findingTimer.js';
-import { findingTimeline, traceLanguageFrames } from './findingTrace.js';
+import { findingTimeline, traceLanguageFrames, traceMarkers } from './findingTrace.js';
 
 /** The languages whose server agentctl installs into the task HOME (the others this machine has on the task PATH). */
 export const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'erb', 'vue', 'astro', 'graphql'] as const;
@@ -55,6 +55,7 @@ async function timeToFinding(page: Page, file: string, timeoutMs = FINDING_TIMEO
   const row = page.locator(`[data-testid="tree-node"][data-path="${file}"]`);
   await row.waitFor();
   await armFindingTimer(page, file);
+  if (TRACE) await traceMarkers(page);
   await row.click();
   return timedFinding(page, timeoutMs);
 }
