@@ -1,8 +1,10 @@
 /**
  * Time from the click on a demo file to its first finding, the way a person waits for it: the
- * click on the file's row in the Files tree (its folders already expanded) until its entry shows in
- * the Problems panel, with every demo language switched on (auto-install on), beside the same server
- * alone over stdio from spawn to its first diagnostic for the same file, measured alternately.
+ * press on the file's row in the Files tree (its folders already expanded) until the first frame
+ * that draws its entry in the Problems panel, timed in the page (findingTimer.ts), with every demo
+ * language switched on (auto-install on), beside the same server alone over stdio from spawn to
+ * its first diagnostic for the same file, measured alternately. BENCH_FINDINGS_TRACE=1 prints each
+ * cold session's language frames up to that frame (findingTrace.ts).
  *
  * Per language, in one task HOME shared by the run (npm installs come from this machine's npm cache):
  * - first use: a new session, the file opened first, its server installed into the HOME on the way;
@@ -23,9 +25,14 @@ import { openSession, putSettings } from '../test/support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../test/support/stack.js';
 import { DEMO_FINDINGS, type DemoFinding, type FindingRow } from './findingRows.js';
 import { stdioFirstFinding } from './findingsStdio.js';
+import { armFindingTimer, timedFinding } from './findingTimer.js';
+import { findingTimeline, traceLanguageFrames, traceMarkers } from './findingTrace.js';
 
 /** The languages whose server agentctl installs into the task HOME (the others this machine has on the task PATH). */
 export const INSTALLED = ['json', 'yaml', 'shell', 'dockerfile', 'css', 'html', 'php', 'prisma', 'svelte', 'vim', 'erb', 'vue', 'astro', 'graphql'] as const;
+
+/** BENCH_FINDINGS_TRACE=1: each cold session also prints its language frames up to the drawn entry (findingTrace.ts). */
+const TRACE = process.env.BENCH_FINDINGS_TRACE === '1';
 
 /** A finding that has not shown by then is counted missing, so one broken server cannot hold the bench for long. */
 const FINDING_TIMEOUT_MS = 60_000;
@@ -35,7 +42,10 @@ const FINDING_TIMEOUT_MS = 60_000;
  */
 const FIRST_USE_TIMEOUT_MS = 240_000;
 
-/** Expands the file's folders, then times the click on its row until its Problems entry shows; undefined when none came. */
+/**
+ * Expands the file's folders, then times the click on its row until its Problems entry is drawn, on
+ * the page's clock (findingTimer.ts); undefined when none came.
+ */
 async function timeToFinding(page: Page, file: string, timeoutMs = FINDING_TIMEOUT_MS): Promise<number | undefined> {
   const parents = file.split('/').slice(0, -1);
   for (let i = 1; i <= parents.length; i++) {
@@ -44,14 +54,10 @@ async function timeToFinding(page: Page, file: string, timeoutMs = FINDING_TIMEO
   }
   const row = page.locator(`[data-testid="tree-node"][data-path="${file}"]`);
   await row.waitFor();
-  const start = performance.now();
+  await armFindingTimer(page, file);
+  if (TRACE) await traceMarkers(page);
   await row.click();
-  try {
-    await page.locator(`[data-testid="problems-group"][data-path="${file}"]`).waitFor({ timeout: timeoutMs });
-    return performance.now() - start;
-  } catch {
-    return undefined;
-  }
+  return timedFinding(page, timeoutMs);
 }
 
 async function closeTab(page: Page, file: string): Promise<void> {
@@ -66,6 +72,7 @@ async function inNewSession<T>(bench: FindingsRun, demo: DemoFinding, use: (page
   if (demo.trusted) await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
   const sessionId = (await stack.startSession(task.id)).id;
   const context = await newContext(browser.browser);
+  if (TRACE) await traceLanguageFrames(context);
   try {
     const page = await context.newPage();
     await openSession(page, stack.url, sessionId);
@@ -106,6 +113,7 @@ async function measureLanguage(bench: FindingsRun, demo: DemoFinding, rounds: nu
     for (let round = 0; round < rounds; round++) {
       await inNewSession(bench, demo, async (page) => {
         if (count(await timeToFinding(page, demo.file), row.coldMs) === undefined) return;
+        if (TRACE) console.log(`${demo.language} cold, round ${round + 1}, from the press on its row:\n${await findingTimeline(page)}`);
         await closeTab(page, demo.file);
         count(await timeToFinding(page, demo.file), row.warmMs);
       });

@@ -17,7 +17,8 @@
  *   - typing (bench/typing.ts): trigger character to visible suggestions in 1k/10k/40k-line files
  *     against the same server over stdio, requests per keystroke, idle requests per minute per
  *     language, quick open over 100k files, and the page's heap around the 40k-line file.
- *   - findings (bench/findings.ts): click on a demo file to its first finding in Problems, every
+ *   - findings (bench/findings.ts): click on a demo file to its first finding in Problems (timed
+ *     in the page, to the frame that draws it; BENCH_FINDINGS_TRACE=1 prints where the time went), every
  *     language on: first use (its server installed on the way), cold (a new session, the file opened
  *     first) and warm (the file reopened), beside the same server alone over stdio from spawn;
  *     BENCH_FINDINGS_LANGUAGES picks the languages (default five, `all` for the whole demo),

@@ -50,8 +50,11 @@ export function useDesktopSessionController({ sessionId, initialFile, initialPos
   const language = snapshot.activePath ? languageForPath(snapshot.activePath) : undefined;
   const settings = useSettings();
   const form = useFormFactor();
-  // A connection exists only for a supported file that has an editor tab (never while loading).
-  const connection = useSessionConnection(scope, active ? language : undefined);
+  // A connection exists for a supported file that has an editor tab or is loading into one: the
+  // language is known from the name, so the server starts (lease, initialize) while the content is
+  // still on its way, and didOpen follows once the tab has its document.
+  const loading = snapshot.activePath !== undefined && snapshot.opening.has(snapshot.activePath);
+  const connection = useSessionConnection(scope, active || loading ? language : undefined);
   useLspAutoStart(connection, language);
   const placement = settings ? lspPlacement(settings, form) : undefined;
 
