@@ -35,22 +35,56 @@ interface Frame {
   error?: string;
 }
 
-function recordFrames(page: Page): Frame[] {
+/**
+ * How long the answer to the completion asked at the `.` is held at the socket before the page
+ * gets it: longer than the scheduler's pause after a change (750 ms), so that the editor's own
+ * requests stay held in that time only because the person's completion is pending.
+ */
+const HOLD_TRIGGER_ANSWER_MS = 2_500;
+
+/**
+ * Every JSON-RPC frame of the page's /lsp sockets, in the order the page sent or got it, routed
+ * through Playwright; the answer to a completion asked at `.` reaches the page (and the record)
+ * HOLD_TRIGGER_ANSWER_MS late.
+ */
+async function recordFrames(page: Page): Promise<Frame[]> {
   const frames: Frame[] = [];
-  page.on('websocket', (ws) => {
-    const take = (dir: Frame['dir']) => (f: { payload: string | Buffer }) => {
-      const m = JSON.parse(String(f.payload)) as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
-      if (m === null || typeof m !== 'object' || !('jsonrpc' in m)) return; // status frames
-      const frame: Frame = { dir, at: frames.length };
-      if (typeof m.id === 'number') frame.id = m.id;
-      if (typeof m.method === 'string') frame.method = m.method;
-      if (m.params && typeof m.params === 'object') frame.params = m.params as Record<string, unknown>;
-      if (m.method === undefined && ('result' in m || 'error' in m)) frame.answer = true;
-      if (m.error && typeof m.error === 'object') frame.error = String((m.error as { message?: unknown }).message);
-      frames.push(frame);
-    };
-    ws.on('framesent', take('sent'));
-    ws.on('framereceived', take('received'));
+  const triggerCompletions = new Set<number>();
+  const parse = (payload: string | Buffer) =>
+    JSON.parse(String(payload)) as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown } | null;
+  const take = (dir: Frame['dir'], m: NonNullable<ReturnType<typeof parse>>) => {
+    if (!('jsonrpc' in m)) return; // status frames
+    const frame: Frame = { dir, at: frames.length };
+    if (typeof m.id === 'number') frame.id = m.id;
+    if (typeof m.method === 'string') frame.method = m.method;
+    if (m.params && typeof m.params === 'object') frame.params = m.params as Record<string, unknown>;
+    if (m.method === undefined && ('result' in m || 'error' in m)) frame.answer = true;
+    if (m.error && typeof m.error === 'object') frame.error = String((m.error as { message?: unknown }).message);
+    frames.push(frame);
+  };
+  await page.routeWebSocket(/\/lsp\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((payload) => {
+      const m = parse(payload);
+      if (m && typeof m === 'object') {
+        take('sent', m);
+        const context = (m.params as { context?: { triggerCharacter?: unknown } } | undefined)?.context;
+        if (m.method === 'textDocument/completion' && typeof m.id === 'number' && context?.triggerCharacter === '.') triggerCompletions.add(m.id);
+      }
+      server.send(payload);
+    });
+    server.onMessage((payload) => {
+      const m = parse(payload);
+      const deliver = () => {
+        if (m && typeof m === 'object') take('received', m);
+        ws.send(payload);
+      };
+      const held = m && typeof m === 'object' && m.method === undefined && typeof m.id === 'number' && triggerCompletions.has(m.id);
+      if (held) setTimeout(deliver, HOLD_TRIGGER_ANSWER_MS);
+      else deliver();
+    });
+    server.onClose((code, reason) => void ws.close({ code, reason }));
+    ws.onClose((code, reason) => void server.close({ code, reason }));
   });
   return frames;
 }
@@ -73,7 +107,7 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
       'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
     });
     ({ browser, page } = await openTaskEditor(stack, { title: 'Person first', workspace }));
-    frames = recordFrames(page);
+    frames = await recordFrames(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -139,7 +173,9 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
     expect(await suggestLabels(page)).toContain('toFixed');
 
     const completions = frames.filter((f) => f.dir === 'sent' && f.method === 'textDocument/completion' && f.id !== undefined);
-    const shown = completions.find((c) => answeredBy(frames, c.id as number));
+    const shown = completions.find(
+      (c) => (c.params?.context as { triggerCharacter?: unknown } | undefined)?.triggerCharacter === '.' && answeredBy(frames, c.id as number),
+    );
     expect(shown).toBeDefined();
     const shownAnswer = frames.findIndex((f) => f.dir === 'received' && f.answer && f.id === shown?.id);
 
@@ -147,8 +183,10 @@ describe.runIf(run)("the person's requests go first (real typescript-language-se
     const onWireAtTyping = frames.slice(0, firstChange).filter((f) => isBackground(f) && !answeredBy(frames, f.id as number, firstChange));
     expect(onWireAtTyping.filter((f) => !cancelledBy(frames, f.id as number, firstChange + 1)).map((f) => f.method)).toEqual([]);
     expect(onWireAtTyping.length).toBeGreaterThan(0);
-    // While the completion that shows was pending, the editor sent nothing of its own. (While the
-    // keys are typed, the hold lasts the scheduler's pause after each change; a loaded machine can
+    // While the completion that shows was pending, the editor sent nothing of its own. Its answer
+    // was held at the socket past the scheduler's pause after the last change, so only the rule
+    // "nothing of the editor's own while the person waits" holds them that long. (While the keys
+    // are typed, the hold lasts the scheduler's pause after each change; a loaded machine can
     // stall the page longer than that between two keystrokes, so that part is proven on a manual
     // clock in requestScheduler.test.ts.)
     const shownSent = frames.indexOf(shown!);

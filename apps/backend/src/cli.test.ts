@@ -41,6 +41,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ KANDEV_LSP_MAX_CONNECTIONS: '1' }, '/repo', 2 * GiB)).toMatchObject({ ok: true, value: { lspMaxConnections: 1 } });
   });
 
+  it('the request deadline is 30 s unless KANDEV_LSP_REQUEST_TIMEOUT_MS says otherwise; a bad value is an error naming it', () => {
+    expect(loadConfig({}, '/repo')).toMatchObject({ ok: true, value: { lspRequestTimeoutMs: 30_000 } });
+    expect(loadConfig({ KANDEV_LSP_REQUEST_TIMEOUT_MS: '2000' }, '/repo')).toMatchObject({ ok: true, value: { lspRequestTimeoutMs: 2_000 } });
+    for (const bad of ['0', '99', 'soon', '600001']) {
+      expect(loadConfig({ KANDEV_LSP_REQUEST_TIMEOUT_MS: bad }, '/repo')).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('KANDEV_LSP_REQUEST_TIMEOUT_MS'),
+      });
+    }
+  });
+
   it('reads overrides, including port 0 and a command argv', () => {
     const config = loadConfig(
       {

@@ -1,4 +1,11 @@
-import { ACCESS_TOKEN_PATTERN, DEFAULT_RESTART_GRACE_MS, SERVER_RESTART_LIMIT, WS_PING_INTERVAL_MS, WS_PING_MAX_MISSES } from '@kandev/protocol';
+import {
+  ACCESS_TOKEN_PATTERN,
+  BROWSER_REQUEST_TIMEOUT_MS,
+  DEFAULT_RESTART_GRACE_MS,
+  SERVER_RESTART_LIMIT,
+  WS_PING_INTERVAL_MS,
+  WS_PING_MAX_MISSES,
+} from '@kandev/protocol';
 import { homedir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadDockerConfig, type DockerConfig } from './executors/docker/dockerConfig.js';
@@ -32,6 +39,8 @@ export interface BackendConfig {
   lspPingMisses: number;
   /** Restarts of a crashed leased server within 3 minutes (KANDEV_LSP_RESTART_LIMIT, 5; 0: never). */
   lspRestartLimit: number;
+  /** How long a browser request may wait for its server's answer before the broker answers it with an error. */
+  lspRequestTimeoutMs: number;
   /** A running task host unused and unpinned this long is stopped (0: never). */
   taskHostIdleMs: number;
   /** An agent's lease idle this long is released (KANDEV_MCP_LEASE_IDLE_MS, 10 minutes; docs/agents.md). */
@@ -133,6 +142,8 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
   if (!pingMisses.ok) return pingMisses;
   const restartLimit = integer(env, 'KANDEV_LSP_RESTART_LIMIT', SERVER_RESTART_LIMIT, 0, 100);
   if (!restartLimit.ok) return restartLimit;
+  const requestTimeout = integer(env, 'KANDEV_LSP_REQUEST_TIMEOUT_MS', BROWSER_REQUEST_TIMEOUT_MS, 100, 600_000);
+  if (!requestTimeout.ok) return requestTimeout;
   const idle = integer(env, 'KANDEV_TASK_HOST_IDLE_MS', 30 * 60_000, 0, 7 * 24 * 3_600_000);
   if (!idle.ok) return idle;
   const mcpIdle = integer(env, 'KANDEV_MCP_LEASE_IDLE_MS', 10 * 60_000, 1_000, 24 * 3_600_000);
@@ -167,6 +178,7 @@ export function loadConfig(env: Env = process.env, repoRoot: string = findRepoRo
     lspPingIntervalMs: pingInterval.value,
     lspPingMisses: pingMisses.value,
     lspRestartLimit: restartLimit.value,
+    lspRequestTimeoutMs: requestTimeout.value,
     taskHostIdleMs: idle.value,
     mcpLeaseIdleMs: mcpIdle.value,
     restartGraceMs: restartGrace.value,

@@ -35,3 +35,24 @@ export const RpcErrorCode = {
   RequestCancelled: -32800,
 } as const satisfies Pick<typeof ErrorCodes, 'ParseError' | 'InvalidRequest' | 'MethodNotFound' | 'InvalidParams' | 'InternalError' | 'ServerNotInitialized'> &
   Record<'RequestFailed' | 'ServerCancelled' | 'ContentModified' | 'RequestCancelled', number>;
+
+/**
+ * The `data` of the error the broker answers with when a server did not answer a browser request
+ * within the request deadline (BROWSER_REQUEST_TIMEOUT_MS, or the backend's configured one). Its
+ * code is RequestCancelled, which a server may also send on its own for work it dropped; this
+ * member is what tells the browser that the deadline passed, and after how long.
+ */
+export interface RequestDeadlineData {
+  requestDeadlineMs: number;
+}
+
+export function requestDeadlineData(deadlineMs: number): RequestDeadlineData {
+  return { requestDeadlineMs: deadlineMs };
+}
+
+/** The deadline an error's `data` names, or undefined when the error is not the broker's deadline. */
+export function requestDeadlineOf(data: unknown): number | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const ms = (data as Record<string, unknown>).requestDeadlineMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}

@@ -54,6 +54,8 @@ export interface BrokerRuntimeOptions {
   newLeaseId?: () => string;
   /** The detached deadline (default one hour); tests rather inject a ManualClock. */
   detachedDeadlineMs?: number;
+  /** How long a browser request may wait for its server's answer (KANDEV_LSP_REQUEST_TIMEOUT_MS; default 30 s). */
+  requestTimeoutMs?: number;
   shutdownDrainMs?: number;
   /** How long the holder of a hinted lease gets to answer a ping (the broker's holder probe). */
   holderProbeMs?: number;
@@ -92,6 +94,7 @@ export class BrokerRuntime implements LspRelay {
     };
     if (options.detachedDeadlineMs !== undefined) brokerOptions.detachedDeadlineMs = options.detachedDeadlineMs;
     if (options.restartLimit !== undefined) brokerOptions.restartLimit = options.restartLimit;
+    if (options.requestTimeoutMs !== undefined) brokerOptions.requestTimeoutMs = options.requestTimeoutMs;
     if (options.holderProbeMs !== undefined) brokerOptions.holderProbeMs = options.holderProbeMs;
     this.broker = new LeaseBroker(brokerOptions);
     this.timers = new LeaseTimers(this.clock, (timerId) => this.dispatch({ type: 'timerFired', timerId }));

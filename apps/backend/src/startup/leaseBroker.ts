@@ -20,6 +20,8 @@ import type { TaskRepository } from '../store/taskRepository.js';
 export interface LeaseBrokerSettings {
   lspMaxConnections: number;
   lspRestartLimit: number;
+  /** How long a browser request may wait for its server (KANDEV_LSP_REQUEST_TIMEOUT_MS). */
+  lspRequestTimeoutMs: number;
   /** 0: no restarts to survive, so no lease state is kept for one. */
   restartGraceMs: number;
 }
@@ -41,6 +43,7 @@ export function startLeaseBroker(deps: LeaseBrokerDeps): BrokerRuntime {
   const runtime = new BrokerRuntime({
     maxLeases: config.lspMaxConnections,
     restartLimit: config.lspRestartLimit,
+    requestTimeoutMs: config.lspRequestTimeoutMs,
     // agentctl is pinged like a browser; one that stops answering (hung, SIGSTOP) is dropped, so
     // its leases end with 4009 and their slots free up instead of hanging forever.
     openUpstream: taskHostStreamOpener(sessions, {

@@ -176,6 +176,8 @@ export function createWindowServices(): WindowServices {
       // Refused for capacity: this window's sessions off screen let go of their servers first.
       freeCapacity: () => scopes?.detachOffScreen() ?? false,
       access: accessWatch,
+      // A completion, hover or jump the person asked for that got no answer: a toast says why.
+      requestFailed: (failure) => serverMessages.failed({ sessionId: scope.sessionId, language }, failure),
       serverWindow: createServerWindow(
         { sessionId: scope.sessionId, language },
         {

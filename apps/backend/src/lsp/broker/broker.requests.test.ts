@@ -69,8 +69,21 @@ describe('request mapping, cancellation and bounds', () => {
     expect(h.advance(29_999)).toEqual([]);
     const fx = h.advance(1);
     expect(toServer(fx, lease)).toEqual([{ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: serverId } }]);
-    expect(toBrowser(fx, 'tab')).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32800, message: expect.stringContaining('30 s') } }]);
+    // `data` names the deadline, so the page can tell it from a server that dropped the work itself.
+    expect(toBrowser(fx, 'tab')).toEqual([
+      { jsonrpc: '2.0', id: 3, error: { code: -32800, message: 'the language server did not answer within 30 s', data: { requestDeadlineMs: 30_000 } } },
+    ]);
     expect(h.fromServer(lease, res(serverId, []))).toEqual([]);
+  });
+
+  it('bounds: a configured request deadline is the one armed, and the one the error names', () => {
+    const h = new BrokerHarness({ requestTimeoutMs: 1_500 });
+    h.readyLease('tab');
+    forwardedId(h.fromBrowser('tab', req(4, 'textDocument/completion', HOVER)));
+    expect(h.advance(1_499)).toEqual([]);
+    expect(toBrowser(h.advance(1), 'tab')).toEqual([
+      { jsonrpc: '2.0', id: 4, error: { code: -32800, message: 'the language server did not answer within 1.5 s', data: { requestDeadlineMs: 1_500 } } },
+    ]);
   });
 
   it('bounds: the 257th pending request is refused without reaching the server', () => {

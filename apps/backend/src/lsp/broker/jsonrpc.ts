@@ -36,8 +36,8 @@ export function resultResponse(id: JsonRpcId, result: unknown): JsonRpcMessage {
   return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
 }
 
-export function errorResponse(id: JsonRpcId | null, code: number, message: string): JsonRpcMessage {
-  return { jsonrpc: '2.0', id, error: { code, message } };
+export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcMessage {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
 /** The same response (result or error) under another id. */

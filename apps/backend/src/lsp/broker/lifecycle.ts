@@ -4,7 +4,7 @@
  * previous backend's lease adopted after a restart. A pure reducer: (state, event, now in the
  * outbox) -> state changed in place + effects.
  */
-import { CloseCode, RpcErrorCode } from '@kandev/protocol';
+import { CloseCode, RpcErrorCode, requestDeadlineData } from '@kandev/protocol';
 import { adoptedLease } from './adoption.js';
 import { armDetachedDeadline, holderProbed, openUpstream } from './attachments.js';
 import { observeSettings, pushConfigIfChanged } from './configPush.js';
@@ -54,7 +54,10 @@ function leaseTimerFired(state: BrokerState, lease: Lease, purpose: Exclude<Time
       out.toServer(lease.id, notification('$/cancelRequest', { id: entry.serverId }));
       const attachment = lease.attachment;
       if (attachment && attachment.generation === entry.generation) {
-        out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, 'the language server did not answer within 30 s'));
+        // `data` tells the page this was the deadline (not a server dropping the work), and how long it was.
+        const deadlineMs = state.timing.requestTimeoutMs;
+        const message = `the language server did not answer within ${deadlineMs / 1000} s`;
+        out.toBrowser(attachment.id, errorResponse(entry.browserId, RpcErrorCode.RequestCancelled, message, requestDeadlineData(deadlineMs)));
       }
       return;
     }

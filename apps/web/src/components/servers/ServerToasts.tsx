@@ -3,25 +3,67 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { ServerToast } from '../../lib/lsp/serverMessages.js';
+import type { RequestFailure } from '../../lib/lsp/requestFailures.js';
+import type { Locale } from '@kandev/protocol';
+import { formatElapsed } from '../../i18n/format.js';
+import { isLocale } from '../../i18n/i18n.js';
 import './servers.css';
 
 /**
  * What servers say, as toasts (docs/editing.md, "What servers say"): messages with their severity
  * (an error stays until dismissed, a repeat adds to its count), questions with their actions, and
- * the external links a server wants opened, which open only when the person agrees.
+ * the external links a server wants opened, which open only when the person agrees, and why a
+ * request the person asked for got no answer.
  */
 export function ServerToasts() {
   const { serverMessages } = useServices();
   const toasts = useSnapshot(serverMessages.onDidChange, serverMessages.getSnapshot);
   const { t } = useTranslation('faults');
-  if (toasts.length === 0) return null;
   return (
-    <section className="server-toasts" aria-label={t('messages.region')} data-testid="server-toasts">
-      {toasts.map((toast) => (
-        <Toast key={toast.id} toast={toast} />
-      ))}
-    </section>
+    <>
+      <FailureAnnouncement toasts={toasts} />
+      {toasts.length > 0 && (
+        <section className="server-toasts" aria-label={t('messages.region')} data-testid="server-toasts">
+          {toasts.map((toast) => (
+            <Toast key={toast.id} toast={toast} />
+          ))}
+        </section>
+      )}
+    </>
   );
+}
+
+/**
+ * A live region that is always on the page, so a screen reader hears a failed request the moment
+ * its toast appears (a region inserted together with its text is often not read). It says the
+ * newest failure once; a repeat only adds to the toast's count.
+ */
+function FailureAnnouncement({ toasts }: { toasts: readonly ServerToast[] }) {
+  const newest = [...toasts].reverse().find((toast) => toast.kind === 'failure');
+  const text = useFailureText(newest);
+  return (
+    <div className="visually-hidden" role="status" aria-live="polite" data-testid="request-failure-announcement">
+      {text}
+    </div>
+  );
+}
+
+/** The failure's sentence in the page's language: which request, which server, and why. */
+function useFailureText(toast: ServerToast | undefined): string {
+  const { t, i18n } = useTranslation('faults');
+  const { t: tl } = useTranslation('lsp');
+  if (!toast?.failure) return '';
+  const locale: Locale = isLocale(i18n.language) ? i18n.language : 'en';
+  const failure: RequestFailure = toast.failure;
+  const params = { feature: t(`requestFailed.feature.${failure.feature}`), language: tl(`languages.${toast.source.language}`) };
+  switch (failure.reason) {
+    case 'timeout':
+      return t('requestFailed.timeout', { ...params, elapsed: formatElapsed(failure.deadlineMs, t, locale) });
+    case 'error':
+      return failure.detail ? t('requestFailed.error', { ...params, detail: failure.detail }) : t('requestFailed.errorNoDetail', params);
+    case 'lost':
+      return t('requestFailed.lost', params);
+  }
 }
 
 function Toast({ toast }: { toast: ServerToast }) {
@@ -29,12 +71,15 @@ function Toast({ toast }: { toast: ServerToast }) {
   const { t: tl } = useTranslation('lsp');
   const { serverMessages } = useServices();
   const language = tl(`languages.${toast.source.language}`);
-  // An error or a question is announced at once; the rest politely.
-  const urgent = toast.severity === 'error' || toast.kind !== 'message';
+  const failureText = useFailureText(toast);
+  // An error or a question is announced at once; the rest politely. A failed request is announced
+  // by the page's live region (FailureAnnouncement), so its toast carries no role of its own.
+  const urgent = toast.severity === 'error' || toast.kind === 'request' || toast.kind === 'external';
+  const role = toast.kind === 'failure' ? undefined : urgent ? 'alert' : 'status';
   return (
     <div
       className={`server-toast server-toast-${toast.severity}`}
-      role={urgent ? 'alert' : 'status'}
+      role={role}
       data-testid="server-toast"
       data-kind={toast.kind}
       data-severity={toast.severity}
@@ -55,7 +100,7 @@ function Toast({ toast }: { toast: ServerToast }) {
           </p>
         ) : (
           <p className="server-toast-text" data-testid="server-toast-text">
-            {toast.text}
+            {toast.kind === 'failure' ? failureText : toast.text}
           </p>
         )}
         {toast.count > 1 && (

@@ -21,6 +21,7 @@ import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.j
 import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
 import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
 import { RequestScheduler } from './requestScheduler.js';
+import { requestFailureOf, type RequestFailure } from './requestFailures.js';
 import { ProgressTracker } from './progress.js';
 import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
@@ -41,6 +42,8 @@ export interface AttachmentEnv {
   locale: () => string | undefined;
   /** Toasts, actions and documents for the server's window/* messages; absent, they are declined. */
   window?: ServerWindow;
+  /** A request the person asked for got no answer (requestFailures.ts says which ones count). */
+  requestFailed?: (failure: RequestFailure) => void;
 }
 
 /** What an attachment says about the step it is in. */
@@ -92,6 +95,10 @@ export class LspAttachment implements Disposable {
   private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
+  /** A release was asked for: the close that follows is expected. */
+  private releaseRequested = false;
+  /** The socket closed without anybody asking (a loss): requests still pending then are told as lost. */
+  private connectionLost = false;
   private phaseValue: AttachmentPhase = 'connecting';
   private capabilities?: ServerCapabilityIndex;
   private sync?: DocumentSync;
@@ -145,6 +152,7 @@ export class LspAttachment implements Disposable {
     };
     socket.onclose = (event) => {
       if (this.disposed) return;
+      this.connectionLost = !this.releaseRequested;
       this.host.onClosed(this, typeof event.code === 'number' ? event.code : ReservedCloseCode.Abnormal);
     };
     socket.onerror = () => undefined; // a close event always follows
@@ -179,6 +187,7 @@ export class LspAttachment implements Disposable {
 
   /** Asks the broker to shut the server down; `released` (or a close) answers. */
   release(reason: 'stop' | 'editor_idle'): void {
+    this.releaseRequested = true;
     this.sendControl({ control: 'release', reason });
   }
 
@@ -353,7 +362,7 @@ export class LspAttachment implements Disposable {
       generation: this.generation,
       capabilities,
       workspace,
-      request: (method, params, token) => scheduler.request(method, params, token),
+      request: (method, params, token) => this.tellFailure(method, scheduler.request(method, params, token)),
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),
@@ -396,6 +405,17 @@ export class LspAttachment implements Disposable {
     } else if (method === 'window/showMessage') this.env.window?.showMessage(params);
     // window/logMessage and $/logTrace reach the page as the broker's server_output lines;
     // telemetry/event is not shown.
+  }
+
+  /** The person is told when a request they asked for got no answer; its caller still gets the rejection. */
+  private tellFailure<R>(method: string, pending: Promise<R>): Promise<R> {
+    const report = this.env.requestFailed;
+    if (!report) return pending;
+    return pending.catch((error: unknown) => {
+      const failure = requestFailureOf(method, error, this.connectionLost);
+      if (failure) report(failure);
+      throw error;
+    });
   }
 
   /** A question on screen until answered or until this generation ends (its request is then answered by the broker). */

@@ -19,6 +19,7 @@ import type { SocketFactory } from './socket.js';
 import { EMPTY_PROGRESS } from './progress.js';
 import { OutputBuffer } from './outputBuffer.js';
 import type { ServerWindow } from './serverWindow.js';
+import type { RequestFailure } from './requestFailures.js';
 import { OFF_STATUS, decideClose, type LspStatus, type StatusMessage } from './status.js';
 
 export interface LspConnectionOptions {
@@ -56,6 +57,8 @@ export interface LspConnectionOptions {
   access?: AccessGate;
   /** Toasts, actions and documents for the server's window/* messages (serverWindow.ts). */
   serverWindow?: ServerWindow;
+  /** A request the person asked for got no answer: how they are told (requestFailures.ts). */
+  requestFailed?: (failure: RequestFailure) => void;
 }
 
 /** What an editor's status says while the page is signed out (its copy tells how to sign in again). */
@@ -244,6 +247,7 @@ export class LspConnection implements Disposable {
       clientInfo: this.options.clientInfo ?? { name: 'Kandev' },
       locale: this.options.locale ?? (() => undefined),
       ...(this.options.serverWindow ? { window: this.options.serverWindow } : {}),
+      ...(this.options.requestFailed ? { requestFailed: this.options.requestFailed } : {}),
     };
     this.current = new LspAttachment(generation, socket, env, this.host);
     this.setProgress(EMPTY_PROGRESS);

@@ -1,5 +1,6 @@
 import { after, Emitter, type Clock, type Disposable, type Event } from '@kandev/kit';
 import type { LanguageId } from '@kandev/protocol';
+import { sameFailure, type RequestFailure } from './requestFailures.js';
 
 /** LSP MessageType by name (1 error, 2 warning, 3 info, 4 log; 5 debug shown as log). */
 export type MessageSeverity = 'error' | 'warning' | 'info' | 'log';
@@ -25,17 +26,19 @@ export interface MessageSource {
 /**
  * One toast. `message`: a `window/showMessage` (repeats collapse into `count`); `request`: a
  * `window/showMessageRequest` with its action titles; `external`: a `window/showDocument` of an
- * http(s) URI, waiting for the person to agree before it opens.
+ * http(s) URI, waiting for the person to agree before it opens; `failure`: a request the person
+ * asked for got no answer (`failure` says why; its words come from the locale catalogs).
  */
 export interface ServerToast {
   id: number;
-  kind: 'message' | 'request' | 'external';
+  kind: 'message' | 'request' | 'external' | 'failure';
   source: MessageSource;
   severity: MessageSeverity;
   text: string;
   count: number;
   actions: string[];
   uri?: string;
+  failure?: RequestFailure;
 }
 
 /** A question on screen: its answer, or `cancel` to take it away (the server's request ended). */
@@ -94,6 +97,28 @@ export class ServerMessages implements Disposable {
     this.publish();
   }
 
+  /**
+   * A request the person asked for got no answer. One such toast per server at most: the same
+   * failure again adds to its count (and keeps it on screen longer), a different one takes its
+   * place, so a server that keeps timing out never piles toasts up. It goes by itself, even an
+   * error: the person can simply ask again, and nothing waits for an answer from them.
+   */
+  failed(source: MessageSource, failure: RequestFailure): void {
+    const shown = this.entries.find((e) => e.toast.kind === 'failure' && sameSource(e.toast.source, source));
+    if (shown?.toast.failure && sameFailure(shown.toast.failure, failure)) {
+      shown.toast = { ...shown.toast, count: shown.toast.count + 1 };
+      this.arm(shown);
+      this.entries = [...this.entries.filter((e) => e !== shown), shown];
+      return this.publish();
+    }
+    if (shown) this.remove(shown);
+    const severity: MessageSeverity = failure.reason === 'error' ? 'error' : 'warning';
+    const entry: Entry = { toast: { id: this.nextId++, kind: 'failure', source, severity, text: '', count: 1, actions: [], failure } };
+    this.add(entry);
+    this.arm(entry);
+    this.publish();
+  }
+
   /** `window/showMessageRequest`: resolves with the index of the action chosen, or null when dismissed. */
   ask(source: MessageSource, severity: MessageSeverity, text: string, actions: string[]): PendingAnswer<number | null> {
     return this.question({ kind: 'request', source, severity, text, actions });
@@ -136,8 +161,8 @@ export class ServerMessages implements Disposable {
   private add(entry: Entry): void {
     this.entries.push(entry);
     while (this.entries.length > MAX_TOASTS) {
-      // Questions wait for their answer; plain messages make room, oldest first.
-      const oldest = this.entries.find((e) => e.toast.kind === 'message' && e !== entry);
+      // Questions wait for their answer; plain messages and failures make room, oldest first.
+      const oldest = this.entries.find((e) => (e.toast.kind === 'message' || e.toast.kind === 'failure') && e !== entry);
       if (!oldest) break;
       this.remove(oldest);
     }
@@ -146,7 +171,7 @@ export class ServerMessages implements Disposable {
   private arm(entry: Entry): void {
     entry.timer?.dispose();
     entry.timer = undefined;
-    if (entry.toast.severity === 'error') return;
+    if (entry.toast.severity === 'error' && entry.toast.kind !== 'failure') return;
     entry.timer = after(this.clock, this.toastMs, () => {
       this.remove(entry);
       this.publish();
@@ -170,4 +195,8 @@ export class ServerMessages implements Disposable {
     this.snapshot = this.entries.map((e) => e.toast);
     this.changed.fire();
   }
+}
+
+function sameSource(a: MessageSource, b: MessageSource): boolean {
+  return a.sessionId === b.sessionId && a.language === b.language;
 }

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { inLightAndDark, screenshot, seriousAxeViolations } from '../support/app.js';
+import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { hasChromium, prerequisite } from '../support/env.js';
+import {
+  openFile,
+  openSession,
+  putSettings,
+  received,
+  runEditorAction,
+  setCaret,
+  startEditorStack,
+  startFakeSession,
+  suggestRows,
+  waitForLspState,
+  witnessLspSockets,
+  type FakeSession,
+  type LspSocketWitness,
+} from '../support/page.js';
+import type { RunningStack } from '../support/stack.js';
+
+/**
+ * A request the person asked for that got no answer says why (docs/editing.md, "When a request
+ * fails"), in Chromium against the fake installed as `kotlin-lsp`, with the broker's request
+ * deadline configured down to 2 s (KANDEV_LSP_REQUEST_TIMEOUT_MS), so nothing waits the real 30 s.
+ *
+ * The fake answers one message at a time, as a real server does. Its script:
+ * - the editor's own requests fail: folding with an error, the first semantic tokens past the deadline;
+ * - go to definition answers with an error;
+ * - the first completion answers with an error after 1.2 s (superseded by typing a `.` before then),
+ *   the next one at once, and every later one only after 2.6 s (past the deadline).
+ *
+ * Every toast text that ever appears is recorded in the page, so "no message" is checked over the
+ * whole run, not at one instant.
+ */
+const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
+
+const DEADLINE_MS = 2_000;
+const MAIN = 'src/Main.kt';
+const source = ['package demo', '', 'fun main() {', '    val total = count', '}', ''].join('\n');
+const DEFINITION_ERROR = 'Definition index is corrupt';
+const SUPERSEDED_ERROR = 'This answer was superseded';
+
+const script: FakeScript = {
+  capabilities: {
+    textDocumentSync: { openClose: true, change: 2 },
+    completionProvider: { triggerCharacters: ['.'] },
+    definitionProvider: true,
+    foldingRangeProvider: true,
+    semanticTokensProvider: { legend: { tokenTypes: ['variable'], tokenModifiers: [] }, full: true },
+  },
+  rules: {
+    'textDocument/foldingRange': [{ error: { code: -32603, message: 'folding is broken' } }],
+    'textDocument/semanticTokens/full': [
+      {
+        sequence: 'tokens',
+        steps: [[{ delayMs: DEADLINE_MS + 500 }, { respond: { data: [] } }], [{ respond: { data: [] } }]],
+      },
+    ],
+    'textDocument/definition': [{ error: { code: -32603, message: DEFINITION_ERROR } }],
+    'textDocument/completion': [
+      {
+        sequence: 'completion',
+        steps: [
+          [{ delayMs: 1_200 }, { error: { code: -32603, message: SUPERSEDED_ERROR } }],
+          [{ respond: { isIncomplete: false, items: [{ label: 'afterTyping', kind: 6 }] } }],
+          [{ delayMs: DEADLINE_MS + 600 }, { respond: { isIncomplete: false, items: [{ label: 'tooLate', kind: 6 }] } }],
+        ],
+      },
+    ],
+  },
+};
+
+/** Records, in the page, every text a toast or the failure announcement ever showed. */
+async function recordToastTexts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toastTexts: string[] }).__toastTexts = seen;
+    const note = () => {
+      for (const el of document.querySelectorAll('[data-testid="server-toast-text"], [data-testid="request-failure-announcement"]')) {
+        const text = `${el.getAttribute('data-testid') === 'server-toast-text' ? 'toast' : 'announced'}: ${el.textContent ?? ''}`;
+        if (!text.endsWith(': ') && !seen.includes(text)) seen.push(text);
+      }
+    };
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+const toastTexts = (page: Page) => page.evaluate(() => (window as unknown as { __toastTexts: string[] }).__toastTexts);
+const toasts = (page: Page) => page.locator('[data-testid="server-toast"]');
+
+/** The ids of the requests of `method` the page sent, and the errors the page received, from the socket witness. */
+function errorsFor(witness: LspSocketWitness, method: string): Array<{ code: number; message: string; data?: unknown }> {
+  const ids = new Set(
+    witness.sent
+      .map((frame) => JSON.parse(frame) as { id?: unknown; method?: string })
+      .filter((m) => m.method === method && m.id !== undefined)
+      .map((m) => m.id),
+  );
+  return witness.received
+    .map(({ frame }) => JSON.parse(frame) as { id?: unknown; error?: { code: number; message: string; data?: unknown } })
+    .filter((m) => m.error !== undefined && ids.has(m.id))
+    .map((m) => m.error!);
+}
+
+/** Asks for completion once more (its answer comes after the deadline): one toast, never a second. */
+async function timeoutAgain(page: Page, witness: LspSocketWitness): Promise<void> {
+  const before = errorsFor(witness, 'textDocument/completion').length;
+  await page.keyboard.press('Escape');
+  await runEditorAction(page, 'editor.action.triggerSuggest');
+  await expect.poll(() => errorsFor(witness, 'textDocument/completion').length, { timeout: 15_000 }).toBe(before + 1);
+  await expect.poll(() => toasts(page).count(), { timeout: 5_000 }).toBe(1);
+}
+
+describe.runIf(run)('a request the person asked for that got no answer says why (fake kotlin-lsp, 2 s deadline)', () => {
+  let stack: RunningStack;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let session: FakeSession;
+  let witness: LspSocketWitness;
+
+  beforeAll(async () => {
+    stack = await startEditorStack({ KANDEV_LSP_REQUEST_TIMEOUT_MS: String(DEADLINE_MS) });
+    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
+    session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files: { [MAIN]: source } });
+    browser = await launchChromium();
+    page = await (await newContext(browser.browser)).newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await recordToastTexts(page);
+    witness = await witnessLspSockets(page);
+    await openSession(page, stack.url, session.sessionId);
+    await openFile(page, MAIN);
+    await waitForLspState(page, 'kotlin', 'ready');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it("the editor's own requests fail, past the deadline and with an error, and nothing is said", async () => {
+    // The page got both failures: the broker's deadline error for the tokens, the server's error for folding.
+    await expect
+      .poll(() => errorsFor(witness, 'textDocument/semanticTokens/full'), { timeout: 30_000 })
+      .toEqual([{ code: -32800, message: 'the language server did not answer within 2 s', data: { requestDeadlineMs: DEADLINE_MS } }]);
+    expect(errorsFor(witness, 'textDocument/foldingRange')).toContainEqual({ code: -32603, message: 'folding is broken' });
+    expect(await toasts(page).count()).toBe(0);
+    expect(await toastTexts(page)).toEqual([]);
+  });
+
+  it("go to definition answered with an error: the server's message, in a toast and announced", async () => {
+    await setCaret(page, 4, 17);
+    await runEditorAction(page, 'editor.action.revealDefinition');
+    const toast = toasts(page);
+    await expect.poll(() => toast.count(), { timeout: 15_000 }).toBe(1);
+    expect(await toast.getAttribute('data-kind')).toBe('failure');
+    expect(await toast.getAttribute('data-severity')).toBe('error');
+    const text = `Go to definition failed: ${DEFINITION_ERROR}`;
+    expect(await toast.getByTestId('server-toast-text').innerText()).toBe(text);
+    expect(await page.getByTestId('request-failure-announcement').textContent()).toBe(text);
+    expect(await page.getByTestId('request-failure-announcement').getAttribute('role')).toBe('status');
+    expect((await toastTexts(page)).sort()).toEqual([`announced: ${text}`, `toast: ${text}`]);
+    await toast.getByTestId('server-toast-dismiss').click();
+    expect(await toasts(page).count()).toBe(0);
+  });
+
+  it('a completion superseded by typing is cancelled at the server, and its error answer says nothing', async () => {
+    await setCaret(page, 4, 22);
+    await runEditorAction(page, 'editor.action.triggerSuggest');
+    await expect.poll(() => received(session, 'textDocument/completion').length, { timeout: 15_000 }).toBe(1);
+    // The person types on before the answer (a `.`, which asks anew): that request is superseded,
+    // and cancelled at the server too.
+    await page.keyboard.type('.');
+    await expect.poll(async () => (await suggestRows(page).allInnerTexts()).join('\n'), { timeout: 15_000 }).toContain('afterTyping');
+    const [superseded] = received(session, 'textDocument/completion');
+    expect(received(session, '$/cancelRequest').map((m) => m.params.id)).toContain(superseded!.id);
+    // The fake answers one message at a time: the superseded request's error answer went out
+    // before the list now on screen, so had it been told, its toast would be there by now.
+    expect(await toasts(page).count()).toBe(0);
+    expect((await toastTexts(page)).filter((t) => !t.includes(DEFINITION_ERROR))).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+
+  it('a completion past the deadline: the toast says which server took too long and for how long, in place of the one before', async () => {
+    await runEditorAction(page, 'editor.action.triggerSuggest');
+    const text = 'Completion: the Kotlin language server did not answer within 2 seconds. It may still be busy; try again in a moment.';
+    const toast = toasts(page);
+    await expect.poll(() => toast.count(), { timeout: 15_000 }).toBe(1);
+    expect(await toast.getAttribute('data-severity')).toBe('warning');
+    expect(await toast.getByTestId('server-toast-text').innerText()).toBe(text);
+    expect(await page.getByTestId('request-failure-announcement').textContent()).toBe(text);
+    expect(errorsFor(witness, 'textDocument/completion').at(-1)).toMatchObject({ code: -32800, data: { requestDeadlineMs: DEADLINE_MS } });
+
+    // The same failure again (the server is still busy with the last one): the one toast counts it.
+    await timeoutAgain(page, witness);
+    expect(await toast.getAttribute('data-count')).toBe('2');
+    expect(await toast.getByTestId('server-toast-count').innerText()).toBe('×2');
+
+    // Light and dark at desktop and phone sizes. A toast goes after 10 s, longer than axe and the
+    // theme switch may take on a loaded machine, so each view asks once more (which keeps the one
+    // toast, or shows it anew if it just went) and is checked and taken while it shows.
+    for (const [size, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await inLightAndDark(page, async (scheme) => {
+        await timeoutAgain(page, witness);
+        expect(await toast.getByTestId('server-toast-text').innerText()).toBe(text);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        await screenshot(page, `request-failure-${size}-${scheme}`);
+        expect(await toasts(page).count()).toBe(1);
+      });
+    }
+    // Over the whole run: the definition error and this timeout, nothing else.
+    expect((await toastTexts(page)).sort()).toEqual(
+      [
+        `toast: Go to definition failed: ${DEFINITION_ERROR}`,
+        `announced: Go to definition failed: ${DEFINITION_ERROR}`,
+        `toast: ${text}`,
+        `announced: ${text}`,
+      ].sort(),
+    );
+  });
+});
