@@ -7,7 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coveredByToasts, inLightAndDark, keepServerToasts, pageOverflowsHorizontally, screenshot, settled } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { hoverRows, openFile, openSession, placeCaret, problemRows, putSettings, runEditorAction, startEditorStack, waitForLspState, withEditor } from '../support/page.js';
+import {
+  hoverRows,
+  openFile,
+  openSession,
+  placeCaret,
+  problemRows,
+  putSettings,
+  runEditorAction,
+  startEditorStack,
+  waitForLspState,
+  withEditor,
+} from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 /**
