@@ -6,7 +6,8 @@
  * (axe cannot decide it). Their colours are the app's choice (its editor themes), so they
  * are checked with the rest of the page. Each state is screenshotted into test-results/screens/.
  * Each state is built once per size and checked in light and then in dark, the scheme switched on
- * the same page (the session and its server are not set up twice).
+ * the same page (the session and its server are not set up twice). A theme switch closes the
+ * widgets whose content was coloured in the old theme (hover, suggest), proven here too.
  * A phone shows the plain viewer, which has none of these widgets.
  */
 import { rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import {
   emulateScheme,
   expectTheme,
   inLightAndDark,
+  switchScheme,
   openDemoMainWithPanels,
   lowContrastUnderFindMatches,
   screenshot,
@@ -109,27 +111,43 @@ describe.runIf(run)("the session view with the editor's widgets open: no serious
       found.push(...(await check(page, `editor-find-closed-${viewport}`)));
       expect(await page.locator('.find-widget.visible').count()).toBe(0);
 
-      // Suggest: the members of the greeter matching `gr` (matched letters are highlighted).
-      await placeCaret(page, 'greeter.greet(', 'greeter.gr'.length);
-      await runEditorAction(page, 'editor.action.triggerSuggest');
-      await suggestRows(page).first().waitFor({ timeout: 60_000 });
-      found.push(...(await check(page, `editor-suggest-${viewport}`, { shown: ['.editor-widget.suggest-widget.visible .monaco-list-row'] })));
+      // Suggest: the members of the greeter matching `gr` (matched letters are highlighted). A theme
+      // switch closes it (see below), so it is opened afresh in each scheme.
+      const suggest = '.editor-widget.suggest-widget.visible .monaco-list-row';
+      const showSuggest = async () => {
+        if (await page.locator(suggest).count()) return;
+        await placeCaret(page, 'greeter.greet(', 'greeter.gr'.length);
+        await runEditorAction(page, 'editor.action.triggerSuggest');
+        await suggestRows(page).first().waitFor({ timeout: 60_000 });
+      };
+      await showSuggest();
+      found.push(...(await check(page, `editor-suggest-${viewport}`, { shown: [suggest], redraw: showSuggest })));
       await page.keyboard.press('Escape');
       await page.locator('.editor-widget.suggest-widget.visible').waitFor({ state: 'detached' });
 
-      // Hover: the server's type of `greeter`. Its code is coloured as it is drawn (token classes of
-      // the theme of that moment), so it is shown afresh in each scheme.
+      // Hover: the server's type of `greeter`, shown afresh in each scheme.
       const hover = '.monaco-hover:not(.hidden) .hover-row .markdown-hover';
       const showHover = async () => {
-        if (await page.locator(hover).count()) {
-          await page.keyboard.press('Escape');
-          await page.locator(hover).waitFor({ state: 'detached' });
-        }
+        if (await page.locator(hover).count()) return;
         await placeCaret(page, 'const greeter', 'const '.length + 1);
         await runEditorAction(page, 'editor.action.showHover');
         await page.locator(hover).first().waitFor({ timeout: 60_000 });
       };
       found.push(...(await check(page, `editor-hover-${viewport}`, { shown: [hover], redraw: showHover })));
+
+      // A hover's code and a suggestion are coloured once, as they are drawn (token classes of the
+      // theme of that moment): left open across a theme switch they kept the old theme's colours
+      // (3.86:1 contrast). The switch closes them: gone once the new theme is painted.
+      for (const [widget, show, selector] of [
+        ['hover', showHover, hover],
+        ['suggest', showSuggest, suggest],
+      ] as const) {
+        for (const scheme of ['dark', 'light'] as const) {
+          await show();
+          await switchScheme(page, scheme);
+          expect(await page.locator(selector).count(), `${widget} still open after the switch to ${scheme}`).toBe(0);
+        }
+      }
 
       expect(found).toEqual([]);
     }, 180_000);

@@ -64,17 +64,22 @@ export async function settled(page: Page): Promise<void> {
  */
 export async function inLightAndDark(page: Page, check: (scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
-    await emulateScheme(page, scheme);
-    await expectTheme(page, scheme);
-    await page.waitForFunction(
-      (dark) => [...document.querySelectorAll('.monaco-editor')].every((editor) => editor.classList.contains('vs-dark') === dark),
-      scheme === 'dark',
-    );
+    await switchScheme(page, scheme);
     await settled(page);
     await check(scheme);
   }
   await emulateScheme(page, 'light');
   await expectTheme(page, 'light');
+}
+
+/** Switches the OS scheme and waits until the app and every Monaco editor shown have taken its theme. */
+export async function switchScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await emulateScheme(page, scheme);
+  await expectTheme(page, scheme);
+  await page.waitForFunction(
+    (dark) => [...document.querySelectorAll('.monaco-editor')].every((editor) => editor.classList.contains('vs-dark') === dark),
+    scheme === 'dark',
+  );
 }
 
 export const SCREENS_DIR = join(repoRoot, 'test-results/screens');
@@ -173,4 +178,43 @@ export async function openDemoMainWithPanels(page: Page): Promise<void> {
   await page.locator('[data-testid="outline"] [data-symbol="greeter"]').waitFor({ timeout: 60_000 });
   await page.getByTestId('search-input').fill('greet');
   await page.locator('[data-testid="search-panel"][data-search-state="done"] [data-testid="search-hit"]').first().waitFor();
+}
+
+/**
+ * Keeps the servers' plain messages on screen until dismissed (an hour instead of ten seconds),
+ * so a check of where toasts sit does not race their timer. Call before the page loads the app.
+ */
+export async function keepServerToasts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __kandev?: Record<string, unknown> };
+    w.__kandev = { ...w.__kandev, messageToastMs: 3_600_000 };
+  });
+}
+
+/**
+ * What the server toasts hide: elements outside the toast region that lie under a toast (sampled
+ * on a grid of points across each toast), as `tag[testid].class`. Empty means the toasts cover
+ * nothing of the page (the region's own ancestors, which merely contain it, aside).
+ */
+export async function coveredByToasts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const region = document.querySelector('[data-testid="server-toasts"]');
+    if (!region) return [];
+    const covered = new Set<string>();
+    for (const toast of region.querySelectorAll('[data-testid="server-toast"]')) {
+      const box = toast.getBoundingClientRect();
+      for (let i = 1; i < 6; i++) {
+        for (let j = 1; j < 4; j++) {
+          const x = box.left + (box.width * i) / 6;
+          const y = box.top + (box.height * j) / 4;
+          for (const el of document.elementsFromPoint(x, y)) {
+            if (region.contains(el) || el.contains(region)) continue;
+            const h = el as HTMLElement;
+            covered.add(`${h.tagName.toLowerCase()}${h.dataset.testid ? `[${h.dataset.testid}]` : ''}${h.classList[0] ? `.${h.classList[0]}` : ''}`);
+          }
+        }
+      }
+    }
+    return [...covered].slice(0, 12);
+  });
 }

@@ -8,6 +8,8 @@ declare global {
       getModelMarkers?(sessionId: string, path: string): unknown[];
       /** Set by a test before the app loads: how long a session stays off screen before its servers detach. */
       backgroundDetachMs?: number;
+      /** Set by a test before the app loads: how long a server's plain message stays on screen. */
+      messageToastMs?: number;
     };
   }
 }
@@ -28,5 +30,11 @@ export function exposeTestHooks(monaco: MonacoApi): void {
 /** A test's background delay (see SessionScope.show), if it set one before the app loaded. */
 export function testBackgroundDetachMs(): number | undefined {
   const value = window.__kandev?.backgroundDetachMs;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+/** A test's toast lifetime (see ServerMessages), if it set one before the app loaded. */
+export function testMessageToastMs(): number | undefined {
+  const value = window.__kandev?.messageToastMs;
   return typeof value === 'number' && value >= 0 ? value : undefined;
 }

@@ -29,8 +29,9 @@ import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { sessionHash } from '../app/route.js';
-import { exposeTestHooks, testBackgroundDetachMs } from './testHooks.js';
+import { exposeTestHooks, testBackgroundDetachMs, testMessageToastMs } from './testHooks.js';
 import { monacoThemeFor } from '../app/theme.js';
+import { themeSwitcher } from '../lib/monaco/themeSwitch.js';
 import { ThemeStore } from '../app/themeStore.js';
 import { ActiveEditorStore } from '../app/activeEditor.js';
 import { WorkbenchStore } from '../app/workbench.js';
@@ -39,7 +40,7 @@ import { SessionFileIndexes } from '../lib/workspace/fileIndex.js';
 import { formatOnSaveFor } from './formatBeforeSave.js';
 import { BACKGROUND_DETACH_MS, SessionScope, SessionScopes } from './sessionScope.js';
 import { guardUnsavedOnLeave } from './unsavedGuard.js';
-import { ServerMessages } from '../lib/lsp/serverMessages.js';
+import { MESSAGE_TOAST_MS, ServerMessages } from '../lib/lsp/serverMessages.js';
 import { createServerWindow } from '../lib/lsp/serverWindow.js';
 import { broadcastSettingsChannel, SettingsStore } from './settingsStore.js';
 import { followLive, SessionLive, SessionLives, type HeldLive } from './sessionLive.js';
@@ -112,7 +113,8 @@ export function createWindowServices(): WindowServices {
   const leaseHints = new LeaseHints(safeSessionStorage());
   const editing = new EditingRegistry();
   const editingNotices = new EditingNotices();
-  const serverMessages = store.add(new ServerMessages(systemClock));
+  // Browser tests keep plain messages on screen while they check them; a constant at build time drops this elsewhere.
+  const serverMessages = store.add(new ServerMessages(systemClock, (import.meta.env.KANDEV_TEST_HOOKS ? testMessageToastMs() : undefined) ?? MESSAGE_TOAST_MS));
   const theme = new ThemeStore();
   const typescriptWorker = new WorkerGate();
   const editingText = (key: string, params?: Record<string, unknown>) => i18next.t(key, { ns: 'editing', ...params });
@@ -233,8 +235,10 @@ export function createWindowServices(): WindowServices {
       store.add(hierarchyActionsFor(monaco, editing, editingText));
       store.add(navigationPaletteActionsFor(monaco, editingText));
       // Monaco's theme follows the app's (System follows the OS, live).
-      monaco.editor.setTheme(monacoThemeFor(theme.get().resolved));
-      store.add(theme.onDidChange(() => monaco.editor.setTheme(monacoThemeFor(theme.get().resolved))));
+      // Widgets drawn in the old theme close on a switch (themeSwitch.ts).
+      const applyTheme = themeSwitcher(monaco);
+      applyTheme(monacoThemeFor(theme.get().resolved));
+      store.add(theme.onDidChange(() => applyTheme(monacoThemeFor(theme.get().resolved))));
       return monaco;
     });
     return monacoPromise;

@@ -79,7 +79,6 @@ export function App() {
         </button>
       </header>
       <SignedOutBanner />
-      <ServerToasts />
       {route.name === 'session' ? (
         <SessionView
           key={route.sessionId}
@@ -92,6 +91,8 @@ export function App() {
       ) : (
         <TaskList />
       )}
+      {/* In the flow above the status bar, not over the page: the screen above makes room for them. */}
+      <ServerToasts />
       <AppStatusBar />
       <ShortcutsDialog open={shortcutsHelp} onOpenChange={(open) => workbench.update({ shortcutsHelp: open })} />
     </div>
