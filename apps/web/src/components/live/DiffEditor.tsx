@@ -15,6 +15,8 @@ interface DiffEditorProps {
   /** The right-hand model: the session's own model of the file (edits are the person's), or a read-only stand-in. */
   modified: Monaco.editor.ITextModel;
   readOnly?: boolean;
+  /** What a screen reader names each side's text box (Monaco leaves them unnamed). */
+  sideLabels: { original: string; modified: string };
   testId: string;
 }
 
@@ -29,11 +31,14 @@ function restoreSharedHoverFactory(monaco: MonacoApi): void {
 }
 
 /** Monaco's diff editor over a read-only text and a live model; side by side when there is room, inline when not. */
-export function DiffEditor({ monaco, path, original, modified, readOnly = false, testId }: DiffEditorProps) {
+export function DiffEditor({ monaco, path, original, modified, readOnly = false, sideLabels, testId }: DiffEditorProps) {
   const container = useRef<HTMLDivElement>(null);
+  const diffEditor = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null);
   const originalModel = useRef<Monaco.editor.ITextModel | null>(null);
   const originalText = useRef(original);
   originalText.current = original;
+  const labels = useRef(sideLabels);
+  labels.current = sideLabels;
 
   useEffect(() => {
     if (!container.current) return;
@@ -54,12 +59,16 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       fixedOverflowWidgets: true,
       // The modified side is the file's own model: the server's linked editing applies there as in the editor.
       linkedEditing: true,
+      originalAriaLabel: labels.current.original,
+      modifiedAriaLabel: labels.current.modified,
     });
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);
+    diffEditor.current = editor;
     originalModel.current = left;
     const host = container.current;
     return () => {
+      diffEditor.current = null;
       originalModel.current = null;
       // Disposed with the focus inside, Monaco's diff editor reacts to losing it halfway through its
       // own disposal and throws (its services already gone), which can take the page down with it.
@@ -77,6 +86,10 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       left.dispose();
     };
   }, [monaco, path, modified, readOnly]);
+
+  useEffect(() => {
+    diffEditor.current?.updateOptions({ originalAriaLabel: sideLabels.original, modifiedAriaLabel: sideLabels.modified });
+  }, [sideLabels.original, sideLabels.modified]);
 
   useEffect(() => {
     const left = originalModel.current;
