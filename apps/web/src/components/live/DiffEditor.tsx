@@ -33,11 +33,12 @@ function restoreSharedHoverFactory(monaco: MonacoApi): void {
 /** Monaco's diff editor over a read-only text and a live model; side by side when there is room, inline when not. */
 export function DiffEditor({ monaco, path, original, modified, readOnly = false, sideLabels, testId }: DiffEditorProps) {
   const container = useRef<HTMLDivElement>(null);
+  const diffEditor = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null);
   const originalModel = useRef<Monaco.editor.ITextModel | null>(null);
   const originalText = useRef(original);
   originalText.current = original;
-  // The labels follow the path and the locale; a new label makes a new editor (Monaco names the sides only when it creates them).
-  const { original: originalLabel, modified: modifiedLabel } = sideLabels;
+  const labels = useRef(sideLabels);
+  labels.current = sideLabels;
 
   useEffect(() => {
     if (!container.current) return;
@@ -58,14 +59,16 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       fixedOverflowWidgets: true,
       // The modified side is the file's own model: the server's linked editing applies there as in the editor.
       linkedEditing: true,
-      originalAriaLabel: originalLabel,
-      modifiedAriaLabel: modifiedLabel,
+      originalAriaLabel: labels.current.original,
+      modifiedAriaLabel: labels.current.modified,
     });
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);
+    diffEditor.current = editor;
     originalModel.current = left;
     const host = container.current;
     return () => {
+      diffEditor.current = null;
       originalModel.current = null;
       // Disposed with the focus inside, Monaco's diff editor reacts to losing it halfway through its
       // own disposal and throws (its services already gone), which can take the page down with it.
@@ -82,7 +85,11 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       }
       left.dispose();
     };
-  }, [monaco, path, modified, readOnly, originalLabel, modifiedLabel]);
+  }, [monaco, path, modified, readOnly]);
+
+  useEffect(() => {
+    diffEditor.current?.updateOptions({ originalAriaLabel: sideLabels.original, modifiedAriaLabel: sideLabels.modified });
+  }, [sideLabels.original, sideLabels.modified]);
 
   useEffect(() => {
     const left = originalModel.current;
