@@ -37,6 +37,7 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
   const originalModel = useRef<Monaco.editor.ITextModel | null>(null);
   const originalText = useRef(original);
   originalText.current = original;
+  // Monaco names the sides only when it creates the diff editor.
   const labels = useRef(sideLabels);
   labels.current = sideLabels;
 
@@ -86,10 +87,6 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       left.dispose();
     };
   }, [monaco, path, modified, readOnly]);
-
-  useEffect(() => {
-    diffEditor.current?.updateOptions({ originalAriaLabel: sideLabels.original, modifiedAriaLabel: sideLabels.modified });
-  }, [sideLabels.original, sideLabels.modified]);
 
   useEffect(() => {
     const left = originalModel.current;
