@@ -10,6 +10,8 @@ declare global {
       backgroundDetachMs?: number;
       /** Set by a test before the app loads: how long a server's plain message stays on screen. */
       messageToastMs?: number;
+      /** How many times each counted view rendered (see countRenderForTests). */
+      renders?: Record<string, number>;
     };
   }
 }
@@ -37,4 +39,14 @@ export function testBackgroundDetachMs(): number | undefined {
 export function testMessageToastMs(): number | undefined {
   const value = window.__kandev?.messageToastMs;
   return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+/**
+ * Counts a render of the view `name` for a test that checks what re-renders it (call it only under
+ * `import.meta.env.KANDEV_TEST_HOOKS`, so the production bundle drops it).
+ */
+export function countRenderForTests(name: string): void {
+  const hooks = (window.__kandev ??= {});
+  const renders = (hooks.renders ??= {});
+  renders[name] = (renders[name] ?? 0) + 1;
 }

@@ -10,6 +10,16 @@ export function useWorkbench(): WorkbenchState {
   return useSnapshot(workbench.onDidChange, workbench.get);
 }
 
+/**
+ * One value of the workbench state: the component re-renders only when that value changes, not on
+ * every workbench update (the Problems counts change with each diagnostics publication). `select`
+ * must return a primitive or a reference the state keeps.
+ */
+export function useWorkbenchValue<T>(select: (state: WorkbenchState) => T): T {
+  const { workbench } = useServices();
+  return useSnapshot(workbench.onDidChange, () => select(workbench.get()));
+}
+
 /** The window's active Monaco editor, if any (the status bar, outline and breadcrumbs follow it). */
 export function useActiveEditor(): ActiveEditor | undefined {
   const { activeEditor } = useServices();

@@ -11,14 +11,16 @@ import { TaskList } from '../components/tasks/TaskList.js';
 import { useRoute } from '../app/hooks.js';
 import { isTextField, shortcutOf } from '../app/shortcuts.js';
 import { useServices } from '../services/ServicesContext.js';
-import { useWorkbench } from '../services/windowState.js';
+import { useWorkbenchValue } from '../services/windowState.js';
 
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
   const { t: tw } = useTranslation('workbench');
   const { workbench } = useServices();
-  const { shortcutsHelp } = useWorkbench();
+  // One value, not the whole workbench: its Problems counts change with every finding, and the
+  // whole app below would render again for each.
+  const shortcutsHelp = useWorkbenchValue((state) => state.shortcutsHelp);
   const inSession = route.name === 'session';
 
   // Capture phase: the shortcuts work while Monaco has focus, before it sees the keys.

@@ -4,11 +4,12 @@ import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import type { Position } from '../../lib/workspace/sessionWorkspace.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { SessionScope } from '../../services/sessionScope.js';
+import { countRenderForTests } from '../../services/testHooks.js';
 import { useSessionScope } from '../../services/useSessionScope.js';
 import { EditorTabs } from '../editor/EditorTabs.js';
 import { HierarchyPanel } from '../hierarchy/HierarchyPanel.js';
 import { EditorOverlays } from '../outline/mount.js';
-import { ProblemsPanel } from '../problems/ProblemsPanel.js';
+import { SessionProblems } from '../problems/SessionProblems.js';
 import { QuickOpen } from '../quickopen/QuickOpen.js';
 import { OutputPanel, sessionOutputConnections } from '../servers/OutputPanel.js';
 import { ErrorState, LoadingState } from '../ui/States.js';
@@ -56,7 +57,9 @@ function SessionScopeGate(props: DesktopSessionProps & { monaco: MonacoApi }) {
 /** The desktop session view's layout; its state and effects are useDesktopSessionController's. */
 function SessionEditor(props: DesktopSessionProps & { monaco: MonacoApi; scope: SessionScope }) {
   const session = useDesktopSessionController(props);
-  const { sessionId, workspace, scope, connection, openPaths, problems } = session;
+  const { sessionId, workspace, scope, connection, openPaths } = session;
+  // Test builds count this layout's renders: a finding must not re-render it (see SessionProblems).
+  if (import.meta.env.KANDEV_TEST_HOOKS) countRenderForTests('session-layout');
   return (
     <div className="session-layout" style={{ '--sidebar-width': `${session.sidebarWidth}px` } as CSSProperties}>
       <SessionSidebar session={session} />
@@ -72,8 +75,10 @@ function SessionEditor(props: DesktopSessionProps & { monaco: MonacoApi; scope: 
         <ActiveFileNotices session={session} />
         <EditorStage session={session} />
         <HierarchyPanel workspace={workspace} />
-        <ProblemsPanel
-          view={problems}
+        <SessionProblems
+          monaco={session.monaco}
+          sessionId={sessionId}
+          openPaths={openPaths}
           open={session.problemsOpen}
           onToggle={session.toggleProblems}
           onReveal={(problem) => void workspace.open(problem.path, { lineNumber: problem.range.startLineNumber, column: problem.range.startColumn })}

@@ -10,11 +10,10 @@ import { useServices } from '../../services/ServicesContext.js';
 import type { SessionScope } from '../../services/sessionScope.js';
 import { useSessionConnection } from '../../services/useSessionScope.js';
 import { useSettings } from '../../services/useSettings.js';
-import { useWorkbench } from '../../services/windowState.js';
+import { useWorkbenchValue } from '../../services/windowState.js';
 import { baseName } from '../editor/EditorTabs.js';
 import { useGutterMarks } from '../live/useGutterMarks.js';
 import { useLiveSnapshot, useSessionLive } from '../live/useSessionLive.js';
-import { useProblems } from '../problems/useProblems.js';
 import { useLspAutoStart } from '../status/useLspAutoStart.js';
 import { lspPlacement } from '../statusbar/statusBarModel.js';
 import { useSidebarWidth } from './Splitter.js';
@@ -34,7 +33,7 @@ export type DesktopSessionController = ReturnType<typeof useDesktopSessionContro
 
 /**
  * The desktop session view's state and effects: the workspace snapshot, the active file's language
- * connection, the live workspace and its diffs, problems, the window's workbench state, the
+ * connection, the live workspace and its diffs, the window's workbench state, the
  * sidebar width and the keyboard save. DesktopSession only lays out what this returns.
  */
 export function useDesktopSessionController({ sessionId, initialFile, initialPosition, monaco, scope }: DesktopSessionInput) {
@@ -83,13 +82,11 @@ export function useDesktopSessionController({ sessionId, initialFile, initialPos
     // Only when the view mounts: the deep link it was opened with.
   }, [workspace]);
 
-  const { problemsOpen, quickOpen } = useWorkbench();
+  // Only the two values this view lays out by: the Problems counts, which change with every
+  // diagnostics publication, are SessionProblems' alone, so a finding does not re-render the session.
+  const problemsOpen = useWorkbenchValue((state) => state.problemsOpen);
+  const quickOpen = useWorkbenchValue((state) => state.quickOpen);
   const openPaths = snapshot.tabs.map((tab) => tab.path);
-  const problems = useProblems(monaco, sessionId, openPaths);
-  useEffect(() => {
-    workbench.update({ problems: { sessionId, counts: problems.counts } });
-  }, [workbench, sessionId, problems.counts]);
-  useEffect(() => () => workbench.clearProblems(sessionId), [workbench, sessionId]);
   useEffect(() => () => workbench.update({ quickOpen: false }), [workbench]);
   const [sidebarWidth, setSidebarWidth] = useSidebarWidth();
   const listFiles = useCallback((folder: string) => api.listFiles(sessionId, folder), [api, sessionId]);
@@ -126,7 +123,6 @@ export function useDesktopSessionController({ sessionId, initialFile, initialPos
     /** Git marks for the Files tree, when the workspace is a git repository. */
     gitMarks,
     diff,
-    problems,
     problemsOpen,
     quickOpen,
     sidebarWidth,
