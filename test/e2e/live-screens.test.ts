@@ -16,7 +16,7 @@ import { emulateScheme, expectTheme, inLightAndDark, pageOverflowsHorizontally, 
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { writeFiles } from '../support/files.js';
-import { openFile, openSession, sessionModelText, startEditorStack } from '../support/page.js';
+import { diffSideNames, openFile, openSession, sessionModelText, startEditorStack, switchLocale } from '../support/page.js';
 import type { RunningStack } from '../support/stack.js';
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
@@ -116,6 +116,8 @@ describe.runIf(run)('live workspace screens', () => {
       await checkScreen(page, `live-disk-bar-${viewport}`, 'bar:', found);
       await page.locator('[data-testid="disk-compare"]').click();
       await page.locator('[data-testid="disk-compare-editor"] .editor.modified .view-lines').waitFor();
+      // Each side's text box is named for what it holds (Monaco's diff editor leaves them unnamed).
+      expect(await diffSideNames(page, 'disk-compare-editor')).toEqual({ original: 'src/cart.ts on disk', modified: 'src/cart.ts, your version' });
       await checkScreen(page, `live-compare-${viewport}`, 'compare:', found);
       await page.locator('[data-testid="disk-take-theirs"]').click();
       await page.locator('[data-testid="disk-changed"]').waitFor({ state: 'detached' });
@@ -125,7 +127,16 @@ describe.runIf(run)('live workspace screens', () => {
 
       await page.locator('[data-testid="change-row"][data-path="src/discount.ts"]').click();
       await page.locator('[data-testid="head-diff-editor"] .editor.modified .view-lines').waitFor();
+      expect(await diffSideNames(page, 'head-diff-editor')).toEqual({ original: 'src/discount.ts at HEAD', modified: 'src/discount.ts in the workspace' });
       await checkScreen(page, `live-head-diff-${viewport}`, 'diff:', found);
+      // A new language renames both sides of the diff shown, by the time its title reads in it.
+      const title = page.locator('[data-testid="head-diff"] .diff-view-title');
+      await switchLocale(page, 'pt-pt');
+      await title.filter({ hasText: 'src/discount.ts em relação a HEAD' }).waitFor();
+      expect(await diffSideNames(page, 'head-diff-editor')).toEqual({ original: 'src/discount.ts em HEAD', modified: 'src/discount.ts no espaço de trabalho' });
+      await switchLocale(page, 'en');
+      await title.filter({ hasText: 'src/discount.ts against HEAD' }).waitFor();
+      expect(await diffSideNames(page, 'head-diff-editor')).toEqual({ original: 'src/discount.ts at HEAD', modified: 'src/discount.ts in the workspace' });
       // From the keyboard: the row above (the binary image) and Enter; its diff says it is binary.
       await page.locator('[data-testid="change-row"][data-path="src/discount.ts"]').focus();
       await page.keyboard.press('ArrowUp');
