@@ -553,6 +553,25 @@ export function receivedRequestsByLanguage(page: Page): Map<string, string[]> {
   return asked;
 }
 
+/** The documents whose diagnostics a server published over the page's language sockets (even an empty list), as URIs. */
+export function publishedDiagnostics(page: Page): Set<string> {
+  const published = new Set<string>();
+  page.on('websocket', (ws) => {
+    if (!new URL(ws.url()).searchParams.get('language')) return;
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      if (!text.includes('"textDocument/publishDiagnostics"')) return;
+      try {
+        const message = JSON.parse(text) as { method?: string; params?: { uri?: unknown } };
+        if (message.method === 'textDocument/publishDiagnostics' && typeof message.params?.uri === 'string') published.add(message.params.uri);
+      } catch {
+        // Not JSON: no publication to note.
+      }
+    });
+  });
+  return published;
+}
+
 /** The Outline as a person reads it, row by row, each as `level:name` (the tree's aria-level). */
 export function outlineTree(page: Page): Promise<string[]> {
   return page
