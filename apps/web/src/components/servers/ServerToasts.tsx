@@ -1,4 +1,5 @@
 import { AlertCircle, AlertTriangle, ExternalLink, Info, X } from 'lucide-react';
+import { useRef, type FocusEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
@@ -76,10 +77,12 @@ function Toast({ toast }: { toast: ServerToast }) {
   // by the page's live region (FailureAnnouncement), so its toast carries no role of its own.
   const urgent = toast.severity === 'error' || toast.kind === 'request' || toast.kind === 'external';
   const role = toast.kind === 'failure' ? undefined : urgent ? 'alert' : 'status';
+  const holdHandlers = useHoldWhileEngaged(toast.id);
   return (
     <div
       className={`server-toast server-toast-${toast.severity}`}
       role={role}
+      {...holdHandlers}
       data-testid="server-toast"
       data-kind={toast.kind}
       data-severity={toast.severity}
@@ -142,6 +145,30 @@ function Toast({ toast }: { toast: ServerToast }) {
       </button>
     </div>
   );
+}
+
+/**
+ * A toast stays while the pointer is over it or focus is within it, and its time runs on once both
+ * have left (WCAG 2.2.1): the person reading it or reaching its buttons does not lose it.
+ */
+function useHoldWhileEngaged(id: number) {
+  const { serverMessages } = useServices();
+  const engaged = useRef({ pointer: false, focus: false });
+  const update = (change: Partial<typeof engaged.current>) => {
+    const before = engaged.current.pointer || engaged.current.focus;
+    engaged.current = { ...engaged.current, ...change };
+    const now = engaged.current.pointer || engaged.current.focus;
+    if (now !== before) serverMessages.hold(id, now);
+  };
+  return {
+    onPointerEnter: () => update({ pointer: true }),
+    onPointerLeave: () => update({ pointer: false }),
+    onFocus: () => update({ focus: true }),
+    // Focus moving between the toast's own buttons is still focus within it.
+    onBlur: (event: FocusEvent<HTMLDivElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) update({ focus: false });
+    },
+  };
 }
 
 function SeverityIcon({ severity, external }: { severity: ServerToast['severity']; external: boolean }) {
