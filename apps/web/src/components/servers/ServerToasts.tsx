@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { ServerToast } from '../../lib/lsp/serverMessages.js';
-import type { RequestFailure } from '../../lib/lsp/requestFailures.js';
+import { requestFailureText } from '../../lib/lsp/requestFailureText.js';
 import type { Locale } from '@kandev/protocol';
-import { formatElapsed } from '../../i18n/format.js';
 import { isLocale } from '../../i18n/i18n.js';
 import './servers.css';
 
@@ -49,22 +48,12 @@ function FailureAnnouncement({ toasts }: { toasts: readonly ServerToast[] }) {
   );
 }
 
-/** The failure's sentence in the page's language: which request, which server, and why. */
+/** The failure's sentence in the page's language (requestFailureText). */
 function useFailureText(toast: ServerToast | undefined): string {
   const { t, i18n } = useTranslation('faults');
-  const { t: tl } = useTranslation('lsp');
   if (!toast?.failure) return '';
   const locale: Locale = isLocale(i18n.language) ? i18n.language : 'en';
-  const failure: RequestFailure = toast.failure;
-  const params = { feature: t(`requestFailed.feature.${failure.feature}`), language: tl(`languages.${toast.source.language}`) };
-  switch (failure.reason) {
-    case 'timeout':
-      return t('requestFailed.timeout', { ...params, elapsed: formatElapsed(failure.deadlineMs, t, locale) });
-    case 'error':
-      return failure.detail ? t('requestFailed.error', { ...params, detail: failure.detail }) : t('requestFailed.errorNoDetail', params);
-    case 'lost':
-      return t('requestFailed.lost', params);
-  }
+  return requestFailureText(toast.failure, toast.source.language, t, locale);
 }
 
 function Toast({ toast }: { toast: ServerToast }) {
