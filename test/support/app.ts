@@ -77,7 +77,8 @@ export async function switchScheme(page: Page, scheme: 'light' | 'dark'): Promis
   await emulateScheme(page, scheme);
   await expectTheme(page, scheme);
   await page.waitForFunction(
-    (dark) => [...document.querySelectorAll('.monaco-editor')].every((editor) => editor.classList.contains('vs-dark') === dark),
+    // Monaco's rename box carries the editor class too, but restyles itself without the theme's class.
+    (dark) => [...document.querySelectorAll('.monaco-editor:not(.rename-box)')].every((editor) => editor.classList.contains('vs-dark') === dark),
     scheme === 'dark',
   );
 }

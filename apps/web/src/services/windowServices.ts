@@ -29,7 +29,7 @@ import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { sessionHash } from '../app/route.js';
-import { requestFailureText } from '../lib/lsp/requestFailureText.js';
+import { requestFailureText } from '../i18n/requestFailureText.js';
 import { exposeTestHooks, testBackgroundDetachMs, testMessageToastMs } from './testHooks.js';
 import { monacoThemeFor } from '../app/theme.js';
 import { themeSwitcher } from '../lib/monaco/themeSwitch.js';

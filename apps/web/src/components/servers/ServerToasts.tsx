@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { ServerToast } from '../../lib/lsp/serverMessages.js';
-import { requestFailureText } from '../../lib/lsp/requestFailureText.js';
+import { requestFailureText } from '../../i18n/requestFailureText.js';
 import type { Locale } from '@kandev/protocol';
 import { isLocale } from '../../i18n/i18n.js';
 import './servers.css';

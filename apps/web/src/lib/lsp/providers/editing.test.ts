@@ -288,9 +288,12 @@ describe('rename that got no answer', () => {
       },
     });
     const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'const foo = 1;\n');
-    registerRenameProvider(fakeProviderHost(fake, ctx.context), reg('rename', { prepareProvider: true }));
+    const host = fakeProviderHost(fake, ctx.context);
+    registerRenameProvider(host, reg('rename', { prepareProvider: true }));
     const provider = fake.active().find((x) => x.kind === 'rename')!.provider;
     const edits = await provider.provideRenameEdits(model, { lineNumber: 1, column: 8 }, 'bar', NO_CANCEL);
+    // Monaco only logs the refusal of the edits: the person reads it in the notice.
+    expect(host.notices).toEqual([edits.rejectReason]);
     const location = await provider.resolveRenameLocation(model, { lineNumber: 1, column: 8 }, NO_CANCEL);
     return [edits.rejectReason, location.rejectReason];
   }
@@ -309,5 +312,21 @@ describe('rename that got no answer', () => {
     expect(await refusals(new EndpointClosedError(), true)).toEqual([lost, lost]);
     // Ended by the person (a Stop): nothing to explain beyond the usual refusal.
     expect(await refusals(new EndpointClosedError(), false)).toEqual(['rename.failed', 'rename.notHere']);
+  });
+
+  it('a rename the person cancelled says nothing', async () => {
+    const fake = createFakeMonaco();
+    const ctx = fakeFeatureContext({
+      capabilities: new ServerCapabilityIndex({}),
+      answer: () => {
+        throw new ResponseError(ErrorCodes.RequestCancelled, 'cancelled');
+      },
+    });
+    const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'const foo = 1;\n');
+    const host = fakeProviderHost(fake, ctx.context);
+    registerRenameProvider(host, reg('rename'));
+    const provider = fake.active().find((x) => x.kind === 'rename')!.provider;
+    expect(await provider.provideRenameEdits(model, { lineNumber: 1, column: 8 }, 'bar', { isCancellationRequested: true })).toEqual({ edits: [] });
+    expect(host.notices).toEqual([]);
   });
 });

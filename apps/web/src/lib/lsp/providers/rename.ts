@@ -57,7 +57,12 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
           token,
         );
       } catch (err) {
-        return { edits: [], rejectReason: refusalText(host, err) ?? host.text('rename.failed') };
+        if (token.isCancellationRequested) return { edits: [] };
+        const reason = refusalText(host, err) ?? host.text('rename.failed');
+        // The standalone editor only logs a refusal of the edits to the console (the rename box has
+        // closed by then): the notice shows it, as it does an edit that could not be applied.
+        host.notify(reason);
+        return { edits: [], rejectReason: reason };
       }
       if (token.isCancellationRequested) return { edits: [] };
       if (!edit) return { edits: [], rejectReason: host.text('rename.nothing') };

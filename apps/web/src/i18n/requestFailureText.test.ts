@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testI18n } from '../../i18n/testing.js';
+import { testI18n } from './testing.js';
 import { requestFailureText } from './requestFailureText.js';
 
 describe("a failed request's sentence, from the locale catalogs", () => {

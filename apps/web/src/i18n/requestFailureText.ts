@@ -1,6 +1,6 @@
 import type { LanguageId, Locale } from '@kandev/protocol';
-import { formatElapsed, type Translate } from '../../i18n/format.js';
-import type { RequestFailure } from './requestFailures.js';
+import { formatElapsed, type Translate } from './format.js';
+import type { RequestFailure } from '../lib/lsp/requestFailures.js';
 
 /**
  * A failed request's sentence in the page's language: which request, which server, and why. The
