@@ -30,6 +30,27 @@ function median(values: number[]): number {
 }
 export const EDIT = 'export const z = v1';
 export const TRIGGER = '.';
+/** The pause between the edit's keystrokes in the page; the stdio side sends its changes at the same pace. */
+export const KEY_DELAY_MS = 40;
+
+/**
+ * The edit and its trigger as the page sends them, one didChange per keystroke at the page's
+ * pace, appended at the start of line `line`. Sent all at once, the server alone got to skip the
+ * program updates a person's typing asks of it between keystrokes, so its figure was not for the
+ * same edits.
+ */
+export async function typeOverStdio(client: StdioLspClient, uri: string, line: number, firstVersion = 1): Promise<void> {
+  const typed = EDIT + TRIGGER;
+  let version = firstVersion;
+  for (let i = 0; i < typed.length; i++) {
+    // The trigger follows the edit without a pause, as `keyboard.type(TRIGGER)` does after `keyboard.type(EDIT, …)`.
+    if (i > 0 && i < EDIT.length) await new Promise((resolve) => setTimeout(resolve, KEY_DELAY_MS));
+    client.notify('textDocument/didChange', {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ range: { start: { line, character: i }, end: { line, character: i } }, text: typed[i] }],
+    });
+  }
+}
 
 export function bigTs(lines: number): string {
   return Array.from({ length: lines }, (_, i) => `export const v${i}: number = ${i};`).join('\n') + '\n';
@@ -141,7 +162,7 @@ async function browserTyping(page: Page, requests: ReturnType<typeof countReques
   });
   await timeSuggestList(page);
   const before = requests.total();
-  await page.keyboard.type(EDIT, { delay: 40 });
+  await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
   await page.keyboard.type(TRIGGER);
   await page.waitForFunction(() => ((window as any).__typingTimes.list ?? -1) > 0, undefined, { timeout: 120_000 });
   const times = await page.evaluate(() => (window as any).__typingTimes as { firstKey: number; trigger: number; list: number });
@@ -177,14 +198,8 @@ async function stdioTyping(workspace: string, lines: number): Promise<number> {
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
     await client.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && m.params?.uri === uri);
     const line = lines;
-    let version = 1;
+    await typeOverStdio(client, uri, line);
     const typed = EDIT + TRIGGER;
-    for (let i = 0; i < typed.length; i++) {
-      client.notify('textDocument/didChange', {
-        textDocument: { uri, version: ++version },
-        contentChanges: [{ range: { start: { line, character: i }, end: { line, character: i } }, text: typed[i] }],
-      });
-    }
     const start = performance.now();
     const reply = await client.request('textDocument/completion', {
       textDocument: { uri },

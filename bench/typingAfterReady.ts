@@ -15,7 +15,7 @@ import { repoRoot } from '../test/support/build.js';
 import { openFile, openSession, waitForLspState } from '../test/support/page.js';
 import type { RunningStack } from '../test/support/stack.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
-import { bigTs, EDIT, timeSuggestList, TRIGGER, TYPING_SIZES } from './typing.js';
+import { bigTs, EDIT, KEY_DELAY_MS, timeSuggestList, TRIGGER, typeOverStdio, TYPING_SIZES } from './typing.js';
 
 export const AFTER_READY_WAITS_MS = [3_000, 0];
 
@@ -95,7 +95,7 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
     });
     await timeSuggestList(page);
     wire.trace.push(`${Date.now()}\t-\ttyping`);
-    await page.keyboard.type(EDIT, { delay: 40 });
+    await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
     await page.keyboard.type(TRIGGER);
     wire.trace.push(`${Date.now()}\t-\ttyped trigger`);
     // The list, or the trigger's completion answered with an error (no list follows one): the row says which.
@@ -138,14 +138,8 @@ export async function stdioAfterOpen(workspace: string, lines: number, waitMs: n
     const uri = pathToFileUri(join(workspace, `src/big${lines}.ts`));
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: bigTs(lines) } });
     if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+    await typeOverStdio(client, uri, lines);
     const typed = EDIT + TRIGGER;
-    let version = 1;
-    for (let i = 0; i < typed.length; i++) {
-      client.notify('textDocument/didChange', {
-        textDocument: { uri, version: ++version },
-        contentChanges: [{ range: { start: { line: lines, character: i }, end: { line: lines, character: i } }, text: typed[i] }],
-      });
-    }
     const start = performance.now();
     const reply = await client.request('textDocument/completion', {
       textDocument: { uri },

@@ -8,6 +8,14 @@ import { copyDemoWorkspace, startStack, type RunningStack } from '../support/sta
 
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const isTypeScriptWorker = (url: string) => /\/assets\/ts\.worker-[^/]+\.js$/.test(new URL(url).pathname);
+/** The TextMate engine: its module and its regex engine's WebAssembly (no grammar is read without them). */
+const isTextmateEngine = (url: string) => /\/assets\/(textmate-[^/]+\.js|onig-[^/]+\.wasm)$/.test(new URL(url).pathname);
+/**
+ * What the first open of a TypeScript file may cost over the wire, up to its ready server
+ * (docs/performance.md): the editor, Monaco and TypeScript's Monarch grammar; no grammar of the
+ * twenty-odd other languages.
+ */
+const FIRST_LOAD_BAR_BYTES = 1.5 * 1024 * 1024;
 
 /**
  * What a first visit downloads: precompressed assets, and Monaco's 7 MB TypeScript worker only
@@ -38,6 +46,24 @@ describe.runIf(run)('first load of the editor on a fresh profile', () => {
     page.on('request', (request) => requests.push(request));
     return { page, requests };
   }
+
+  it('the first open of a TypeScript file, up to its ready server, costs under 1.5 MiB over the wire and loads no TextMate engine', async () => {
+    const { page, requests } = await freshPage();
+    // Bytes as they crossed the wire (compressed bodies plus headers), as the first-load benchmark counts them.
+    const cdp = await page.context().newCDPSession(page);
+    let bytes = 0;
+    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => void (bytes += event.encodedDataLength));
+    await cdp.send('Network.enable');
+    await openSession(page, stack.url, sessionId);
+    await openFile(page, 'src/main.ts');
+    await waitForLspState(page, 'typescript', 'ready');
+    // What the ready editor still fetches right after counts too.
+    await page.waitForLoadState('networkidle');
+    expect(requests.map((r) => r.url()).filter(isTextmateEngine)).toEqual([]);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes, `${Math.round(bytes / 1024)} KiB`).toBeLessThan(FIRST_LOAD_BAR_BYTES);
+    await page.close();
+  });
 
   it('opening a Python file never fetches the TypeScript worker, and Monaco arrives brotli-compressed', async () => {
     const { page, requests } = await freshPage();

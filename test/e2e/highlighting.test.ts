@@ -130,6 +130,30 @@ describe.runIf(run)('syntax colour from the language descriptors', () => {
     });
   }
 
+  // The other languages whose descriptors name a TextMate grammar: a keyword, a comment and a name
+  // each get a colour of their own once the grammar (its chunk named by the descriptor) arrives.
+  for (const [path, grammar, samples] of [
+    ['svelte/Counter.svelte', 'svelte', ['function', 'How many times', 'increment']],
+    ['vim/greet.vim', 'viml', ['endfunction', 'Greets someone', 'Hello']],
+    ['fortran/area.f90', 'fortran-free-form', ['implicit', 'Area of a circle', 'circle_area']],
+  ] as const) {
+    it(`${path} is coloured by its descriptor's TextMate grammar, fetched when its file opens`, async () => {
+      await openFile(page, path);
+      // The class of the first span of this file's editor whose text holds `text`.
+      const classOf = (text: string) =>
+        page.evaluate(
+          ({ path, text }) =>
+            [...document.querySelectorAll(`[data-testid="editor"][data-path="${path}"] .view-lines span span`)]
+              .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' '), className: s.className }))
+              .find((s) => s.text.includes(text))?.className ?? '',
+          { path, text },
+        );
+      const distinct = async () => new Set(await Promise.all(samples.map(classOf))).size;
+      await expect.poll(distinct, { timeout: 60_000 }).toBe(samples.length);
+      expect(fetched(urls).some((n) => n.startsWith(`${grammar}-`) && n.endsWith('.js'))).toBe(true);
+    });
+  }
+
   // Languages Monaco has a Monarch grammar for and no descriptor serves: Monaco's own registration
   // names their extensions and colours them (a keyword's colour is not a plain word's).
   for (const [path, { language, keyword, plain }] of Object.entries(NEIGHBOUR_CASES)) {

@@ -6,9 +6,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openSession, putSettings, receivedRequestsByLanguage, startEditorStack } from '../support/page.js';
+import { openSession, putSettings, publishedDiagnostics, receivedRequestsByLanguage, startEditorStack } from '../support/page.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
-import { caseTitle, checkCase, selected, type LanguageCase } from './languages-matrix-support.js';
+import { caseTitle, checkCase, type CaseWire, selected, type LanguageCase } from './languages-matrix-support.js';
 
 /**
  * The language matrix's second half (the first is languages-matrix.test.ts): languages whose
@@ -52,7 +52,7 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
   let page: Page;
   let sessionId: string;
   let work: string;
-  let asked: Map<string, string[]>;
+  let heard: CaseWire;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'kandev-e2e-matrix-trusted-'));
@@ -66,7 +66,7 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
-    asked = receivedRequestsByLanguage(page);
+    heard = { asked: receivedRequestsByLanguage(page), published: publishedDiagnostics(page) };
     await openSession(page, stack.url, sessionId);
   });
 
@@ -77,6 +77,6 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
   });
 
   for (const [name, c] of Object.entries(TRUSTED_CASES).filter(([name]) => selected(name))) {
-    it(caseTitle(name, c), () => checkCase(page, sessionId, c, 240_000, asked), 400_000);
+    it(caseTitle(name, c), () => checkCase(page, sessionId, c, 240_000, heard), 400_000);
   }
 });

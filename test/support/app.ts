@@ -72,15 +72,23 @@ export async function inLightAndDark(page: Page, check: (scheme: 'light' | 'dark
   await expectTheme(page, 'light');
 }
 
-/** Switches the OS scheme and waits until the app and every Monaco editor shown have taken its theme. */
+/**
+ * An editor's view as Monaco draws it: the `.monaco-editor` that holds its `.overflow-guard`. A code
+ * editor has one, a diff editor one per side; each carries the class of Monaco's theme (`vs`,
+ * `vs-dark`). Monaco also classes other elements `monaco-editor` so its colour variables reach
+ * them (the diff editor's gutter between its sides, the rename box): those carry no theme class
+ * in either theme and take the theme's colours from the variables Monaco's theme sets page-wide.
+ */
+const EDITOR_VIEW = '.monaco-editor:has(> .overflow-guard)';
+
+/** Switches the OS scheme and waits until the app and the view of every Monaco editor shown have taken its theme. */
 export async function switchScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await emulateScheme(page, scheme);
   await expectTheme(page, scheme);
-  await page.waitForFunction(
-    // Monaco's rename box carries the editor class too, but restyles itself without the theme's class.
-    (dark) => [...document.querySelectorAll('.monaco-editor:not(.rename-box)')].every((editor) => editor.classList.contains('vs-dark') === dark),
-    scheme === 'dark',
-  );
+  await page.waitForFunction(({ selector, dark }) => [...document.querySelectorAll(selector)].every((view) => view.classList.contains('vs-dark') === dark), {
+    selector: EDITOR_VIEW,
+    dark: scheme === 'dark',
+  });
 }
 
 export const SCREENS_DIR = join(repoRoot, 'test-results/screens');

@@ -465,6 +465,19 @@ export function hoverRows(page: Page): Promise<string[]> {
   return page.locator('.monaco-hover:not(.hidden) .hover-row:has(.markdown-hover)').allInnerTexts();
 }
 
+/** Switches the UI language as Settings does (the test build's hook), staying on the page shown. */
+export async function switchLocale(page: Page, locale: string): Promise<void> {
+  await page.evaluate((l) => (window as any).__kandev.setLocale(l) as Promise<void>, locale);
+}
+
+/** The accessible name of each side's text box in the diff editor `testId` (null where it has none). */
+export function diffSideNames(page: Page, testId: string): Promise<{ original: string | null; modified: string | null }> {
+  return page.locator(`[data-testid="${testId}"]`).evaluate((diff) => {
+    const name = (side: string) => diff.querySelector(`.editor.${side} [role="textbox"]`)?.getAttribute('aria-label') ?? null;
+    return { original: name('original'), modified: name('modified') };
+  });
+}
+
 /** The text of a session model in the window (tab or navigation placeholder); undefined when it has none. */
 export function sessionModelText(page: Page, sessionId: string, path: string): Promise<string | undefined> {
   return page.evaluate(
@@ -538,6 +551,25 @@ export function receivedRequestsByLanguage(page: Page): Map<string, string[]> {
     });
   });
   return asked;
+}
+
+/** The documents whose diagnostics a server published over the page's language sockets (even an empty list), as URIs. */
+export function publishedDiagnostics(page: Page): Set<string> {
+  const published = new Set<string>();
+  page.on('websocket', (ws) => {
+    if (!new URL(ws.url()).searchParams.get('language')) return;
+    ws.on('framereceived', (f) => {
+      const text = String(f.payload);
+      if (!text.includes('"textDocument/publishDiagnostics"')) return;
+      try {
+        const message = JSON.parse(text) as { method?: string; params?: { uri?: unknown } };
+        if (message.method === 'textDocument/publishDiagnostics' && typeof message.params?.uri === 'string') published.add(message.params.uri);
+      } catch {
+        // Not JSON: no publication to note.
+      }
+    });
+  });
+  return published;
 }
 
 /** The Outline as a person reads it, row by row, each as `level:name` (the tree's aria-level). */

@@ -14,7 +14,7 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git', 'build', 'out', 'target', 
 export function findImportedBuildFiles(workspaceReal: string, names: readonly string[]): string[] {
   const wanted = new Set(names);
   if (wanted.size === 0) return [];
-  // A name may carry its folder (`.config/prisma.ts`): that folder is entered even when hidden.
+  // A name may carry its folder (`.config/tool.ts`): that folder is entered even when hidden.
   const folders = new Set(names.filter((n) => n.includes('/')).map((n) => n.slice(0, n.indexOf('/'))));
   const found: string[] = [];
   const visit = (dir: string, depth: number) => {

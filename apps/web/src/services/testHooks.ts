@@ -1,3 +1,5 @@
+import type { Locale } from '@kandev/protocol';
+import { setLocale } from '../i18n/i18n.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import { sessionModelUriParts } from '../lib/lsp/uris.js';
 
@@ -6,6 +8,8 @@ declare global {
     __kandev?: {
       monaco?: MonacoApi;
       getModelMarkers?(sessionId: string, path: string): unknown[];
+      /** Switches the UI language as Settings does, without leaving the page shown (Settings is a page of its own). */
+      setLocale?(locale: Locale): Promise<void>;
       /** Set by a test before the app loads: how long a session stays off screen before its servers detach. */
       backgroundDetachMs?: number;
       /** Set by a test before the app loads: how long a server's plain message stays on screen. */
@@ -17,7 +21,7 @@ declare global {
 }
 
 /**
- * Helpers for browser tests: Monaco itself and the markers of one session model. Called only when
+ * Helpers for browser tests: Monaco itself, the markers of one session model and a locale switch. Called only when
  * `import.meta.env.KANDEV_TEST_HOOKS` is true, which only the test build (apps/web/dist-test) sets;
  * the production bundle drops this module (an integration test checks it has no `__kandev`).
  */
@@ -26,6 +30,7 @@ export function exposeTestHooks(monaco: MonacoApi): void {
     ...window.__kandev,
     monaco,
     getModelMarkers: (sessionId, path) => monaco.editor.getModelMarkers({ resource: monaco.Uri.from(sessionModelUriParts(sessionId, path)) }),
+    setLocale,
   };
 }
 

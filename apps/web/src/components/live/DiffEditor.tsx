@@ -1,8 +1,9 @@
 import type * as Monaco from 'monaco-editor';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
 import { monacoLanguageForPath } from '../../lib/monaco/languages.js';
 import { DIFF_TEXT_SCHEME } from '../../lib/lsp/uris.js';
+import { keepDiffSideLabels, type DiffSideLabels } from './diffSideLabels.js';
 
 let nextDiff = 1;
 
@@ -15,6 +16,8 @@ interface DiffEditorProps {
   /** The right-hand model: the session's own model of the file (edits are the person's), or a read-only stand-in. */
   modified: Monaco.editor.ITextModel;
   readOnly?: boolean;
+  /** What a screen reader names each side's text box (localized: a new locale renames them). */
+  sideLabels: DiffSideLabels;
   testId: string;
 }
 
@@ -29,11 +32,14 @@ function restoreSharedHoverFactory(monaco: MonacoApi): void {
 }
 
 /** Monaco's diff editor over a read-only text and a live model; side by side when there is room, inline when not. */
-export function DiffEditor({ monaco, path, original, modified, readOnly = false, testId }: DiffEditorProps) {
+export function DiffEditor({ monaco, path, original, modified, readOnly = false, sideLabels, testId }: DiffEditorProps) {
   const container = useRef<HTMLDivElement>(null);
+  const namedSides = useRef<{ apply(): void } | null>(null);
   const originalModel = useRef<Monaco.editor.ITextModel | null>(null);
   const originalText = useRef(original);
   originalText.current = original;
+  const labels = useRef(sideLabels);
+  labels.current = sideLabels;
 
   useEffect(() => {
     if (!container.current) return;
@@ -57,9 +63,13 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
     });
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);
+    const sides = keepDiffSideLabels(monaco, editor, () => labels.current);
+    namedSides.current = sides;
     originalModel.current = left;
     const host = container.current;
     return () => {
+      namedSides.current = null;
+      sides.dispose();
       originalModel.current = null;
       // Disposed with the focus inside, Monaco's diff editor reacts to losing it halfway through its
       // own disposal and throws (its services already gone), which can take the page down with it.
@@ -77,6 +87,10 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
       left.dispose();
     };
   }, [monaco, path, modified, readOnly]);
+
+  // A locale switch (or another path) renames both sides of the diff already shown, in the same
+  // commit as the text around it.
+  useLayoutEffect(() => namedSides.current?.apply(), [sideLabels.original, sideLabels.modified]);
 
   useEffect(() => {
     const left = originalModel.current;

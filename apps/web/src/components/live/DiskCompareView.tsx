@@ -48,7 +48,14 @@ export function DiskCompareView({ monaco, workspace, path, diskVersion, onClose 
           {t('disk.compareFailed', { path })}
         </p>
       ) : disk.state === 'loaded' && mine ? (
-        <DiffEditor monaco={monaco} path={path} original={disk.text} modified={mine} testId="disk-compare-editor" />
+        <DiffEditor
+          monaco={monaco}
+          path={path}
+          original={disk.text}
+          modified={mine}
+          sideLabels={{ original: t('disk.diskSide', { path }), modified: t('disk.yourSide', { path }) }}
+          testId="disk-compare-editor"
+        />
       ) : (
         <p className="loading diff-view-note" role="status">
           {t('disk.loadingCompare', { path })}

@@ -88,7 +88,15 @@ export function HeadDiffView({ monaco, workspace, live, head, change, unreadable
           {t('changes.diffFailed', { path: headPath })}
         </p>
       ) : headText.state === 'loaded' && modified ? (
-        <DiffEditor monaco={monaco} path={change.path} original={headText.text} modified={modified} readOnly={deleted} testId="head-diff-editor" />
+        <DiffEditor
+          monaco={monaco}
+          path={change.path}
+          original={headText.text}
+          modified={modified}
+          readOnly={deleted}
+          sideLabels={{ original: t('changes.headSide', { path: headPath }), modified: t('changes.workspaceSide', { path: change.path }) }}
+          testId="head-diff-editor"
+        />
       ) : (
         <p className="loading diff-view-note" role="status">
           {t('changes.loadingDiff', { path: headPath })}

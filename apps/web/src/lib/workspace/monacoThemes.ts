@@ -18,6 +18,18 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  * - light pure red (#ff0000: CSS property names, HTML meta content, SQL strings) is 4.0:1 on
  *   white; #e50000 (as VS Code's Light+ draws them) is 4.8:1. Dark SQL strings are pure red too
  *   (4.1:1 on #1e1e1e); they get the colour of every other dark string, #ce9178 (6.3:1).
+ * - diffs: Monaco tints changed lines and fills the changed characters over the tint (dark comments
+ *   #6a9955 on its inserted text 2.3:1, light numbers #098658 on removed text 2.4:1). The changed
+ *   characters are outlined instead (3:1 or more against the background) and the line tints keep
+ *   every token colour, and the line numbers beside them, at 4.5:1: light tints of luminance 0.95
+ *   or more, dark ones of 0.013 or less (the editor's own #1e1e1e; its line numbers #858585 are
+ *   4.6:1 on it). Within that bound each tint takes as much colour as it can hold, so a changed
+ *   line shows: green weighs most in luminance, so the light inserted tint can be a clear
+ *   #ebffeb, while the light removed one cannot be redder than #fff8f8 (its line is marked too by
+ *   the − beside it, the hatched gap facing it and the overview ruler); the dark ones are #0d220f
+ *   and #331313. Light numbers (#098658, 4.6:1 on white) would fall below on any tint: they are
+ *   #067a4f (5.4:1 on white, 5.1:1 on the tints); Pug's tag ids and classes (#4f76ac, 4.65:1 on
+ *   white, 4.4:1 on the tints) are #3f66a0 (5.5:1 on the tints).
  * The colour picker's header label is drawn on the picked colour itself, with black or white text
  * by a rough brightness test (white on #ff0000 is 4.0:1); styles/workbench.css sets it on a chip
  * of the widget's own background instead, whatever the colour.
@@ -37,16 +49,22 @@ export function defineEditorThemes(monaco: MonacoApi): void {
       'editorLineNumber.dimmedForeground': '#858585',
       ...outlinedFindMatches({ current: '#ffd24d', other: '#d18616' }),
       ...outlinedWordHighlights({ read: '#8a8a8a', write: '#3794ff' }),
+      ...outlinedDiffChanges({ insertedLine: '#0d220f', removedLine: '#331313', inserted: '#6fbf4f', removed: '#f14c4c' }),
     },
   });
   monaco.editor.defineTheme(LIGHT_EDITOR_THEME, {
     base: 'vs',
     inherit: true,
-    rules: ['attribute.name', 'metatag.content.html', 'string.sql'].map((token) => ({ token, foreground: 'e50000' })),
+    rules: [
+      ...['attribute.name', 'metatag.content.html', 'string.sql'].map((token) => ({ token, foreground: 'e50000' })),
+      ...['number', 'attribute.value.number', 'attribute.value.unit'].map((token) => ({ token, foreground: '067a4f' })),
+      ...['tag.id.pug', 'tag.class.pug'].map((token) => ({ token, foreground: '3f66a0' })),
+    ],
     colors: {
       'editorLineNumber.dimmedForeground': '#237893',
       ...outlinedFindMatches({ current: '#8a4500', other: '#c96a00' }),
       ...outlinedWordHighlights({ read: '#8a8a8a', write: '#0e639c' }),
+      ...outlinedDiffChanges({ insertedLine: '#ebffeb', removedLine: '#fff8f8', inserted: '#388a34', removed: '#c72e2e' }),
       'editorHoverWidget.background': '#ffffff',
     },
   });
@@ -71,5 +89,20 @@ function outlinedWordHighlights(border: { read: string; write: string }): Record
     'editor.wordHighlightTextBorder': border.read,
     'editor.wordHighlightStrongBackground': '#00000000',
     'editor.wordHighlightStrongBorder': border.write,
+  };
+}
+
+/**
+ * A diff's changed lines in light tints and its changed characters outlined, with no fill under
+ * the text (styles/workbench.css keeps the outline off whole lines: it marks the characters).
+ */
+function outlinedDiffChanges(colours: { insertedLine: string; removedLine: string; inserted: string; removed: string }): Record<string, string> {
+  return {
+    'diffEditor.insertedLineBackground': colours.insertedLine,
+    'diffEditor.removedLineBackground': colours.removedLine,
+    'diffEditor.insertedTextBackground': '#00000000',
+    'diffEditor.removedTextBackground': '#00000000',
+    'diffEditor.insertedTextBorder': colours.inserted,
+    'diffEditor.removedTextBorder': colours.removed,
   };
 }
