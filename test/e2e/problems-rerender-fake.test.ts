@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Action, FakeScript } from '../fixtures/fake-lsp-server/script.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openFile, openSession, putSettings, startEditorStack, startFakeSession, waitForLspState } from '../support/page.js';
+import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
@@ -41,14 +41,10 @@ describe.runIf(run)('a finding re-renders Problems, not the session around it (f
   let page: Page;
 
   beforeAll(async () => {
-    stack = await startEditorStack();
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
-    const session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files: { [MAIN]: 'package demo\n\nfun main() {}\n' } });
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await openSession(page, stack.url, session.sessionId);
-    await openFile(page, MAIN);
-    await waitForLspState(page, 'kotlin', 'ready');
+    ({ stack, browser, page } = await openFakeEditor({
+      session: { binary: 'kotlin-lsp', script, files: { [MAIN]: 'package demo\n\nfun main() {}\n' } },
+      file: MAIN,
+    }));
   });
 
   afterAll(async () => {

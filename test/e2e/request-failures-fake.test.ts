@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import type { Action, FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { inLightAndDark, screenshot, seriousAxeViolations } from '../support/app.js';
-import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
+import { newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
+import { openFakeEditor } from '../support/fakeEditor.js';
 import {
   openFile,
-  openSession,
-  putSettings,
+  openSessionInLocale,
   received,
   runEditorAction,
   setCaret,
-  startEditorStack,
-  startFakeSession,
   suggestRows,
   waitForLspState,
   witnessLspSockets,
@@ -29,6 +27,8 @@ import type { RunningStack } from '../support/stack.js';
  * The fake answers one message at a time, as a real server does. Its script:
  * - the editor's own requests fail: folding with an error, the first semantic tokens past the deadline;
  * - go to definition answers with an error;
+ * - the place to rename is answered past the deadline, then refused with the server's own message,
+ *   past the deadline again, and from then on found; the rename itself always past the deadline;
  * - the first completion answers with an error after 1.2 s (superseded by typing a `.` before then),
  *   the next one at once, and every later one only after 2.6 s (past the deadline).
  *
@@ -42,12 +42,17 @@ const MAIN = 'src/Main.kt';
 const source = ['package demo', '', 'fun main() {', '    val total = count', '}', ''].join('\n');
 const DEFINITION_ERROR = 'Definition index is corrupt';
 const SUPERSEDED_ERROR = 'This answer was superseded';
+const RENAME_REFUSAL = 'cannot rename this symbol';
+const late: Action[] = [{ delayMs: DEADLINE_MS + 600 }, { respond: null }];
+const refused: Action[] = [{ error: { code: -32803, message: RENAME_REFUSAL } }];
+const found: Action[] = [{ respond: { defaultBehavior: true } }];
 
 const script: FakeScript = {
   capabilities: {
     textDocumentSync: { openClose: true, change: 2 },
     completionProvider: { triggerCharacters: ['.'] },
     definitionProvider: true,
+    renameProvider: { prepareProvider: true },
     foldingRangeProvider: true,
     semanticTokensProvider: { legend: { tokenTypes: ['variable'], tokenModifiers: [] }, full: true },
   },
@@ -60,6 +65,8 @@ const script: FakeScript = {
       },
     ],
     'textDocument/definition': [{ error: { code: -32603, message: DEFINITION_ERROR } }],
+    'textDocument/prepareRename': [{ sequence: 'prepareRename', steps: [late, refused, late, found] }],
+    'textDocument/rename': late,
     'textDocument/completion': [
       {
         sequence: 'completion',
@@ -90,6 +97,24 @@ async function recordToastTexts(page: Page): Promise<void> {
 
 const toastTexts = (page: Page) => page.evaluate(() => (window as unknown as { __toastTexts: string[] }).__toastTexts);
 const toasts = (page: Page) => page.locator('[data-testid="server-toast"]');
+
+/** The message Monaco shows at the caret when it cannot rename there. */
+const renameMessage = (page: Page) => page.locator('.monaco-editor-overlaymessage');
+
+/** The caret into `total`, from elsewhere: a message Monaco showed at the caret before goes. */
+async function caretOnTotal(page: Page): Promise<void> {
+  await setCaret(page, 1, 1);
+  await renameMessage(page).waitFor({ state: 'hidden', timeout: 5_000 });
+  await setCaret(page, 4, 12);
+}
+
+/** F2 on `total`: what Monaco says in place of the rename box. */
+async function refusedRename(page: Page): Promise<string> {
+  await caretOnTotal(page);
+  await page.keyboard.press('F2');
+  await renameMessage(page).waitFor({ timeout: 15_000 });
+  return renameMessage(page).innerText();
+}
 
 /** The ids of the requests of `method` the page sent, and the errors the page received, from the socket witness. */
 function errorsFor(witness: LspSocketWitness, method: string): Array<{ code: number; message: string; data?: unknown }> {
@@ -122,17 +147,16 @@ describe.runIf(run)('a request the person asked for that got no answer says why 
   let witness: LspSocketWitness;
 
   beforeAll(async () => {
-    stack = await startEditorStack({ KANDEV_LSP_REQUEST_TIMEOUT_MS: String(DEADLINE_MS) });
-    await putSettings(stack, { lsp_auto_start_languages: ['kotlin'] });
-    session = await startFakeSession(stack, { binary: 'kotlin-lsp', script, files: { [MAIN]: source } });
-    browser = await launchChromium();
-    page = await (await newContext(browser.browser)).newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await recordToastTexts(page);
-    witness = await witnessLspSockets(page);
-    await openSession(page, stack.url, session.sessionId);
-    await openFile(page, MAIN);
-    await waitForLspState(page, 'kotlin', 'ready');
+    ({ stack, session, browser, page } = await openFakeEditor({
+      env: { KANDEV_LSP_REQUEST_TIMEOUT_MS: String(DEADLINE_MS) },
+      session: { binary: 'kotlin-lsp', script, files: { [MAIN]: source } },
+      file: MAIN,
+      beforeOpen: async (page) => {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await recordToastTexts(page);
+        witness = await witnessLspSockets(page);
+      },
+    }));
   });
 
   afterAll(async () => {
@@ -163,6 +187,16 @@ describe.runIf(run)('a request the person asked for that got no answer says why 
     expect(await page.getByTestId('request-failure-announcement').getAttribute('role')).toBe('status');
     expect((await toastTexts(page)).sort()).toEqual([`announced: ${text}`, `toast: ${text}`]);
     await toast.getByTestId('server-toast-dismiss').click();
+    expect(await toasts(page).count()).toBe(0);
+  });
+
+  it("rename: no answer in time is told in the toast's words (not the broker's English); the server's own refusal as it wrote it", async () => {
+    expect(await refusedRename(page)).toBe('Rename: the Kotlin language server did not answer within 2 seconds. It may still be busy; try again in a moment.');
+    expect(errorsFor(witness, 'textDocument/prepareRename').at(-1)).toMatchObject({ code: -32800, data: { requestDeadlineMs: DEADLINE_MS } });
+    await page.keyboard.press('Escape');
+    expect(await refusedRename(page)).toBe(RENAME_REFUSAL);
+    await page.keyboard.press('Escape');
+    // Monaco tells it where the person renames; no toast says it again.
     expect(await toasts(page).count()).toBe(0);
   });
 
@@ -223,5 +257,33 @@ describe.runIf(run)('a request the person asked for that got no answer says why 
         `announced: ${text}`,
       ].sort(),
     );
+  });
+
+  it("rename in Portuguese (Portugal): no answer in time in its words, at the caret and in the notice; the server's refusal as it wrote it", async () => {
+    const portuguese = await (await newContext(browser.browser, 'desktop', 'pt-PT')).newPage();
+    const told = 'Mudar o nome: o servidor de linguagem Kotlin não respondeu em 2 segundos. Pode ainda estar ocupado; tente de novo dentro de momentos.';
+    try {
+      await openSessionInLocale(portuguese, stack.url, session.sessionId, 'pt-pt');
+      await openFile(portuguese, MAIN);
+      await waitForLspState(portuguese, 'kotlin', 'ready');
+      // This page's server is a process of its own: its script starts over.
+      expect(await refusedRename(portuguese)).toBe(told);
+      expect(await refusedRename(portuguese)).toBe(RENAME_REFUSAL);
+      expect(await refusedRename(portuguese)).toBe(told);
+      // The place is found this time: the box opens, and the rename itself gets no answer in time.
+      await caretOnTotal(portuguese);
+      await portuguese.keyboard.press('F2');
+      const input = portuguese.locator('.rename-box input');
+      await input.waitFor({ timeout: 15_000 });
+      await input.fill('sum');
+      await portuguese.keyboard.press('Enter');
+      const notice = portuguese.getByTestId('editing-notices');
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.locator('.editing-notice span').allInnerTexts()).toEqual([told]);
+      await inLightAndDark(portuguese, async (scheme) => void (await screenshot(portuguese, `rename-failure-pt-pt-desktop-${scheme}`)));
+      expect(await portuguese.locator('[data-testid="server-toast"]').count()).toBe(0);
+    } finally {
+      await portuguese.context().close();
+    }
   });
 });

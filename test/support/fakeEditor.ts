@@ -17,6 +17,10 @@ export interface FakeEditorOptions {
   session: FakeSessionOptions | ((stack: RunningStack) => FakeSessionOptions);
   /** The file opened in the editor; the suite starts once its Kotlin server is ready. */
   file: string;
+  /** Environment of the stack (e.g. KANDEV_LSP_REQUEST_TIMEOUT_MS). */
+  env?: Record<string, string>;
+  /** Runs on the new page before it opens the session: init scripts, socket witnesses, the page's clock, its size. */
+  beforeOpen?: (page: Page) => Promise<void>;
 }
 
 /**
@@ -24,11 +28,12 @@ export interface FakeEditorOptions {
  * Chromium page on the session with `file` open and the server ready.
  */
 export async function openFakeEditor(options: FakeEditorOptions): Promise<FakeEditor> {
-  const stack = await startEditorStack();
+  const stack = await startEditorStack(options.env);
   await putSettings(stack, { lsp_auto_start_languages: ['kotlin'], ...options.settings });
   const session = await startFakeSession(stack, typeof options.session === 'function' ? options.session(stack) : options.session);
   const browser = await launchChromium();
   const page = await (await newContext(browser.browser)).newPage();
+  await options.beforeOpen?.(page);
   await openSession(page, stack.url, session.sessionId);
   await openFile(page, options.file);
   await waitForLspState(page, 'kotlin', 'ready');

@@ -2,7 +2,7 @@ import { DisposableStore, systemClock, type Disposable } from '@kandev/kit';
 import { sessionEventsPath, type LanguageId } from '@kandev/protocol';
 import i18next from 'i18next';
 import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
-import { serverLocale } from '../i18n/i18n.js';
+import { isLocale, serverLocale } from '../i18n/i18n.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
 import { preloadCodicons } from '../lib/monaco/preloadCodicons.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
@@ -29,6 +29,7 @@ import type { OpenTarget } from '../lib/workspace/navigation.js';
 import { SessionWorkspace, type Position } from '../lib/workspace/sessionWorkspace.js';
 import { WorkspaceIdentityStore } from '../lib/workspace/workspaceIdentity.js';
 import { sessionHash } from '../app/route.js';
+import { requestFailureText } from '../i18n/requestFailureText.js';
 import { exposeTestHooks, testBackgroundDetachMs, testMessageToastMs } from './testHooks.js';
 import { monacoThemeFor } from '../app/theme.js';
 import { themeSwitcher } from '../lib/monaco/themeSwitch.js';
@@ -167,6 +168,8 @@ export function createWindowServices(): WindowServices {
         quickSuggest: pacingFor(monaco),
         text: editingText,
         notify: (message) => editingNotices.show(message),
+        // Rename tells a failure in its own box, in the words of the toast for any other request.
+        failureText: (failure, lang) => requestFailureText(failure, lang, i18next.t, isLocale(i18next.language) ? i18next.language : 'en'),
         applyWorkspaceEdit: (_sid, workspaceUri, edit, expect) =>
           applyWorkspaceEdit(edit, (uri) => workspaceRelativePath(workspaceUri, uri), scope.workspace.editTargets(), editingText, expect),
       }),

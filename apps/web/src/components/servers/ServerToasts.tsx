@@ -1,11 +1,11 @@
 import { AlertCircle, AlertTriangle, ExternalLink, Info, X } from 'lucide-react';
+import { useRef, type FocusEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from '../../app/useSnapshot.js';
 import { useServices } from '../../services/ServicesContext.js';
 import type { ServerToast } from '../../lib/lsp/serverMessages.js';
-import type { RequestFailure } from '../../lib/lsp/requestFailures.js';
+import { requestFailureText } from '../../i18n/requestFailureText.js';
 import type { Locale } from '@kandev/protocol';
-import { formatElapsed } from '../../i18n/format.js';
 import { isLocale } from '../../i18n/i18n.js';
 import './servers.css';
 
@@ -48,22 +48,12 @@ function FailureAnnouncement({ toasts }: { toasts: readonly ServerToast[] }) {
   );
 }
 
-/** The failure's sentence in the page's language: which request, which server, and why. */
+/** The failure's sentence in the page's language (requestFailureText). */
 function useFailureText(toast: ServerToast | undefined): string {
   const { t, i18n } = useTranslation('faults');
-  const { t: tl } = useTranslation('lsp');
   if (!toast?.failure) return '';
   const locale: Locale = isLocale(i18n.language) ? i18n.language : 'en';
-  const failure: RequestFailure = toast.failure;
-  const params = { feature: t(`requestFailed.feature.${failure.feature}`), language: tl(`languages.${toast.source.language}`) };
-  switch (failure.reason) {
-    case 'timeout':
-      return t('requestFailed.timeout', { ...params, elapsed: formatElapsed(failure.deadlineMs, t, locale) });
-    case 'error':
-      return failure.detail ? t('requestFailed.error', { ...params, detail: failure.detail }) : t('requestFailed.errorNoDetail', params);
-    case 'lost':
-      return t('requestFailed.lost', params);
-  }
+  return requestFailureText(toast.failure, toast.source.language, t, locale);
 }
 
 function Toast({ toast }: { toast: ServerToast }) {
@@ -76,10 +66,12 @@ function Toast({ toast }: { toast: ServerToast }) {
   // by the page's live region (FailureAnnouncement), so its toast carries no role of its own.
   const urgent = toast.severity === 'error' || toast.kind === 'request' || toast.kind === 'external';
   const role = toast.kind === 'failure' ? undefined : urgent ? 'alert' : 'status';
+  const holdHandlers = useHoldWhileEngaged(toast.id);
   return (
     <div
       className={`server-toast server-toast-${toast.severity}`}
       role={role}
+      {...holdHandlers}
       data-testid="server-toast"
       data-kind={toast.kind}
       data-severity={toast.severity}
@@ -142,6 +134,30 @@ function Toast({ toast }: { toast: ServerToast }) {
       </button>
     </div>
   );
+}
+
+/**
+ * A toast stays while the pointer is over it or focus is within it, and its time runs on once both
+ * have left (WCAG 2.2.1): the person reading it or reaching its buttons does not lose it.
+ */
+function useHoldWhileEngaged(id: number) {
+  const { serverMessages } = useServices();
+  const engaged = useRef({ pointer: false, focus: false });
+  const update = (change: Partial<typeof engaged.current>) => {
+    const before = engaged.current.pointer || engaged.current.focus;
+    engaged.current = { ...engaged.current, ...change };
+    const now = engaged.current.pointer || engaged.current.focus;
+    if (now !== before) serverMessages.hold(id, now);
+  };
+  return {
+    onPointerEnter: () => update({ pointer: true }),
+    onPointerLeave: () => update({ pointer: false }),
+    onFocus: () => update({ focus: true }),
+    // Focus moving between the toast's own buttons is still focus within it.
+    onBlur: (event: FocusEvent<HTMLDivElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) update({ focus: false });
+    },
+  };
 }
 
 function SeverityIcon({ severity, external }: { severity: ServerToast['severity']; external: boolean }) {

@@ -21,7 +21,7 @@ import type { FeatureBinder, FeatureBinding, FeatureContext } from './features.j
 import { buildInitializeParams, type ClientInfo } from './initializeParams.js';
 import { JsonRpcEndpoint, type JsonRpcMessage } from './jsonRpc.js';
 import { RequestScheduler } from './requestScheduler.js';
-import { requestFailureOf, type RequestFailure } from './requestFailures.js';
+import { failureOf, requestFailureOf, type RequestFailure } from './requestFailures.js';
 import { ProgressTracker } from './progress.js';
 import { createServerRequestRouter } from './serverRequests.js';
 import type { SocketLike } from './socket.js';
@@ -363,6 +363,7 @@ export class LspAttachment implements Disposable {
       capabilities,
       workspace,
       request: (method, params, token) => this.tellFailure(method, scheduler.request(method, params, token)),
+      failureOf: (feature, error) => failureOf(feature, error, this.connectionLost),
       notify: (method, params) => this.rpc.notify(method, params),
       flush: (path) => sync.flush(path),
       isOpen: (path) => sync.isOpen(path),

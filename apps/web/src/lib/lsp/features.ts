@@ -3,6 +3,7 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnos
 import type { ServerCapabilityIndex } from './capabilities.js';
 import type { Clock, Disposable, Event } from '@kandev/kit';
 import type { CancellationLike } from './jsonRpc.js';
+import type { AskedFeature, RequestFailure } from './requestFailures.js';
 
 /**
  * What one connection generation hands to the editor integration (Monaco providers, markers,
@@ -17,6 +18,8 @@ export interface FeatureContext {
   /** Workspace identity from this generation's ready frame (S34). */
   readonly workspace: WorkspaceIdentity;
   request<R>(method: string, params: unknown, token?: CancellationLike): Promise<R>;
+  /** What a rejected request for `feature` means to the person (timeout, error, lost connection), or undefined when it means nothing. */
+  failureOf(feature: AskedFeature, error: unknown): RequestFailure | undefined;
   /** A notification to this generation's server (file operations: workspace/did*Files). */
   notify(method: string, params: unknown): void;
   /** Sends the pending didChange of a document before a request reads it. */

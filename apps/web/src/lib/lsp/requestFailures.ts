@@ -10,7 +10,8 @@ import { EndpointClosedError, ErrorCodes, ResponseError } from './jsonRpc.js';
  * Only the methods below are announced: what the person asked for and waits to see. Everything
  * else stays quiet: the editor's own requests (tokens, outline, folding, hints, pull diagnostics;
  * they come back by themselves), `completionItem/resolve` (a detail of the list already shown),
- * and rename, whose refusal Monaco already shows where the person typed the new name.
+ * and rename, whose refusal Monaco already shows where the person typed the new name (in the
+ * same words a toast would use: see `failureOf`).
  */
 export const ANNOUNCED_REQUESTS = {
   'textDocument/completion': 'completion',
@@ -23,7 +24,8 @@ export const ANNOUNCED_REQUESTS = {
   'textDocument/references': 'references',
 } as const satisfies Record<string, string>;
 
-export type AskedFeature = (typeof ANNOUNCED_REQUESTS)[keyof typeof ANNOUNCED_REQUESTS];
+/** A request the person asked for: the announced ones, and rename (told in its own box). */
+export type AskedFeature = (typeof ANNOUNCED_REQUESTS)[keyof typeof ANNOUNCED_REQUESTS] | 'rename';
 
 /**
  * - `timeout`: the broker's request deadline (`deadlineMs`) passed; the server may still be working on it;
@@ -50,7 +52,11 @@ const SUPERSEDED_CODES: ReadonlySet<number> = new Set([ErrorCodes.ContentModifie
  */
 export function requestFailureOf(method: string, error: unknown, connectionLost: boolean): RequestFailure | undefined {
   const feature = (ANNOUNCED_REQUESTS as Readonly<Record<string, AskedFeature>>)[method];
-  if (!feature) return undefined;
+  return feature ? failureOf(feature, error, connectionLost) : undefined;
+}
+
+/** What a rejection of a request for `feature` means to the person, or undefined when it means nothing. */
+export function failureOf(feature: AskedFeature, error: unknown, connectionLost: boolean): RequestFailure | undefined {
   if (error instanceof ResponseError) {
     const deadlineMs = error.code === ErrorCodes.RequestCancelled ? requestDeadlineOf(error.data) : undefined;
     if (deadlineMs !== undefined) return { feature, reason: 'timeout', deadlineMs };

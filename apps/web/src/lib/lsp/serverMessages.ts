@@ -55,6 +55,10 @@ export const MAX_TOASTS = 5;
 interface Entry {
   toast: ServerToast;
   timer?: Disposable;
+  /** When the toast goes by itself (clock ms); undefined for one that stays until dismissed. */
+  dueAt?: number;
+  /** Held on screen (hovered or focused): its time left, which runs again once released. */
+  heldLeftMs?: number;
   /** For a request or an external link: how it is answered (index of the action, or null). */
   settle?: (choice: number | null) => void;
 }
@@ -135,6 +139,26 @@ export class ServerMessages implements Disposable {
     this.settle(id, index);
   }
 
+  /**
+   * The person is reading the toast or reaching its buttons (pointer over it, focus within it):
+   * it stays, however long that takes (WCAG 2.2.1, timing adjustable), and its time left runs on
+   * from where it stopped once `held` is false again. A toast that stays anyway is unaffected.
+   */
+  hold(id: number, held: boolean): void {
+    const entry = this.entries.find((e) => e.toast.id === id);
+    if (!entry) return;
+    if (held) {
+      if (entry.heldLeftMs !== undefined || entry.dueAt === undefined) return;
+      entry.heldLeftMs = Math.max(0, entry.dueAt - this.clock.now());
+      entry.timer?.dispose();
+      entry.timer = undefined;
+    } else if (entry.heldLeftMs !== undefined) {
+      const left = entry.heldLeftMs;
+      entry.heldLeftMs = undefined;
+      this.schedule(entry, left);
+    }
+  }
+
   /** The person closed the toast: a question is answered with no choice. */
   dismiss(id: number): void {
     this.settle(id, null);
@@ -168,11 +192,19 @@ export class ServerMessages implements Disposable {
     }
   }
 
+  /** A new toast, or a repeat: its full time again (which waits while the toast is held). */
   private arm(entry: Entry): void {
     entry.timer?.dispose();
     entry.timer = undefined;
+    entry.dueAt = undefined;
     if (entry.toast.severity === 'error' && entry.toast.kind !== 'failure') return;
-    entry.timer = after(this.clock, this.toastMs, () => {
+    if (entry.heldLeftMs !== undefined) entry.heldLeftMs = this.toastMs;
+    else this.schedule(entry, this.toastMs);
+  }
+
+  private schedule(entry: Entry, delayMs: number): void {
+    entry.dueAt = this.clock.now() + delayMs;
+    entry.timer = after(this.clock, delayMs, () => {
       this.remove(entry);
       this.publish();
     });

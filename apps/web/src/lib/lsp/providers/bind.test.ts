@@ -18,6 +18,7 @@ function context(sessionId: string, capabilities: ServerCapabilityIndex, request
       requests.push(method);
       return null as never;
     },
+    failureOf: () => undefined,
     flush: () => undefined,
     isOpen: () => true,
     openPaths: () => [],

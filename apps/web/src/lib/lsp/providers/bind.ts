@@ -22,6 +22,7 @@ import { PullDiagnostics } from './pullDiagnostics.js';
 import { DiagnosticSet } from './diagnosticSet.js';
 import { registerRenameProvider } from './rename.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
+import type { RequestFailure } from '../requestFailures.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from '../features.js';
 import { serverFileUri, sessionModelUriParts, workspaceRelativePath } from '../uris.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
@@ -55,6 +56,8 @@ export interface BinderDeps {
   text?: (key: string, params?: Record<string, unknown>) => string;
   /** Shows a short message to the person. */
   notify?: (message: string) => void;
+  /** A failed request's sentence in the page's language, as its toast says it (requestFailureText). */
+  failureText?: (failure: RequestFailure, language: LanguageId) => string;
   /** How long requests the editor makes on its own wait for the caret or text to settle (default SETTLE_MS). */
   settleMs?: { caret: number; text: number };
   /** The window's quick-suggestions pacing (word-list answer times per model). */
@@ -186,6 +189,7 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       editing,
       text,
       notify,
+      failureText: (failure) => deps.failureText?.(failure, context.language) ?? text(`requestFailed.${failure.reason}`),
       onDocumentSync: context.onDocumentSync,
       settled,
       settleMs: deps.settleMs ?? SETTLE_MS,

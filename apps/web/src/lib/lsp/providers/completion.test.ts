@@ -35,6 +35,7 @@ function host(
       requests.push({ method, params });
       return (typeof reply === 'function' ? (reply as (m: string) => unknown)(method) : reply) as never;
     },
+    failureOf: () => undefined,
     flush: () => undefined,
     isOpen: () => true,
     openPaths: () => [],

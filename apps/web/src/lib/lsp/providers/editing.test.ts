@@ -11,6 +11,7 @@ import { registerFormattingProvider, registerOnTypeFormattingProvider, toMonacoT
 import { toMonacoFoldingRanges, toMonacoHighlights } from './highlights.js';
 import { registerInlayHintsProvider, toMonacoInlayHint } from './inlayHints.js';
 import { registerRenameProvider, toRenameLocation } from './rename.js';
+import { EndpointClosedError, ErrorCodes, ResponseError } from '../jsonRpc.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
@@ -272,5 +273,60 @@ describe('workspace symbols', () => {
     ]);
     expect((await items[0]!.resolve!()).range).toEqual(r(4, 0, 4, 3));
     expect(ctx.requests.map((q) => q.method)).toEqual(['workspace/symbol', 'workspaceSymbol/resolve']);
+  });
+});
+
+describe('rename that got no answer', () => {
+  const deadlineError = new ResponseError(ErrorCodes.RequestCancelled, 'the language server did not answer within 2 s', { requestDeadlineMs: 2_000 });
+  async function refusals(error: unknown, connectionLost = false) {
+    const fake = createFakeMonaco();
+    const ctx = fakeFeatureContext({
+      capabilities: new ServerCapabilityIndex({}),
+      connectionLost,
+      answer: () => {
+        throw error;
+      },
+    });
+    const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'const foo = 1;\n');
+    const host = fakeProviderHost(fake, ctx.context);
+    registerRenameProvider(host, reg('rename', { prepareProvider: true }));
+    const provider = fake.active().find((x) => x.kind === 'rename')!.provider;
+    const edits = await provider.provideRenameEdits(model, { lineNumber: 1, column: 8 }, 'bar', NO_CANCEL);
+    // Monaco only logs the refusal of the edits: the person reads it in the notice.
+    expect(host.notices).toEqual([edits.rejectReason]);
+    const location = await provider.resolveRenameLocation(model, { lineNumber: 1, column: 8 }, NO_CANCEL);
+    return [edits.rejectReason, location.rejectReason];
+  }
+
+  it("past the broker's deadline: the toast's words for a rename timeout, not the broker's English", async () => {
+    const told = `failure ${JSON.stringify({ feature: 'rename', reason: 'timeout', deadlineMs: 2_000 })}`;
+    expect(await refusals(deadlineError)).toEqual([told, told]);
+  });
+
+  it("a server's own refusal is shown as it wrote it; an error without a word and a lost connection in the toast's words", async () => {
+    const refusal = 'You cannot rename this element.';
+    expect(await refusals(new ResponseError(-32803, refusal))).toEqual([refusal, refusal]);
+    const noWord = `failure ${JSON.stringify({ feature: 'rename', reason: 'error', detail: '' })}`;
+    expect(await refusals(new ResponseError(-32603, '  '))).toEqual([noWord, noWord]);
+    const lost = `failure ${JSON.stringify({ feature: 'rename', reason: 'lost' })}`;
+    expect(await refusals(new EndpointClosedError(), true)).toEqual([lost, lost]);
+    // Ended by the person (a Stop): nothing to explain beyond the usual refusal.
+    expect(await refusals(new EndpointClosedError(), false)).toEqual(['rename.failed', 'rename.notHere']);
+  });
+
+  it('a rename the person cancelled says nothing', async () => {
+    const fake = createFakeMonaco();
+    const ctx = fakeFeatureContext({
+      capabilities: new ServerCapabilityIndex({}),
+      answer: () => {
+        throw new ResponseError(ErrorCodes.RequestCancelled, 'cancelled');
+      },
+    });
+    const model = fake.addModel('kandev-session', 's1', '/src/a.ts', 'const foo = 1;\n');
+    const host = fakeProviderHost(fake, ctx.context);
+    registerRenameProvider(host, reg('rename'));
+    const provider = fake.active().find((x) => x.kind === 'rename')!.provider;
+    expect(await provider.provideRenameEdits(model, { lineNumber: 1, column: 8 }, 'bar', { isCancellationRequested: true })).toEqual({ edits: [] });
+    expect(host.notices).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import type { ApplyEditResult } from '../edits/applyResult.js';
 import type { EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
+import type { RequestFailure } from '../requestFailures.js';
 import type { SettledRequests } from '../settle.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
 
@@ -84,6 +85,8 @@ export interface ProviderHost {
   notify(message: string): void;
   /** Localized copy for messages a provider shows (rename refused, edit not applied). */
   text(key: string, params?: Record<string, unknown>): string;
+  /** A failed request's sentence in the page's language, the words its toast would use. */
+  failureText(failure: RequestFailure): string;
   /** didOpen / didChange / didClose sent for a path. */
   readonly onDocumentSync: Event<DocumentSyncEvent>;
   /** The version of the session's model of an open path (what a settled answer is valid for). */

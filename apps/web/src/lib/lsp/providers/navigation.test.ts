@@ -25,6 +25,7 @@ function context(
       asked.push({ method, params });
       return answer(method, params) as never;
     },
+    failureOf: () => undefined,
     flush: () => undefined,
     isOpen: () => true,
     openPaths: () => [],

@@ -57,7 +57,12 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
           token,
         );
       } catch (err) {
-        return { edits: [], rejectReason: errorText(err) ?? host.text('rename.failed') };
+        if (token.isCancellationRequested) return { edits: [] };
+        const reason = refusalText(host, err) ?? host.text('rename.failed');
+        // The standalone editor only logs a refusal of the edits to the console (the rename box has
+        // closed by then): the notice shows it, as it does an edit that could not be applied.
+        host.notify(reason);
+        return { edits: [], rejectReason: reason };
       }
       if (token.isCancellationRequested) return { edits: [] };
       if (!edit) return { edits: [], rejectReason: host.text('rename.nothing') };
@@ -81,7 +86,7 @@ export function registerRenameProvider(host: ProviderHost, registration: Feature
         );
         return toRenameLocation(result, model, position) ?? { range: emptyRange(position), text: '', rejectReason: host.text('rename.notHere') };
       } catch (err) {
-        return { range: emptyRange(position), text: '', rejectReason: errorText(err) ?? host.text('rename.notHere') };
+        return { range: emptyRange(position), text: '', rejectReason: refusalText(host, err) ?? host.text('rename.notHere') };
       }
     };
   }
@@ -92,8 +97,15 @@ function emptyRange(position: Monaco.IPosition): Monaco.IRange {
   return { startLineNumber: position.lineNumber, startColumn: position.column, endLineNumber: position.lineNumber, endColumn: position.column };
 }
 
-/** A server's own refusal ("You cannot rename this element") is shown as it wrote it. */
-function errorText(err: unknown): string | undefined {
+/**
+ * What the rename box says when the request was rejected. A server's own refusal ("You cannot
+ * rename this element") is shown as it wrote it. No answer in time, an error without a word, or a
+ * lost connection are told in the page's language, in the words a toast uses for any other
+ * request (the broker's deadline message is English and not meant for people).
+ */
+function refusalText(host: ProviderHost, err: unknown): string | undefined {
+  const failure = host.context.failureOf('rename', err);
+  if (failure && !(failure.reason === 'error' && failure.detail)) return host.failureText(failure);
   const message = (err as { message?: unknown } | undefined)?.message;
   const code = (err as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' && typeof message === 'string' && message.trim() ? message : undefined;

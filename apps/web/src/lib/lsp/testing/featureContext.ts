@@ -3,6 +3,7 @@ import type { LanguageId } from '@kandev/protocol';
 import { ServerCapabilityIndex } from '../capabilities.js';
 import { Emitter, ManualClock, type Clock } from '@kandev/kit';
 import type { FeatureContext } from '../features.js';
+import { failureOf } from '../requestFailures.js';
 
 export interface RecordedRequest {
   method: string;
@@ -19,6 +20,8 @@ export function fakeFeatureContext(options: {
   /** Paths open on the server side (pull diagnostics pull them when a registration arrives). */
   openPaths?: () => string[];
   clock?: Clock;
+  /** The connection ended without anybody asking (a request rejected by its end is then a loss worth telling). */
+  connectionLost?: boolean;
 }) {
   const requests: RecordedRequest[] = [];
   const notifications: Array<{ method: string; params: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read into params
@@ -35,6 +38,7 @@ export function fakeFeatureContext(options: {
       requests.push({ method, params, token });
       return (await options.answer?.(method, params)) as R;
     },
+    failureOf: (feature, error) => failureOf(feature, error, options.connectionLost ?? false),
     notify: (method: string, params: unknown) => {
       notifications.push({ method, params });
     },

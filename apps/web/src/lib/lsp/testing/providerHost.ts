@@ -31,6 +31,7 @@ export function fakeProviderHost(
     editing: new EditingRegistry(),
     text: (key, params) => (params ? `${key} ${JSON.stringify(params)}` : key),
     notify: (message) => void notices.push(message),
+    failureText: (failure) => `failure ${JSON.stringify(failure)}`,
     foldingKind: () => undefined,
     onDocumentSync: context.onDocumentSync,
     // No wait unless a test says so: a provider call reaches the fake server at once.
