@@ -353,6 +353,7 @@ export class LspAttachment implements Disposable {
         clock: this.env.clock,
         debounceMs: this.env.debounceMs,
         onSent: (path, kind) => this.documentSynced.fire({ path, kind }),
+        onEdit: () => scheduler.noteEdit(),
       }),
     );
     this.sync = sync;

@@ -33,6 +33,11 @@ export interface DocumentSyncOptions {
   debounceMs: number;
   /** Told after didOpen / didChange / didClose went out (pull diagnostics follow them). */
   onSent?(path: string, kind: 'open' | 'change' | 'close'): void;
+  /**
+   * Told as a document changes, before its debounced didChange goes out: a typist's keystrokes
+   * come closer together than the debounce, so their didChange leaves only when they stop.
+   */
+  onEdit?(path: string): void;
 }
 
 interface Tracked {
@@ -82,6 +87,7 @@ export class DocumentSync implements Disposable {
     if (this.options.sync().change === 0) return;
     entry.pending.push(...changes);
     entry.dirty = true;
+    this.options.onEdit?.(entry.document.path);
     entry.timer?.dispose();
     entry.timer = after(this.options.clock, this.options.debounceMs, () => {
       entry.timer = undefined;

@@ -1,60 +1,8 @@
-import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { requestDeadlineData } from '@kandev/protocol';
 import { CancelSource } from './cancellation.js';
-import { LspConnection } from './connection.js';
-import type { FeatureContext } from './features.js';
-import { LeaseHints, memoryStorage } from './leaseHint.js';
-import type { RequestFailure } from './requestFailures.js';
-import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
-
-const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
-const POSITION = { textDocument: { uri: 'file:///ws/a.ts' }, position: { line: 0, character: 0 } };
-
-/** A ready connection whose requests go through the attachment's wiring, and the failures it reported. */
-async function ready() {
-  const sockets: FakeSocket[] = [];
-  const contexts: FeatureContext[] = [];
-  const reported: RequestFailure[] = [];
-  const documents = new FakeDocuments();
-  documents.add('a.ts', 'const a = 1;');
-  const connection = new LspConnection({
-    sessionId: 's1',
-    language: 'typescript',
-    openSocket: (url) => {
-      const socket = new FakeSocket(url);
-      sockets.push(socket);
-      return socket;
-    },
-    socketUrl: () => '/lsp/s1?language=typescript',
-    leaseHints: new LeaseHints(memoryStorage()),
-    documents,
-    bindFeatures: (context) => {
-      contexts.push(context);
-      return { publishDiagnostics: () => undefined, applyEdit: async () => ({ applied: false }), dispose: () => undefined };
-    },
-    clock: new ManualClock(0),
-    reconnectDelaysMs: [100],
-    requestFailed: (failure) => void reported.push(failure),
-  });
-  connection.start();
-  const socket = sockets[0]!;
-  socket.open();
-  socket.receive(READY);
-  const init = socket.lastRequest('initialize')!;
-  socket.receive({ jsonrpc: '2.0', id: init.id, result: { capabilities: { textDocumentSync: 2, completionProvider: {}, definitionProvider: true } } });
-  await settle();
-  const context = contexts[0]!;
-  /** Sends a request through the context; its outcome (never an unhandled rejection). */
-  const ask = (method: string, token?: CancelSource) => {
-    const outcome = context.request(method, POSITION, token?.token).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
-    return { outcome, id: socket.lastRequest(method)?.id };
-  };
-  return { connection, socket, reported, ask };
-}
+import { readyConnection as ready } from './testing/readyConnection.js';
+import { settle } from './testing/fakes.js';
 
 describe('a request the person asked for that got no answer is reported once, with why', () => {
   it("the broker's deadline error: reported as a timeout, and the caller still sees the rejection", async () => {

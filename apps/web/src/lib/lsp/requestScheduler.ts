@@ -43,9 +43,9 @@ export interface SchedulerCounts {
  * (tokens, outline, folding, hints, diagnostics). Classes come from the method table
  * (requestClasses.ts):
  *
- * - while the person types (a didChange goes out) or waits for a request of theirs, background
- *   requests are held back, and those already on the wire are cancelled at the server
- *   (`$/cancelRequest`) and held too;
+ * - while the person types (a document changes, before its debounced didChange goes out) or waits
+ *   for a request of theirs, background requests are held back, and those already on the wire are
+ *   cancelled at the server (`$/cancelRequest`) and held too;
  * - once the person has been quiet for `pauseMs` with nothing of theirs pending, everything held
  *   goes out in the order it was first asked; its callers get the answer as if nothing happened,
  *   only later, so nothing on screen is lost;
@@ -81,6 +81,15 @@ export class RequestScheduler implements Disposable {
   /** A notification is going out: a typing one makes the person active (call before sending it). */
   noteNotification(method: string): void {
     if (!this.disposed && TYPING_NOTIFICATIONS.has(method)) this.personActive();
+  }
+
+  /**
+   * A document changed in the page: the person is typing, even while the didChange waits for its
+   * debounce (it leaves only once the keystrokes stop, with the trigger's completion, which is when
+   * a request on the wire would otherwise first be cancelled).
+   */
+  noteEdit(): void {
+    if (!this.disposed) this.personActive();
   }
 
   /** Is background work held right now? */
