@@ -1,4 +1,5 @@
 import { ManualClock } from '@kandev/kit';
+import { lspSocketPath } from '@kandev/protocol';
 import type { CancelSource } from '../cancellation.js';
 import { LspConnection } from '../connection.js';
 import type { FeatureContext } from '../features.js';
@@ -30,7 +31,7 @@ export async function readyConnection() {
       sockets.push(socket);
       return socket;
     },
-    socketUrl: () => '/lsp/s1?language=typescript',
+    socketUrl: (session, language) => lspSocketPath(session, language),
     leaseHints: new LeaseHints(memoryStorage()),
     documents,
     bindFeatures: (context) => {
