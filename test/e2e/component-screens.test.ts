@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import {
   waitForLspState,
   withEditor,
 } from '../support/page.js';
+import { preinstallServers } from '../support/preinstalledServers.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 
 /**
@@ -63,9 +63,10 @@ describe.runIf(run)('Vue and Astro files at every size, light and dark', () => {
     stack = await startEditorStack();
     const languages = CASES.map((c) => c.language);
     await putSettings(stack, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages });
-    // npm's download cache is shared to spare the registry; the servers land in the task HOME.
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const task = await stack.createTask({ title: 'Components', workspace: copyDemoWorkspace(), env: { HOME: join(work, 'home'), npm_config_cache: npmCache } });
+    // The servers, already in the task HOME as agentctl's install leaves them (installing them is
+    // proven by the integration files trust-vue and trust-astro, from an empty HOME).
+    await preinstallServers(join(work, 'home'), languages);
+    const task = await stack.createTask({ title: 'Components', workspace: copyDemoWorkspace(), env: { HOME: join(work, 'home') } });
     await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openSession, putSettings, publishedDiagnostics, receivedRequestsByLanguage, startEditorStack } from '../support/page.js';
+import { openFile, openSession, putSettings, publishedDiagnostics, receivedRequestsByLanguage, startEditorStack } from '../support/page.js';
+import { preinstallServers } from '../support/preinstalledServers.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 import { caseTitle, checkCase, type CaseWire, selected, type LanguageCase } from './languages-matrix-support.js';
 
@@ -59,8 +59,10 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
     stack = await startEditorStack();
     const languages = Object.values(TRUSTED_CASES).map((c) => c.language);
     await putSettings(stack, { lsp_auto_start_languages: languages, lsp_auto_install_languages: languages });
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    const env = { HOME: join(work, 'home'), npm_config_cache: npmCache };
+    // Their servers, already in the HOME as agentctl's install leaves them (installing them is proven
+    // by the integration files trust-graphql, trust-vue and trust-astro, from an empty HOME).
+    await preinstallServers(join(work, 'home'), languages);
+    const env = { HOME: join(work, 'home') };
     const task = await stack.createTask({ title: 'Trusted languages', workspace: copyDemoWorkspace(), env });
     await stack.api(`/api/tasks/${task.id}`, { method: 'PATCH', body: { trustWorkspaceTools: true } });
     sessionId = (await stack.startSession(task.id)).id;
@@ -68,7 +70,9 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
     page = await (await newContext(browser.browser)).newPage();
     heard = { asked: receivedRequestsByLanguage(page), published: publishedDiagnostics(page) };
     await openSession(page, stack.url, sessionId);
-  });
+    // Every selected case's file, opened now: the servers start side by side while the first case is checked.
+    for (const [, c] of Object.entries(TRUSTED_CASES).filter(([name]) => selected(name))) await openFile(page, c.file);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();

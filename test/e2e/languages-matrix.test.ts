@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import {
   waitForLspState,
   withEditor,
 } from '../support/page.js';
+import { preinstallServers } from '../support/preinstalledServers.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 import { caseTitle, checkCase, type CaseWire, ONLY, selected, serverMarkers, type LanguageCase } from './languages-matrix-support.js';
 import { metric } from './lease-support.js';
@@ -33,8 +33,11 @@ import { metric } from './lease-support.js';
  * definition where the server offers them. The backend runs with its default lease cap; the last
  * tests hold every demo language open at once and reattach to the pull-model servers.
  *
- * The npm-installed servers (JSON, CSS and HTML; YAML; Bash; Dockerfile) are installed by agentctl
- * into the task's HOME on first use (auto-install on, as the demo's README advises). The languages
+ * The npm-installed servers (JSON, CSS and HTML; YAML; Bash; Dockerfile; ...) are already in the
+ * task's HOME, as agentctl's install leaves them (preinstallServers: installing them is proven by the
+ * integration files that start from an empty HOME), so agentctl starts them at once. Every case's
+ * file is opened before the first case runs, so the servers start side by side while the first
+ * cases are checked instead of one after another. The languages
  * whose server runs the project are checked in a trusted task by languages-matrix-trusted.test.ts
  * (a file of its own, so the two browser lanes share the matrix).
  */
@@ -258,16 +261,15 @@ describe.runIf(run && Object.keys(CASES).some(selected))('every language against
     // No KANDEV_LSP_MAX_CONNECTIONS: the default cap (sized from memory) must hold the whole demo.
     stack = await startEditorStack();
     await putSettings(stack, { lsp_auto_start_languages: DEMO.map((c) => c.language), lsp_auto_install_languages: [...INSTALLED] });
-    // npm's download cache is shared to spare the registry; the servers land in the task HOME.
-    const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-    ({ sessionId, browser, page } = await openTaskEditor(stack, {
-      title: 'Every language',
-      workspace,
-      env: { HOME: join(work, 'home'), npm_config_cache: npmCache },
-    }));
+    // Auto-install stays on: a server missing from the HOME would still be installed, the slow way.
+    await preinstallServers(join(work, 'home'), [...new Set(Object.values(CASES).map((c) => c.language))]);
+    ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Every language', workspace, env: { HOME: join(work, 'home') } }));
     sent = sentMethodsByLanguage(page);
     heard = { asked: receivedRequestsByLanguage(page), published: publishedDiagnostics(page) };
-  });
+    // Every selected case's file, opened now: each language's server starts (auto-start) while the
+    // cases before it are checked. Each case then opens its file again (its tab) and checks it.
+    for (const [, c] of Object.entries(CASES).filter(([name]) => selected(name))) await openFile(page, c.file);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -277,7 +279,7 @@ describe.runIf(run && Object.keys(CASES).some(selected))('every language against
 
   for (const [name, c] of Object.entries(CASES).filter(([name]) => selected(name))) {
     const installed = (INSTALLED as readonly string[]).includes(c.language);
-    // A server installed on the way (npm, on a loaded machine) has its install's time too.
+    // A server from npm (a Node program, cold on a loaded machine, maybe installed on the way if its copy was missing) has more time.
     it(caseTitle(name, c), () => checkCase(page, sessionId, c, installed ? 240_000 : 120_000, heard), installed ? 400_000 : 180_000);
   }
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -19,6 +19,8 @@ export interface ScratchCheckout {
   write(path: string, text: string): void;
   /** Runs `args` with this Node in the copy's root; throws with its output when it fails. */
   node(args: string[], timeoutMs: number): string;
+  /** `node`, without blocking: several steps of the copy (a build, a test run) may run side by side. */
+  nodeAsync(args: string[], timeoutMs: number, env?: Record<string, string>): Promise<string>;
   remove(): void;
 }
 
@@ -54,12 +56,23 @@ export function scratchCheckout(): ScratchCheckout {
       try {
         return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: 'pipe', timeout: timeoutMs, env: withoutTestRunner(process.env) });
       } catch (err) {
-        const e = err as { stdout?: string; stderr?: string; message: string };
-        throw new Error(`node ${args.join(' ')} failed in ${root}: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-4000)}`);
+        throw failure(root, args, err);
       }
     },
+    nodeAsync: (args, timeoutMs, env = {}) =>
+      new Promise((resolve, reject) => {
+        const options = { cwd: root, encoding: 'utf8' as const, timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...withoutTestRunner(process.env), ...env } };
+        execFile(process.execPath, args, options, (err, stdout, stderr) =>
+          err ? reject(failure(root, args, Object.assign(err, { stdout, stderr }))) : resolve(stdout),
+        );
+      }),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+function failure(root: string, args: string[], err: unknown): Error {
+  const e = err as { stdout?: string; stderr?: string; message: string };
+  return new Error(`node ${args.join(' ')} failed in ${root}: ${e.message}\n${(e.stdout ?? '').slice(-4000)}\n${(e.stderr ?? '').slice(-4000)}`);
 }
 
 /** The checkout's node_modules entries as links, the workspace packages pointing into the copy. */
