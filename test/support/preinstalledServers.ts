@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -39,6 +39,24 @@ function cacheEntry(recipe: NpmRecipe): string {
   return join(CACHE, `${recipe.dir}-${key}`);
 }
 
+/** Folders of earlier days are no longer used (the key changed at midnight): after two days they go. */
+const PRUNE_AFTER_MS = 2 * 24 * 3600_000;
+let pruned = false;
+
+/** Removes other days' installs (several hundred MB each) once per process; a folder in use is recent. */
+function pruneOldEntries(): void {
+  if (pruned) return;
+  pruned = true;
+  for (const name of existsSync(CACHE) ? readdirSync(CACHE) : []) {
+    const path = join(CACHE, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > PRUNE_AFTER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by another test process.
+    }
+  }
+}
+
 const launcher = (dir: string, recipe: NpmRecipe) => join(dir, ...NPM_BIN_SEGMENTS, recipe.bin);
 
 /** Holds a lock folder while `work` runs; waits for another process's install of the same recipe. */
@@ -68,6 +86,7 @@ async function underLock(lock: string, work: () => void): Promise<void> {
 }
 
 async function ensureCached(recipe: NpmRecipe): Promise<string> {
+  pruneOldEntries();
   const entry = cacheEntry(recipe);
   if (existsSync(launcher(entry, recipe))) return entry;
   mkdirSync(CACHE, { recursive: true });
