@@ -87,7 +87,7 @@ async function buildWeb(mode, outDir) {
   });
   if (r.status !== 0) throw new Error(`web build (${mode}) failed`);
   // Vite empties the folder first, so stale .br/.gz siblings of an older build cannot survive.
-  const sizes = precompress(join(root, 'apps/web', outDir));
+  const sizes = await precompress(join(root, 'apps/web', outDir));
   console.log(
     `precompressed web (${outDir}): ${(sizes.raw / 1048576).toFixed(1)} MiB -> brotli ${(sizes.br / 1048576).toFixed(1)} MiB, gzip ${(sizes.gz / 1048576).toFixed(1)} MiB`,
   );
