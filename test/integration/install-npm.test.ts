@@ -172,6 +172,8 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
       const coldCache = join(work, 'cold-cache');
       const env = taskEnv(cancelHome, coldCache);
       let installerPid = 0;
+      /** How npm ended: killed (a signal), not left to finish its download and exit on its own. */
+      let installerEnd: Promise<NodeJS.Signals | null> = Promise.resolve(null);
       const teardown = new AbortController();
       const install = installLanguageServer(
         { language: 'python', env, platform: 'linux', signal: teardown.signal },
@@ -179,6 +181,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
           spawn: (c, a, o) => {
             const child = spawn(c, a, o);
             installerPid = child.pid ?? 0;
+            installerEnd = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
             return child;
           },
           lock: new InstallLock(),
@@ -199,6 +202,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
 
       teardown.abort();
       expect(await install).toEqual({ ok: false, error: { code: 'cancelled' } });
+      expect(await installerEnd).not.toBeNull();
 
       const stillRunning = listProcesses().filter((p) => (tree.includes(p.pid) || p.pgid === installerPid) && p.state !== 'Z' && p.state !== 'X');
       expect(stillRunning).toEqual([]);
