@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { UserSettings } from '@kandev/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulateScheme, expectTheme, screenshot, seriousAxeViolations, settled } from '../support/app.js';
+import { emulateScheme, expectTheme, inLightAndDark, screenshot, seriousAxeViolations, settled } from '../support/app.js';
 import { launchChromium, newContext, type LaunchedBrowser, type Viewport } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import { writeFiles } from '../support/files.js';
@@ -365,32 +365,42 @@ describe.runIf(run)('code lenses, links, colors, smart selection and linked edit
 });
 
 describe.runIf(run)('the reading features on screen: lenses and swatches, desktop and tablet, light and dark', () => {
+  // Each state is built once per size and checked in light and then in dark on the same page
+  // (inLightAndDark): the servers are taken over and the lenses and swatches drawn once, not per scheme.
   for (const viewport of ['desktop', 'tablet'] as Viewport[]) {
-    for (const scheme of ['light', 'dark'] as const) {
-      it(`${viewport} ${scheme}: gopls lenses and CSS swatches have no serious accessibility violation`, async () => {
-        const context = await newContext(browser.browser, viewport);
-        const page = await context.newPage();
-        await emulateScheme(page, scheme);
-        await openSession(page, stack.url, sessionId);
-        await expectTheme(page, scheme);
-        const found: string[] = [];
-        await openFile(page, 'gen.go');
-        await waitForLspState(page, 'go', 'ready');
-        await page.locator('[data-testid="editor"][data-path="gen.go"] .codelens-decoration a').first().waitFor({ timeout: 60_000 });
-        await settled(page);
+    it(`${viewport} light and dark: gopls lenses and CSS swatches have no serious accessibility violation`, async () => {
+      const context = await newContext(browser.browser, viewport);
+      const page = await context.newPage();
+      await emulateScheme(page, 'light');
+      await openSession(page, stack.url, sessionId);
+      await expectTheme(page, 'light');
+      const found: string[] = [];
+      await openFile(page, 'gen.go');
+      await waitForLspState(page, 'go', 'ready');
+      await page.locator('[data-testid="editor"][data-path="gen.go"] .codelens-decoration a').first().waitFor({ timeout: 60_000 });
+      await inLightAndDark(page, async (scheme) => {
         await screenshot(page, `reading-lens-${viewport}-${scheme}`);
-        found.push(...(await seriousAxeViolations(page)).map((v) => `lens: ${v.id} ${v.nodes.join(' | ')}`));
-        await openFile(page, 'web/style.css');
-        await waitForLspState(page, 'css', 'ready', 180_000);
-        await page.locator('[data-testid="editor"][data-path="web/style.css"] .colorpicker-color-decoration').nth(1).waitFor({ timeout: 60_000 });
-        await page.locator('[data-testid="editor"][data-path="web/style.css"] .colorpicker-color-decoration').first().click();
-        await page.locator('.colorpicker-widget .picked-color').waitFor();
+        found.push(...(await seriousAxeViolations(page)).map((v) => `lens ${scheme}: ${v.id} ${v.nodes.join(' | ')}`));
+      });
+      await openFile(page, 'web/style.css');
+      await waitForLspState(page, 'css', 'ready', 180_000);
+      const swatches = page.locator('[data-testid="editor"][data-path="web/style.css"] .colorpicker-color-decoration');
+      await swatches.nth(1).waitFor({ timeout: 60_000 });
+      // The picker shown in each scheme: a theme switch closes it (it stays in the DOM, hidden), so it is opened afresh.
+      const picked = page.locator('.colorpicker-widget .picked-color').filter({ visible: true });
+      const showPicker = async () => {
+        if (await picked.count()) return;
+        await swatches.first().click();
+        await picked.waitFor();
+      };
+      await inLightAndDark(page, async (scheme) => {
+        await showPicker();
         await settled(page);
         await screenshot(page, `reading-colors-${viewport}-${scheme}`);
-        found.push(...(await seriousAxeViolations(page)).map((v) => `colors: ${v.id} ${v.nodes.join(' | ')}`));
-        await context.close();
-        expect(found).toEqual([]);
-      }, 240_000);
-    }
+        found.push(...(await seriousAxeViolations(page)).map((v) => `colors ${scheme}: ${v.id} ${v.nodes.join(' | ')}`));
+      });
+      await context.close();
+      expect(found).toEqual([]);
+    }, 240_000);
   }
 });

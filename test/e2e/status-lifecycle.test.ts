@@ -154,28 +154,34 @@ describe.runIf(run)('LSP lifecycle and close codes in the browser', () => {
 
   it('S40 elapsed units and their composition come from the zh-cn and pt-pt catalogs', async () => {
     const { sessionId } = await kotlinSession({ rules: { initialize: [{ delayMs: 900_000 }] } });
-    for (const [locale, elapsed, notice] of [
+    // One window per locale, side by side (each starts a server of its own lease and runs its own
+    // page clock): their page loads and their Stops, which wait for the stuck server to be reaped,
+    // overlap instead of queueing.
+    const cases = [
       ['zh-cn', /^已用时间：2 分钟( \d+ 秒)?$/, /初始化耗时比平常更长（目前已用 2 分钟( \d+ 秒)?）。Kotlin LSP 可能仍在导入 Gradle 项目/],
       [
         'pt-pt',
         /^Tempo decorrido: 2 minutos( e \d+ segundos?)?$/,
         /A inicialização está a demorar mais do que o habitual \(2 minutos( e \d+ segundos?)? até agora\)\. O Kotlin LSP pode ainda estar a importar o projeto Gradle/,
       ],
-    ] as const) {
-      const page = await newPage();
-      await page.clock.install();
-      await openSessionInLocale(page, stack.url, sessionId, locale);
-      await openFile(page, 'src/Main.kt');
-      await lspStatus(page, 'kotlin').getByTestId('lsp-start').click();
-      await waitForLspState(page, 'kotlin', 'starting', 60_000);
-      const panel = await openLspPanel(page, 'kotlin');
-      await page.clock.fastForward(120_000);
-      await expect.poll(() => panel.getByTestId('lsp-elapsed').innerText()).toMatch(elapsed);
-      await expect.poll(() => panel.getByTestId('lsp-long-running').innerText()).toMatch(notice);
-      expect(await panel.innerText()).not.toMatch(/\b(seconds?|minutes?)\b/);
-      await panel.getByTestId('lsp-stop').click();
-      await waitForLspState(page, 'kotlin', 'off', 60_000);
-    }
+    ] as const;
+    await Promise.all(
+      cases.map(async ([locale, elapsed, notice]) => {
+        const page = await newPage();
+        await page.clock.install();
+        await openSessionInLocale(page, stack.url, sessionId, locale);
+        await openFile(page, 'src/Main.kt');
+        await lspStatus(page, 'kotlin').getByTestId('lsp-start').click();
+        await waitForLspState(page, 'kotlin', 'starting', 60_000);
+        const panel = await openLspPanel(page, 'kotlin');
+        await page.clock.fastForward(120_000);
+        await expect.poll(() => panel.getByTestId('lsp-elapsed').innerText()).toMatch(elapsed);
+        await expect.poll(() => panel.getByTestId('lsp-long-running').innerText()).toMatch(notice);
+        expect(await panel.innerText(), locale).not.toMatch(/\b(seconds?|minutes?)\b/);
+        await panel.getByTestId('lsp-stop').click();
+        await waitForLspState(page, 'kotlin', 'off', 60_000);
+      }),
+    );
   });
 
   it('S03 a missing kotlin-lsp closes 4007: Kotlin manual-setup guidance, Retry, and no installation attempted', async () => {
