@@ -90,7 +90,7 @@ async function buildWeb(mode, outDir) {
   // copy of the checkout) skips brotli at its best quality, a good part of the web build's time.
   if (process.env.KANDEV_BUILD_PRECOMPRESS === '0') return;
   // Vite empties the folder first, so stale .br/.gz siblings of an older build cannot survive.
-  const sizes = precompress(join(root, 'apps/web', outDir));
+  const sizes = await precompress(join(root, 'apps/web', outDir));
   console.log(
     `precompressed web (${outDir}): ${(sizes.raw / 1048576).toFixed(1)} MiB -> brotli ${(sizes.br / 1048576).toFixed(1)} MiB, gzip ${(sizes.gz / 1048576).toFixed(1)} MiB`,
   );

@@ -16,30 +16,45 @@ bash scripts/install-system-deps.sh
 bash scripts/install-node-deps.sh
 phase_end "install"
 
-# The type check (tsc -b: every workspace once, through project references) takes one core while
-# lint, format, the cycle and contract checks and the build take the other; its output is shown
-# when it ends, so the two never interleave.
+# The checks and the build are independent steps, run as jobs on every core, the longest first
+# (the build, then lint, the type check, format): one after another they left a core idle once
+# the type check ended. Each step's output goes to its own log, printed whole when the step ends,
+# so outputs never interleave; every step runs to its end and each failure is named.
 phase_start "checks and build"
-mkdir -p test-results
-npx tsc -b >test-results/typecheck.log 2>&1 &
-typecheck_pid=$!
-echo "== lint"
-npx eslint .
-echo "== format"
-npx prettier --check . --log-level warn
-echo "== import cycles"
-node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
-echo "== contract literals"
-node scripts/check-contract.mjs
-echo "== bench results"
-node scripts/check-bench-results.mjs
-echo "== build"
-node scripts/build.mjs
-echo "== type check"
-typecheck_status=0
-wait $typecheck_pid || typecheck_status=$?
-cat test-results/typecheck.log
-[ $typecheck_status -eq 0 ] || { echo "type check failed"; exit $typecheck_status; }
+checks_log=test-results/checks
+rm -rf "$checks_log" && mkdir -p "$checks_log"
+check_slots=$(nproc 2>/dev/null || echo 2)
+check_names=()
+declare -A check_pids=()
+check_step() {
+  local name=$1
+  shift
+  while [ "$(jobs -rp | wc -l)" -ge "$check_slots" ]; do wait -n || true; done
+  (
+    started=$(date +%s) rc=0
+    "$@" >"$checks_log/$name.log" 2>&1 || rc=$?
+    echo $(($(date +%s) - started)) >"$checks_log/$name.seconds"
+    exit $rc
+  ) &
+  check_pids[$name]=$!
+  check_names+=("$name")
+}
+check_step build node scripts/build.mjs
+check_step lint npx eslint .
+check_step "type check" npx tsc -b
+check_step format npx prettier --check . --log-level warn
+check_step "import cycles" node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
+check_step "contract literals" node scripts/check-contract.mjs
+check_step "bench results" node scripts/check-bench-results.mjs
+checks_failed=()
+for name in "${check_names[@]}"; do
+  check_status=0
+  wait "${check_pids[$name]}" || check_status=$?
+  echo "== $name ($(cat "$checks_log/$name.seconds" 2>/dev/null || echo '?') s)"
+  cat "$checks_log/$name.log"
+  [ $check_status -eq 0 ] || checks_failed+=("$name")
+done
+[ ${#checks_failed[@]} -eq 0 ] || { echo "failed: ${checks_failed[*]}"; exit 1; }
 phase_end "checks and build"
 
 rm -rf test-results && mkdir -p test-results

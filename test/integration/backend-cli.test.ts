@@ -6,9 +6,16 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOG_EVENTS } from '../../apps/backend/src/base/log.js';
 import { authHeaders, testTokenEnv } from '../support/access.js';
-import { agentctlFromSource, childPids, eventually, isAlive, repoRoot } from './backend-support.js';
+import { ensureBuilt } from '../support/build.js';
+import { childPids, eventually, isAlive, repoRoot } from './backend-support.js';
 
-/** The backend as a person starts it: `main.ts` with flags, env config, stdout banner, SIGTERM. */
+/**
+ * The backend as a person starts it (`npm start`): the built bundle with flags, env config, stdout
+ * banner, SIGTERM, and the agentctl bundle it starts by default. Run from the bundles, not through
+ * tsx: every start here would otherwise compile the backend and each agentctl again.
+ */
+ensureBuilt('backend');
+ensureBuilt('agentctl');
 const root = mkdtempSync(join(tmpdir(), 'kandev-backend-cli-'));
 const home = join(root, 'home');
 const demoSource = join(root, 'demo-source');
@@ -37,14 +44,13 @@ interface Cli {
 }
 
 function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; stdout: string[]; stderr: string[]; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/backend/src/main.ts'), ...args], {
+  const child = spawn(process.execPath, [join(repoRoot, 'apps/backend/dist/backend.mjs'), ...args], {
     cwd: repoRoot,
     env: {
       ...process.env,
       KANDEV_HOME: home,
       KANDEV_PORT: '0',
       KANDEV_DEMO_SOURCE: demoSource,
-      KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
       // Bounds how long a wedged orphan may run before the restart's reaper escalates to SIGKILL.
       KANDEV_AGENTCTL_STOP_GRACE_MS: '3000',
       ...testTokenEnv,

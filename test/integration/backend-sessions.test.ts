@@ -44,7 +44,7 @@ async function metric(name: string): Promise<string | undefined> {
 describe('session lifecycle with a real agentctl', () => {
   it('starts agentctl as a child, shows the session running, and a stop reaps it', async () => {
     const { taskId, sessionId, pid } = await startSession();
-    expect(childPids(process.pid, 'agentctl/src/main.ts')).toContain(pid);
+    expect(childPids(process.pid, 'agentctl/dist/agentctl.mjs')).toContain(pid);
     expect(await stack.api('GET', `/api/sessions/${sessionId}`)).toMatchObject({ status: 200, json: { id: sessionId, status: 'running' } });
     expect((await stack.api('GET', `/api/tasks/${taskId}`)).json.sessions).toEqual([expect.objectContaining({ id: sessionId, status: 'running' })]);
     expect(await metric('kandev_sessions_running')).toBe('1');

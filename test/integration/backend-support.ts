@@ -1,6 +1,7 @@
 /**
  * Support for the backend integration tests (backend-*.test.ts): the real backend in this process
- * (startBackend), with a temporary KANDEV_HOME, port 0, and agentctl run from source through tsx.
+ * (startBackend), with a temporary KANDEV_HOME, port 0, and the agentctl bundle it starts by
+ * default (built when its sources are newer; through tsx every session compiled agentctl again).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +12,9 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../apps/backend/src/config.js';
 import { startBackend, type RunningBackend } from '../../apps/backend/src/server.js';
 import { authHeaders, testTokenEnv } from '../support/access.js';
+import { ensureBuilt } from '../support/build.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const agentctlFromSource = ['node', '--import', 'tsx', join(repoRoot, 'apps/agentctl/src/main.ts')];
 /** A task PATH with the repository's typescript-language-server and pyright first. */
 export const bundledServersPath = [join(repoRoot, 'node_modules/.bin'), process.env.PATH ?? '/usr/bin:/bin'].join(delimiter);
 
@@ -35,13 +36,13 @@ afterAll(async () => {
 });
 
 export async function startTestBackend(env: Record<string, string> = {}): Promise<TestBackend> {
+  ensureBuilt('agentctl');
   const home = mkdtempSync(join(tmpdir(), 'kandev-home-'));
   const config = loadConfig(
     {
       KANDEV_HOME: home,
       KANDEV_PORT: '0',
       KANDEV_LOG_STDERR: '0',
-      KANDEV_AGENTCTL_COMMAND: JSON.stringify(agentctlFromSource),
       KANDEV_AGENTCTL_STOP_GRACE_MS: '15000',
       ...testTokenEnv,
       ...env,

@@ -12,21 +12,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, LeaseClient, readLog, serverPids } from './lease-support.js';
 import { fakeTask, startFaultStack, type FaultStack, type FaultTask } from './faults-support.js';
 
+/**
+ * The two cases wait on the clock (an 8 s stall, the 30 s cutoff), so they run side by side, each
+ * on a backend of its own: what one backend logs (a restart, an unresponsive peer) is then only
+ * ever about its own case.
+ */
 let stack: FaultStack;
+let hungStack: FaultStack;
 let slow: FaultTask;
 let hung: FaultTask;
 
 beforeAll(async () => {
-  stack = await startFaultStack();
+  [stack, hungStack] = await Promise.all([startFaultStack(), startFaultStack()]);
   // 8 s: well past the 5 s write deadline on both hops, well inside the 30 s stdin cutoff.
   slow = await fakeTask(stack, { rules: { 'kandev/stall': [{ pauseStdinMs: 8_000 }] } }, 'slow');
   // Much longer than the stdin cutoff: this server is hung as far as anyone can tell.
   const once = join(tmpdir(), `kandev-stall-once-${process.pid}-${Date.now()}`);
-  hung = await fakeTask(stack, { rules: { 'kandev/stall': [{ once, actions: [{ pauseStdinMs: 600_000 }] }] } }, 'hung');
+  hung = await fakeTask(hungStack, { rules: { 'kandev/stall': [{ once, actions: [{ pauseStdinMs: 600_000 }] }] } }, 'hung');
 });
 
 afterAll(async () => {
-  await stack?.stop();
+  await Promise.all([stack?.stop(), hungStack?.stop()]);
   slow?.remove();
   hung?.remove();
 });
@@ -37,7 +43,7 @@ function sendBulk(tab: LeaseClient, count = 256): void {
   for (let i = 0; i < count; i++) tab.notify('kandev/bulk', { i, chunk });
 }
 
-describe('faults: a server that stops reading its stdin', () => {
+describe.concurrent('faults: a server that stops reading its stdin', () => {
   it('for 8 s with 16 MiB queued: no write deadline ends the lease; the same server takes everything, in order', async () => {
     const tab = new LeaseClient(stack.url, slow.sessionId, 'kotlin');
     await tab.initialize();
@@ -61,10 +67,10 @@ describe('faults: a server that stops reading its stdin', () => {
   });
 
   it('past the 30 s stdin cutoff: agentctl ends the server (cause stdin_timeout), the lease restarts it and says why, never 4009', async () => {
-    const tab = new LeaseClient(stack.url, hung.sessionId, 'kotlin');
+    const tab = new LeaseClient(hungStack.url, hung.sessionId, 'kotlin');
     const { ready } = await tab.initialize();
     const [pid] = serverPids(hung.logFile);
-    const logMark = stack.logs.length;
+    const logMark = hungStack.logs.length;
     tab.notify('kandev/stall', {});
     sendBulk(tab);
     const restarting = await Promise.race([tab.waitFor((f) => f.status === 'restarting'), tab.closed.then((close) => ({ closed: close.code }))]);
@@ -74,7 +80,7 @@ describe('faults: a server that stops reading its stdin', () => {
     expect(await tab.waitFor((f) => f.status === 'ready' && f.resumed === true)).toMatchObject({ lease: ready.lease });
     // The backend logged why before it started the new server; its stdout reaches this process on a
     // pipe of its own, which can trail the restarting frame, not the new server's ready frame.
-    const restartLog = stack.logs.slice(logMark).find((l) => l.event === 'lease_restart');
+    const restartLog = hungStack.logs.slice(logMark).find((l) => l.event === 'lease_restart');
     expect(restartLog).toMatchObject({ reason: 'server_stdin_timeout' });
     tab.control({ control: 'attachment-ready' });
     await tab.waitFor((f) => f.status === 'synchronized');

@@ -86,8 +86,10 @@ async function initializeOver(launcher: string, probe?: HoverProbe): Promise<Rec
   }
 }
 
+// The installs wait mostly on npm and the registry, so the four that install (or fail to) run side
+// by side, each into a HOME of its own; the reuse check (S10) follows the pyright install it reuses.
 describe.runIf(hasNpm)('npm-managed language servers', () => {
-  it(
+  it.concurrent(
     "S09: pyright installs into the task HOME (not agentctl's), concurrent requests share one npm run, and it answers hover",
     async () => {
       const env = taskEnv();
@@ -116,12 +118,13 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     INSTALL_TIMEOUT,
   );
 
-  it(
+  it.concurrent(
     'S09: typescript-language-server 5 with TypeScript 6 installs into the task HOME and answers hover on this Node',
     async () => {
-      const outcome = await installLanguageServer({ language: 'typescript', env: taskEnv(), platform: 'linux', signal: new AbortController().signal });
+      const tsHome = join(work, 'typescript-home');
+      const outcome = await installLanguageServer({ language: 'typescript', env: taskEnv(tsHome), platform: 'linux', signal: new AbortController().signal });
 
-      const dir = join(home, '.kandev', 'lsp-servers', 'typescript');
+      const dir = join(tsHome, '.kandev', 'lsp-servers', 'typescript');
       const launcher = join(dir, 'node_modules', '.bin', 'typescript-language-server');
       expect(outcome).toEqual({ ok: true, value: launcher });
       const version = (pkg: string) => (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
@@ -140,19 +143,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     INSTALL_TIMEOUT,
   );
 
-  it('S10: a later connection reuses the cached launcher without running npm again', async () => {
-    const counted = countingSpawn();
-    const expected = join(home, '.kandev', 'lsp-servers', 'python', 'node_modules', '.bin', 'pyright-langserver');
-    const outcome = await installLanguageServer(
-      { language: 'python', env: taskEnv(), platform: 'linux', signal: new AbortController().signal },
-      { spawn: counted.spawn },
-    );
-    expect(outcome).toEqual({ ok: true, value: expected });
-    expect(counted.count()).toBe(0);
-    expect(findManagedBinary('python', taskEnv(), 'linux')).toBe(expected);
-  });
-
-  it(
+  it.concurrent(
     "S12: an npm failure carries npm's own error, bounded, and publishes nothing",
     async () => {
       const failHome = join(work, 'fail-home');
@@ -172,7 +163,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     INSTALL_TIMEOUT,
   );
 
-  it(
+  it.concurrent(
     "S56: tearing down mid-install kills npm's whole process tree, removes staging and publishes nothing",
     async () => {
       const cancelHome = join(work, 'cancel-home');
@@ -181,6 +172,8 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
       const coldCache = join(work, 'cold-cache');
       const env = taskEnv(cancelHome, coldCache);
       let installerPid = 0;
+      /** How npm ended: killed (a signal), not left to finish its download and exit on its own. */
+      let installerEnd: Promise<NodeJS.Signals | null> = Promise.resolve(null);
       const teardown = new AbortController();
       const install = installLanguageServer(
         { language: 'python', env, platform: 'linux', signal: teardown.signal },
@@ -188,6 +181,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
           spawn: (c, a, o) => {
             const child = spawn(c, a, o);
             installerPid = child.pid ?? 0;
+            installerEnd = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
             return child;
           },
           lock: new InstallLock(),
@@ -208,6 +202,7 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
 
       teardown.abort();
       expect(await install).toEqual({ ok: false, error: { code: 'cancelled' } });
+      expect(await installerEnd).not.toBeNull();
 
       const stillRunning = listProcesses().filter((p) => (tree.includes(p.pid) || p.pgid === installerPid) && p.state !== 'Z' && p.state !== 'X');
       expect(stillRunning).toEqual([]);
@@ -217,4 +212,15 @@ describe.runIf(hasNpm)('npm-managed language servers', () => {
     },
     INSTALL_TIMEOUT,
   );
+  it('S10: a later connection reuses the cached launcher without running npm again', async () => {
+    const counted = countingSpawn();
+    const expected = join(home, '.kandev', 'lsp-servers', 'python', 'node_modules', '.bin', 'pyright-langserver');
+    const outcome = await installLanguageServer(
+      { language: 'python', env: taskEnv(), platform: 'linux', signal: new AbortController().signal },
+      { spawn: counted.spawn },
+    );
+    expect(outcome).toEqual({ ok: true, value: expected });
+    expect(counted.count()).toBe(0);
+    expect(findManagedBinary('python', taskEnv(), 'linux')).toBe(expected);
+  });
 });

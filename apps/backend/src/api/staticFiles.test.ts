@@ -21,7 +21,7 @@ beforeAll(async () => {
   writeFileSync(join(web, 'assets/app-abc123.js'), bundle);
   writeFileSync(join(web, 'assets/tiny-abc123.js'), 'export {};\n');
   writeFileSync(join(web, 'assets/logo-abc123.png'), Buffer.alloc(4096, 7));
-  precompress(web);
+  await precompress(web);
   server = createServer((req, res) => serveStatic(web, req, res, new URL(req.url ?? '/', 'http://x').pathname));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
