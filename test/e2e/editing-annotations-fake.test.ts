@@ -144,21 +144,22 @@ describe.runIf(run)('workspace edit annotations and file operations against the 
     await page.keyboard.press('Control+.');
     await page.locator('.action-widget .monaco-list-row.action', { hasText: 'Reorganize files' }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Enter');
-    await expect.poll(() => existsSync(join(session.workspace, MOVED)), { timeout: 15_000 }).toBe(true);
+    const fileOperationMethods = () =>
+      session
+        .log()
+        .map((l) => (l.message as { method?: string }).method)
+        .filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
+    // The did* notifications go out once the whole batch is applied (fileOperations.ts: didApply), and
+    // the batch's operations reach the disk one after another: the rename is on disk before the
+    // delete. So the last notification in the server's log is the moment the disk must be as the
+    // edit says, and the exact sequence is required then.
+    await expect.poll(() => fileOperationMethods().includes('workspace/didDeleteFiles'), { timeout: 15_000 }).toBe(true);
     expect(onDisk(MOVED)).toBe(files[OLD]);
     expect(existsSync(join(session.workspace, OLD))).toBe(false);
     expect(onDisk(FRESH)).toBe('fun fresh() {}\n');
     expect(existsSync(join(session.workspace, NOTES))).toBe(false);
     // The participant's edit reached the open model (unsaved, like every edit of an open file).
     await expect.poll(() => editorText(page)).toMatch(/^\/\/ uses Moved\.kt\n/);
-    const fileOperationMethods = () =>
-      session
-        .log()
-        .map((l) => (l.message as { method?: string }).method)
-        .filter((m): m is string => Boolean(m?.match(/^workspace\/(will|did)\w+Files$/)));
-    // The did* notifications go out once the batch is applied and cross two hops to the server's
-    // log after the editor shows the edit: wait for the last of them, then require the exact sequence.
-    await expect.poll(() => fileOperationMethods().includes('workspace/didDeleteFiles'), { timeout: 15_000 }).toBe(true);
     const methods = fileOperationMethods();
     expect(methods).toEqual(['workspace/willRenameFiles', 'workspace/didCreateFiles', 'workspace/didRenameFiles', 'workspace/didDeleteFiles']);
     expect(received(session, 'workspace/willRenameFiles')[0]!.params).toEqual({ files: [{ oldUri: session.fileUri(OLD), newUri: session.fileUri(MOVED) }] });
