@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { languageDescriptor, MANAGED_ROOT_SEGMENTS, NPM_BIN_SEGMENTS, type LanguageId, type NpmRecipe } from '@kandev/protocol';
+import { npmInstallArgs } from '../../apps/agentctl/src/install/npmInstallArgs.js';
 
 /**
  * The npm-installed language servers, installed once per machine (per day and catalog pin) into a
@@ -95,17 +96,7 @@ async function ensureCached(recipe: NpmRecipe): Promise<string> {
     const staging = `${entry}.staging`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    const args = [
-      'install',
-      '--prefix',
-      staging,
-      '--no-audit',
-      '--no-fund',
-      '--no-update-notifier',
-      '--ignore-scripts',
-      '--loglevel=error',
-      ...recipe.packages,
-    ];
+    const args = npmInstallArgs(staging, recipe.packages, 'error');
     execFileSync('npm', args, { cwd: staging, stdio: 'pipe', timeout: 600_000, env: { ...process.env, npm_config_cache: npmCache() } });
     if (!existsSync(launcher(staging, recipe))) throw new Error(`npm install of ${recipe.packages.join(' ')} left no ${recipe.bin} launcher`);
     renameSync(staging, entry);

@@ -7,6 +7,7 @@ import { failureText } from './output.js';
 import { CANCELLED, type InstallOutcome } from './outcome.js';
 import { createStaging, publishDirectory, sweepStale } from './publish.js';
 import { describeExit, runInstaller } from './run.js';
+import { npmInstallArgs } from './npmInstallArgs.js';
 
 /**
  * The npm-installed servers (typescript-language-server + TypeScript, pyright, the VS Code JSON/CSS/HTML
@@ -40,19 +41,7 @@ async function installWithNpm(ctx: InstallContext, server: NpmRecipe): Promise<I
   const staging = await createStaging(files, platform, root, ctx.language);
   try {
     output.note(`Installing ${server.packages.join(' ')} with ${npm}`);
-    // --ignore-scripts: no pinned package needs one, and a lifecycle script would be code from the
-    // registry running with the task's credentials and spawning descendants we must then reap.
-    const args = [
-      'install',
-      '--prefix',
-      staging,
-      '--no-audit',
-      '--no-fund',
-      '--no-update-notifier',
-      '--ignore-scripts',
-      '--loglevel=notice',
-      ...server.packages,
-    ];
+    const args = npmInstallArgs(staging, server.packages);
     const line = launchCommand(npm, args, platform, env);
     const result = await runInstaller(
       { ...line, env, cwd: files.host(staging) },
