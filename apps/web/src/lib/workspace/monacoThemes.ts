@@ -30,6 +30,13 @@ import type { MonacoApi } from '../monaco/monacoApi.js';
  *   and #331313. Light numbers (#098658, 4.6:1 on white) would fall below on any tint: they are
  *   #067a4f (5.4:1 on white, 5.1:1 on the tints); Pug's tag ids and classes (#4f76ac, 4.65:1 on
  *   white, 4.4:1 on the tints) are #3f66a0 (5.5:1 on the tints).
+ * - greys and slates of the markup and SQL grammars: light annotations and HTML/XML metatags
+ *   (#808080, 3.9:1 on white) are #6e6e6e (5.1:1), light SQL operators (#778899, 3.6:1) #5a6a7a
+ *   (5.6:1); dark HTML/XML delimiters (#808080, 4.2:1 on #1e1e1e) are #909090 (5.2:1).
+ * - dark token colours a shade too deep for #1e1e1e: predefined variables (#4864aa, 2.9:1) are
+ *   #6d8ad6 (5.0:1), Pug's tag ids and classes (#4f76ac, 3.6:1) #6f95cf (5.5:1), regular
+ *   expressions (#b46695, 4.2:1) #c27aa5 (5.3:1), annotations (#cc6666, 4.49:1) #d47272 (5.1:1).
+ * monacoThemes.test.ts holds every token colour of both themes to 4.5:1 on its background.
  * The colour picker's header label is drawn on the picked colour itself, with black or white text
  * by a rough brightness test (white on #ff0000 is 4.0:1); styles/workbench.css sets it on a chip
  * of the widget's own background instead, whatever the colour.
@@ -44,6 +51,11 @@ export function defineEditorThemes(monaco: MonacoApi): void {
     rules: [
       { token: 'comment', foreground: '6a9955' },
       { token: 'string.sql', foreground: 'ce9178' },
+      ...['delimiter.html', 'delimiter.xml'].map((token) => ({ token, foreground: '909090' })),
+      { token: 'variable.predefined', foreground: '6d8ad6' },
+      ...['tag.id.pug', 'tag.class.pug'].map((token) => ({ token, foreground: '6f95cf' })),
+      { token: 'regexp', foreground: 'c27aa5' },
+      { token: 'annotation', foreground: 'd47272' },
     ],
     colors: {
       'editorLineNumber.dimmedForeground': '#858585',
@@ -59,6 +71,8 @@ export function defineEditorThemes(monaco: MonacoApi): void {
       ...['attribute.name', 'metatag.content.html', 'string.sql'].map((token) => ({ token, foreground: 'e50000' })),
       ...['number', 'attribute.value.number', 'attribute.value.unit'].map((token) => ({ token, foreground: '067a4f' })),
       ...['tag.id.pug', 'tag.class.pug'].map((token) => ({ token, foreground: '3f66a0' })),
+      ...['annotation', 'metatag.html', 'metatag.xml'].map((token) => ({ token, foreground: '6e6e6e' })),
+      { token: 'operator.sql', foreground: '5a6a7a' },
     ],
     colors: {
       'editorLineNumber.dimmedForeground': '#237893',
