@@ -13,3 +13,13 @@ declare module 'virtual:kandev-grammars' {
   >;
   export const textmateLoaders: Readonly<Record<string, () => Promise<unknown>>>;
 }
+
+/** Monaco's built-in themes (the package ships no types for the module); monacoThemes.test.ts reads their token rules. */
+declare module 'monaco-editor/esm/vs/editor/standalone/common/themes.js' {
+  interface BuiltinTheme {
+    readonly rules: ReadonlyArray<{ readonly token: string; readonly foreground?: string }>;
+    readonly colors: Readonly<Record<string, string>>;
+  }
+  export const vs: BuiltinTheme;
+  export const vs_dark: BuiltinTheme;
+}

@@ -8,8 +8,8 @@ interface TokenRule {
   foreground?: string;
 }
 interface ThemeData {
-  rules: TokenRule[];
-  colors: Record<string, string>;
+  rules: readonly TokenRule[];
+  colors: Readonly<Record<string, string>>;
 }
 
 /** The themes as the app defines them, caught from a stand-in of Monaco's `defineTheme`. */
@@ -42,8 +42,8 @@ function effectiveForegrounds(base: ThemeData, own: ThemeData): Map<string, stri
 describe('editor themes', () => {
   const themes = definedThemes();
   const cases = [
-    { name: LIGHT_EDITOR_THEME, base: vs as ThemeData },
-    { name: DARK_EDITOR_THEME, base: vs_dark as ThemeData },
+    { name: LIGHT_EDITOR_THEME, base: vs },
+    { name: DARK_EDITOR_THEME, base: vs_dark },
   ];
 
   it.each(cases)('every token colour of $name reaches 4.5:1 on its background', ({ name, base }) => {
