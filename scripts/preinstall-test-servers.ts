@@ -10,6 +10,12 @@ import { LANGUAGE_IDS } from '@kandev/protocol';
 import { ensureCached, npmRecipes } from '../test/support/preinstalledServers.js';
 
 const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
+/** npm's cause is in its first lines, then a stack; the path of its full log is on the last. */
+function gist(err: unknown): string {
+  const lines = (err instanceof Error ? err.message : String(err)).trim().split('\n');
+  const fullLog = lines.find((line) => line.includes('A complete log of this run'));
+  return [...lines.slice(0, 6), ...(fullLog && !lines.slice(0, 6).includes(fullLog) ? [fullLog] : [])].join('\n');
+}
 const started = Date.now();
 const failed: string[] = [];
 let installed = 0;
@@ -22,7 +28,7 @@ for (const recipe of recipes) {
     console.log(`${recipe.dir}: ${installedNow ? 'installed' : 'already there'} (${seconds(since)} s)`);
   } catch (err) {
     failed.push(recipe.dir);
-    console.log(`${recipe.dir}: FAILED after ${seconds(since)} s: ${err instanceof Error ? err.message : String(err)}`);
+    console.log(`${recipe.dir}: FAILED after ${seconds(since)} s: ${gist(err)}`);
   }
 }
 console.log(

@@ -114,8 +114,13 @@ export async function ensureCached(recipe: NpmRecipe): Promise<{ entry: string; 
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     const args = npmInstallArgs(staging, recipe.packages, 'error');
-    execFileSync('npm', args, { cwd: staging, stdio: 'pipe', timeout: 600_000, env: { ...process.env, npm_config_cache: npmCache() } });
-    if (!existsSync(launcher(staging, recipe))) throw new Error(`npm install of ${recipe.packages.join(' ')} left no ${recipe.bin} launcher`);
+    try {
+      execFileSync('npm', args, { cwd: staging, stdio: 'pipe', timeout: 600_000, env: { ...process.env, npm_config_cache: npmCache() } });
+      if (!existsSync(launcher(staging, recipe))) throw new Error(`npm install of ${recipe.packages.join(' ')} left no ${recipe.bin} launcher`);
+    } catch (err) {
+      rmSync(staging, { recursive: true, force: true }); // a failed install leaves no half folder behind
+      throw err;
+    }
     renameSync(staging, entry);
     installedNow = true;
   });
