@@ -59,6 +59,20 @@ phase_end "checks and build"
 
 rm -rf test-results && mkdir -p test-results
 status=0
+# The npm language servers of the browser files (test/support/preinstalledServers.ts), installed
+# now in the background: on a fresh machine the first browser file spent minutes in npm while the
+# other lane waited. Started here, not beside the checks: those keep both cores busy, and npm's
+# own work (resolving, unpacking) would slow them; the unit and integration tests mostly wait.
+# Its log is printed at the end. A failure here fails nothing: each browser file installs what is
+# missing itself, under the same lock (and waits on it while this install holds it).
+servers_log=test-results/test-servers.log
+(
+  started=$(date +%s) rc=0
+  node --import tsx scripts/preinstall-test-servers.ts >"$servers_log" 2>&1 || rc=$?
+  echo "$(($(date +%s) - started)) $(date +%s)" >"$servers_log.done"
+  exit $rc
+) &
+servers_pid=$!
 # Local Docker suites: a private dockerd and the debootstrap image, when this machine can run them
 # (or CI, where a missing Docker must fail). Only a dockerd started here is stopped here.
 docker_state=${KANDEV_DOCKER_STATE:-/tmp/kandev-dockerd}
@@ -75,19 +89,32 @@ fi
 # A run can fail with every test passed (an unhandled error, a crashed worker): such runs are
 # named at the end, so the closing line never reads green while the exit code is red.
 failed_runs=()
+reports=()
 run_tests() {
   local project=$1 lane=$2 name=$1${2:+-$2}
   phase_start "$name tests"
-  KANDEV_TEST_LANE=$lane npx vitest run --project "$project*" --reporter=default --reporter=json --outputFile.json="test-results/$name.json" \
+  reports+=("test-results/$name.json")
+  KANDEV_TEST_LANE=$lane KANDEV_TEST_FILE_DURATIONS="test-results/$name-files.json" npx vitest run --project "$project*" \
+    --reporter=default --reporter=json --outputFile.json="test-results/$name.json" --reporter=./test/support/fileDurationsReporter.ts \
     --passWithNoTests "${@:3}" || { status=1; failed_runs+=("$name"); }
   phase_end "$name tests"
 }
 run_tests unit "" "$@"
 run_tests integration parallel "$@"
 run_tests integration serial "$@"
+e2e_started=$(date +%s)
 run_tests e2e parallel "$@"
 run_tests e2e serial "$@"
-node scripts/summarize-tests.mjs test-results/*.json || status=1
+servers_status=0
+wait $servers_pid || servers_status=$?
+servers_seconds='?' servers_ended=$e2e_started
+read -r servers_seconds servers_ended <"$servers_log.done" || true
+if [ "$servers_ended" -le "$e2e_started" ]; then servers_ready="ready $((e2e_started - servers_ended)) s before"; else servers_ready="still installing $((servers_ended - e2e_started)) s into"; fi
+echo "== test servers, installed in the background ($servers_seconds s, $servers_ready the browser tests)"
+cat "$servers_log"
+[ $servers_status -eq 0 ] || echo "the background install of the test servers FAILED (above); the browser files installed what was missing themselves, or failed"
+phases+=("$(printf '%-24s %5ss' 'test servers (bg)' "$servers_seconds")")
+node scripts/summarize-tests.mjs "${reports[@]}" || status=1
 [ ${#failed_runs[@]} -eq 0 ] || echo "vitest failed for: ${failed_runs[*]} (see 'Unhandled Errors' or 'FAIL' above)"
 echo "== time per phase"
 printf '%s\n' "${phases[@]}"

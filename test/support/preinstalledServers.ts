@@ -19,8 +19,13 @@ import { npmInstallArgs } from '../../apps/agentctl/src/install/npmInstallArgs.j
  * packages>`), with npm's download cache shared to spare the registry. The folder's key holds the
  * recipe's packages and the day, so a range the catalog pins (`yaml-language-server@1`) is resolved
  * again at least daily, as a fresh task HOME would.
+ *
+ * `npm test` fills the folder in the background from the start of its tests
+ * (scripts/preinstall-test-servers.ts), so the browser files find the servers there; a file that
+ * needs a recipe not there yet installs it itself, or waits for the install holding its lock.
+ * KANDEV_TEST_SERVERS_DIR moves the folder (a cold install measured without touching the shared one).
  */
-const CACHE = join(tmpdir(), 'kandev-test-servers');
+const CACHE = process.env.KANDEV_TEST_SERVERS_DIR ?? join(tmpdir(), 'kandev-test-servers');
 /** Another test process installing the same recipe: how long its lock may stand before it is taken as dead. */
 const STALE_LOCK_MS = 10 * 60_000;
 
@@ -86,22 +91,40 @@ async function underLock(lock: string, work: () => void): Promise<void> {
   }
 }
 
-async function ensureCached(recipe: NpmRecipe): Promise<string> {
+/** The distinct npm recipes of `languages` (JSON, CSS and HTML share one). */
+export function npmRecipes(languages: readonly LanguageId[]): NpmRecipe[] {
+  const recipes = new Map<string, NpmRecipe>();
+  for (const language of languages) {
+    const recipe = recipeOf(language);
+    if (recipe) recipes.set(recipe.dir, recipe);
+  }
+  return [...recipes.values()];
+}
+
+/** Installs `recipe` into the shared folder unless it is there; says whether this call installed it. */
+export async function ensureCached(recipe: NpmRecipe): Promise<{ entry: string; installedNow: boolean }> {
   pruneOldEntries();
   const entry = cacheEntry(recipe);
-  if (existsSync(launcher(entry, recipe))) return entry;
+  if (existsSync(launcher(entry, recipe))) return { entry, installedNow: false };
   mkdirSync(CACHE, { recursive: true });
+  let installedNow = false;
   await underLock(`${entry}.lock`, () => {
     if (existsSync(launcher(entry, recipe))) return; // installed by the process that held the lock
     const staging = `${entry}.staging`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     const args = npmInstallArgs(staging, recipe.packages, 'error');
-    execFileSync('npm', args, { cwd: staging, stdio: 'pipe', timeout: 600_000, env: { ...process.env, npm_config_cache: npmCache() } });
-    if (!existsSync(launcher(staging, recipe))) throw new Error(`npm install of ${recipe.packages.join(' ')} left no ${recipe.bin} launcher`);
+    try {
+      execFileSync('npm', args, { cwd: staging, stdio: 'pipe', timeout: 600_000, env: { ...process.env, npm_config_cache: npmCache() } });
+      if (!existsSync(launcher(staging, recipe))) throw new Error(`npm install of ${recipe.packages.join(' ')} left no ${recipe.bin} launcher`);
+    } catch (err) {
+      rmSync(staging, { recursive: true, force: true }); // a failed install leaves no half folder behind
+      throw err;
+    }
     renameSync(staging, entry);
+    installedNow = true;
   });
-  return entry;
+  return { entry, installedNow };
 }
 
 /**
@@ -110,13 +133,8 @@ async function ensureCached(recipe: NpmRecipe): Promise<string> {
  * there. Languages that share a recipe folder (JSON, CSS, HTML) are copied once.
  */
 export async function preinstallServers(home: string, languages: readonly LanguageId[]): Promise<void> {
-  const recipes = new Map<string, NpmRecipe>();
-  for (const language of languages) {
-    const recipe = recipeOf(language);
-    if (recipe) recipes.set(recipe.dir, recipe);
-  }
-  for (const recipe of recipes.values()) {
-    const entry = await ensureCached(recipe);
+  for (const recipe of npmRecipes(languages)) {
+    const { entry } = await ensureCached(recipe);
     const target = join(home, ...MANAGED_ROOT_SEGMENTS, recipe.dir);
     mkdirSync(join(home, ...MANAGED_ROOT_SEGMENTS), { recursive: true });
     // Hard links: the copy costs no disk and little time; npm's .bin links are relative, so they hold.
