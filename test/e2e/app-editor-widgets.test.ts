@@ -8,7 +8,8 @@
  * Each state is built once per size and checked in light and then in dark, the scheme switched on
  * the same page (the session and its server are not set up twice). A theme switch closes the
  * widgets whose content was coloured in the old theme (hover, suggest), proven here too.
- * A phone shows the plain viewer, which has none of these widgets.
+ * A phone shows the plain viewer, which has none of these widgets. The two sizes run side by side:
+ * each window has a browser context and a language server lease of its own, and neither edits.
  */
 import { rmSync } from 'node:fs';
 import type { Session } from '@kandev/protocol';
@@ -34,7 +35,7 @@ const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 /** A tablet has the same editor (with its touch layout around it); a phone has only the plain viewer. */
 const VIEWPORTS: Viewport[] = ['desktop', 'tablet'];
 
-describe.runIf(run)("the session view with the editor's widgets open: no serious accessibility violation", () => {
+describe.runIf(run).concurrent("the session view with the editor's widgets open: no serious accessibility violation", () => {
   let stack: RunningStack;
   let browser: LaunchedBrowser;
   let workspace: string;
