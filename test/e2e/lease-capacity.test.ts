@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
 import type { Page } from 'playwright-core';
@@ -9,38 +9,49 @@ import {
   openSession,
   putSettings,
   received,
+  startEditorStack,
   startFakeSession,
   waitForLspState,
-  webDistSnapshot,
   witnessLspSockets,
   type FakeSession,
 } from '../support/page.js';
-import { startStack, type RunningStack } from '../support/stack.js';
+import type { RunningStack } from '../support/stack.js';
 import { isAlive, leaseScript, MAIN_KT, metric } from './lease-support.js';
 
 /** Lease capacity in Chromium, with a limit of one lease (KANDEV_LSP_MAX_CONNECTIONS=1). */
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 const FILE = 'src/Main.kt';
 
-describe.runIf(run)('a backend with room for one language server', () => {
-  let stack: RunningStack;
+// Each case has a backend of its own (room for one server each), so the two run side by side: the
+// one slot and the backend-wide lease counts they read are theirs alone.
+describe.runIf(run).concurrent('a backend with room for one language server', () => {
   let browser: LaunchedBrowser;
+  const stacks: RunningStack[] = [];
 
   beforeAll(async () => {
-    stack = await startStack({ KANDEV_WEB_DIR: webDistSnapshot(), KANDEV_LSP_MAX_CONNECTIONS: '1' });
-    await putSettings(stack, { lsp_auto_start_languages: ['typescript', 'python', 'go', 'kotlin'] });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
+    await Promise.all(stacks.map((stack) => stack.stop()));
   });
 
-  const session = (): Promise<FakeSession> => startFakeSession(stack, { binary: 'kotlin-lsp', script: leaseScript, files: { [FILE]: MAIN_KT } });
+  async function roomForOne(): Promise<RunningStack> {
+    const stack = await startEditorStack({ KANDEV_LSP_MAX_CONNECTIONS: '1' });
+    stacks.push(stack);
+    await putSettings(stack, { lsp_auto_start_languages: ['typescript', 'python', 'go', 'kotlin'] });
+    return stack;
+  }
 
-  it('S27 C08 with the only lease attached another editor shows the capacity state and starts nothing; once it is detached, Retry evicts it', async () => {
-    const [a, b] = [await session(), await session()];
+  const session = (stack: RunningStack): Promise<FakeSession> =>
+    startFakeSession(stack, { binary: 'kotlin-lsp', script: leaseScript, files: { [FILE]: MAIN_KT } });
+
+  it('S27 C08 with the only lease attached another editor shows the capacity state and starts nothing; once it is detached, Retry evicts it', async ({
+    expect,
+  }) => {
+    const stack = await roomForOne();
+    const [a, b] = await Promise.all([session(stack), session(stack)]);
     const first = await (await newContext(browser.browser)).newPage();
     await openSession(first, stack.url, a.sessionId);
     await openFile(first, FILE);
@@ -87,8 +98,11 @@ describe.runIf(run)('a backend with room for one language server', () => {
     }, state);
   }
 
-  it('a session left in the background (another session shown, or the page hidden) detaches its server and reattaches warm on return; when capacity runs out the window lets go of its background servers instead of refusing the editor on screen', async () => {
-    const [a, b] = [await session(), await session()];
+  it('a session left in the background (another session shown, or the page hidden) detaches its server and reattaches warm on return; when capacity runs out the window lets go of its background servers instead of refusing the editor on screen', async ({
+    expect,
+  }) => {
+    const stack = await roomForOne();
+    const [a, b] = await Promise.all([session(stack), session(stack)]);
     const page = await (await newContext(browser.browser)).newPage();
     // The background delay (60 s in the product) shortened for this window; read when a session leaves the screen.
     await page.addInitScript(() => {
