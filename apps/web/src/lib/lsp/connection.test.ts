@@ -344,6 +344,47 @@ describe('LspConnection', () => {
     expect(c.stoppedByUser).toBe(false);
   });
 
+  it('C06 a file opened while the idle release is on its way starts a fresh server once the release ended', async () => {
+    for (const end of ['released', 'closed', 'stop timer'] as const) {
+      const h = harness();
+      h.documents.add('a.ts', 'x');
+      const c = h.create();
+      c.start();
+      await initialize(h.sockets[0]!);
+      h.documents.remove('a.ts');
+      h.timers.advance(120_000);
+      expect(c.getStatus().state).toBe('stopping');
+      // Reopened now: the broker is already shutting the server down, so nothing starts yet.
+      h.documents.add('a.ts', 'x');
+      c.start();
+      expect(h.sockets).toHaveLength(1);
+      if (end === 'released') h.sockets[0]!.receive({ status: 'released', reason: 'editor_idle' });
+      else if (end === 'closed') h.sockets[0]!.serverClose(1000);
+      else h.timers.advance(10_000);
+      expect(h.sockets, end).toHaveLength(2);
+      expect(c.getStatus().state, end).toBe('connecting');
+      await initialize(h.sockets[1]!);
+      expect(c.getStatus().state, end).toBe('ready');
+    }
+  });
+
+  it('an idle release with no file reopened, and a Stop, both stay Off', async () => {
+    for (const how of ['idle', 'stop'] as const) {
+      const h = harness();
+      h.documents.add('a.ts', 'x');
+      const c = h.create();
+      c.start();
+      await initialize(h.sockets[0]!);
+      if (how === 'idle') {
+        h.documents.remove('a.ts');
+        h.timers.advance(120_000);
+      } else c.stop();
+      h.sockets[0]!.receive({ status: 'released', reason: how === 'idle' ? 'editor_idle' : 'stop' });
+      expect(c.getStatus().state, how).toBe('off');
+      expect(h.sockets, how).toHaveLength(1);
+    }
+  });
+
   it('install frames: installing, then install_failed detail survives the 4003 close (S12)', () => {
     const h = harness();
     const c = h.create();

@@ -89,6 +89,12 @@ export class LspConnection implements Disposable {
   private generation = 0;
   private reconnectAttempt = 0;
   private stopRequested = false;
+  /**
+   * The release under way is the idle one: a file of this language opened while it is still on its
+   * way (the server cannot be kept; the broker is already shutting it down) starts a fresh server
+   * once it has ended, or that editor would stay Off with nothing to start it again.
+   */
+  private idleReleasing = false;
   /** A 4005 already freed this window's background servers for this start: the next one is final. */
   private capacityFreed = false;
   /** What the last ready frame said about the server's network, for the attachment of that generation. */
@@ -214,6 +220,7 @@ export class LspConnection implements Disposable {
       return;
     }
     this.stopRequested = true;
+    this.idleReleasing = reason === 'editor_idle';
     attachment.release(reason);
     this.setStatus({ state: 'stopping', message: { key: 'message.stopping' }, generation: this.generation });
     this.stopTimer?.dispose();
@@ -223,12 +230,21 @@ export class LspConnection implements Disposable {
       this.endCurrent();
       this.options.leaseHints.clear(this.sessionId, this.language);
       this.setStatus({ ...OFF_STATUS, generation: this.generation });
+      this.startIfReopenedDuringIdleRelease();
     });
+  }
+
+  /** Called once a release has ended Off: see `idleReleasing`. */
+  private startIfReopenedDuringIdleRelease(): void {
+    const idle = this.idleReleasing;
+    this.idleReleasing = false;
+    if (idle && !this.stoppedByUser && this.options.documents.documents().length > 0) this.start();
   }
 
   private connect(): void {
     const generation = ++this.generation;
     this.stopRequested = false;
+    this.idleReleasing = false;
     const hint = this.options.leaseHints.get(this.sessionId, this.language);
     let socket;
     try {
@@ -309,6 +325,7 @@ export class LspConnection implements Disposable {
         this.endCurrent();
         this.options.leaseHints.clear(this.sessionId, this.language);
         this.setStatus({ ...OFF_STATUS, generation: a.generation });
+        this.startIfReopenedDuringIdleRelease();
       },
       onClosed: (a, code) => {
         if (!isCurrent(a)) return;
@@ -324,6 +341,7 @@ export class LspConnection implements Disposable {
         if (decision.kind === 'off') {
           if (stopRequested || code === CloseCode.Normal) this.options.leaseHints.clear(this.sessionId, this.language);
           this.setStatus({ ...OFF_STATUS, generation: a.generation });
+          if (stopRequested) this.startIfReopenedDuringIdleRelease();
         } else if (decision.kind === 'reconnect') {
           const delay = this.delays[this.reconnectAttempt] ?? 0;
           if (this.options.access?.state === 'signed-out') {
