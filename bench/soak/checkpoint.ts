@@ -4,7 +4,7 @@ import { METRICS_PATH } from '@kandev/protocol';
 import { authHeaders } from '../../test/support/access.js';
 import { MiB, rssBytes } from '../../test/support/procStatus.js';
 import { probeHeap } from './heap.js';
-import { commandOf, envOf, describeProcess, isZombie, openFds, processesMarked, tree } from './procs.js';
+import { commandOf, envOf, lastingZombies, openFds, processesMarked, tree } from './procs.js';
 
 export interface AgentctlFigures {
   /** The session it serves, by its workspace (AGENTCTL_WORKSPACE). */
@@ -89,7 +89,7 @@ export async function checkpoint(
     clockTimers: gauge(text, 'kandev_process_clock_timers'),
     processes: all.length,
     marked: processesMarked(marker).length,
-    zombies: all.filter(isZombie).map(describeProcess),
+    zombies: await lastingZombies(all),
     load1: loadavg()[0] ?? NaN,
   };
   if (heap) {

@@ -45,6 +45,35 @@ export function commandOf(pid: number): string {
 
 export const isZombie = (pid: number): boolean => stat(pid)?.state === 'Z';
 
+/** How long a zombie's parent gets to reap it before the zombie counts as left behind. */
+export const ZOMBIE_GRACE_MS = 2_000;
+
+/**
+ * The zombies among `pids` that are still there after `grace`: a process caught between its exit
+ * and its parent's wait (a server that just crashed or was released while the checkpoint read
+ * /proc) is reaped within milliseconds, while one whose parent never waits stays. The same pid
+ * with the same start time, so a pid reused meanwhile does not count.
+ */
+export async function lastingZombies(
+  pids: readonly number[],
+  grace: () => Promise<void> = () => new Promise((r) => setTimeout(r, ZOMBIE_GRACE_MS)),
+): Promise<string[]> {
+  const seen = pids.filter(isZombie).map((pid) => ({ pid, started: startTime(pid) }));
+  if (seen.length === 0) return [];
+  await grace();
+  return seen.filter(({ pid, started }) => isZombie(pid) && startTime(pid) === started).map(({ pid }) => describeProcess(pid));
+}
+
+/** Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot. */
+function startTime(pid: number): string | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 /** "pid (name) state", for a zombie whose command line is gone. */
 export const describeProcess = (pid: number): string => {
   const s = stat(pid);
