@@ -344,15 +344,21 @@ describe('LspConnection', () => {
     expect(c.stoppedByUser).toBe(false);
   });
 
+  /** A ready connection whose only file was closed two minutes ago: the idle release is on its way. */
+  async function idleReleasing() {
+    const h = harness();
+    h.documents.add('a.ts', 'x');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    h.documents.remove('a.ts');
+    h.timers.advance(120_000);
+    return { h, c };
+  }
+
   it('C06 a file opened while the idle release is on its way starts a fresh server once the release ended', async () => {
     for (const end of ['released', 'closed', 'stop timer'] as const) {
-      const h = harness();
-      h.documents.add('a.ts', 'x');
-      const c = h.create();
-      c.start();
-      await initialize(h.sockets[0]!);
-      h.documents.remove('a.ts');
-      h.timers.advance(120_000);
+      const { h, c } = await idleReleasing();
       expect(c.getStatus().state).toBe('stopping');
       // Reopened now: the broker is already shutting the server down, so nothing starts yet.
       h.documents.add('a.ts', 'x');
@@ -368,21 +374,23 @@ describe('LspConnection', () => {
     }
   });
 
-  it('an idle release with no file reopened, and a Stop, both stay Off', async () => {
-    for (const how of ['idle', 'stop'] as const) {
-      const h = harness();
-      h.documents.add('a.ts', 'x');
-      const c = h.create();
-      c.start();
-      await initialize(h.sockets[0]!);
-      if (how === 'idle') {
-        h.documents.remove('a.ts');
-        h.timers.advance(120_000);
-      } else c.stop();
-      h.sockets[0]!.receive({ status: 'released', reason: how === 'idle' ? 'editor_idle' : 'stop' });
-      expect(c.getStatus().state, how).toBe('off');
-      expect(h.sockets, how).toHaveLength(1);
-    }
+  it('an idle release with no file reopened stays Off', async () => {
+    const { h, c } = await idleReleasing();
+    h.sockets[0]!.receive({ status: 'released', reason: 'editor_idle' });
+    expect(c.getStatus().state).toBe('off');
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it('a Stop with a file open stays Off once released', async () => {
+    const h = harness();
+    h.documents.add('a.ts', 'x');
+    const c = h.create();
+    c.start();
+    await initialize(h.sockets[0]!);
+    c.stop();
+    h.sockets[0]!.receive({ status: 'released', reason: 'stop' });
+    expect(c.getStatus().state).toBe('off');
+    expect(h.sockets).toHaveLength(1);
   });
 
   it('install frames: installing, then install_failed detail survives the 4003 close (S12)', () => {
