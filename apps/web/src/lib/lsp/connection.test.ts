@@ -327,13 +327,19 @@ describe('LspConnection', () => {
     expect(c.getStatus().state).toBe('off');
   });
 
-  it('C06 the last editor closed arms a 2 minute idle timer that releases; reopening cancels it', async () => {
+  /** A ready connection whose only file was just closed. */
+  async function lastFileClosed() {
     const h = harness();
     h.documents.add('a.ts', 'x');
     const c = h.create();
     c.start();
     await initialize(h.sockets[0]!);
     h.documents.remove('a.ts');
+    return { h, c };
+  }
+
+  it('C06 the last editor closed arms a 2 minute idle timer that releases; reopening cancels it', async () => {
+    const { h, c } = await lastFileClosed();
     h.timers.advance(60_000);
     h.documents.add('a.ts', 'x');
     h.timers.advance(120_000);
@@ -346,14 +352,9 @@ describe('LspConnection', () => {
 
   /** A ready connection whose only file was closed two minutes ago: the idle release is on its way. */
   async function idleReleasing() {
-    const h = harness();
-    h.documents.add('a.ts', 'x');
-    const c = h.create();
-    c.start();
-    await initialize(h.sockets[0]!);
-    h.documents.remove('a.ts');
-    h.timers.advance(120_000);
-    return { h, c };
+    const closed = await lastFileClosed();
+    closed.h.timers.advance(120_000);
+    return closed;
   }
 
   it('C06 a file opened while the idle release is on its way starts a fresh server once the release ended', async () => {
