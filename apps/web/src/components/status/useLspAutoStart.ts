@@ -15,18 +15,29 @@ export function useLspAutoStart(connection: LspConnection | undefined, language:
   const { leaseHints, typescriptWorker } = useServices();
   useEffect(() => {
     if (!settings || !connection || !language) return;
-    const start = shouldAutoStart({
-      language,
-      state: connection.getStatus().state,
-      stoppedByUser: connection.stoppedByUser,
-      autoStartLanguages: settings.lsp_auto_start_languages,
-      hasLeaseHint: leaseHints.get(connection.sessionId, language) !== undefined,
-      phone: false,
+    const decide = () =>
+      shouldAutoStart({
+        language,
+        state: connection.getStatus().state,
+        stoppedByUser: connection.stoppedByUser,
+        autoStartLanguages: settings.lsp_auto_start_languages,
+        hasLeaseHint: leaseHints.get(connection.sessionId, language) !== undefined,
+        phone: false,
+      });
+    if (decide()) connection.start();
+    // A file shown while a release was still on its way ('stopping': the idle release of the last
+    // editor closed two minutes ago) was no reason to start; once that release has ended Off, it is.
+    let previous = connection.getStatus().state;
+    const released = connection.onDidChangeStatus((status) => {
+      const was = previous;
+      previous = status.state;
+      if (was === 'stopping' && status.state === 'off' && decide()) connection.start();
     });
-    if (start) connection.start();
     // After the decision: an editor with Monaco built-ins (TypeScript) whose server is not on its way needs them.
-    if (!languageDescriptor(language).monaco.builtinLanguageService) return undefined;
-    const demand = watchBuiltinDemand(connection, typescriptWorker);
-    return () => demand.dispose();
+    const demand = languageDescriptor(language).monaco.builtinLanguageService ? watchBuiltinDemand(connection, typescriptWorker) : undefined;
+    return () => {
+      released.dispose();
+      demand?.dispose();
+    };
   }, [connection, language, settings, leaseHints, typescriptWorker]);
 }
