@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPEN_FILE_BYTES } from '@kandev/protocol';
 import { listFiles } from './list.js';
 import { readWorkspaceFile } from './read.js';
@@ -14,7 +14,8 @@ let root: string;
 let ws: Workspace;
 let outside: string;
 
-beforeAll(async () => {
+// A fresh fixture per test: several tests write into it, and none may depend on another's order.
+beforeEach(async () => {
   const base = mkdtempSync(join(tmpdir(), 'agentctl-confine-'));
   root = join(base, 'ws');
   outside = join(base, 'outside');
@@ -31,7 +32,7 @@ beforeAll(async () => {
   ws = await Workspace.open(root);
 });
 
-afterAll(() => {
+afterEach(() => {
   rmSync(join(root, '..'), { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, LANGUAGE_IDS } from '@kandev/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type BackendConfig } from '../config.js';
 import { startBackend, type RunningBackend } from '../server.js';
 
@@ -95,6 +95,11 @@ describe('HTTP API basics', () => {
 });
 
 describe('settings', () => {
+  // Each test starts from the defaults, whatever an earlier one stored in the shared backend.
+  beforeEach(async () => {
+    expect((await call('PUT', '/api/settings', DEFAULT_SETTINGS)).status).toBe(200);
+  });
+
   it('starts from the defaults, merges partial updates and keeps the other fields', async () => {
     expect((await call('GET', '/api/settings')).json).toEqual(DEFAULT_SETTINGS);
     const put = await call('PUT', '/api/settings', { locale: 'pt-pt', lsp_auto_install_languages: ['python'] });

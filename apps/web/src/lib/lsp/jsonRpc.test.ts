@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Emitter } from '@kandev/kit';
 import { EndpointClosedError, ErrorCodes, JsonRpcEndpoint, RequestCancelledError, ResponseError, type JsonRpcMessage } from './jsonRpc.js';
 import { createServerRequestRouter } from './serverRequests.js';
@@ -90,7 +90,9 @@ describe('JsonRpcEndpoint', () => {
 });
 
 describe('server request router', () => {
+  // What the handlers were asked, from this test on: each test reads only its own calls.
   const calls: string[] = [];
+  beforeEach(() => void calls.splice(0));
   const route = createServerRequestRouter({
     configuration: (items) => items.map(() => null),
     registerCapability: (regs) => void calls.push(`register:${regs.length}`),
