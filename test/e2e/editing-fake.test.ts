@@ -17,6 +17,7 @@ import {
   waitForLspState,
   type FakeSession,
 } from '../support/page.js';
+import { inLightAndDark, screenshot } from '../support/app.js';
 import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
@@ -172,6 +173,19 @@ describe.runIf(run)('editing flows against the scripted fake server (kotlin-lsp)
     await input.fill('assist');
     await page.keyboard.press('Enter');
     await expect.poll(notices, { timeout: 15_000 }).toEqual([expect.stringContaining(`Changed on disk since it was read: ${OTHER}. Nothing was written`)]);
+    // The notice stays until dismissed, so it takes its own room above the status bar: the session
+    // view (the editor, Problems) ends where the notice begins, and nothing of it is drawn over.
+    const rows = await page.evaluate(() =>
+      ['.session-layout', '[data-testid="editing-notices"]', '[data-testid="status-bar"]'].map((selector) => {
+        const box = document.querySelector(selector)?.getBoundingClientRect();
+        return box ? { top: Math.round(box.top), bottom: Math.round(box.bottom) } : undefined;
+      }),
+    );
+    const [sessionView, noticeStrip, statusBar] = rows;
+    expect(sessionView && noticeStrip && statusBar, JSON.stringify(rows)).toBeTruthy();
+    expect(sessionView!.bottom, JSON.stringify(rows)).toBeLessThanOrEqual(noticeStrip!.top);
+    expect(noticeStrip!.bottom, JSON.stringify(rows)).toBeLessThanOrEqual(statusBar!.top);
+    await inLightAndDark(page, async (scheme) => void (await screenshot(page, `editing-notice-desktop-${scheme}`)));
     expect(await editorText(page)).toBe(mainBefore);
     expect(readFileSync(join(session.workspace, OTHER), 'utf8')).toBe(external);
     await page.unroute('**/files/apply');

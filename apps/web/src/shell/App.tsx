@@ -2,6 +2,7 @@ import { Keyboard, LayoutGrid } from 'lucide-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SignedOutBanner } from '../components/access/SignedOutBanner.js';
+import { EditingNotices } from '../components/outline/EditingNotices.js';
 import { ServerToasts } from '../components/servers/ServerToasts.js';
 import { SessionView } from '../components/session/SessionView.js';
 import { SettingsPage } from '../components/settings/SettingsPage.js';
@@ -94,6 +95,7 @@ export function App() {
         <TaskList />
       )}
       {/* In the flow above the status bar, not over the page: the screen above makes room for them. */}
+      <EditingNotices />
       <ServerToasts />
       <AppStatusBar />
       <ShortcutsDialog open={shortcutsHelp} onOpenChange={(open) => workbench.update({ shortcutsHelp: open })} />

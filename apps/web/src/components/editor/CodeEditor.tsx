@@ -50,6 +50,10 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       // the focused row: inline it is text the row's accessible name does not carry (a screen
       // reader and a voice command disagree on the row's name), dimmed below AA contrast.
       suggest: { showInlineDetails: false },
+      // No inline completion provider is ever registered (LSP inline completions are not offered
+      // here), yet with this on Monaco's inline-completions model re-derives its state and arms a
+      // fetch timer on every keystroke: a fifth of the editor's script time per key, for nothing.
+      inlineSuggest: { enabled: false },
     });
     const findWidget = keepHiddenFindWidgetInert(editor);
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());

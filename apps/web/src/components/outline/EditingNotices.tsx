@@ -1,8 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../services/ServicesContext.js';
 import { useSnapshot } from '../../app/useSnapshot.js';
+import './editingNotices.css';
 
-/** Messages from editing features (an edit refused, a command failed), until dismissed. */
+/**
+ * Messages from editing features (an edit refused, a command failed), until dismissed. Placed by
+ * the shell in the flow above the status bar, beside the server toasts: the page above gives up
+ * the height they take rather than being covered.
+ */
 export function EditingNotices() {
   const { t } = useTranslation('editing');
   const { editingNotices } = useServices();
