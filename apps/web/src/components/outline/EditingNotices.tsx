@@ -14,7 +14,7 @@ export function EditingNotices() {
   const notices = useSnapshot(editingNotices.onDidChange, editingNotices.getSnapshot);
   if (notices.length === 0) return null;
   return (
-    <div className="editing-notices" role="status" aria-live="polite" data-testid="editing-notices">
+    <div className="message-strip editing-notices" role="status" aria-live="polite" data-testid="editing-notices">
       {notices.map((n) => (
         <p key={n.id} className="banner banner-error editing-notice">
           <span>{n.text}</span>

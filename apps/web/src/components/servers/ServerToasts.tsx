@@ -23,7 +23,7 @@ export function ServerToasts() {
     <>
       <FailureAnnouncement toasts={toasts} />
       {toasts.length > 0 && (
-        <section className="server-toasts" aria-label={t('messages.region')} data-testid="server-toasts">
+        <section className="message-strip server-toasts" aria-label={t('messages.region')} data-testid="server-toasts">
           {toasts.map((toast) => (
             <Toast key={toast.id} toast={toast} />
           ))}
