@@ -52,7 +52,8 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       suggest: { showInlineDetails: false },
       // No inline completion provider is ever registered (LSP inline completions are not offered
       // here), yet with this on Monaco's inline-completions model re-derives its state and arms a
-      // fetch timer on every keystroke: a fifth of the editor's script time per key, for nothing.
+      // fetch timer on every keystroke, for nothing (69 of 283 ms of typing script in a 20-key
+      // profile; the page's CPU per typed line 15 % lower without it).
       inlineSuggest: { enabled: false },
     });
     const findWidget = keepHiddenFindWidgetInert(editor);
