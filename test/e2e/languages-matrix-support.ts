@@ -7,7 +7,7 @@ import {
   markers,
   openFile,
   placeCaret,
-  problemRows,
+  expectProblemListed,
   runEditorAction,
   setCaret,
   suggestLabels,
@@ -71,7 +71,7 @@ export async function checkCase(page: Page, sessionId: string, c: LanguageCase, 
   if (c.finding) {
     await expect.poll(() => serverMarkers(page, sessionId, c.file, c.language), { timeout: 90_000 }).toMatch(c.finding);
     // The same finding, listed in Problems under its file.
-    expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+    await expectProblemListed(page, c.file, c.finding);
   }
   // Sent when the server is ready for them (tombi: once its configuration is loaded), not on a cue of ours.
   for (const method of c.serverRequests ?? []) await expect.poll(() => asked.get(c.language) ?? [], { timeout: 60_000 }).toContain(method);

@@ -12,7 +12,7 @@ import { writeFiles } from '../support/files.js';
 import {
   openFile,
   openSession,
-  problemRows,
+  expectProblemListed,
   putSettings,
   publishedDiagnostics,
   receivedRequestsByLanguage,
@@ -297,7 +297,7 @@ describe.runIf(run && Object.keys(CASES).some(selected))('every language against
       await expect.poll(missing, { timeout: 240_000 }).toEqual([]);
       // Now, all at once: every demo file's finding listed and marked, every server attached, none refused.
       for (const c of DEMO) {
-        expect((await problemRows(page, c.file)).join('\n'), c.file).toMatch(c.finding);
+        await expectProblemListed(page, c.file, c.finding);
         expect(await markerMessages(c.file, c.language), c.file).toMatch(c.finding);
       }
       expect(await metric(stack.url, 'kandev_lsp_leases_active')).toBe(DEMO_LANGUAGES);
@@ -322,7 +322,7 @@ describe.runIf(run && Object.keys(CASES).some(selected))('every language against
       await openFile(page, c.file);
       await waitForLspState(page, c.language, 'ready');
       await expect.poll(() => markerMessages(c.file, c.language), { timeout: 60_000 }).toMatch(c.finding);
-      expect((await problemRows(page, c.file)).join('\n')).toMatch(c.finding);
+      await expectProblemListed(page, c.file, c.finding);
     }
     expect(await metric(stack.url, 'kandev_lsp_leases_reattached_total')).toBe(reattachedBefore + 4);
     for (const language of PULL_MODEL) expect(sentAgain.get(language), language).toContain('textDocument/diagnostic');
@@ -342,6 +342,6 @@ describe.runIf(run && Object.keys(CASES).some(selected))('every language against
     await page.keyboard.type('str');
     await expect.poll(() => markerMessages('app/main.py', 'python'), { timeout: 60_000 }).toMatch(/Type "str" is not assignable to declared type "int"/);
     expect(await markerMessages('app/main.py', 'python')).not.toMatch(/Type "int" is not assignable to declared type "str"/);
-    expect((await problemRows(page, 'app/main.py')).join('\n')).toMatch(/Type "str" is not assignable to declared type "int"/);
+    await expectProblemListed(page, 'app/main.py', /Type "str" is not assignable to declared type "int"/);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import { ensureBuilt, repoRoot, webTestDist } from './build.js';
 import { installFakeServer, readLog, writeScript, type LoggedMessage } from './fakeServer.js';
@@ -604,6 +605,15 @@ export async function problemRows(page: Page, path: string): Promise<string[]> {
     scroller.scrollTop = before;
     return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
   }, path);
+}
+
+/**
+ * The file's Problems entries come to match `finding`. Problems is drawn on React's next turn
+ * after Monaco's markers change, so it may lag the markers a test has just seen by a frame or a
+ * busy main thread's long task (CI once read it empty in between): a short poll, not a long wait.
+ */
+export async function expectProblemListed(page: Page, path: string, finding: RegExp): Promise<void> {
+  await expect.poll(async () => (await problemRows(page, path)).join('\n'), { message: path, timeout: 10_000 }).toMatch(finding);
 }
 
 /** The labels the visible suggest widget shows (the rows it renders). */
