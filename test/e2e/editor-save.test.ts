@@ -133,9 +133,13 @@ describe.runIf(run)('saving a document the fake server (kotlin-lsp) tracks', () 
     await open(rejected);
     const uri = rejected.fileUri(MAIN);
 
-    // Someone else changed the file on disk: the save is refused with 409 and a conflict banner.
+    // Someone else changes the file on disk while the buffer holds unsaved text: the save is
+    // refused with 409 and a conflict banner. The text is typed first: a clean buffer takes the
+    // new disk text by itself (the live workspace), so a write before the typing raced the watcher.
+    await setCaret(page, 4, 19);
+    await page.keyboard.type(' // mine');
     writeFileSync(join(rejected.workspace, MAIN), `${source}// changed elsewhere\n`);
-    await editAndSave(' // mine');
+    await page.keyboard.press('Control+S');
     await page.locator(`[data-testid="save-conflict"][data-path="${MAIN}"]`).waitFor();
     await tab('true').waitFor();
     await barrier(rejected);

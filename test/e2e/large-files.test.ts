@@ -112,8 +112,10 @@ describe.runIf(run)('large files open in large-file mode; too large ones say why
     await page.locator('[data-testid="editor-tab"][data-path="data/big.json"][data-dirty="false"]').waitFor({ timeout: 60_000 });
     expect(readFileSync(join(workspace, 'data/big.json'), 'utf8').startsWith('[ \n')).toBe(true);
 
-    writeFileSync(join(workspace, 'data/big.json'), bigJson(LARGE_FILE_BYTES + 2 * 1024 * 1024));
+    // The buffer holds unsaved text before the disk changes: a clean buffer may take the new disk
+    // text by itself (the live workspace), which would race the write's conflict.
     await withEditor(page, (editor, monaco) => editor.getModel().applyEdits([{ range: new monaco.Range(1, 2, 1, 2), text: ' ' }]));
+    writeFileSync(join(workspace, 'data/big.json'), bigJson(LARGE_FILE_BYTES + 2 * 1024 * 1024));
     await page.getByTestId('save').click();
     await page.locator('[data-testid="save-conflict"][data-path="data/big.json"]').waitFor({ timeout: 60_000 });
   });
