@@ -4,14 +4,15 @@ import type { Page } from 'playwright-core';
 import type { FakeScript } from '../fixtures/fake-lsp-server/script.js';
 import type { LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { caretPosition, openFile, received, setCaret, type FakeSession } from '../support/page.js';
+import { caretPosition, openFile, received, setCaret, withEditor, type FakeSession } from '../support/page.js';
 import { openFakeEditor } from '../support/fakeEditor.js';
 import type { RunningStack } from '../support/stack.js';
 
 /**
  * Navigation from server answers into the Files tree and tabs (S35, S36), against the fake server
  * installed as `kotlin-lsp`, in a task with two repositories (`repoA`, `repoB`): the workspace is
- * their common folder, and tabs and tree use task-root-relative paths.
+ * their common folder, and tabs and tree use task-root-relative paths. The same editor also shows
+ * that its caret follows the person's reduced-motion setting.
  */
 const run = prerequisite(hasChromium(), 'Debian chromium (/usr/bin/chromium)');
 
@@ -91,5 +92,17 @@ describe.runIf(run)('navigating to server definitions across folders and reposit
     await page.locator(`[data-testid="tree-node"][data-path="${UTIL}"][data-active="true"]`).waitFor();
     // The server saw each document once, under the workspace URI of the ready handshake.
     expect(received(session, 'textDocument/didOpen').map((m) => m.params.textDocument.uri)).toEqual([MAIN, DEEP, UTIL].map((p) => session.fileUri(p)));
+  });
+  it('the caret stops blinking while the person asks the system for reduced motion, and blinks again when they stop asking', async () => {
+    const caret = () =>
+      withEditor(page, (editor, monaco) =>
+        editor.getOption(monaco.editor.EditorOption.cursorBlinking) === monaco.editor.TextEditorCursorBlinkingStyle.Solid ? 'solid' : 'blinks',
+      );
+    expect(await caret()).toBe('blinks');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await expect.poll(caret).toBe('solid');
+    // The page's own spinners follow the same setting (styles.css): the caret was the one thing that did not.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(caret).toBe('blinks');
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type * as Monaco from 'monaco-editor';
 import type { MonacoApi } from '../../lib/lsp/providers/host.js';
 import { keepHiddenFindWidgetInert } from '../../lib/monaco/hiddenFindWidget.js';
+import { caretFollowsReducedMotion } from '../../lib/monaco/reducedMotion.js';
 import type { SessionWorkspace } from '../../lib/workspace/sessionWorkspace.js';
 
 interface CodeEditorProps {
@@ -57,6 +58,7 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       inlineSuggest: { enabled: false },
     });
     const findWidget = keepHiddenFindWidgetInert(editor);
+    const caret = caretFollowsReducedMotion(editor);
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
     const cursor = editor.onDidChangeCursorPosition((e) => {
       if (shownPath.current) shownRef.current?.(shownPath.current, { line: e.position.lineNumber, column: e.position.column });
@@ -67,6 +69,7 @@ export function CodeEditor({ monaco, workspace, path, revealSeq, onSave, onShown
       shownPath.current = undefined;
       cursor.dispose();
       findWidget.dispose();
+      caret.dispose();
       editor.dispose();
       hiddenRef.current?.();
     };

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { MonacoApi } from '../../lib/monaco/monacoApi.js';
 import { monacoLanguageForPath } from '../../lib/monaco/languages.js';
 import { DIFF_TEXT_SCHEME } from '../../lib/lsp/uris.js';
+import { caretFollowsReducedMotion } from '../../lib/monaco/reducedMotion.js';
 import { keepDiffSideLabels, type DiffSideLabels } from './diffSideLabels.js';
 
 let nextDiff = 1;
@@ -64,12 +65,14 @@ export function DiffEditor({ monaco, path, original, modified, readOnly = false,
     editor.setModel({ original: left, modified });
     restoreSharedHoverFactory(monaco);
     const sides = keepDiffSideLabels(monaco, editor, () => labels.current);
+    const caret = caretFollowsReducedMotion(editor);
     namedSides.current = sides;
     originalModel.current = left;
     const host = container.current;
     return () => {
       namedSides.current = null;
       sides.dispose();
+      caret.dispose();
       originalModel.current = null;
       // Disposed with the focus inside, Monaco's diff editor reacts to losing it halfway through its
       // own disposal and throws (its services already gone), which can take the page down with it.
