@@ -44,6 +44,8 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
   let workspace: string;
   let sessionId: string;
   let sentMethods: string[] = [];
+  /** Errors thrown into the page and caught by nobody, as the page hears them. */
+  const pageErrors: string[] = [];
 
   const row = (path: string) => page.locator(`[data-testid="tree-node"][data-path="${path}"]`);
   const tab = (path: string) => page.locator(`[data-testid="editor-tab"][data-path="${path}"]`);
@@ -73,6 +75,7 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
     git(workspace, '-c', 'user.name=Kandev Test', '-c', 'user.email=test@kandev.invalid', 'commit', '-q', '-m', 'initial');
     ({ sessionId, browser, page } = await openTaskEditor(stack, { title: 'Live workspace', workspace }));
     sentMethods = recordSentMethods(page);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await openFile(page, 'src/main.ts');
     await waitForLspState(page, 'typescript', 'ready');
     // The first git state came: a clean repository on main.
@@ -312,5 +315,10 @@ describe.runIf(run)('Live workspace with the real typescript-language-server in 
     rmSync(join(workspace, '.git'), { recursive: true, force: true });
     await page.locator('[data-testid="changes-unavailable"][data-reason="not_a_repository"]').waitFor();
     expect(await row('src/main.ts').locator('[data-testid="git-mark"]').count()).toBe(0);
+  });
+  it('the diff views and editors opened above threw nothing about disposed services into the page', () => {
+    // Each diff view resets Monaco's shared hover factory with a throwaway editor; tracking its
+    // actions after it was disposed threw "AbstractContextKeyService has been disposed" (5 times here).
+    expect(pageErrors.filter((message) => /disposed/i.test(message))).toEqual([]);
   });
 });

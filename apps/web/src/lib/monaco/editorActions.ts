@@ -41,8 +41,18 @@ export function trackEditorActions(monaco: MonacoApi, spec: EditorActionsSpec): 
   };
 
   // Monaco announces an editor from inside its constructor, before its own services are set
-  // (addAction would register no keys then): it is tracked right after.
-  store.add(monaco.editor.onDidCreateEditor((editor) => queueMicrotask(() => !store.isDisposed && track(editor as ActionEditor))));
+  // (addAction would register no keys then): it is tracked right after, unless it was disposed
+  // meanwhile (a throwaway editor: its context keys are gone, and adding an action throws).
+  store.add(
+    monaco.editor.onDidCreateEditor((editor) => {
+      let disposed = false;
+      const gone = editor.onDidDispose(() => (disposed = true));
+      queueMicrotask(() => {
+        gone.dispose();
+        if (!disposed && !store.isDisposed) track(editor as ActionEditor);
+      });
+    }),
+  );
   for (const editor of monaco.editor.getEditors()) track(editor as ActionEditor);
 
   const relabel = () => {
