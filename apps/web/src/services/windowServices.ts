@@ -19,6 +19,7 @@ import { hierarchyActionsFor } from './hierarchyActions.js';
 import { navigationPaletteActionsFor } from './navigationPaletteActions.js';
 import { LeaseHints } from '../lib/lsp/leaseHint.js';
 import { createMonacoFeatureBinder } from '../lib/lsp/providers/bind.js';
+import { whenPageDraws } from '../lib/monaco/pageDrawing.js';
 import type { MonacoApi } from '../lib/lsp/providers/host.js';
 import { LspConnectionRegistry } from '../lib/lsp/registry.js';
 import { lspSocketUrl, openBrowserSocket, pageSocketUrl } from '../lib/lsp/socket.js';
@@ -166,6 +167,7 @@ export function createWindowServices(): WindowServices {
         editing,
         preferences: { get: (lang) => preferencesOf(settings.get(), lang), onDidChange: settings.onDidChangeEditorFeatures },
         quickSuggest: pacingFor(monaco),
+        whenDrawing: (token) => whenPageDraws(token),
         text: editingText,
         notify: (message) => editingNotices.show(message),
         // Rename tells a failure in its own box, in the words of the toast for any other request.

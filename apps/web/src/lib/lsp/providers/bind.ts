@@ -23,6 +23,7 @@ import { DiagnosticSet } from './diagnosticSet.js';
 import { registerRenameProvider } from './rename.js';
 import { registerWorkspaceSymbols } from './workspaceSymbols.js';
 import type { RequestFailure } from '../requestFailures.js';
+import type { CancellationLike } from '../jsonRpc.js';
 import type { FeatureBinder, FeatureBinding, FeatureContext } from '../features.js';
 import { serverFileUri, sessionModelUriParts, workspaceRelativePath } from '../uris.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
@@ -60,6 +61,8 @@ export interface BinderDeps {
   failureText?: (failure: RequestFailure, language: LanguageId) => string;
   /** How long requests the editor makes on its own wait for the caret or text to settle (default SETTLE_MS). */
   settleMs?: { caret: number; text: number };
+  /** Resolves once the page is being drawn (default: at once); see ProviderHost.whenDrawing. */
+  whenDrawing?: (token?: CancellationLike) => Promise<boolean>;
   /** The window's quick-suggestions pacing (word-list answer times per model). */
   quickSuggest?: Pick<QuickSuggestPacing, 'recordList' | 'serveLists'>;
 }
@@ -193,6 +196,7 @@ export function createMonacoFeatureBinder(deps: BinderDeps): FeatureBinder {
       onDocumentSync: context.onDocumentSync,
       settled,
       settleMs: deps.settleMs ?? SETTLE_MS,
+      whenDrawing: (token) => deps.whenDrawing?.(token) ?? Promise.resolve(true),
       recordWordList: (model, ms, cancelled) => deps.quickSuggest?.recordList(model, ms, cancelled),
       serveWordLists: () =>
         deps.quickSuggest?.serveLists(sessionSelector(context.language).map((filter) => filter.language as string)) ?? toDisposable(() => undefined),

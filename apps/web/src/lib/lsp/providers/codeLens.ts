@@ -22,6 +22,7 @@ export function serverExecutes(capabilities: ServerCapabilityIndex, name: string
  * `workspace/codeLens/refresh` asks again. A lens's server command runs through
  * workspace/executeCommand after the document is flushed, so the server acts on what is shown;
  * what the command edits comes back as workspace/applyEdit and goes through the atomic apply path.
+ * Lenses are asked and handed to Monaco only while the page is drawn (ProviderHost.whenDrawing).
  */
 export function registerCodeLensProvider(host: ProviderHost, registration: FeatureRegistration<'codeLens'>): Disposable {
   if (!host.preferences().codeLens) return { dispose: () => undefined };
@@ -55,6 +56,9 @@ export function registerCodeLensProvider(host: ProviderHost, registration: Featu
     async provideCodeLenses(model, token) {
       const target = host.target(model, registration);
       if (!target) return null;
+      // Asked and handed over only while the page is drawn: a background tab's lenses come when
+      // the person is back, current, and Monaco draws and resolves them then.
+      if (!(await host.whenDrawing(token))) return null;
       context.flush(target.path);
       let result: CodeLens[] | null;
       try {
@@ -76,6 +80,11 @@ export function registerCodeLensProvider(host: ProviderHost, registration: Featu
       }
       // Monaco's peek previews only loaded models: a resolved count's targets are loaded first.
       await host.preload(targets);
+      // The tab may have gone to the background while the server answered.
+      if (!(await host.whenDrawing(token))) {
+        handles.forEach((h) => lenses.delete(h));
+        return null;
+      }
       // Monaco disposes a list when it asks again; its handles go with it.
       return { lenses: list, dispose: () => handles.forEach((h) => lenses.delete(h)) };
     },

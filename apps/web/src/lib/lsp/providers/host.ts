@@ -9,6 +9,7 @@ import type { ApplyEditResult } from '../edits/applyResult.js';
 import type { EditingRegistry } from '../editing/registry.js';
 import { matchesDocumentSelector } from '../documentSelector.js';
 import type { FeatureContext } from '../features.js';
+import type { CancellationLike } from '../jsonRpc.js';
 import type { RequestFailure } from '../requestFailures.js';
 import type { SettledRequests } from '../settle.js';
 import { parseSessionModelUri, serverFileUri, SESSION_MODEL_SCHEME } from '../uris.js';
@@ -95,6 +96,11 @@ export interface ProviderHost {
   readonly settled: SettledRequests;
   /** How long they wait: caret-driven and text-driven kinds. */
   readonly settleMs: { readonly caret: number; readonly text: number };
+  /**
+   * Resolves once the page is being drawn (false when `token` is cancelled first): code lenses wait
+   * here, since Monaco resolves only lenses it has drawn (lib/monaco/pageDrawing.ts).
+   */
+  whenDrawing(token?: CancellationLike): Promise<boolean>;
   /** The server answered a word list (a completion not asked by a trigger character) after `ms`, or it was cancelled by then: quick suggestions pace by it. */
   recordWordList(model: TextModel, ms: number, cancelled: boolean): void;
   /** The server answers word lists for this session's languages until disposed (quick suggestions wait while their cost is unknown). */

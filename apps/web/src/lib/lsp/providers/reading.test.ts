@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- provider results read through fakes */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { editorFeatureDefault, effectiveServerConfig } from '@kandev/protocol';
 import { FEATURES, ServerCapabilityIndex } from '../capabilities.js';
 import { clientCapabilities } from '../clientCapabilities.js';
@@ -185,6 +185,34 @@ describe('code lenses', () => {
     provider.onDidChange(() => refreshed++);
     ctx.refresh.codeLens.fire();
     expect(refreshed).toBe(1);
+  });
+
+  it('asks and hands over lenses only while the page is drawn (a background tab gets them when it is back); a tab hidden again meanwhile keeps them back', async () => {
+    const { fake, ctx, model, host } = setup((method) => (method === 'textDocument/codeLens' ? [{ range: r(0, 6, 0, 7), data: 'refs' }] : null), {
+      codeLensProvider: { resolveProvider: true },
+    });
+    const draws: ((drawing: boolean) => void)[] = [];
+    host.whenDrawing = () => new Promise((resolve) => draws.push(resolve));
+    registerCodeLensProvider(host, reg('codeLens', { resolveProvider: true }));
+    const provider = fake.active().find((p) => p.kind === 'codeLens')!.provider;
+    let list: any;
+    const asked = provider.provideCodeLenses(model, NO_CANCEL).then((value: unknown) => (list = value));
+    await Promise.resolve();
+    expect(ctx.requests.filter((q) => q.method === 'textDocument/codeLens')).toHaveLength(0);
+    draws.shift()!(true);
+    await vi.waitFor(() => expect(draws).toHaveLength(1));
+    expect(ctx.requests.filter((q) => q.method === 'textDocument/codeLens')).toHaveLength(1);
+    expect(list).toBeUndefined();
+    draws.shift()!(true);
+    await asked;
+    expect(list.lenses).toHaveLength(1);
+
+    // Cancelled while waiting (Monaco asked again): nothing is asked, nothing handed over.
+    const cancelled = provider.provideCodeLenses(model, NO_CANCEL);
+    await vi.waitFor(() => expect(draws).toHaveLength(1));
+    draws.shift()!(false);
+    expect(await cancelled).toBeNull();
+    expect(ctx.requests.filter((q) => q.method === 'textDocument/codeLens')).toHaveLength(1);
   });
 
   it('a failing command is said to the person, not swallowed', async () => {

@@ -38,6 +38,7 @@ export function fakeProviderHost(
     settled: new SettledRequests(systemClock),
     settleMs: { caret: 0, text: 0 },
     versionOf: () => undefined,
+    whenDrawing: async () => true,
     recordWordList: () => undefined,
     serveWordLists: () => ({ dispose: () => undefined }),
     ...overrides,
