@@ -84,7 +84,7 @@ if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "
   eval "$docker_exports"
 fi
 # Unit tests use every core. Integration and browser files mostly wait on other processes, so
-# most run two at a time (lane "parallel"); those that must have the machine to themselves run
+# most run several at a time (lane "parallel": four integration files, two browser files); those that must have the machine to themselves run
 # one at a time after them (lane "serial"; the list is in vitest.config.ts).
 # A run can fail with every test passed (an unhandled error, a crashed worker): such runs are
 # named at the end, so the closing line never reads green while the exit code is red.
