@@ -124,7 +124,15 @@ export async function timeSuggestList(page: Page): Promise<void> {
         document.removeEventListener('keydown', onKey, true);
       });
     });
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    // Monaco shows the widget by its style (and a marker attribute) when it places it in the
+    // editor's next frame: watching classes alone read the list on the widget's next class change,
+    // up to a frame or more later (measured 30 ms late at 1,000 lines).
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['class', 'style', 'monaco-visible-content-widget'],
+    });
   })()`);
 }
 

@@ -21,8 +21,8 @@ function setup(sync: EffectiveSync) {
 const incremental: EffectiveSync = { openClose: true, change: 2, save: { includeText: true } };
 
 describe('DocumentSync', () => {
-  it('opens with the LSP languageId and the clean server URI, debounces changes, closes', () => {
-    const { ds, notes, timers } = setup(incremental);
+  it('opens with the LSP languageId and the clean server URI, sends each incremental change as it is made, closes', () => {
+    const { ds, notes } = setup(incremental);
     const doc = new FakeDocument('src/a.tsx', 'typescriptreact', 'x');
     ds.open(doc);
     expect(notes[0]).toEqual({
@@ -31,13 +31,29 @@ describe('DocumentSync', () => {
     });
     doc.type('xy');
     doc.type('xyz');
-    expect(notes).toHaveLength(1);
-    timers.advance(100);
-    expect(notes[1]!.method).toBe('textDocument/didChange');
-    expect(notes[1]!.params.textDocument).toEqual({ uri: 'file:///ws/src/a.tsx', version: 3 });
-    expect(notes[1]!.params.contentChanges.map((c: { text: string }) => c.text)).toEqual(['xy', 'xyz']);
+    // One didChange per edit, no wait: the server applies each while the person types on.
+    expect(notes.slice(1).map((n) => [n.method, n.params.textDocument.version, n.params.contentChanges.map((c: { text: string }) => c.text)])).toEqual([
+      ['textDocument/didChange', 2, ['xy']],
+      ['textDocument/didChange', 3, ['xyz']],
+    ]);
+    expect(notes[1]!.params.textDocument.uri).toBe('file:///ws/src/a.tsx');
     ds.close('src/a.tsx');
-    expect(notes[2]).toEqual({ method: 'textDocument/didClose', params: { textDocument: { uri: 'file:///ws/src/a.tsx' } } });
+    expect(notes[3]).toEqual({ method: 'textDocument/didClose', params: { textDocument: { uri: 'file:///ws/src/a.tsx' } } });
+  });
+
+  it('debounces full-text changes (the whole document each time) until the typing pauses', () => {
+    const { ds, notes, timers } = setup({ openClose: true, change: 1, save: false });
+    const doc = new FakeDocument('a.py', 'python', 'a');
+    ds.open(doc);
+    doc.type('ab');
+    timers.advance(60);
+    doc.type('abc');
+    timers.advance(60);
+    expect(notes).toHaveLength(1);
+    timers.advance(40);
+    expect(notes.slice(1).map((n) => n.params.contentChanges)).toEqual([[{ text: 'abc' }]]);
+    timers.advance(1000);
+    expect(notes).toHaveLength(2);
   });
 
   it('sends the whole text for full sync and flushes before a request reads the document', () => {
@@ -74,7 +90,7 @@ describe('DocumentSync', () => {
   });
 
   it('S25 a save of an older snapshot omits the stale text and never rewinds the server document', () => {
-    const { ds, notes } = setup(incremental);
+    const { ds, notes } = setup({ openClose: true, change: 1, save: { includeText: true } });
     const doc = new FakeDocument('a.ts', 'typescript', 'v1');
     ds.open(doc);
     doc.type('v2'); // the snapshot being saved
@@ -86,7 +102,7 @@ describe('DocumentSync', () => {
   });
 
   it('dispose stops tracking without notifying (the generation ended)', () => {
-    const { ds, notes, timers } = setup(incremental);
+    const { ds, notes, timers } = setup({ openClose: true, change: 1, save: false });
     const doc = new FakeDocument('a.ts', 'typescript', 'x');
     ds.open(doc);
     doc.type('y');

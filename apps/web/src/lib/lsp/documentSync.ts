@@ -34,8 +34,8 @@ export interface DocumentSyncOptions {
   /** Told after didOpen / didChange / didClose went out (pull diagnostics follow them). */
   onSent?(path: string, kind: 'open' | 'change' | 'close'): void;
   /**
-   * Told as a document changes, before its debounced didChange goes out: a typist's keystrokes
-   * come closer together than the debounce, so their didChange leaves only when they stop.
+   * Told as a document changes, before its didChange goes out (at once for incremental sync;
+   * for full sync when the typing pauses, a typist's keystrokes coming closer than the debounce).
    */
   onEdit?(path: string): void;
 }
@@ -50,8 +50,9 @@ interface Tracked {
 }
 
 /**
- * didOpen / debounced didChange / didSave / didClose for one connection generation. Pending
- * changes are flushed before any request that reads a document and before didSave (S24).
+ * didOpen / didChange (incremental at once, full text debounced) / didSave / didClose for one
+ * connection generation. Pending changes are flushed before any request that reads a document and
+ * before didSave (S24).
  */
 export class DocumentSync implements Disposable {
   private readonly tracked = new Map<string, Tracked>();
@@ -84,10 +85,17 @@ export class DocumentSync implements Disposable {
   }
 
   private onChange(entry: Tracked, changes: TextDocumentContentChangeEvent[]): void {
-    if (this.options.sync().change === 0) return;
+    const kind = this.options.sync().change;
+    if (kind === 0) return;
     entry.pending.push(...changes);
     entry.dirty = true;
     this.options.onEdit?.(entry.document.path);
+    // Incremental changes go out as they are made: the server applies each while the person types
+    // on. Held until the typing stopped, a whole word's edits reached it together with the
+    // completion its last key asked for, and the completion waited for all of them (40,000 lines:
+    // 485 ms against 313 ms at the server for the same edits sent one by one). A full text is
+    // still sent once the typing pauses: it is the whole document each time.
+    if (kind === 2) return this.flushEntry(entry);
     entry.timer?.dispose();
     entry.timer = after(this.options.clock, this.options.debounceMs, () => {
       entry.timer = undefined;
