@@ -67,6 +67,24 @@ async function failureToast(page: Page): Promise<Locator> {
  * yet, so every suggestion shows): where a widget has the least room below.
  */
 async function caretAtTheBottom(page: Page): Promise<void> {
+  // The editor's height first settles (a new window size, the toast strip): a scroll computed from a
+  // height that then shrank left the caret's line below the editor, and Monaco keeps a widget whose
+  // line is out of view hidden.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            new Promise<boolean>((resolve) => {
+              const editor = (window as any).__kandev.monaco.editor.getEditors().find((e: any) => e.getModel());
+              const height = () => `${editor.getLayoutInfo().height} ${editor.getContainerDomNode().getBoundingClientRect().height}`;
+              const first = height();
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(first === height())));
+            }),
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
   await withEditor(
     page,
     (editor, monaco, line: number) => {
@@ -77,6 +95,28 @@ async function caretAtTheBottom(page: Page): Promise<void> {
       editor.focus();
     },
     LAST_VAL,
+  );
+}
+
+/**
+ * The widget's box once it is shown and still: drawn (not `visibility: hidden`, as Monaco keeps a
+ * content widget until its next frame places it) and in the same place two frames running. Read
+ * earlier, the check below met a widget Monaco was still placing (hidden, at the editor's corner).
+ */
+async function settledBox(page: Page, widget: string): Promise<string> {
+  return page.evaluate(
+    (selector) =>
+      new Promise<string>((resolve) => {
+        const boxOf = () => {
+          const el = document.querySelector(selector);
+          if (!el || getComputedStyle(el).visibility !== 'visible') return 'not shown';
+          const b = el.getBoundingClientRect();
+          return `${Math.round(b.left)},${Math.round(b.top)} ${Math.round(b.width)}x${Math.round(b.height)}`;
+        };
+        const first = boxOf();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(first === boxOf() ? first : 'moving')));
+      }),
+    widget,
   );
 }
 
@@ -176,6 +216,7 @@ describe.runIf(run)('toasts: held while read, and never over the suggestion list
           await runEditorAction(page, action);
           if (widget === 'suggest') await expect.poll(() => suggestRows(page).count(), { timeout: 15_000 }).toBeGreaterThan(0);
           else await page.locator(selector).waitFor({ timeout: 15_000 });
+          await expect.poll(() => settledBox(page, selector), { timeout: 15_000 }).toMatch(/^\d+,\d+ \d+x\d+$/);
           expect(await toasts(page).count()).toBe(1);
           await screenshot(page, `toast-with-${widget}-${size}-${scheme}`);
           const overlap = await overlapsStrip(page, selector);
