@@ -6,11 +6,12 @@ import { SlowestFirstSequencer } from './test/support/slowestFirst.js';
 //
 // Integration and browser files mostly wait on other processes (language servers starting,
 // Chromium painting, a backend restarting), so `npm test` runs several at a time (four integration
-// files, two browser files: KANDEV_TEST_LANE=parallel) and then, one at a time, the files that must not share the machine
-// (KANDEV_TEST_LANE=serial): those that measure memory or pacing, the soak, the Docker suites
-// (one dockerd, heavy on two cores) and the adding-a-language walk-through (it builds a whole copy
-// of the product). Without a lane (a person running one file) every file runs
-// alone, as before.
+// files, two browser files: KANDEV_TEST_LANE=parallel) and then the files that must not share the
+// machine with many others (KANDEV_TEST_LANE=serial), one file per project at a time, `npm test`
+// running the two projects' serial lanes side by side: those that measure memory or pacing, the
+// soak, the Docker suites (one dockerd, heavy on two cores) and the adding-a-language walk-through
+// (it builds a whole copy of the product). Without a lane (a person running one file) every file
+// runs alone, as before.
 const serialFiles = [
   'test/integration/soak-smoke.test.ts',
   'test/integration/faults-backpressure.test.ts',
@@ -52,9 +53,17 @@ function laneFiles(glob: string): { include: string[]; exclude: string[] } {
  * both cores busy. KANDEV_TEST_WORKERS overrides both (measuring another count).
  */
 const workersOverride = Number(process.env.KANDEV_TEST_WORKERS) || undefined;
+/**
+ * Files of these suites share their worker processes (`isolate: false`): a fresh process per file
+ * imported Playwright, the support modules and the file's graph again each time, about a second
+ * of a core per browser file (Vitest's own "import" time: 60 s over the 69 browser files of the
+ * parallel lane). No file here mocks a module or leaves global state behind; each starts and stops
+ * its own stacks, servers and browser contexts.
+ */
 const processSuite = (workers: number) => ({
   fileParallelism: parallel,
   maxWorkers: parallel ? (workersOverride ?? workers) : 1,
+  isolate: false,
   sequence: { sequencer: SlowestFirstSequencer },
 });
 

@@ -27,9 +27,15 @@ start() {
     command -v "$tool" >/dev/null || { echo "docker-env.sh: $tool is missing (Debian packages docker.io and debootstrap)" >&2; exit 1; }
   done
   [ "$(id -u)" = 0 ] || { echo "docker-env.sh: starting a private dockerd needs root" >&2; exit 1; }
+  # One start at a time: `npm test` starts dockerd and builds the image in the background while a
+  # test file may already ask for them; a second caller waits here for the first to finish, then
+  # finds both ready instead of starting a second dockerd or debootstrap into the same folder.
+  # dockerd outlives this script, so it must not inherit the lock's descriptor (9>&- below).
+  exec 9>"$state/start.lock"
+  flock 9
   if [ -f "$state/dockerd.pid" ] && kill -0 "$(cat "$state/dockerd.pid")" 2>/dev/null; then :; else
     dockerd --host "unix://$sock" --data-root "$state/data" --exec-root "$state/exec" --pidfile "$state/dockerd.pid" \
-      --bridge=none --iptables=false --ip-forward=false >"$state/dockerd.log" 2>&1 &
+      --bridge=none --iptables=false --ip-forward=false >"$state/dockerd.log" 2>&1 9>&- &
     for _ in $(seq 1 60); do
       DOCKER_HOST="unix://$sock" docker info >/dev/null 2>&1 && break
       sleep 1
