@@ -54,7 +54,7 @@ import { restartBench } from './restart.js';
 import { mcpBench } from './mcp.js';
 import { median, table, type LatencySummary } from './stats.js';
 import { mergeLatest, type SectionReport } from './latestReport.js';
-import { afterReadyBench, type AfterReadyRow } from './typingAfterReady.js';
+import { AFTER_READY_ROUNDS, afterReadyBench, type AfterReadyRow } from './typingAfterReady.js';
 import {
   concurrentLeases,
   directStdio,
@@ -385,13 +385,23 @@ async function typing(): Promise<void> {
     }
     if (TYPING_PARTS.has('afterready')) {
       // A fresh session per row: its server's first work after the file opens is what this case is about.
-      const headers = ['lines', 'typed', 'browser ms', 'stdio ms', 'ratio', '$/cancelRequest', 'requests from Ready to the list'];
+      const headers = [
+        'lines',
+        'typed',
+        'browser ms',
+        'stdio ms',
+        'ratio',
+        'rounds (browser / stdio ms)',
+        '$/cancelRequest',
+        'requests from Ready to the list',
+      ];
       const cells = (r: AfterReadyRow) => [
         String(r.lines),
         r.waitMs ? `${r.waitMs / 1000} s after Ready` : 'at once after Ready',
         r.failure === undefined ? fixed(r.browserMs, 0) : `no list: ${r.failure}`,
         fixed(r.stdioMs, 0),
         r.failure === undefined ? fixed(r.browserMs / r.stdioMs, 2) : '-',
+        r.samples.browserMs.map((b, i) => `${fixed(b, 0)}/${fixed(r.samples.stdioMs[i] ?? NaN, 0)}`).join(' '),
         String(r.cancels),
         Object.entries(r.methods)
           .map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`)
@@ -401,7 +411,7 @@ async function typing(): Promise<void> {
       const task = await stack.createTask({ title: 'bench after ready', workspace });
       const rows = await afterReadyBench(stack, task.id, workspace, (row) => console.log(cells(row).join(' | ')));
       out(
-        `the first keystrokes after a big file opens: \`export const z = v1.\` typed 3 s after Ready and at once, in a fresh session; trigger to visible suggestions (ms) beside the same server over stdio after the same wait and edits (load ${loadAverage()})`,
+        `the first keystrokes after a big file opens: \`export const z = v1.\` typed 3 s after Ready and at once, in a fresh session; trigger to visible suggestions (ms) beside the same server over stdio after the same wait and edits, the median of ${AFTER_READY_ROUNDS} rounds of each, alternately (load ${loadAverage()})`,
         table(headers, rows.map(cells)),
       );
       results.typingAfterReady = rows;

@@ -18,6 +18,12 @@ import { StdioLspClient } from '../test/support/stdioClient.js';
 import { bigTs, EDIT, KEY_DELAY_MS, timeSuggestList, TRIGGER, typeOverStdio, TYPING_SIZES } from './typing.js';
 
 export const AFTER_READY_WAITS_MS = [3_000, 0];
+/**
+ * Rounds per row, browser and stdio alternately, each a fresh session or a fresh server: one cold
+ * sample of either side moved the 1k row from 1.28x to 1.89x between runs on a quiet machine, so a
+ * row is the median of each side (BENCH_AFTER_READY_ROUNDS overrides).
+ */
+export const AFTER_READY_ROUNDS = Number(process.env.BENCH_AFTER_READY_ROUNDS) || 3;
 
 /** Sizes and waits to measure: BENCH_AFTER_READY_SIZES=10000 and BENCH_AFTER_READY_WAITS=3000 run one row. */
 const listFromEnv = (name: string, all: readonly number[]): readonly number[] => process.env[name]?.split(',').map(Number) ?? all;
@@ -34,10 +40,12 @@ export interface AfterReadyRow {
   failure?: string;
   /** The same server over stdio: completion sent after the same edits -> answered (ms). */
   stdioMs: number;
-  /** Requests the page sent from Ready to the list, by method. */
+  /** Requests the page sent from Ready to the list, by method (in the median browser round). */
   methods: Record<string, number>;
-  /** $/cancelRequest the page sent meanwhile. */
+  /** $/cancelRequest the page sent meanwhile (in the median browser round). */
   cancels: number;
+  /** Every round's figures, in the order measured: the row is the median of each side. */
+  samples: { browserMs: number[]; stdioMs: number[] };
 }
 
 /** Request methods and cancellations the page sends, in order; every frame's head when tracing. */
@@ -70,7 +78,9 @@ function recordWire(page: Page): { methods: string[]; cancels: number; trace: st
   return seen;
 }
 
-async function browserRow(stack: RunningStack, taskId: string, lines: number, waitMs: number): Promise<Omit<AfterReadyRow, 'stdioMs'>> {
+type BrowserRound = Omit<AfterReadyRow, 'stdioMs' | 'samples'>;
+
+async function browserRow(stack: RunningStack, taskId: string, lines: number, waitMs: number): Promise<BrowserRound> {
   const sessionId = (await stack.startSession(taskId)).id;
   const browser = await launchChromium();
   let trace: string[] = [];
@@ -94,6 +104,7 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
       editor.focus();
     });
     await timeSuggestList(page);
+    if (TRACE_DIR) await splitTriggerInPage(page);
     wire.trace.push(`${Date.now()}\t-\ttyping`);
     await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
     await page.keyboard.type(TRIGGER);
@@ -104,7 +115,13 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
       if (Date.now() > deadline) throw new Error(`no suggestion list within 180 s at ${lines} lines`);
       await page.waitForTimeout(100);
     }
-    const times = await page.evaluate(() => (window as any).__typingTimes as { trigger: number; list: number });
+    const times = await page.evaluate(
+      () => (window as any).__typingTimes as { trigger: number; list: number; nextFrame?: number; sent?: number; read?: number },
+    );
+    if (TRACE_DIR)
+      wire.trace.push(
+        `${Date.now()}\t-\tin the page (ms after the trigger key): completion sent ${times.sent === undefined ? '?' : (times.sent - times.trigger).toFixed(1)}, its answer read ${times.read === undefined ? '?' : (times.read - times.trigger).toFixed(1)}, list drawn ${(times.list - times.trigger).toFixed(1)}, the next animation frame ${times.nextFrame === undefined ? '?' : (times.nextFrame - times.trigger).toFixed(1)}`,
+      );
     const methods: Record<string, number> = {};
     for (const m of wire.methods.slice(before)) methods[m] = (methods[m] ?? 0) + 1;
     const failure = wire.triggerError;
@@ -117,10 +134,41 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
       cancels: wire.cancels - cancelsBefore,
     };
   } finally {
-    if (TRACE_DIR) writeFileSync(join(TRACE_DIR, `after-ready-${lines}-${waitMs}.tsv`), trace.join('\n') + '\n');
+    if (TRACE_DIR) writeFileSync(join(TRACE_DIR, `after-ready-${lines}-${waitMs}-${Date.now()}.tsv`), trace.join('\n') + '\n');
     await browser.close();
     await stack.api(`/api/sessions/${sessionId}/stop`, { method: 'POST', body: {} }).catch(() => undefined);
   }
+}
+
+/**
+ * Traced rows only: where the trigger's time goes in the page, on its clock. `sent` is when the
+ * completion asked at the trigger character leaves on the socket, `read` when the page reads its
+ * answer from the socket's message event (the app's handler running, after any queue on the main
+ * thread). The socket exists already, so its prototype's send and the message event's data getter
+ * are wrapped; both cost a little, which is why untraced rows do without.
+ */
+async function splitTriggerInPage(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    const times = window.__typingTimes;
+    let id;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (id === undefined && typeof data === 'string' && data.includes('"textDocument/completion"') && data.includes('"triggerCharacter":${JSON.stringify(TRIGGER)}')) {
+        id = /"id":(\\d+)/.exec(data)?.[1];
+        times.sent = performance.now();
+      }
+      return send.call(this, data);
+    };
+    const data = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data');
+    Object.defineProperty(MessageEvent.prototype, 'data', {
+      configurable: true,
+      get() {
+        const value = data.get.call(this);
+        if (id !== undefined && times.read === undefined && typeof value === 'string' && value.startsWith('{"jsonrpc":"2.0","id":' + id + ',')) times.read = performance.now();
+        return value;
+      },
+    });
+  })()`);
 }
 
 /** The same server alone: spawn, initialize, open, the same wait, the same edits, then the completion. */
@@ -153,7 +201,7 @@ export async function stdioAfterOpen(workspace: string, lines: number, waitMs: n
   }
 }
 
-/** Every size and wait, browser and stdio alternately; `onRow` hears each row as it is measured. */
+/** Every size and wait, `rounds` times browser and stdio alternately; `onRow` hears each row as it is measured. */
 export async function afterReadyBench(
   stack: RunningStack,
   taskId: string,
@@ -161,14 +209,33 @@ export async function afterReadyBench(
   onRow: (row: AfterReadyRow) => void = () => undefined,
   sizes: readonly number[] = listFromEnv('BENCH_AFTER_READY_SIZES', TYPING_SIZES),
   waits: readonly number[] = listFromEnv('BENCH_AFTER_READY_WAITS', AFTER_READY_WAITS_MS),
+  rounds = AFTER_READY_ROUNDS,
 ): Promise<AfterReadyRow[]> {
   const rows: AfterReadyRow[] = [];
   for (const lines of sizes)
     for (const waitMs of waits) {
-      const browser = await browserRow(stack, taskId, lines, waitMs);
-      const row = { ...browser, stdioMs: await stdioAfterOpen(workspace, lines, waitMs) };
+      const browserRounds: BrowserRound[] = [];
+      const stdioMs: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        browserRounds.push(await browserRow(stack, taskId, lines, waitMs));
+        stdioMs.push(await stdioAfterOpen(workspace, lines, waitMs));
+      }
+      const row = { ...medianRound(browserRounds), stdioMs: median(stdioMs), samples: { browserMs: browserRounds.map((r) => r.browserMs), stdioMs } };
       rows.push(row);
       onRow(row);
     }
   return rows;
+}
+
+/** The median of the figures (the upper middle one of an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** The round whose list showed at the median time; a round with no list (NaN) counts as the slowest. */
+function medianRound(rounds: BrowserRound[]): BrowserRound {
+  const slowestFirstNaN = (r: BrowserRound) => (Number.isNaN(r.browserMs) ? Infinity : r.browserMs);
+  const sorted = [...rounds].sort((a, b) => slowestFirstNaN(a) - slowestFirstNaN(b));
+  return sorted[Math.floor(sorted.length / 2)] as BrowserRound;
 }
