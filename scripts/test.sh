@@ -15,8 +15,9 @@ phase_start "install"
 bash scripts/install-system-deps.sh
 # Local Docker suites: a private dockerd and the debootstrap image, when this machine can run them
 # (or CI, where a missing Docker must fail). Only a dockerd started here is stopped here. They are
-# made in the background from here on: debootstrap mostly waits on the Debian mirror, and on a
-# fresh machine it held the run about half a minute between the checks and the unit tests. The
+# made in the background from here on: on a fresh machine debootstrap held the run about half a
+# minute between the checks and the unit tests, and beside npm's install (mostly waiting on the
+# network, then one core compiling better-sqlite3) it finds a core free. The
 # first Docker test is an integration file; the run waits for the start before those (and a test
 # that asks docker-env.sh itself waits on its lock).
 docker_state=${KANDEV_DOCKER_STATE:-/tmp/kandev-dockerd}
@@ -93,7 +94,7 @@ servers_pid=$!
 # most run several at a time (lane "parallel": four integration files, two browser files). Those
 # that must not share the machine with many others (lane "serial"; the list is in vitest.config.ts)
 # run one integration file and one browser file at a time, the two lanes side by side, after the
-# rest: one lane alone kept the machine half idle (43 % busy, sampled from /proc/stat).
+# rest: one lane alone kept the machine half idle (43-54 % busy, sampled from /proc/stat).
 # A run can fail with every test passed (an unhandled error, a crashed worker): such runs are
 # named at the end, so the closing line never reads green while the exit code is red.
 failed_runs=()
