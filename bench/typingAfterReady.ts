@@ -15,6 +15,7 @@ import { repoRoot } from '../test/support/build.js';
 import { openFile, openSession, waitForLspState } from '../test/support/page.js';
 import type { RunningStack } from '../test/support/stack.js';
 import { StdioLspClient } from '../test/support/stdioClient.js';
+import { median } from './stats.js';
 import { bigTs, EDIT, KEY_DELAY_MS, timeSuggestList, TRIGGER, typeOverStdio, TYPING_SIZES } from './typing.js';
 
 export const AFTER_READY_WAITS_MS = [3_000, 0];
@@ -225,12 +226,6 @@ export async function afterReadyBench(
       onRow(row);
     }
   return rows;
-}
-
-/** The median of the figures (the upper middle one of an even count). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 /** The round whose list showed at the median time; a round with no list (NaN) counts as the slowest. */
