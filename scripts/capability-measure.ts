@@ -147,7 +147,7 @@ export async function measureServer(d: LanguageDescriptor<LanguageId>, options: 
   const timeout = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
   try {
     const identity = { workspaceUri: pathToFileUri(workspace), workspacePath: workspace, repoSubpaths: [] };
-    const params = withInitializationOptions(d.id, buildInitializeParams(identity, { name: 'Kandev capability table' }, 'en'));
+    const params = withInitializationOptions(d.id, buildInitializeParams(identity, { name: 'Kandev capability table' }, 'en', d.id));
     const answered = new Promise<Message>((resolve) => (initializeResult = resolve));
     // The paths agentctl fills in as it starts the server (its TypeScript library), as it would.
     const launcherPaths = findLauncherPaths(d.id, launcher, workspace, 'linux');

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { launchChromium, newContext, type LaunchedBrowser } from '../support/browser.js';
 import { hasChromium, prerequisite } from '../support/env.js';
-import { openFile, openSession, putSettings, publishedDiagnostics, receivedRequestsByLanguage, startEditorStack } from '../support/page.js';
+import { openFile, openSession, putSettings, publishedDiagnostics, sentMethodsByLanguage, startEditorStack } from '../support/page.js';
 import { preinstallServers } from '../support/preinstalledServers.js';
 import { copyDemoWorkspace, type RunningStack } from '../support/stack.js';
 import { caseTitle, checkCase, type CaseWire, selected, type LanguageCase } from './languages-matrix-support.js';
@@ -68,7 +68,7 @@ describe.runIf(run && Object.keys(TRUSTED_CASES).some(selected))('languages whos
     sessionId = (await stack.startSession(task.id)).id;
     browser = await launchChromium();
     page = await (await newContext(browser.browser)).newPage();
-    heard = { asked: receivedRequestsByLanguage(page), published: publishedDiagnostics(page) };
+    heard = { sent: sentMethodsByLanguage(page), published: publishedDiagnostics(page) };
     await openSession(page, stack.url, sessionId);
     // Every selected case's file, opened now: the servers start side by side while the first case is checked.
     for (const [, c] of Object.entries(TRUSTED_CASES).filter(([name]) => selected(name))) await openFile(page, c.file);

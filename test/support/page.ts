@@ -533,27 +533,6 @@ export function sentMethodsByLanguage(page: Page): Map<string, string[]> {
   return sent;
 }
 
-/** The requests each language's server sent the page (method names, in order), by the `language` of its socket. */
-export function receivedRequestsByLanguage(page: Page): Map<string, string[]> {
-  const asked = new Map<string, string[]>();
-  page.on('websocket', (ws) => {
-    const language = new URL(ws.url()).searchParams.get('language');
-    if (!language) return;
-    ws.on('framereceived', (f) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(String(f.payload));
-      } catch {
-        return;
-      }
-      // A request has both an id and a method (a notification has no id, a response no method).
-      if (typeof message !== 'object' || message === null || !('id' in message) || !('method' in message)) return;
-      if (typeof message.method === 'string') asked.set(language, [...(asked.get(language) ?? []), message.method]);
-    });
-  });
-  return asked;
-}
-
 /** The documents whose diagnostics a server published over the page's language sockets (even an empty list), as URIs. */
 export function publishedDiagnostics(page: Page): Set<string> {
   const published = new Set<string>();

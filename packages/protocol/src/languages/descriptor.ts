@@ -75,6 +75,13 @@ export interface ServerRule {
    * `didChangeConfiguration` (sent once after `initialized`). `pull`: it asks.
    */
   configuration: 'push' | 'pull';
+  /**
+   * Absent: the client declares pull diagnostics (`textDocument.diagnostic`) with dynamic
+   * registration, as to every server. `static_only`: without it. A server that chooses its
+   * diagnostics model from that flag (tombi pulls only when dynamic registration is declared)
+   * then publishes its findings instead; `because` says why that serves the person better.
+   */
+  pullDiagnosticsRegistration?: { kind: 'static_only'; because: string };
 }
 
 /** How a language's server gets onto a task host. */

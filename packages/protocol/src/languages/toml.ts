@@ -14,7 +14,16 @@ export const toml = defineLanguage({
   // opens. Offline it still validates with the schemas built into it (Cargo.toml, pyproject.toml,
   // tombi.toml) and the parser's findings (a duplicate key) need no schema. It never asks for a
   // configuration section: its settings come from the workspace's tombi.toml.
-  server: { binary: 'tombi', args: ['lsp', '--offline'], configuration: 'push' },
+  server: {
+    binary: 'tombi',
+    args: ['lsp', '--offline'],
+    configuration: 'push',
+    pullDiagnosticsRegistration: {
+      kind: 'static_only',
+      because:
+        'tombi (on tower-lsp, which handles messages concurrently) answers a pull that overtakes its own didOpen with an empty report and asks again only once, when its configuration has loaded; a busy machine lost the finding until the next edit. Without dynamic registration it publishes instead, after storing the document, and again for open documents once its configuration has loaded',
+    },
+  },
   offers: {
     kind: 'measured',
     features: [
@@ -31,7 +40,6 @@ export const toml = defineLanguage({
       'foldingRange',
       'semanticTokens',
       'inlayHint',
-      'diagnostic',
       'fileOperations',
     ],
   },

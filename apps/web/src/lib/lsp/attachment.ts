@@ -300,7 +300,10 @@ export class LspAttachment implements Disposable {
     this.host.onPhase(this, 'starting', { message: { key: 'message.launched' }, phase: 'awaitingInitialize' });
     let result: InitializeResult;
     try {
-      result = await this.rpc.request<InitializeResult>('initialize', buildInitializeParams(workspace, this.env.clientInfo, this.env.locale()));
+      result = await this.rpc.request<InitializeResult>(
+        'initialize',
+        buildInitializeParams(workspace, this.env.clientInfo, this.env.locale(), this.env.language),
+      );
     } catch (err) {
       if (this.disposed) return;
       this.fail(initializeFailureMessage(err));

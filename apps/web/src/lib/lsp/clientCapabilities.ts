@@ -57,12 +57,18 @@ export const CODE_ACTION_KINDS = [
 /** `workspace.diagnostic.refreshSupport`: outside ClientCapabilities' type, as it is outside the spec. */
 const SINGULAR_DIAGNOSTIC_REFRESH: object = { diagnostic: { refreshSupport: true } };
 
+/** What one server is told differently from the rest (its language's ServerRule says why). */
+export interface ClientCapabilityOptions {
+  /** false: pull diagnostics are declared without dynamic registration (static registration is still followed). */
+  dynamicPullDiagnostics?: boolean;
+}
+
 /**
  * What this client really does, and nothing more. dynamicRegistration is true only for what
  * the capability index and provider registration handle (every feature of capabilities.ts,
  * document synchronization, and executeCommand).
  */
-export function clientCapabilities(): ClientCapabilities {
+export function clientCapabilities(options: ClientCapabilityOptions = {}): ClientCapabilities {
   return {
     general: { positionEncodings: ['utf-16'] },
     window: { workDoneProgress: true },
@@ -169,7 +175,7 @@ export function clientCapabilities(): ClientCapabilities {
       documentHighlight: { dynamicRegistration: true },
       foldingRange: { dynamicRegistration: true, lineFoldingOnly: false, foldingRangeKind: { valueSet: ['comment', 'imports', 'region'] } },
       inlayHint: { dynamicRegistration: true, resolveSupport: { properties: ['tooltip', 'textEdits', 'label.tooltip', 'label.location'] } },
-      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: true },
+      diagnostic: { dynamicRegistration: options.dynamicPullDiagnostics ?? true, relatedDocumentSupport: true },
       // Reading features (docs/editing.md)
       codeLens: { dynamicRegistration: true },
       documentLink: { dynamicRegistration: true, tooltipSupport: true },

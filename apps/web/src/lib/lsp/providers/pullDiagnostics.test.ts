@@ -153,7 +153,7 @@ describe('pull diagnostics (textDocument/diagnostic)', () => {
 
   it('a server that answered empty while it loaded is asked again on its refresh, which the client asks for under both spellings', async () => {
     // LSP 3.17's `workspace.diagnostics`, and the singular `workspace.diagnostic` that servers on
-    // Rust's lsp-types read (tombi sends no refresh without it).
+    // Rust's lsp-types read (tombi, when pulled, sends no refresh without it).
     const workspace = clientCapabilities().workspace as Record<string, unknown>;
     expect(workspace.diagnostics).toEqual({ refreshSupport: true });
     expect(workspace.diagnostic).toEqual({ refreshSupport: true });
