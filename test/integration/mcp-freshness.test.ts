@@ -5,6 +5,7 @@ import { ManualClock } from '@kandev/kit';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Action, FakeScript } from '../fixtures/fake-lsp-server/script.js';
+import { EventsClient } from '../support/eventsClient.js';
 import { eventually, fakeKotlinTask, removeTask, startLeaseBackend, type FakeTask, type LeaseBackend } from './lease-support.js';
 import { agentToken, connect } from './mcp-support.js';
 
@@ -52,6 +53,7 @@ const clock = new ManualClock();
 let stack: LeaseBackend;
 let task: FakeTask;
 let client: Client;
+let events: EventsClient;
 
 beforeAll(async () => {
   stack = await startLeaseBackend({}, { clock });
@@ -60,9 +62,13 @@ beforeAll(async () => {
   task = await fakeKotlinTask(stack, script, 'freshness', Object.fromEntries(FILES.map((f) => [f, 'val a = 1\nval b = 2\nval c = 3\n'])));
   const { url, token } = await agentToken(stack, task.sessionId);
   client = await connect(url, token);
+  // The session's live-workspace feed, as a page has it: the MCP endpoint follows the same one.
+  events = new EventsClient(stack.url, task.sessionId);
+  await events.opened;
 }, 120_000);
 
 afterAll(async () => {
+  events?.close();
   await client?.close();
   await stack?.close();
   if (task) removeTask(task);
@@ -142,6 +148,10 @@ describe('mcp: diagnostics freshness on the backend clock', () => {
     clock.advance(SETTLE_QUIET_MS);
     expect(fileState(await first, 'Stale.kt')).toBe('fresh');
     writeFileSync(join(task.dir, 'workspace', 'Stale.kt'), 'val a = 1\n');
+    // The watcher's report of this write is awaited here: arriving late (a loaded machine), it moved
+    // the disk mark in the middle of the next test, whose file then needed 3 s of quiet, not 0.5 s.
+    // The feed sends each frame to the MCP endpoint's follower before this socket, in one broadcast.
+    await events.waitFor((f) => f.type === 'files' && JSON.stringify(f).includes('Stale.kt'));
     const { answer } = await waitingDiagnostics('Stale.kt');
     clock.advance(LIMIT_MS - 1);
     expect(await stillWaiting(answer)).toBe(true);
