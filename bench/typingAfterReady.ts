@@ -108,6 +108,13 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
     if (TRACE_DIR) await splitTriggerInPage(page);
     wire.trace.push(`${Date.now()}\t-\ttyping`);
     await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
+    // Traced rows also profile the page from just before the trigger key to the list (a .cpuprofile beside the frames).
+    const profiler = TRACE_DIR ? await page.context().newCDPSession(page) : undefined;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+      await profiler.send('Profiler.start');
+    }
     await page.keyboard.type(TRIGGER);
     wire.trace.push(`${Date.now()}\t-\ttyped trigger`);
     // The list, or the trigger's completion answered with an error (no list follows one): the row says which.
@@ -115,6 +122,11 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
     while (wire.triggerError === undefined && !(await page.evaluate(() => ((window as any).__typingTimes.list ?? -1) > 0))) {
       if (Date.now() > deadline) throw new Error(`no suggestion list within 180 s at ${lines} lines`);
       await page.waitForTimeout(100);
+    }
+    if (profiler && TRACE_DIR) {
+      await page.waitForTimeout(50);
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(join(TRACE_DIR, `after-ready-${lines}-${waitMs}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     }
     const times = await page.evaluate(
       () => (window as any).__typingTimes as { trigger: number; list: number; nextFrame?: number; sent?: number; read?: number },
