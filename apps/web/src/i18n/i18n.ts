@@ -20,6 +20,8 @@ export async function initI18n(locale: Locale): Promise<I18n> {
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
+    // i18next 25 otherwise writes a promotion of its vendor's service to every visitor's console.
+    showSupportNotice: false,
   });
   document.documentElement.lang = LANGUAGE_TAGS[locale];
   return i18next;

@@ -16,6 +16,7 @@ export async function testI18n(locale: Locale): Promise<I18n> {
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   return instance;
 }
