@@ -76,9 +76,15 @@ function copyWatcherAddon() {
   }
 }
 
+/** The web app's own Vite (apps/web/node_modules when another Vite is hoisted for the test runner). */
+function viteCli() {
+  const pkg = createRequire(join(root, 'apps/web/package.json')).resolve('vite/package.json');
+  return join(dirname(pkg), 'bin/vite.js');
+}
+
 /** One Vite build of the web app in `mode` into apps/web/<outDir>, then precompressed siblings. */
 async function buildWeb(mode, outDir) {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--logLevel', 'warn'], {
+  const r = spawnSync(process.execPath, [viteCli(), 'build', '--mode', mode, '--logLevel', 'warn'], {
     cwd: join(root, 'apps/web'),
     stdio: 'inherit',
     // What ships is the production build, even when a test runner (NODE_ENV=test) asks for it;

@@ -30,12 +30,14 @@ if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "
   bash scripts/docker-env.sh start >"$docker_state/start.out" 2>"$docker_state/start.err" &
   docker_pid=$!
 fi
-bash scripts/install-node-deps.sh
+# Every package now, but the native ones (better-sqlite3 compiles from source, about 70 s of one
+# core) compile in the next phase, beside the checks and the build, which never load them.
+bash scripts/install-node-deps.sh --defer-native
 phase_end "install"
 
 # The checks and the build are independent steps, run as jobs on every core, the longest first
-# (the build, then lint, the type check, format): one after another they left a core idle once
-# the type check ended. Each step's output goes to its own log, printed whole when the step ends,
+# (compiling the native packages, lint, the type check, the build, format): one after another they
+# left a core idle once the type check ended. Each step's output goes to its own log, printed whole when the step ends,
 # so outputs never interleave; every step runs to its end and each failure is named.
 phase_start "checks and build"
 checks_log=test-results/checks
@@ -56,9 +58,10 @@ check_step() {
   check_pids[$name]=$!
   check_names+=("$name")
 }
-check_step build node scripts/build.mjs
+check_step "native packages" bash scripts/install-node-deps.sh --native
 check_step lint npx eslint .
 check_step "type check" npx tsc -b
+check_step build node scripts/build.mjs
 check_step format npx prettier --check . --log-level warn
 check_step "import cycles" node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
 check_step "contract literals" node scripts/check-contract.mjs

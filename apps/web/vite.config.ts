@@ -7,6 +7,8 @@ import { languageGrammars } from './languageGrammars.js';
 // browser tests read (src/app/testHooks.ts); the browser test stacks serve that one.
 // JSX uses esbuild's automatic runtime (no React plugin); Monaco's workers are bundled through
 // `?worker` imports (src/lib/monaco/environment.ts), so they are ES module workers.
+/** A module only Monaco's core holds (its code editor widget), to name the chunk that has it. */
+const MONACO_CORE = /[\\/]monaco-editor[\\/]esm[\\/]vs[\\/]editor[\\/]browser[\\/]widget[\\/]codeEditor[\\/]codeEditorWidget\.js$/;
 const backend = process.env.KANDEV_DEV_BACKEND ?? 'http://127.0.0.1:7420';
 
 export default defineConfig(({ mode }) => ({
@@ -30,6 +32,12 @@ export default defineConfig(({ mode }) => ({
       input: {
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         'bench-monaco': fileURLToPath(new URL('bench-monaco.html', import.meta.url)),
+      },
+      output: {
+        // Rolldown names a chunk that both pages share after one of its modules (Monaco's core came
+        // out as "toggleHighContrast"); the core of the editor is named for what it is, so a network
+        // panel, and the first-load test, can tell it apart from lib/monaco's small "monaco" chunk.
+        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => MONACO_CORE.test(id)) ? 'assets/monaco-core-[hash].js' : 'assets/[name]-[hash].js'),
       },
       // Radix ships "use client" for React Server Components; a client-only bundle has no use for it.
       onwarn(warning, warn) {

@@ -74,7 +74,7 @@ describe.runIf(run)('first load of the editor on a fresh profile', () => {
     await openSession(page, stack.url, sessionId);
     await openFile(page, 'app/main.py');
     await waitForLspState(page, 'python', 'ready');
-    const monacoChunk = requests.find((r) => /\/assets\/monaco-[^/]+\.js$/.test(new URL(r.url()).pathname));
+    const monacoChunk = requests.find((r) => /\/assets\/monaco-core-[^/]+\.js$/.test(new URL(r.url()).pathname));
     expect(monacoChunk, 'the Monaco chunk was requested').toBeDefined();
     const response = await monacoChunk!.response();
     expect(await response!.headerValue('content-encoding')).toBe('br');
