@@ -105,6 +105,26 @@ async function stillWaiting(answer: Promise<Answer>): Promise<boolean> {
   return (await Promise.race([answer.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))])) === 'waiting';
 }
 
+/**
+ * The answer a clock move must have released: bounded in real time, so a disk change the watcher
+ * reported late (it moves the backend's disk mark, and the wait then needs 3 s of quiet, which a
+ * test that moves the clock by 0.5 s never gives) fails here naming the frames, instead of hanging.
+ */
+async function released(answer: Promise<Answer>, framesBefore: number): Promise<Answer> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const disk = events.frames.slice(framesBefore).filter((f) => f.type === 'files' || f.type === 'overflow');
+      reject(new Error(`no answer 15 s after the clock released it; watcher frames meanwhile: ${JSON.stringify(disk)}`));
+    }, 15_000);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Makes the fake publish for `path` (it does before it answers the hover). */
 async function publish(path: string): Promise<void> {
   expect((await start('hover', { path, line: 1, column: 1 }).answer).text).toContain('published');
@@ -115,6 +135,7 @@ const fileState = (answer: Answer, path: string) =>
 
 describe('mcp: diagnostics freshness on the backend clock', () => {
   it('a call before the server published waits, and answers fresh with the findings once it published and was quiet', async () => {
+    const framesBefore = events.frames.length;
     const { answer } = await waitingDiagnostics('Waits.kt');
     // Nothing published for the content it was given: quiet alone does not make it fresh.
     clock.advance(SETTLE_QUIET_MS * 10);
@@ -123,17 +144,18 @@ describe('mcp: diagnostics freshness on the backend clock', () => {
     clock.advance(SETTLE_QUIET_MS - 1);
     expect(await stillWaiting(answer)).toBe(true);
     clock.advance(1);
-    const done = await answer;
+    const done = await released(answer, framesBefore);
     expect(fileState(done, 'Waits.kt')).toBe('fresh');
     expect(done.text).toMatch(/^Waits\.kt: fresh, 3 error$/m);
     expect(done.text).toMatch(/^Waits\.kt:1:1 error \[fake P1\]: pushed problem$/m);
   }, 120_000);
 
   it('pushed and pulled diagnostics of one file are merged, a problem reported both ways once', async () => {
+    const framesBefore = events.frames.length;
     const { answer } = await waitingDiagnostics('Merged.kt');
     await publish('Merged.kt');
     clock.advance(SETTLE_QUIET_MS);
-    const done = await answer;
+    const done = await released(answer, framesBefore);
     expect(done.text.split('\n').filter((l) => /^Merged\.kt:\d/.test(l))).toEqual([
       'Merged.kt:1:1 error [fake P1]: pushed problem',
       'Merged.kt:2:1 error [fake B1]: reported both ways',
@@ -142,33 +164,15 @@ describe('mcp: diagnostics freshness on the backend clock', () => {
     expect(fileState(done, 'Merged.kt')).toBe('fresh');
   }, 120_000);
 
-  it('a server that publishes nothing for the new disk content is timed_out at the per-server limit, not clean', async () => {
-    const { answer: first } = await waitingDiagnostics('Stale.kt');
-    await publish('Stale.kt');
-    clock.advance(SETTLE_QUIET_MS);
-    expect(fileState(await first, 'Stale.kt')).toBe('fresh');
-    writeFileSync(join(task.dir, 'workspace', 'Stale.kt'), 'val a = 1\n');
-    // The watcher's report of this write is awaited here: arriving late (a loaded machine), it moved
-    // the disk mark in the middle of the next test, whose file then needed 3 s of quiet, not 0.5 s.
-    // The feed sends each frame to the MCP endpoint's follower before this socket, in one broadcast.
-    await events.waitFor((f) => f.type === 'files' && JSON.stringify(f).includes('Stale.kt'));
-    const { answer } = await waitingDiagnostics('Stale.kt');
-    clock.advance(LIMIT_MS - 1);
-    expect(await stillWaiting(answer)).toBe(true);
-    clock.advance(1);
-    const done = await answer;
-    expect(fileState(done, 'Stale.kt')).toBe('timed_out');
-    expect(done.text).toMatch(/^Stale\.kt: timed_out, /m);
-  }, 120_000);
-
   it('while the server reports indexing, a published file is not fresh: at the limit it says indexing', async () => {
+    const framesBefore = events.frames.length;
     expect((await start('document_symbols', { path: 'Indexing.kt' }).answer).isError).toBeFalsy();
     const { answer } = await waitingDiagnostics('Indexing.kt');
     await publish('Indexing.kt');
     clock.advance(SETTLE_QUIET_MS);
     expect(await stillWaiting(answer)).toBe(true);
     clock.advance(LIMIT_MS);
-    const done = await answer;
+    const done = await released(answer, framesBefore);
     expect(fileState(done, 'Indexing.kt')).toBe('indexing');
     expect(done.text).toMatch(/^Indexing\.kt: indexing, /m);
     // The indexing ends (a definition makes the fake say so): the same file is fresh after the quiet.
@@ -176,6 +180,30 @@ describe('mcp: diagnostics freshness on the backend clock', () => {
     const next = start('diagnostics', { paths: ['Indexing.kt'] });
     expect(await eventually(() => next.notes.length > 0, 2000)).toBe(true);
     clock.advance(SETTLE_QUIET_MS);
-    expect(fileState(await next.answer, 'Indexing.kt')).toBe('fresh');
+    expect(fileState(await released(next.answer, framesBefore), 'Indexing.kt')).toBe('fresh');
+  }, 120_000);
+
+  // Last, as the only test that changes the disk: the watcher's reports of a write (its burst
+  // check lists the folder again a second later, and on a loaded machine a report came late) move
+  // the backend's disk mark, and a later test's file then needs 3 s of quiet where its clock moves
+  // 0.5 s. CI saw the indexing test hang twice while this test came before it (a write during it
+  // reproduces the hang).
+  it('a server that publishes nothing for the new disk content is timed_out at the per-server limit, not clean', async () => {
+    const framesBefore = events.frames.length;
+    const { answer: first } = await waitingDiagnostics('Stale.kt');
+    await publish('Stale.kt');
+    clock.advance(SETTLE_QUIET_MS);
+    expect(fileState(await released(first, framesBefore), 'Stale.kt')).toBe('fresh');
+    writeFileSync(join(task.dir, 'workspace', 'Stale.kt'), 'val a = 1\n');
+    // The watcher's report of the write is on the disk mark before the call below. The feed sends
+    // each frame to the MCP endpoint's follower before this socket, in one broadcast.
+    await events.waitFor((f) => f.type === 'files' && JSON.stringify(f).includes('Stale.kt'));
+    const { answer } = await waitingDiagnostics('Stale.kt');
+    clock.advance(LIMIT_MS - 1);
+    expect(await stillWaiting(answer)).toBe(true);
+    clock.advance(1);
+    const done = await released(answer, events.frames.length);
+    expect(fileState(done, 'Stale.kt')).toBe('timed_out');
+    expect(done.text).toMatch(/^Stale\.kt: timed_out, /m);
   }, 120_000);
 });

@@ -63,4 +63,26 @@ describe('BurstReconciler', () => {
     await reconciler.reconciled();
     expect(found).toEqual([{ path: 'b.txt', kind: 'changed', folder: false }]);
   });
+
+  it('files written just before the watch began are where it started, not lost events: a burst within the slack reports only what came after', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kandev-burst-'));
+    roots.push(root);
+    // Written within the slack of the first event (10 s here), but before the watch began.
+    writeFileSync(join(root, 'before.txt'), 'there at the start');
+    mkdirSync(join(root, 'before-folder'));
+    // Past the lag the reconciler allows file times (the kernel's coarse clock).
+    await sleep(200);
+    const clock = new ManualClock();
+    const found: ScannedEntry[] = [];
+    const reconciler = new BurstReconciler(root, clock, (missed) => found.push(...missed), 10_000);
+    reconciler.began(Date.now());
+    await sleep(20);
+    writeFileSync(join(root, 'seen.txt'), 'reported');
+    writeFileSync(join(root, 'lost.txt'), 'not reported');
+    reconciler.note(['seen.txt']);
+    clock.advance(BURST_SETTLE_MS);
+    await reconciler.reconciled();
+    expect(found).toEqual([{ path: 'lost.txt', kind: 'created', folder: false }]);
+    reconciler.dispose();
+  });
 });

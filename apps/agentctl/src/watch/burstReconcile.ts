@@ -21,6 +21,11 @@ import { MAX_SCANNED_ENTRIES, type ScannedEntry } from './newFolderScan.js';
 export const BURST_SETTLE_MS = 1_000;
 /** How long before the first event of a burst a change may have happened (the native debounce, a busy loop). */
 export const BURST_SLACK_MS = 2_000;
+/**
+ * How far a file's times may trail the wall clock: the kernel stamps them from a coarse clock (up
+ * to a tick behind), so an entry made just after `Date.now()` can carry an earlier time.
+ */
+const FILE_TIME_LAG_MS = 100;
 /** Folders remembered per burst; beyond that, the burst's listing covers the first ones only. */
 const MAX_BURST_FOLDERS = 2_000;
 
@@ -33,6 +38,12 @@ interface Burst {
 
 export class BurstReconciler implements Disposable {
   private burst: Burst | undefined;
+  /**
+   * Wall-clock time the watch began (0: not told). What changed before it is the state the watch
+   * started from, never a lost event: without this bound, the first burst within the slack of the
+   * watch's start reported every file written just before it as created, a second late.
+   */
+  private watchBegan = 0;
   private settle: Disposable | undefined;
   private running: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -45,10 +56,15 @@ export class BurstReconciler implements Disposable {
     private readonly slackMs = BURST_SLACK_MS,
   ) {}
 
+  /** The wall-clock time the native watch began (taken before subscribing, so nothing between is lost). */
+  began(at: number): void {
+    this.watchBegan = at;
+  }
+
   /** Paths the native watcher reported (workspace-relative). */
   note(paths: readonly string[]): void {
     if (this.disposed || paths.length === 0) return;
-    const burst = (this.burst ??= { since: Date.now() - this.slackMs, folders: new Set(), reported: new Set() });
+    const burst = (this.burst ??= { since: Math.max(this.watchBegan - FILE_TIME_LAG_MS, Date.now() - this.slackMs), folders: new Set(), reported: new Set() });
     for (const path of paths) {
       burst.reported.add(path);
       const slash = path.lastIndexOf('/');

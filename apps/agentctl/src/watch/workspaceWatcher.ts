@@ -98,6 +98,7 @@ export class WorkspaceWatcher implements Disposable {
   async start(): Promise<void> {
     const { root, repoRoots, native, logger } = this.options;
     const ignore = repoRoots.flatMap((repo) => UNWATCHED_GIT_FOLDERS.map((folder) => join(root, repo, '.git', folder)));
+    this.reconciler.began(Date.now());
     try {
       const subscription = await native.subscribe(
         root,
