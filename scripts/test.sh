@@ -35,16 +35,13 @@ fi
 bash scripts/install-node-deps.sh --defer-native
 phase_end "install"
 
-# The checks and the build are independent steps, run as jobs on every core, the longest first
-# (compiling the native packages, lint, the type check, the build, format): one after another they
-# left a core idle once the type check ended. Each step's output goes to its own log, printed whole when the step ends,
-# so outputs never interleave; every step runs to its end and each failure is named.
-phase_start "checks and build"
+rm -rf test-results && mkdir -p test-results
+# Steps run as jobs, at most one per core, each one's output in its own log, printed whole once the
+# group ends (outputs never interleave), with its seconds; every step of a group runs to its end
+# and each failure is named. A group runs in a subshell of its own, so `jobs` counts its steps only.
 checks_log=test-results/checks
-rm -rf "$checks_log" && mkdir -p "$checks_log"
+mkdir -p "$checks_log"
 check_slots=$(nproc 2>/dev/null || echo 2)
-check_names=()
-declare -A check_pids=()
 check_step() {
   local name=$1
   shift
@@ -53,36 +50,57 @@ check_step() {
     started=$(date +%s) rc=0
     "$@" >"$checks_log/$name.log" 2>&1 || rc=$?
     echo $(($(date +%s) - started)) >"$checks_log/$name.seconds"
-    exit $rc
+    echo $rc >"$checks_log/$name.status"
   ) &
-  check_pids[$name]=$!
-  check_names+=("$name")
 }
-check_step "native packages" bash scripts/install-node-deps.sh --native
-check_step lint npx eslint .
-check_step "type check" npx tsc -b
-check_step build node scripts/build.mjs
-check_step format npx prettier --check . --log-level warn
-check_step "import cycles" node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
-check_step "contract literals" node scripts/check-contract.mjs
-check_step "bench results" node scripts/check-bench-results.mjs
-checks_failed=()
-for name in "${check_names[@]}"; do
-  check_status=0
-  wait "${check_pids[$name]}" || check_status=$?
-  echo "== $name ($(cat "$checks_log/$name.seconds" 2>/dev/null || echo '?') s)"
-  cat "$checks_log/$name.log"
-  [ $check_status -eq 0 ] || checks_failed+=("$name")
-done
-[ ${#checks_failed[@]} -eq 0 ] || { echo "failed: ${checks_failed[*]}"; exit 1; }
-phase_end "checks and build"
+# Prints the named steps' logs; those that failed are left in checks_failed.
+report_steps() {
+  checks_failed=()
+  local name
+  for name in "$@"; do
+    echo "== $name ($(cat "$checks_log/$name.seconds" 2>/dev/null || echo '?') s)"
+    cat "$checks_log/$name.log" 2>/dev/null || true
+    [ "$(cat "$checks_log/$name.status" 2>/dev/null)" = 0 ] || checks_failed+=("$name")
+  done
+}
 
-rm -rf test-results && mkdir -p test-results
+# What the tests need first: the native npm packages compiled (better-sqlite3, one core for about
+# 70 s) and the build, side by side.
+phase_start "build"
+build_steps=("native packages" build)
+(
+  check_step "native packages" bash scripts/install-node-deps.sh --native
+  check_step build node scripts/build.mjs
+  wait
+)
+report_steps "${build_steps[@]}"
+[ ${#checks_failed[@]} -eq 0 ] || { echo "failed: ${checks_failed[*]}"; exit 1; }
+phase_end "build"
+
+# The checks no test waits on (lint, the type check, format and the small ones, about 120 s of a
+# core) run beside the unit and integration tests at a low priority: those tests mostly wait on the
+# processes they start (the integration files left 40 % of the machine idle, sampled from
+# /proc/stat), so the checks take what the tests leave. Their results are reported, and a failure
+# fails the run, once the integration tests end, before the browser tests, which keep both cores busy.
+check_names=(lint "type check" format "import cycles" "contract literals" "bench results")
+checks_started=$(date +%s)
+(
+  renice -n 10 "$BASHPID" >/dev/null
+  check_step lint npx eslint .
+  check_step "type check" npx tsc -b
+  check_step format npx prettier --check . --log-level warn
+  check_step "import cycles" node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
+  check_step "contract literals" node scripts/check-contract.mjs
+  check_step "bench results" node scripts/check-bench-results.mjs
+  wait
+) &
+checks_pid=$!
 status=0
 # The npm language servers of the browser files (test/support/preinstalledServers.ts), installed
 # now in the background: on a fresh machine the first browser file spent minutes in npm while the
-# other lane waited. Started here, not beside the checks: those keep both cores busy, and npm's
-# own work (resolving, unpacking) would slow them; the unit and integration tests mostly wait.
+# other lane waited. Started after the build, which keeps both cores busy and whose npm-free steps
+# npm's own work (resolving, unpacking) would slow; the unit and integration tests mostly wait,
+# and the checks beside them yield (low priority).
 # Its log is printed at the end. A failure here fails nothing: each browser file installs what is
 # missing itself, under the same lock (and waits on it while this install holds it).
 servers_log=test-results/test-servers.log
@@ -116,17 +134,19 @@ run_tests() {
   vitest_run "$project" "$lane" "$name" "${@:3}" || { status=1; failed_runs+=("$name"); }
   phase_end "$name tests"
 }
-# The serial lanes of both projects at once, each run's output kept in its own log and printed
-# whole when it ends (two live reporters would interleave line by line).
-run_serial_lanes() {
-  phase_start "serial lanes (integration and e2e at once)"
+# One lane of both projects at once, each run's output kept in its own log and printed whole when
+# it ends (two live reporters would interleave line by line).
+run_lane_of_both() {
+  local lane=$1 title=$2
+  shift 2
+  phase_start "$title"
   local project pids=() lanes=()
   for project in integration e2e; do
-    reports+=("test-results/$project-serial.json")
+    reports+=("test-results/$project-$lane.json")
     (
       started=$(date +%s) rc=0
-      vitest_run "$project" serial "$project-serial" "$@" >"test-results/$project-serial.log" 2>&1 || rc=$?
-      echo $(($(date +%s) - started)) >"test-results/$project-serial.seconds"
+      vitest_run "$project" "$lane" "$project-$lane" "$@" >"test-results/$project-$lane.log" 2>&1 || rc=$?
+      echo $(($(date +%s) - started)) >"test-results/$project-$lane.seconds"
       exit $rc
     ) &
     pids+=($!)
@@ -136,12 +156,12 @@ run_serial_lanes() {
     local lane_status=0
     wait "${pids[$i]}" || lane_status=$?
     i=$((i + 1))
-    echo "== $project-serial tests ($(cat "test-results/$project-serial.seconds" 2>/dev/null || echo '?') s)"
-    cat "test-results/$project-serial.log"
-    [ $lane_status -eq 0 ] || { status=1; failed_runs+=("$project-serial"); }
-    lanes+=("$(printf '  %-22s %5ss' "$project-serial" "$(cat "test-results/$project-serial.seconds" 2>/dev/null || echo '?')")")
+    echo "== $project-$lane tests ($(cat "test-results/$project-$lane.seconds" 2>/dev/null || echo '?') s)"
+    cat "test-results/$project-$lane.log"
+    [ $lane_status -eq 0 ] || { status=1; failed_runs+=("$project-$lane"); }
+    lanes+=("$(printf '  %-22s %5ss' "$project-$lane" "$(cat "test-results/$project-$lane.seconds" 2>/dev/null || echo '?')")")
   done
-  phase_end "serial lanes at once"
+  phase_end "$title"
   phases+=("${lanes[@]}")
 }
 run_tests unit "" "$@"
@@ -152,9 +172,18 @@ if [ -n "$docker_pid" ]; then
   [ $docker_status -eq 0 ] || echo "starting the test dockerd or building its image FAILED (above): the Local Docker suites will fail"
 fi
 run_tests integration parallel "$@"
+echo "== checks (beside the unit and integration tests)"
+wait $checks_pid || true
+report_steps "${check_names[@]}"
+if [ ${#checks_failed[@]} -ne 0 ]; then
+  echo "failed: ${checks_failed[*]}"
+  status=1
+  failed_runs+=("checks (${checks_failed[*]})")
+fi
+phases+=("$(printf '%-24s %5ss' 'checks (beside tests)' $(($(date +%s) - checks_started)))")
 e2e_started=$(date +%s)
 run_tests e2e parallel "$@"
-run_serial_lanes "$@"
+run_lane_of_both serial "serial lanes at once" "$@"
 servers_status=0
 wait $servers_pid || servers_status=$?
 servers_seconds='?' servers_ended=$e2e_started
