@@ -64,43 +64,32 @@ report_steps() {
   done
 }
 
-# What the tests need first: the native npm packages compiled (better-sqlite3, one core for about
-# 70 s) and the build, side by side.
-phase_start "build"
-build_steps=("native packages" build)
+# The build and the checks: the native npm packages compiled (better-sqlite3, one core for about
+# 70 s), the build, lint, the type check, format and the small ones, the longest first. Run beside
+# the unit and integration tests at a low priority instead, the checks were starved (lint took
+# 314 s) and still slowed the integration files by a fifth: those tests keep the machine busier
+# than their waiting suggests.
+phase_start "checks and build"
+check_names=("native packages" lint "type check" build format "import cycles" "contract literals" "bench results")
 (
   check_step "native packages" bash scripts/install-node-deps.sh --native
-  check_step build node scripts/build.mjs
-  wait
-)
-report_steps "${build_steps[@]}"
-[ ${#checks_failed[@]} -eq 0 ] || { echo "failed: ${checks_failed[*]}"; exit 1; }
-phase_end "build"
-
-# The checks no test waits on (lint, the type check, format and the small ones, about 120 s of a
-# core) run beside the unit and integration tests at a low priority: those tests mostly wait on the
-# processes they start (the integration files left 40 % of the machine idle, sampled from
-# /proc/stat), so the checks take what the tests leave. Their results are reported, and a failure
-# fails the run, once the integration tests end, before the browser tests, which keep both cores busy.
-check_names=(lint "type check" format "import cycles" "contract literals" "bench results")
-checks_started=$(date +%s)
-(
-  renice -n 10 "$BASHPID" >/dev/null
   check_step lint npx eslint .
   check_step "type check" npx tsc -b
+  check_step build node scripts/build.mjs
   check_step format npx prettier --check . --log-level warn
   check_step "import cycles" node scripts/check-cycles.mjs packages/protocol/src packages/kit/src packages/node-transport/src apps/agentctl/src apps/backend/src apps/web/src
   check_step "contract literals" node scripts/check-contract.mjs
   check_step "bench results" node scripts/check-bench-results.mjs
   wait
-) &
-checks_pid=$!
+)
+report_steps "${check_names[@]}"
+[ ${#checks_failed[@]} -eq 0 ] || { echo "failed: ${checks_failed[*]}"; exit 1; }
+phase_end "checks and build"
 status=0
 # The npm language servers of the browser files (test/support/preinstalledServers.ts), installed
 # now in the background: on a fresh machine the first browser file spent minutes in npm while the
-# other lane waited. Started after the build, which keeps both cores busy and whose npm-free steps
-# npm's own work (resolving, unpacking) would slow; the unit and integration tests mostly wait,
-# and the checks beside them yield (low priority).
+# other lane waited. Started here, not beside the checks: those keep both cores busy, and npm's
+# own work (resolving, unpacking) would slow them; the unit and integration tests mostly wait.
 # Its log is printed at the end. A failure here fails nothing: each browser file installs what is
 # missing itself, under the same lock (and waits on it while this install holds it).
 servers_log=test-results/test-servers.log
@@ -172,15 +161,6 @@ if [ -n "$docker_pid" ]; then
   [ $docker_status -eq 0 ] || echo "starting the test dockerd or building its image FAILED (above): the Local Docker suites will fail"
 fi
 run_tests integration parallel "$@"
-echo "== checks (beside the unit and integration tests)"
-wait $checks_pid || true
-report_steps "${check_names[@]}"
-if [ ${#checks_failed[@]} -ne 0 ]; then
-  echo "failed: ${checks_failed[*]}"
-  status=1
-  failed_runs+=("checks (${checks_failed[*]})")
-fi
-phases+=("$(printf '%-24s %5ss' 'checks (beside tests)' $(($(date +%s) - checks_started)))")
 e2e_started=$(date +%s)
 run_tests e2e parallel "$@"
 run_lane_of_both serial "serial lanes at once" "$@"
