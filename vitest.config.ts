@@ -94,6 +94,10 @@ export default defineConfig({
           globalSetup: ['test/support/chromiumServer.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          // A poll that names no timeout waits up to 10 s, not Vitest's 1 s: a dialog that takes
+          // the row's name as it settles took longer than 1 s on a loaded machine, and the dialog
+          // left open then failed every later test of its file. A poll ends at its first success.
+          expect: { poll: { timeout: 10_000 } },
           ...processSuite(2),
         },
       },
