@@ -5,6 +5,7 @@ import { createKandevApi, type KandevApi } from '../api/kandevApi.js';
 import { isLocale, serverLocale } from '../i18n/i18n.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
 import { preloadCodicons } from '../lib/monaco/preloadCodicons.js';
+import { warmSuggestWhenIdle } from '../lib/monaco/suggestWarmup.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
@@ -239,6 +240,8 @@ export function createWindowServices(): WindowServices {
       if (import.meta.env.KANDEV_TEST_HOOKS) exposeTestHooks(monaco);
       store.add(hierarchyActionsFor(monaco, editing, editingText));
       store.add(navigationPaletteActionsFor(monaco, editingText));
+      // The page's first suggestion list, drawn once off screen while the page is idle (suggestWarmup.ts).
+      store.add(warmSuggestWhenIdle(monaco));
       // Monaco's theme follows the app's (System follows the OS, live).
       // Widgets drawn in the old theme close on a switch (themeSwitch.ts).
       const applyTheme = themeSwitcher(monaco);
