@@ -6,6 +6,7 @@ import { isLocale, serverLocale } from '../i18n/i18n.js';
 import { AccessWatch } from '../lib/access/accessWatch.js';
 import { preloadCodicons } from '../lib/monaco/preloadCodicons.js';
 import { warmSuggestWhenIdle } from '../lib/monaco/suggestWarmup.js';
+import { ignoreMonacoCancellations } from '../lib/monaco/monacoCancellations.js';
 import { BuiltinSuppression } from '../lib/lsp/builtins.js';
 import { LspConnection } from '../lib/lsp/connection.js';
 import { applyWorkspaceEdit } from '../lib/lsp/edits/apply.js';
@@ -234,6 +235,8 @@ export function createWindowServices(): WindowServices {
     monacoPromise ??= import('../lib/monaco/monaco.js').then(({ monaco, setMonacoWorkers }) => {
       // Its icon font now, while signed in: fetched at the first icon, it could be refused once signed out.
       void preloadCodicons();
+      // Work Monaco cancels itself is not an error of the page (monacoCancellations.ts).
+      if (typeof window !== 'undefined') store.add(ignoreMonacoCancellations());
       setMonacoWorkers(typescriptWorker);
       for (const d of setupMonaco(monaco, { suppression, identities, navigate, onBuiltinUse: () => typescriptWorker.open('builtin provider') })) store.add(d);
       // A constant at build time: the production bundle drops this branch and the hooks module.
