@@ -50,8 +50,20 @@ export function lspStatus(page: Page, language?: string) {
   return page.locator(language ? `[data-testid="lsp-status"][data-language="${language}"]` : '[data-testid="lsp-status"]').first();
 }
 
+/** On a timeout, says what the language's status controls showed instead (a flake in CI is then read, not guessed). */
 export async function waitForLspState(page: Page, language: string, state: string, timeout = 90_000): Promise<void> {
-  await page.locator(`[data-testid="lsp-status"][data-language="${language}"][data-state="${state}"]`).waitFor({ timeout });
+  const controls = `[data-testid="lsp-status"][data-language="${language}"]`;
+  try {
+    await page.locator(`${controls}[data-state="${state}"]`).waitFor({ timeout });
+  } catch (err) {
+    const shown = await page
+      .locator(controls)
+      .evaluateAll((elements) =>
+        elements.map((e) => `${e.getAttribute('data-state')} ("${(e.textContent ?? '').trim()}", title "${e.getAttribute('title') ?? ''}")`),
+      )
+      .catch(() => [] as string[]);
+    throw new Error(`${language} never showed state ${state} within ${timeout} ms; its status controls show: ${shown.join('; ') || 'none'}`, { cause: err });
+  }
 }
 
 /** Puts the caret of the focused editor on the first occurrence of `text` (plus `offset` chars). */

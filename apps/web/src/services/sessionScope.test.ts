@@ -10,6 +10,7 @@ const BACKGROUND_MS = 60_000;
 
 function harness() {
   const events: string[] = [];
+  const sockets = new Map<string, () => void>();
   const registry = new LspConnectionRegistry();
   const clock = new ManualClock(0);
   const scopes = new SessionScopes((sessionId) => {
@@ -32,7 +33,10 @@ function harness() {
           getStatus: () => ({ state }),
           detach: () => {
             events.push(`${name} detached`);
+            if (state === 'detached') return undefined;
             state = 'detached';
+            // Its socket's close: settled by the test (closeSocket), as a backend's answer would.
+            return new Promise<void>((resolve) => sockets.set(name, resolve));
           },
           start: () => {
             events.push(`${name} started`);
@@ -44,7 +48,7 @@ function harness() {
       { clock, backgroundDetachMs: () => BACKGROUND_MS },
     );
   });
-  return { events, registry, scopes, clock };
+  return { events, registry, scopes, clock, closeSocket: (name: string) => sockets.get(name)!() };
 }
 
 describe('session scopes (a session left for good releases what it held)', () => {
@@ -134,8 +138,8 @@ describe('session scopes (a session left for good releases what it held)', () =>
     expect(events).toEqual([]);
   });
 
-  it('capacity ran out: every session off screen detaches now, the one on screen keeps its server', () => {
-    const { events, scopes } = harness();
+  it('capacity ran out: every session off screen detaches now, the one on screen keeps its server; settled once all their sockets closed', async () => {
+    const { events, scopes, closeSocket } = harness();
     const a = scopes.acquire('A');
     const b = scopes.acquire('B');
     const c = scopes.acquire('C');
@@ -145,9 +149,16 @@ describe('session scopes (a session left for good releases what it held)', () =>
     b.show();
     c.show().dispose();
     events.length = 0;
-    expect(scopes.detachOffScreen()).toBe(true);
+    let closed = false;
+    void scopes.detachOffScreen()!.then(() => (closed = true));
     expect(events).toEqual(['A/go detached', 'C/go detached']);
-    expect(scopes.detachOffScreen()).toBe(false); // nothing attached is left off screen
+    closeSocket('A/go');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(closed).toBe(false); // C's socket has not closed yet
+    closeSocket('C/go');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(closed).toBe(true);
+    expect(scopes.detachOffScreen()).toBeUndefined(); // nothing attached is left off screen
   });
 
   it('a hidden page counts as off screen for the session it shows: detached after the delay, reattached when visible again', () => {

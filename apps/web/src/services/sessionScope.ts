@@ -99,20 +99,19 @@ export class SessionScope implements Disposable {
     this.backgroundTimer = after(this.clock, this.timing.backgroundDetachMs?.() ?? BACKGROUND_DETACH_MS, () => {
       this.backgroundTimer = undefined;
       this.backgroundSpent = true;
-      this.detachIfOffScreen();
+      void Promise.all(this.detachIfOffScreen()); // let go after the delay: nothing waits for the closes
     });
   }
 
-  /** Detaches this session's servers now, if it is off screen; true when any was detached. */
-  detachIfOffScreen(): boolean {
-    if (this.disposed || this.isOnScreen) return false;
-    let detached = false;
+  /** Detaches this session's servers now, if it is off screen: the closes of those it detached. */
+  detachIfOffScreen(): Promise<void>[] {
+    if (this.disposed || this.isOnScreen) return [];
+    const closes: Promise<void>[] = [];
     for (const connection of this.registry.forSession(this.sessionId)) {
-      const before = connection.getStatus().state;
-      connection.detach();
-      if (before !== 'detached' && connection.getStatus().state === 'detached') detached = true;
+      const closed = connection.detach();
+      if (closed) closes.push(closed);
     }
-    return detached;
+    return closes;
   }
 
   get isDisposed(): boolean {
@@ -183,11 +182,10 @@ export class SessionScopes implements Disposable {
     return this.scopes.get(sessionId);
   }
 
-  /** Capacity ran out: every session off screen lets go of its servers now; true when any did. */
-  detachOffScreen(): boolean {
-    let detached = false;
-    for (const scope of this.scopes.values()) if (scope.detachIfOffScreen()) detached = true;
-    return detached;
+  /** Capacity ran out: every session off screen lets go of its servers now; settles once their sockets closed (undefined: none to let go). */
+  detachOffScreen(): Promise<void> | undefined {
+    const closes = [...this.scopes.values()].flatMap((scope) => scope.detachIfOffScreen());
+    return closes.length ? Promise.all(closes).then(() => undefined) : undefined;
   }
 
   /** The session was left for good: its connections detach and its workspace is disposed. */

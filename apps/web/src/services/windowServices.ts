@@ -181,7 +181,7 @@ export function createWindowServices(): WindowServices {
       clientInfo: { name: 'Kandev' },
       locale: () => serverLocale(i18next.language),
       // Refused for capacity: this window's sessions off screen let go of their servers first.
-      freeCapacity: () => scopes?.detachOffScreen() ?? false,
+      freeCapacity: () => scopes?.detachOffScreen(),
       access: accessWatch,
       // A completion, hover or jump the person asked for that got no answer: a toast says why.
       requestFailed: (failure) => serverMessages.failed({ sessionId: scope.sessionId, language }, failure),

@@ -95,6 +95,12 @@ export class LspAttachment implements Disposable {
   private readonly documentSynced = new Emitter<{ path: string; kind: 'open' | 'change' | 'close' }>();
   private disposed = false;
   private opened = false;
+  private markClosed!: () => void;
+  /**
+   * Settles when the socket's close event came (the backend answered the close frame), after a
+   * dispose too: a window that lets this server go to make room waits for it before asking again.
+   */
+  readonly closed = new Promise<void>((resolve) => (this.markClosed = resolve));
   /** A release was asked for: the close that follows is expected. */
   private releaseRequested = false;
   /** The socket closed without anybody asking (a loss): requests still pending then are told as lost. */
@@ -151,6 +157,7 @@ export class LspAttachment implements Disposable {
       if (!this.disposed && typeof event.data === 'string') this.onFrame(event.data);
     };
     socket.onclose = (event) => {
+      this.markClosed();
       if (this.disposed) return;
       this.connectionLost = !this.releaseRequested;
       this.host.onClosed(this, typeof event.code === 'number' ? event.code : ReservedCloseCode.Abnormal);

@@ -3,7 +3,7 @@ import { ManualClock } from '@kandev/kit';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RESTART_GRACE_MS } from '@kandev/protocol';
 import { AccessWatch, type AccessCheck } from '../access/accessWatch.js';
-import { CAPACITY_RETRY_MS, DEFAULT_RECONNECT_DELAYS_MS, LspConnection } from './connection.js';
+import { CAPACITY_CLOSE_WAIT_MS, CAPACITY_RETRY_MS, DEFAULT_RECONNECT_DELAYS_MS, LspConnection } from './connection.js';
 import type { FeatureBinding, FeatureContext } from './features.js';
 import { LeaseHints, memoryStorage } from './leaseHint.js';
 import { LspConnectionRegistry } from './registry.js';
@@ -11,7 +11,7 @@ import { FakeDocuments, FakeSocket, settle } from './testing/fakes.js';
 
 const READY = { status: 'ready', lease: 'L1', resumed: false, workspaceUri: 'file:///ws', workspacePath: '/ws', repoSubpaths: [], language: 'typescript' };
 
-function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => boolean; access?: AccessWatch } = {}) {
+function harness(options: { reconnectDelaysMs?: number[]; freeCapacity?: () => Promise<void> | undefined; access?: AccessWatch } = {}) {
   const sockets: FakeSocket[] = [];
   const storage = memoryStorage();
   const timers = new ManualClock(0);
@@ -565,10 +565,18 @@ describe('LspConnection.detach (a session left in the background)', () => {
     await initialize(h.sockets[0]!);
     expect(c.getStatus().state).toBe('ready');
 
-    c.detach();
+    let closed = false;
+    void c.detach()!.then(() => (closed = true));
     expect(c.getStatus().state).toBe('detached');
     expect(h.sockets[0]!.closedWith).toBe(1000);
     expect(h.sockets[0]!.controls()).toEqual([]); // no release: the broker keeps the server as a detached lease
+    // What detach returns settles once the backend answered the close (the socket's close event).
+    await settle();
+    expect(closed).toBe(false);
+    h.sockets[0]!.serverClose(1000);
+    await settle();
+    expect(closed).toBe(true);
+    expect(c.detach()).toBeUndefined(); // already detached: nothing to let go
     expect(h.bindings[0]!.disposed).toBe(true);
     expect(h.storage.dump()).toEqual({ 'kandev.lsp.lease.s1.typescript': 'L1' });
     // A detached connection arms no idle release and no reconnect.
@@ -596,7 +604,7 @@ describe('LspConnection.detach (a session left in the background)', () => {
     await initialize(h.sockets[0]!);
     h.sockets[0]!.serverClose(1006);
     expect(c.getStatus().state).toBe('reconnecting');
-    c.detach();
+    void c.detach();
     expect(c.getStatus().state).toBe('detached');
     h.timers.advance(1_000);
     expect(h.sockets).toHaveLength(1);
@@ -607,30 +615,33 @@ describe('LspConnection.detach (a session left in the background)', () => {
   it('does nothing while off, stopping, without a lease, or without open documents (the idle release ends that server)', async () => {
     const h = harness();
     const c = h.create();
-    c.detach();
+    void c.detach();
     expect(c.getStatus().state).toBe('off');
 
     c.start(); // connecting, no lease admitted yet: nothing to keep warm
-    c.detach();
+    void c.detach();
     expect(c.getStatus().state).toBe('connecting');
     await initialize(h.sockets[0]!);
-    c.detach(); // ready, but no document of its language is open
+    void c.detach(); // ready, but no document of its language is open
     expect(c.getStatus().state).toBe('ready');
     expect(h.sockets[0]!.closedWith).toBeUndefined();
 
     h.documents.add('src/a.ts', 'let a = 1;');
     c.stop();
     expect(c.getStatus().state).toBe('stopping');
-    c.detach();
+    void c.detach();
     expect(c.getStatus().state).toBe('stopping');
     expect(h.sockets[0]!.controls()).toEqual([{ control: 'release', reason: 'stop' }]);
   });
 });
 
 describe('LspConnection refused for capacity (4005)', () => {
-  it("lets go of the window's background servers and asks once more, which the broker can then admit", async () => {
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it("lets go of the window's background servers and asks once more when their sockets closed, which the broker can then admit", async () => {
     let freed = 0;
-    const h = harness({ freeCapacity: () => (freed++, true) });
+    let closeThem!: () => void;
+    const h = harness({ freeCapacity: () => (freed++, new Promise<void>((resolve) => (closeThem = resolve))) });
     h.documents.add('src/a.ts', 'let a = 1;');
     const c = h.create();
     c.start();
@@ -638,6 +649,11 @@ describe('LspConnection refused for capacity (4005)', () => {
     h.sockets[0]!.serverClose(4005);
     expect(freed).toBe(1);
     expect(c.getStatus().state).toBe('connecting');
+    // Their closes have not come: asked now, the broker would still count them attached and refuse again.
+    h.timers.advance(CAPACITY_RETRY_MS * 4);
+    expect(h.sockets).toHaveLength(1);
+    closeThem();
+    await flush();
     expect(h.sockets).toHaveLength(1);
     h.timers.advance(CAPACITY_RETRY_MS);
     expect(h.sockets).toHaveLength(2);
@@ -645,12 +661,40 @@ describe('LspConnection refused for capacity (4005)', () => {
     expect(c.getStatus().state).toBe('ready');
   });
 
-  it('a second refusal in the same start is final: the capacity error, with Retry', () => {
-    let freed = 0;
-    const h = harness({ freeCapacity: () => (freed++, true) });
+  it('a close that never comes holds the new ask no longer than its bound', () => {
+    const h = harness({ freeCapacity: () => new Promise<void>(() => undefined) });
     const c = h.create();
     c.start();
     h.sockets[0]!.serverClose(4005);
+    h.timers.advance(CAPACITY_CLOSE_WAIT_MS - 1);
+    expect(h.sockets).toHaveLength(1);
+    h.timers.advance(1 + CAPACITY_RETRY_MS);
+    expect(h.sockets).toHaveLength(2);
+    expect(c.getStatus().state).toBe('connecting');
+  });
+
+  it('stopped while waiting for the closes, it asks nothing more', async () => {
+    let closeThem!: () => void;
+    const h = harness({ freeCapacity: () => new Promise<void>((resolve) => (closeThem = resolve)) });
+    h.documents.add('src/a.ts', 'let a = 1;');
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.serverClose(4005);
+    c.stop();
+    closeThem();
+    await flush();
+    h.timers.advance(CAPACITY_CLOSE_WAIT_MS + CAPACITY_RETRY_MS);
+    expect(h.sockets).toHaveLength(1);
+    expect(c.getStatus().state).toBe('off');
+  });
+
+  it('a second refusal in the same start is final: the capacity error, with Retry', async () => {
+    let freed = 0;
+    const h = harness({ freeCapacity: () => (freed++, Promise.resolve()) });
+    const c = h.create();
+    c.start();
+    h.sockets[0]!.serverClose(4005);
+    await flush();
     h.timers.advance(CAPACITY_RETRY_MS);
     h.sockets[1]!.serverClose(4005);
     expect(freed).toBe(1);
@@ -662,7 +706,7 @@ describe('LspConnection refused for capacity (4005)', () => {
   });
 
   it('with nothing in the background to let go, the refusal is shown at once', () => {
-    const h = harness({ freeCapacity: () => false });
+    const h = harness({ freeCapacity: () => undefined });
     const c = h.create();
     c.start();
     h.sockets[0]!.serverClose(4005);

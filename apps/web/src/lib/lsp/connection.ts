@@ -45,10 +45,10 @@ export interface LspConnectionOptions {
   debounceMs?: number;
   /**
    * Refused for capacity (4005): lets go of this window's servers of sessions off screen (they
-   * stay warm as detached leases, which the broker may evict). True when it detached any; the
-   * refused connection then asks once more.
+   * stay warm as detached leases, which the broker may evict). Undefined when there was none to
+   * let go; else settles once their sockets have closed, and the refused connection asks once more.
    */
-  freeCapacity?: () => boolean;
+  freeCapacity?: () => Promise<void> | undefined;
   /**
    * The page's sign-in: each reconnect asks it first, and a page that is signed out opens no
    * socket at all (the backend would refuse the upgrade, which a browser only sees as a network
@@ -64,8 +64,13 @@ export interface LspConnectionOptions {
 /** What an editor's status says while the page is signed out (its copy tells how to sign in again). */
 export const SIGNED_OUT_MESSAGE = { key: 'close.signedOut' } as const;
 
-/** After freeing capacity, the new ask waits this long so the backend has seen the detaches. */
+/**
+ * After freeing capacity, the new ask waits for the closes of the sockets let go (the backend has
+ * answered their close frames), then this long, so the broker has counted those leases as detached.
+ */
 export const CAPACITY_RETRY_MS = 250;
+/** A close that does not come (a network gone) holds the new ask no longer than this. */
+export const CAPACITY_CLOSE_WAIT_MS = 2000;
 
 /**
  * Quick retries for a network blip, then one every 10 s: about two minutes in all, the backend's
@@ -187,17 +192,20 @@ export class LspConnection implements Disposable {
    * broker keeps the server warm as a detached lease (which, unlike an attached one, capacity may
    * evict). `start` reattaches. Nothing happens while stopping, failed, or already off: there is
    * no running server of this window's to keep; nor without open documents, where the idle
-   * release is already on its way to end the server.
+   * release is already on its way to end the server. When it detached, settles once the socket
+   * it closed has closed (at once when it was between sockets).
    */
-  detach(): void {
-    if (this.disposed || this.stopRequested) return;
+  detach(): Promise<void> | undefined {
+    if (this.disposed || this.stopRequested) return undefined;
     const running = this.current !== undefined || this.reconnectTimer !== undefined;
-    if (!running || !this.options.leaseHints.get(this.sessionId, this.language)) return;
-    if (this.options.documents.documents().length === 0) return;
+    if (!running || !this.options.leaseHints.get(this.sessionId, this.language)) return undefined;
+    if (this.options.documents.documents().length === 0) return undefined;
     this.cancelIdle();
     this.reconnectAttempt = 0;
+    const closed = this.current?.closed ?? Promise.resolve();
     this.endCurrent();
     this.setStatus({ state: 'detached', generation: this.generation });
+    return closed;
   }
 
   /** Releases the lease: the server is shut down and reaped, not merely detached. */
@@ -390,13 +398,29 @@ export class LspConnection implements Disposable {
    */
   private retryAfterFreeingCapacity(code: number, generation: number): boolean {
     if (normalizeCloseCode(code) !== CloseCode.CapacityReached || this.capacityFreed) return false;
-    if (!this.options.freeCapacity?.()) return false;
+    const closes = this.options.freeCapacity?.();
+    if (!closes) return false;
     this.capacityFreed = true;
     this.setStatus({ state: 'connecting', generation });
-    this.reconnectTimer = after(this.clock, CAPACITY_RETRY_MS, () => {
-      this.reconnectTimer = undefined;
-      if (!this.disposed && !this.current) this.connect();
-    });
+    // Asked again too early, the broker still counts a server let go as attached and refuses
+    // again, which is final: once in CI the editor on screen stayed refused while it had room.
+    let waiting = true;
+    const bound = after(this.clock, CAPACITY_CLOSE_WAIT_MS, () => askAgain());
+    const stopWaiting = () => {
+      waiting = false;
+      bound.dispose();
+    };
+    const wait: Disposable = { dispose: stopWaiting };
+    const askAgain = () => {
+      if (!waiting || this.reconnectTimer !== wait) return;
+      stopWaiting();
+      this.reconnectTimer = after(this.clock, CAPACITY_RETRY_MS, () => {
+        this.reconnectTimer = undefined;
+        if (!this.disposed && !this.current) this.connect();
+      });
+    };
+    this.reconnectTimer = wait;
+    void closes.then(askAgain, askAgain);
     return true;
   }
 

@@ -58,7 +58,7 @@ describe('a request the person asked for that got no answer is reported once, wi
 
     const detached = await ready();
     const b = detached.ask('textDocument/completion');
-    detached.connection.detach();
+    void detached.connection.detach();
     expect(detached.connection.getStatus().state).toBe('detached');
     expect(await b.outcome).toMatchObject({ error: { name: 'EndpointClosedError' } });
     expect(detached.reported).toEqual([]);
