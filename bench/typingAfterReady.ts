@@ -106,15 +106,17 @@ async function browserRow(stack: RunningStack, taskId: string, lines: number, wa
     });
     await timeSuggestList(page);
     if (TRACE_DIR) await splitTriggerInPage(page);
-    wire.trace.push(`${Date.now()}\t-\ttyping`);
-    await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
-    // Traced rows also profile the page from just before the trigger key to the list (a .cpuprofile beside the frames).
+    // Traced rows also profile the page from the first key to the list (a .cpuprofile beside the
+    // frames). Started before the typing: started between the edit and the trigger, its setup put
+    // a pause of half a second there, which the untraced rows and the stdio side do not have.
     const profiler = TRACE_DIR ? await page.context().newCDPSession(page) : undefined;
     if (profiler) {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
       await profiler.send('Profiler.start');
     }
+    wire.trace.push(`${Date.now()}\t-\ttyping`);
+    await page.keyboard.type(EDIT, { delay: KEY_DELAY_MS });
     await page.keyboard.type(TRIGGER);
     wire.trace.push(`${Date.now()}\t-\ttyped trigger`);
     // The list, or the trigger's completion answered with an error (no list follows one): the row says which.
