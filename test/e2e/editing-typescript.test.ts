@@ -259,8 +259,9 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
       editor.focus();
     });
     await runEditorAction(page, 'editor.action.formatSelection');
+    // The request first: when the text stays as it was, a failure then says whether it ever went out.
+    await expect.poll(() => sentMethods.includes('textDocument/rangeFormatting'), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => editorText(page), { timeout: 30_000 }).toBe(['export const   one={a:1};', 'export const two = { b: 2 };', ''].join('\n'));
-    expect(sentMethods).toContain('textDocument/rangeFormatting');
     await page.keyboard.press('Control+Z');
     expect(await editorText(page)).toBe(FILES['src/uglyTwice.ts']);
   });
@@ -268,7 +269,9 @@ describe.runIf(run)('editing with the real typescript-language-server', () => {
   it('Format Document uses the server formatter; format on save (per language, off by default) formats before writing', async () => {
     await openFile(page, 'src/ugly.ts');
     await serverHas('src/ugly.ts');
+    const formatsBefore = sentMethods.filter((m) => m === 'textDocument/formatting').length;
     await runEditorAction(page, 'editor.action.formatDocument');
+    await expect.poll(() => sentMethods.filter((m) => m === 'textDocument/formatting').length, { timeout: 15_000 }).toBeGreaterThan(formatsBefore);
     await expect.poll(() => editorText(page), { timeout: 30_000 }).toContain('const spaced = { a: 1, b: 2 };');
     await page.keyboard.press('Control+Z');
     expect(await editorText(page)).toContain('const   spaced={a:1,b:2};');
