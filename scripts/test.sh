@@ -89,7 +89,9 @@ status=0
 # The npm language servers of the browser files (test/support/preinstalledServers.ts), installed
 # now in the background: on a fresh machine the first browser file spent minutes in npm while the
 # other lane waited. Started here, not beside the checks: those keep both cores busy, and npm's
-# own work (resolving, unpacking) would slow them; the unit and integration tests mostly wait.
+# own work (resolving, unpacking) would slow them. The integration files keep the machine busy too
+# (96 % in a clean run), so its 75 or so core-s are paid wherever it runs; from here it is done
+# before the first browser file needs it.
 # Its log is printed at the end. A failure here fails nothing: each browser file installs what is
 # missing itself, under the same lock (and waits on it while this install holds it).
 servers_log=test-results/test-servers.log
