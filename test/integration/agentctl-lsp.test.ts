@@ -1,5 +1,5 @@
 import { CloseCode } from '@kandev/protocol';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,8 @@ import { repoRoot } from '../support/build.js';
 let temp: string;
 let workspace: string;
 let agentctl: RunningAgentctl;
+/** The task's TMPDIR: each server gets a folder of its own under it. */
+let taskTmp: string;
 
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'agentctl-lsp-it-'));
@@ -18,8 +20,10 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext' } }));
   writeFileSync(join(workspace, 'main.ts'), 'export const answer: number = 42;\nexport const doubled = answer * 2;\n');
   writeFileSync(join(workspace, 'main.py'), 'def greet(name: str) -> str:\n    return name\n');
+  taskTmp = join(temp, 'tmp');
+  mkdirSync(taskTmp);
   // The repo root's node_modules/.bin (typescript-language-server, pyright-langserver) is on the task PATH.
-  agentctl = await startAgentctl({ workspace, env: { PATH: taskPath(), HOME: join(temp, 'home') } });
+  agentctl = await startAgentctl({ workspace, env: { PATH: taskPath(), HOME: join(temp, 'home'), TMPDIR: taskTmp } });
 });
 
 afterAll(async () => {
@@ -57,10 +61,20 @@ describe('agentctl LSP bridge with real language servers', () => {
     // Hover on `answer` in the second line.
     const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 25 } });
     expect(JSON.stringify(hover.result)).toContain('const answer: number');
+    // typescript-language-server makes a folder in TMPDIR for each tsserver it starts and never
+    // removes it: they land in the server's own folder, not in the task's TMPDIR.
+    const own = readdirSync(taskTmp).filter((name) => name.startsWith('kandev-lsp-'));
+    expect(own).toHaveLength(1);
+    expect(readdirSync(join(taskTmp, own[0] as string)).length).toBeGreaterThan(0);
+    expect(readdirSync(taskTmp).filter((name) => /^[0-9a-f]{32}$/.test(name))).toEqual([]);
+    const serverPid = agentctl.logs.filter((l) => l.event === 'server_started').at(-1)?.pid;
     const shutdown = await client.request('shutdown', null);
     expect(shutdown.error).toBeUndefined();
     client.close();
     expect((await client.closed).code).toBe(1000);
+    // ... and that folder goes with the server's tree, before the reap is reported.
+    while (!agentctl.logs.some((l) => l.event === 'reap_done' && l.pid === serverPid)) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(join(taskTmp, own[0] as string))).toBe(false);
   });
 
   it('bridges pyright-langserver through initialize', async () => {

@@ -1,7 +1,7 @@
 import { CloseCode } from '@kandev/protocol';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { alivePids, startAgentctl, taskPath, type LspTestClient, type RunningAgentctl } from '../../apps/agentctl/src/testing/agentctlProcess.js';
 import { installScriptedServer } from '../../apps/agentctl/src/testing/scriptedServer.js';
@@ -28,8 +28,8 @@ afterEach(async () => {
 
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-async function start(): Promise<RunningAgentctl> {
-  agentctl = await startAgentctl({ workspace, env: { PATH: taskPath(bin), HOME: join(temp, 'home') } });
+async function start(env: Record<string, string> = {}): Promise<RunningAgentctl> {
+  agentctl = await startAgentctl({ workspace, env: { PATH: taskPath(bin), HOME: join(temp, 'home'), ...env } });
   return agentctl;
 }
 
@@ -84,5 +84,25 @@ describe('agentctl reaps whole process trees', () => {
     const serverPid = tree[0];
     while (!a.logs.some((l) => l.event === 'reap_done' && l.pid === serverPid)) await sleep(20);
     expect(await alivePids(tree)).toEqual([]);
+  });
+
+  it("a server gets a temporary folder of its own (its TMPDIR, under the task's), gone with its tree, before the reap is reported", async () => {
+    const taskTmp = join(temp, 'task-tmp');
+    mkdirSync(taskTmp, { recursive: true });
+    const a = await start({ TMPDIR: taskTmp });
+    const { client, tree } = await serverWithDescendants(a);
+    const own = ((await client.request('test/env', null)).result as Record<string, string>).TMPDIR as string;
+    expect(dirname(own)).toBe(taskTmp);
+    expect(basename(own)).toMatch(/^kandev-lsp-/);
+    // What servers leave behind (typescript-language-server: a folder per tsserver it starts).
+    mkdirSync(join(own, 'left-behind'));
+    writeFileSync(join(own, 'left-behind', 'tscancellation'), '');
+    client.close();
+    await client.closed;
+    const serverPid = tree[0];
+    while (!a.logs.some((l) => l.event === 'reap_done' && l.pid === serverPid)) await sleep(20);
+    expect(existsSync(own)).toBe(false);
+    // (agentctl itself runs under tsx here, whose cache is in the same TMPDIR.)
+    expect(readdirSync(taskTmp).filter((name) => name.startsWith('kandev-lsp-'))).toEqual([]);
   });
 });

@@ -48,6 +48,8 @@ export type LogEvent =
   | 'install_cancelled'
   | 'launch_failed'
   | 'server_started'
+  // The server's own temporary folder could not be made (it gets the task's) or removed (fields: path, error, errorCode).
+  | 'server_tmp_failed'
   | 'server_network_not_isolated'
   | 'server_exited'
   | 'server_stderr'

@@ -16,6 +16,8 @@ export interface LaunchedServer {
   marker: string;
   exited: Promise<ExitInfo>;
   hasExited(): boolean;
+  /** The server's own temporary folder (its TMPDIR), removed with its tree (stream/serverProcess.ts). */
+  tempDir?: string;
 }
 
 /** Why a server did not start: the spawn error's code (ENOENT, EACCES, ...) and its message. */

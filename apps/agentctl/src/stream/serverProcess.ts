@@ -1,12 +1,13 @@
-import { accessSync, constants } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { logServerStderr } from '../bridge/stderrLog.js';
 import type { CatalogLanguage } from '../catalog/catalog.js';
 import { errorFields, type LogEvent, type LogFields, type Logger, type LogLevel } from '../base/log.js';
 import { launchServer, type LaunchedServer } from '../process/launch.js';
 import { launchCommand } from '../process/launchCommand.js';
 import { newTreeMarker, reapTree } from '../process/reapTree.js';
-import type { TaskEnv } from '../env/taskEnv.js';
+import { envValue, isWindows, type TaskEnv } from '../env/taskEnv.js';
 import type { NetworkSandbox } from '../trust/networkSandbox.js';
 
 const STDERR_BUDGET_BYTES = 256 * 1024;
@@ -38,12 +39,16 @@ export async function startServer(ctx: ServerProcessContext, language: CatalogLa
     return undefined;
   }
   const command = ctx.sandbox?.network === 'off' ? ctx.sandbox.wrap(plain) : plain;
-  const result = await launchServer({ command, cwd: ctx.cwd, env: ctx.env, marker: newTreeMarker() });
+  const tempDir = ownTempDir(ctx);
+  const env = tempDir ? { ...ctx.env, TMPDIR: tempDir } : ctx.env;
+  const result = await launchServer({ command, cwd: ctx.cwd, env, marker: newTreeMarker() });
   if (!result.ok) {
+    removeTempDir(ctx, tempDir);
     ctx.log('warn', 'launch_failed', { path: launcher, errorCode: result.error.code, error: result.error.message });
     return undefined;
   }
   const server = result.value;
+  if (tempDir) server.tempDir = tempDir;
   ctx.log('info', 'server_started', { pid: server.pid, path: launcher, ...(ctx.sandbox ? { network: ctx.sandbox.network } : {}) });
   if (ctx.sandbox?.network === 'unavailable') ctx.log('warn', 'server_network_not_isolated', { why: ctx.sandbox.why });
   logServerStderr(server.child.stderr, ctx.logger, { stream: ctx.streamId, language: language.id }, STDERR_BUDGET_BYTES);
@@ -58,6 +63,8 @@ export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer
   return reapTree(server, { graceMs }).then(
     (report) => {
       const clean = report.survivors.length === 0;
+      // Only with the whole tree gone: a survivor may still be writing there.
+      if (clean) removeTempDir(ctx, server.tempDir);
       ctx.log(clean ? 'info' : 'error', clean ? 'reap_done' : 'reap_incomplete', {
         pid: server.pid,
         descendants: report.descendants,
@@ -71,6 +78,34 @@ export function reapServerTree(ctx: ServerProcessContext, server: LaunchedServer
       return false;
     },
   );
+}
+
+/**
+ * A temporary folder of the server's own, given as its TMPDIR and removed once its tree is reaped:
+ * servers leave things in the temporary folder and not all of them clean up (typescript-language-
+ * server leaves a folder for each tsserver it starts, two per start), which on a task host that
+ * runs for weeks adds up. Made under the task's TMPDIR when it has one. None on Windows (TEMP and TMP
+ * are left as the task has them; nothing here runs a server on Windows to prove otherwise), and none
+ * when it cannot be made: the server then gets the task's, as before.
+ */
+function ownTempDir(ctx: ServerProcessContext): string | undefined {
+  if (isWindows(ctx.platform)) return undefined;
+  try {
+    return mkdtempSync(join(envValue(ctx.env, 'TMPDIR', ctx.platform) ?? tmpdir(), 'kandev-lsp-'));
+  } catch (err) {
+    ctx.log('warn', 'server_tmp_failed', errorFields(err));
+    return undefined;
+  }
+}
+
+/** Never throws: a folder that cannot go (a file another user made there) is logged and left. */
+function removeTempDir(ctx: ServerProcessContext, dir: string | undefined): void {
+  if (!dir) return;
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch (err) {
+    ctx.log('warn', 'server_tmp_failed', { path: dir, ...errorFields(err) });
+  }
 }
 
 /** Why an absolute command cannot be executed (EACCES, ENOENT), or undefined when it can be. */
