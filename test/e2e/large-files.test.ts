@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LARGE_FILE_BYTES, LARGE_FILE_LINES, MAX_OPEN_FILE_BYTES, MAX_SAVE_BYTES } from '@kandev/protocol';
@@ -71,6 +71,8 @@ describe.runIf(run)('large files open in large-file mode; too large ones say why
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    // 127 MB of generated files: left in /tmp, every run added them again.
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
 
   it('a 9 MiB JSON file opens with one line saying what is off and why', async () => {
