@@ -25,6 +25,25 @@ describe('Monaco TypeScript built-in guards', () => {
     expect(lsp!.provider.provideHover(owned)).toEqual({ contents: [{ value: 'lsp' }] });
   });
 
+  it("a built-in registers marked built-in (Monaco then orders it after every provider of ours, whenever it came); Kandev's and other languages' selectors are left as given", () => {
+    const fake = createFakeMonaco();
+    installBuiltinGuards(fake.languages as never, fake.editor as never, new BuiltinSuppression());
+    const ours = [{ language: 'typescript', scheme: 'kandev-session' }];
+    fake.languages.registerDocumentRangeFormattingEditProvider(ours, markKandevProvider({ provideDocumentRangeFormattingEdits: () => [] }));
+    fake.languages.registerDocumentRangeFormattingEditProvider('typescript', { provideDocumentRangeFormattingEdits: () => [] });
+    fake.languages.registerHoverProvider(['javascript', { language: 'typescriptreact', scheme: 'file' }], builtinHover([]));
+    fake.languages.registerHoverProvider('python', builtinHover([]));
+    expect(fake.registered.map((r) => r.selector)).toEqual([
+      ours,
+      { language: 'typescript', isBuiltin: true },
+      [
+        { language: 'javascript', isBuiltin: true },
+        { language: 'typescriptreact', scheme: 'file', isBuiltin: true },
+      ],
+      'python',
+    ]);
+  });
+
   it('the original side of a diff (kandev-diff) stays plain: no built-in answers for it and its built-in markers are held back', () => {
     const fake = createFakeMonaco();
     const suppression = new BuiltinSuppression();

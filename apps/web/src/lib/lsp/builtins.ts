@@ -156,6 +156,24 @@ export function wrapBuiltinProvider<P extends object>(
   return wrapped as P;
 }
 
+/**
+ * A built-in's selector, marked as one. Monaco orders providers of equal score newest first, and
+ * range formatting and formatting on type ask only the first. Monaco registers its TypeScript
+ * providers when the first TypeScript model appears, which under load came after the server that
+ * started on the file's name was ready: the suppressed built-in was then first, and Format
+ * Selection did nothing, with no request and no word, for as long as the page lived (seen twice in
+ * CI). Marked built-in (Monaco's own flag), it comes after every provider of ours whenever it
+ * registered, and still answers alone where no server of ours does.
+ */
+export function builtinSelector(selector: unknown): unknown {
+  const one = (s: unknown): unknown => {
+    if (typeof s === 'string') return { language: s, isBuiltin: true };
+    if (typeof s === 'object' && s !== null) return { ...s, isBuiltin: true };
+    return s;
+  };
+  return Array.isArray(selector) ? selector.map(one) : one(selector);
+}
+
 type RegisterFn = (selector: unknown, provider: object, ...rest: unknown[]) => Disposable;
 
 /** The parts of monaco.languages / monaco.editor the guards patch. */
@@ -210,9 +228,8 @@ export function installBuiltinGuards(
   for (const [name, feature] of REGISTER_FUNCTIONS) {
     const original = languages[name].bind(languages);
     languages[name] = (selector, provider, ...rest) => {
-      const effective =
-        !isKandevProvider(provider) && selectorTargetsBuiltins(selector) ? wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse) : provider;
-      return original(selector, effective, ...rest);
+      if (isKandevProvider(provider) || !selectorTargetsBuiltins(selector)) return original(selector, provider, ...rest);
+      return original(builtinSelector(selector), wrapBuiltinProvider(feature, provider, suppression, onBuiltinUse), ...rest);
     };
     restore.push(() => {
       languages[name] = original;
