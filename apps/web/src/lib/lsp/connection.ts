@@ -404,21 +404,16 @@ export class LspConnection implements Disposable {
     this.setStatus({ state: 'connecting', generation });
     // Asked again too early, the broker still counts a server let go as attached and refuses
     // again, which is final: once in CI the editor on screen stayed refused while it had room.
-    let waiting = true;
-    const bound = after(this.clock, CAPACITY_CLOSE_WAIT_MS, () => askAgain());
-    const stopWaiting = () => {
-      waiting = false;
-      bound.dispose();
-    };
-    const wait: Disposable = { dispose: stopWaiting };
+    const wait: Disposable = { dispose: () => bound.dispose() };
     const askAgain = () => {
-      if (!waiting || this.reconnectTimer !== wait) return;
-      stopWaiting();
+      if (this.reconnectTimer !== wait) return; // stopped meanwhile, or asked already
+      bound.dispose();
       this.reconnectTimer = after(this.clock, CAPACITY_RETRY_MS, () => {
         this.reconnectTimer = undefined;
         if (!this.disposed && !this.current) this.connect();
       });
     };
+    const bound = after(this.clock, CAPACITY_CLOSE_WAIT_MS, askAgain);
     this.reconnectTimer = wait;
     void closes.then(askAgain, askAgain);
     return true;
