@@ -30,8 +30,9 @@ if [ "${CI:-}" = true ] || { command -v dockerd && command -v debootstrap && [ "
   bash scripts/docker-env.sh start >"$docker_state/start.out" 2>"$docker_state/start.err" &
   docker_pid=$!
 fi
-# Every package now, but the native ones (better-sqlite3 compiles from source, about 70 s of one
-# core) compile in the next phase, beside the checks and the build, which never load them.
+# Every package now, but the native ones (better-sqlite3 compiles from source, about 40 s of one
+# core at the tests' -O1) compile in the next phase, beside the checks and the build, which never
+# load them.
 bash scripts/install-node-deps.sh --defer-native
 phase_end "install"
 
@@ -64,16 +65,16 @@ report_steps() {
   done
 }
 
-# The build and the checks: the native npm packages compiled (better-sqlite3, one core for about
-# 70 s), the build, lint, the type check, format and the small ones, the longest first. Run beside
+# The build and the checks: lint, the native npm packages compiled (better-sqlite3, one core for
+# about 40 s), the type check, the build, format and the small ones, the longest first. Run beside
 # the unit and integration tests at a low priority instead, the checks were starved (lint took
 # 314 s) and still slowed the integration files by a fifth: those tests keep the machine busier
 # than their waiting suggests.
 phase_start "checks and build"
-check_names=("native packages" lint "type check" build format "import cycles" "contract literals" "bench results")
+check_names=(lint "native packages" "type check" build format "import cycles" "contract literals" "bench results")
 (
-  check_step "native packages" bash scripts/install-node-deps.sh --native
   check_step lint npx eslint .
+  check_step "native packages" bash scripts/install-node-deps.sh --native
   check_step "type check" npx tsc -b
   check_step build node scripts/build.mjs
   check_step format npx prettier --check . --log-level warn
