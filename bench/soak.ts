@@ -101,6 +101,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sinceStart = (started: number) => Math.round((Date.now() - started) / 1000);
 const uriOf = (session: SessionUnderTest, doc: Doc) => `${session.workspaceUri}/${doc.file}`;
 
 /** Opens a tab (a resume when `hint` names a lease that still waits), up to its document being open. */
@@ -310,12 +311,15 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
       }
     }
     clearInterval(sampler);
+    // Where a long run's time went (the short mode took 68 s in one run and 150 s in another).
+    log(`soak: the last action (${actions.open ?? 0} opens, ${actions.install ?? 0} installs) ended at ${sinceStart(started)} s`);
     await recording;
     await record(true);
     for (const t of tabs.splice(0)) {
       t.tab.send({ control: 'release', reason: 'stop' });
       await within(t.tab.closed, 30_000, 'final release').catch((err) => errors.push(String(err)));
     }
+    log(`soak: the last checkpoint taken and every tab released at ${sinceStart(started)} s`);
   } catch (err) {
     clearInterval(sampler);
     errors.push(`setup: ${err instanceof Error ? err.message : String(err)}`);
@@ -324,6 +328,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
   const everything = tree(backend);
   const treeAtEnd = everything.map(describeProcess);
   await stack.stop();
+  log(`soak: the backend stopped at ${sinceStart(started)} s`);
   await release.server.close();
   // The backend waited for its task hosts; give what they reaped a moment to be gone from /proc.
   let leftOver: number[] = [];

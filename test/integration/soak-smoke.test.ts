@@ -25,6 +25,8 @@ describe('soak bench, short mode', () => {
       heapSnapshots: true,
       mustInclude: ['crash', 'reload', 'cut'],
     });
+    // Its log in the run's output: the checkpoints and ends say where a slow run's time went.
+    console.log(lines.join('\n'));
     expect(lines[0]).toContain('seed 20261204');
     expect(result.errors).toEqual([]);
     expect(result.actions.install).toBeGreaterThanOrEqual(1);
