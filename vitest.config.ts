@@ -34,7 +34,12 @@ const unitFiles = [
   'scripts/*.test.ts',
 ];
 // vi.mock of a built-in only takes where the module graph is fresh; a signal goes to a process.
-const isolatedUnitFiles = ['apps/backend/src/security/accessGate.test.ts', 'packages/node-transport/src/debug/heapProbe.test.ts'];
+// The watcher's file checks this process's children, which threads of other files would share.
+const isolatedUnitFiles = [
+  'apps/backend/src/security/accessGate.test.ts',
+  'packages/node-transport/src/debug/heapProbe.test.ts',
+  'apps/agentctl/src/watch/nativeWatcher.test.ts',
+];
 const lane = process.env.KANDEV_TEST_LANE;
 const parallel = lane === 'parallel';
 

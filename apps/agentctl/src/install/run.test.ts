@@ -18,13 +18,25 @@ describe.runIf(onLinux)("runInstaller and the installer's process tree", () => {
     const seen: string[] = [];
     const output = new OutputTail((l) => seen.push(l));
     let pids: number[] = [];
-    const run = runInstaller({ command: 'sh', args: ['-c', TREE_SCRIPT], env: process.env }, { spawn, signal: controller.signal, output, deadlineMs: 60_000 });
+    // The installer's own pid, from the spawn it was given: other unit files share this process
+    // and its children (a tree of theirs once passed for this one).
+    let installer: number | undefined;
+    const spawnAndNote: typeof spawn = ((...args: Parameters<typeof spawn>) => {
+      const child = spawn(...args);
+      installer = child.pid;
+      return child;
+    }) as typeof spawn;
+    const run = runInstaller(
+      { command: 'sh', args: ['-c', TREE_SCRIPT], env: process.env },
+      { spawn: spawnAndNote, signal: controller.signal, output, deadlineMs: 60_000 },
+    );
     await vi.waitFor(() => expect(seen).toContain('started'));
-    // The installer is our child whose tree has grown to the shell, two sleeps, a subshell and its sleep.
+    // Its tree has grown to the shell, two sleeps, a subshell and its sleep.
     await vi.waitFor(() => {
-      const root = listProcesses().find((p) => p.ppid === process.pid && descendantsOf(p.pid).length >= 4);
-      expect(root).toBeDefined();
-      pids = [root!.pid, ...descendantsOf(root!.pid).map((p) => p.pid)];
+      expect(installer).toBeDefined();
+      const descendants = descendantsOf(installer!);
+      expect(descendants.length).toBeGreaterThanOrEqual(4);
+      pids = [installer!, ...descendants.map((p) => p.pid)];
     });
     controller.abort();
     expect(await run).toEqual({ kind: 'cancelled' });
