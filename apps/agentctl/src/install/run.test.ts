@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { ManualClock } from '@kandev/kit';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { descendantsOf, listProcesses } from '../process/processTable.js';
+import { childProcessRoot, reapTree } from '../process/reapTree.js';
 import { TREE_SCRIPT } from '../testing/treeScript.js';
 import { OutputTail } from './output.js';
 import { runInstaller } from './run.js';
@@ -19,7 +20,13 @@ describe.runIf(onLinux)("runInstaller and the installer's process tree", () => {
     const output = new OutputTail((l) => seen.push(l));
     let pids: number[] = [];
     // The installer's own pid, from the spawn it was given: other unit files share this process
-    // and its children (a tree of theirs once passed for this one).
+    // and its children (a tree of theirs once passed for this one). One such tree, the same shape,
+    // is here first: taken for the installer's, it would outlive the abort.
+    const decoy = spawn('sh', ['-c', TREE_SCRIPT], { detached: true, stdio: 'ignore' });
+    onTestFinished(async () => {
+      await reapTree(childProcessRoot(decoy), { graceMs: 0 });
+    });
+    await vi.waitFor(() => expect(descendantsOf(decoy.pid!).length).toBeGreaterThanOrEqual(4));
     let installer: number | undefined;
     const spawnAndNote: typeof spawn = ((...args: Parameters<typeof spawn>) => {
       const child = spawn(...args);
@@ -41,6 +48,7 @@ describe.runIf(onLinux)("runInstaller and the installer's process tree", () => {
     controller.abort();
     expect(await run).toEqual({ kind: 'cancelled' });
     expect(pids.filter(running)).toEqual([]);
+    expect(running(decoy.pid!)).toBe(true);
   });
 
   it('after a normal exit, a helper the installer left running in its group is reaped too', async () => {
