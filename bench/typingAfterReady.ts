@@ -6,7 +6,7 @@
  * trigger to the answer. What the page sent meanwhile is counted from its socket: the editor's own
  * requests, and those it cancelled at the server ($/cancelRequest) because the person typed.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileUri } from '@kandev/protocol';
 import type { Page } from 'playwright-core';
@@ -30,6 +30,8 @@ export const AFTER_READY_ROUNDS = Number(process.env.BENCH_AFTER_READY_ROUNDS) |
 const listFromEnv = (name: string, all: readonly number[]): readonly number[] => process.env[name]?.split(',').map(Number) ?? all;
 /** A directory to write each row's frames into (time, direction, id, method), to see what the page sent and the server answered first. */
 const TRACE_DIR = process.env.BENCH_AFTER_READY_TRACE;
+// Made here: a directory that did not exist failed the row after it was measured.
+if (TRACE_DIR) mkdirSync(TRACE_DIR, { recursive: true });
 
 export interface AfterReadyRow {
   lines: number;
